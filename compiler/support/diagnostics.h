@@ -1,0 +1,91 @@
+// Diagnostics are values: an id from the catalogue, a severity, a primary range, a message, notes
+// with their own ranges, and an optional fix-it. One DiagnosticEngine collects them for a run.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/source_manager.h"
+
+namespace rop {
+
+enum class Severity { Note, Warning, Error, Fatal };
+
+enum class DiagId {
+#define ROP_DIAG(name, code, severity, summary) name,
+#include "support/diag_catalog.def"
+#undef ROP_DIAG
+};
+
+struct DiagInfo {
+    DiagId id;
+    std::string_view code;     // "E0100"
+    Severity severity;         // default severity (warnings may be promoted by -Werror)
+    std::string_view summary;  // short, stable; the SARIF rule name
+};
+
+const DiagInfo& diag_info(DiagId id);
+const std::vector<DiagInfo>& diag_catalog();
+std::optional<DiagId> diag_by_code(std::string_view code);
+
+struct FixIt {
+    SourceRange range;        // text to replace (empty range = insertion point)
+    std::string replacement;
+};
+
+struct Note {
+    std::optional<SourceRange> range;  // a note may point nowhere (e.g. a general hint)
+    std::string message;
+};
+
+struct Diagnostic {
+    DiagId id;
+    Severity severity;
+    SourceRange range;
+    std::string message;
+    std::vector<Note> notes;
+    std::optional<FixIt> fixit;
+};
+
+class DiagnosticEngine {
+public:
+    explicit DiagnosticEngine(const SourceManager& sources) : sources_(sources) {}
+
+    // Reports a diagnostic with the catalogue's severity; returns it so callers can add notes.
+    Diagnostic& report(DiagId id, SourceRange range, std::string message);
+
+    void set_warnings_as_errors(bool on) { werror_ = on; }
+    void set_max_errors(std::size_t n) { max_errors_ = n; }
+
+    bool has_errors() const;
+    std::size_t error_count() const;
+    std::size_t warning_count() const;
+
+    // Sorted by file and position, duplicates (same id, range, message) removed, capped at
+    // max_errors (one F0001 is appended when the cap cut the list).
+    std::vector<Diagnostic> finish() const;
+
+    const SourceManager& sources() const { return sources_; }
+
+private:
+    const SourceManager& sources_;
+    std::vector<Diagnostic> diags_;
+    bool werror_ = false;
+    std::size_t max_errors_ = 50;
+};
+
+// Renderers. Text is exactly GCC/Clang's shape:
+//   file:line:col: error: message [E0100]
+//    12 | ocr = map pagez with ocr;
+//       |           ^~~~~
+//   file:line:col: note: ...
+std::string render_text(const SourceManager& sources, const std::vector<Diagnostic>& diags,
+                        bool color = false);
+std::string render_json(const SourceManager& sources, const std::vector<Diagnostic>& diags);
+std::string render_sarif(const SourceManager& sources, const std::vector<Diagnostic>& diags,
+                         std::string_view tool_version);
+
+}  // namespace rop

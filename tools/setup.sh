@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs every Debian package rop needs to build, test and run its examples.
+# Idempotent: packages already present are skipped; safe to run on every invocation.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config git
+    libcatch2-dev                       # Catch2 v3 (bookworm-backports)
+    nlohmann-json3-dev
+    libboost1.81-dev
+    llvm-19-dev libclang-19-dev clang-19 libclang-rt-19-dev
+    libpoppler-cpp-dev poppler-utils
+    libtesseract-dev tesseract-ocr-eng
+    libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+    libtbb-dev
+    libopenmpi-dev openmpi-bin
+    libcairo2-dev
+    gnuplot-nox
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all ${#packages[@]} packages present"
+    exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing packages (${missing[*]}); run tools/setup.sh as root" >&2
+    exit 1
+fi
+
+# Catch2 v3 lives in bookworm-backports; add that suite once if apt cannot see it.
+backports=/etc/apt/sources.list.d/rop-bookworm-backports.list
+if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "deb http://deb.debian.org/debian bookworm-backports main" > "$backports"
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"
