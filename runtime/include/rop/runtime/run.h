@@ -1,0 +1,112 @@
+// Running a Plan: where roots come from, where results go, the knobs, and what comes back.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rop/runtime/ids.h"
+#include "rop/runtime/plan.h"
+#include "rop/runtime/value.h"
+
+namespace rop::runtime {
+
+// Produces root values lazily, so that admission control can hold new roots back.
+class RootSource {
+public:
+    virtual ~RootSource() = default;
+    // The next root's value and a display name (file path, URI); nullopt when exhausted.
+    struct Root {
+        Value value;
+        std::string name;
+    };
+    virtual std::optional<Root> next() = 0;
+    virtual std::optional<std::size_t> size_hint() const { return std::nullopt; }
+};
+
+// A schedule-independent coordinate of an entity: the root's source ordinal, then the child
+// ordinal at each level below it.
+using EntityPath = std::vector<std::uint32_t>;
+
+// Called on the driver thread, in commit order, once per Item when it becomes terminal.
+// Sinks and tests use it; the payload is valid only during the call unless copied (cheap).
+class ItemObserver {
+public:
+    virtual ~ItemObserver() = default;
+    virtual void on_item(PortId port, EntityId entity, Outcome outcome, const Value& value) = 0;
+    // Called once per root when its whole subtree is terminal (parent-local commit point).
+    virtual void on_root_done(EntityId root) { (void)root; }
+};
+
+// A sink consumes one port's PRESENT items as they commit (per root for root-Domain ports).
+struct SinkBinding {
+    PortId port;
+    std::function<void(EntityId entity, const Value& value)> consume;
+};
+
+struct RunOptions {
+    std::size_t max_inflight_roots = 64;             // roots admitted but not yet done
+    std::size_t max_payload_bytes = 1ull << 30;      // live payload budget before admission stops
+    std::vector<SinkBinding> sinks;
+    ItemObserver* observer = nullptr;
+    std::string trace_path;                          // Chrome/Perfetto JSON when set
+    std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
+    std::chrono::milliseconds progress_interval{500};
+};
+
+struct CallCounters {
+    std::string name;
+    std::uint64_t grains = 0;         // sealed Grains that ran
+    std::uint64_t batches = 0;
+    double mean_batch_fill = 0;       // grains per batch / batch cap
+    std::uint64_t retries = 0;
+    std::uint64_t infra_retries = 0;
+    std::uint64_t suppressed = 0;     // Grains sealed SUPPRESSED (barrier or upstream)
+    std::uint64_t stale_reports = 0;  // rejected by the generation fence
+    std::uint64_t failed = 0;
+    std::uint64_t mixed_parent_batches = 0;
+};
+
+struct Progress {
+    std::vector<CallCounters> calls;
+    std::size_t roots_admitted = 0;
+    std::size_t roots_done = 0;
+    std::optional<std::size_t> roots_total;
+    double elapsed_s = 0;
+};
+
+enum class RootStatus : std::uint8_t { Ok, Dropped, Failed };
+
+struct RootResult {
+    std::string name;
+    RootStatus status = RootStatus::Ok;
+    // For failures: the first failing Call, its reason and the attempts it took.
+    std::string failed_call;
+    std::string reason;
+    std::uint32_t attempts = 0;
+    double latency_s = 0;  // admission to done
+};
+
+struct RunReport {
+    bool aborted = false;            // a Call with recovery=abort hit an opaque error
+    std::string abort_reason;
+    std::vector<RootResult> roots;   // in source order
+    std::vector<CallCounters> calls;
+    double wall_s = 0;
+    double time_to_first_root_s = 0;
+    std::size_t peak_inflight_roots = 0;
+    std::size_t peak_live_items = 0;
+    std::string to_json() const;     // the run report (--report FILE)
+};
+
+// Runs the plan to completion on the default thread-actor executor. Never loses a root: every
+// root ends Ok, Dropped or Failed(reason) in the report, or the run is reported aborted.
+RunReport run(const Plan& plan, RootSource& source, const RunOptions& options = {});
+
+}  // namespace rop::runtime

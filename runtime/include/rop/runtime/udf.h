@@ -1,0 +1,95 @@
+// What a Call's code sees: a Batch of Grains (possibly from many parents) and the typed failures
+// it may raise. Generated adapters (ropc build) and tests implement Actor against this interface.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "rop/runtime/ids.h"
+#include "rop/runtime/value.h"
+
+namespace rop::runtime {
+
+// Typed failures (SEMANTICS.md "Failures are typed"). Thrown from Actor::process they apply to
+// the Grain `index` of the batch; Batch::fail_record/fail_group report them without throwing.
+// Any other exception is an opaque UDF error, handled by the Call's recovery policy.
+class RecordFailure : public std::runtime_error {
+public:
+    explicit RecordFailure(std::string reason, std::size_t index = 0)
+        : std::runtime_error(std::move(reason)), index_(index) {}
+    std::size_t index() const { return index_; }
+
+private:
+    std::size_t index_;
+};
+
+class GroupFailure : public std::runtime_error {
+public:
+    explicit GroupFailure(std::string reason, std::size_t index = 0)
+        : std::runtime_error(std::move(reason)), index_(index) {}
+    std::size_t index() const { return index_; }
+
+private:
+    std::size_t index_;
+};
+
+// An infra failure raised deliberately (lost device, OOM on the accelerator): replayed on a fresh
+// actor with generation+1 while `infra_retries` lasts.
+class InfraFailure : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Where a Grain's entity sits in the lineage: fixed at creation, schedule-independent.
+struct GrainInfo {
+    EntityId entity;
+    EntityId parent;        // kNoEntity for roots
+    std::uint32_t ordinal;  // zero-based among its parent's children (root: source order)
+};
+
+// The members of one reduce group, in ordinal order (DROPPED children left out).
+struct ReduceGroup {
+    std::vector<Value> values;
+    std::vector<std::uint32_t> ordinals;
+};
+
+// One physical batch. Results are written per Grain; a Grain left without a result when
+// process() returns is a contract error (fail fast, clear message).
+class Batch {
+public:
+    virtual ~Batch() = default;
+
+    virtual std::size_t size() const = 0;
+    virtual GrainInfo info(std::size_t grain) const = 0;
+    // Input `input` of Grain `grain`; an empty Value for a missing optional input.
+    // For a reduce Call the single input holds a ReduceGroup.
+    virtual const Value& input(std::size_t grain, std::size_t input) const = 0;
+
+    // map / reduce: one Value per output port (multi-output Calls publish all or nothing).
+    virtual void set_output(std::size_t grain, std::size_t output, Value value) = 0;
+    // filter: true keeps the item (its value passes unchanged), false drops it.
+    virtual void set_keep(std::size_t grain, bool keep) = 0;
+    // expand: emit the next child (streaming: the driver may schedule it before process()
+    // returns); then finish_children(grain) seals the count (implicit when process() returns).
+    virtual void emit_child(std::size_t grain, Value child) = 0;
+    virtual void finish_children(std::size_t grain) = 0;
+
+    virtual void fail_record(std::size_t grain, std::string reason) = 0;
+    virtual void fail_group(std::size_t grain, std::string reason) = 0;
+};
+
+// A persistent worker of one Call. Constructed once per actor (its setup: load a model, open an
+// OCR engine) and then fed batches one at a time from one thread.
+class Actor {
+public:
+    virtual ~Actor() = default;
+    virtual void process(Batch& batch) = 0;
+};
+
+using ActorFactory = std::function<std::unique_ptr<Actor>()>;
+
+}  // namespace rop::runtime
