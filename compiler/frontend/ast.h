@@ -28,11 +28,11 @@ struct QualifiedName {
 struct Value {
     enum class Kind { String, Int, Float, Bool, Duration, Ident, List };
     Kind kind = Kind::Int;
-    std::string text;           // String: decoded contents; Ident: the word
-    std::int64_t int_value = 0; // Int; Duration: milliseconds
-    double float_value = 0;     // Float
-    bool bool_value = false;    // Bool
-    std::vector<Value> items;   // List
+    std::string text;            // String: decoded contents; Ident: the word
+    std::int64_t int_value = 0;  // Int; Duration: milliseconds
+    double float_value = 0;      // Float
+    bool bool_value = false;     // Bool
+    std::vector<Value> items;    // List
     SourceRange range;
 };
 
@@ -74,11 +74,11 @@ enum class StageKind { Map, Filter, Expand, Broadcast, Reduce };
 struct Stage {
     std::vector<Ident> outputs;
     StageKind kind = StageKind::Map;
-    SourceRange kind_range;          // the keyword
+    SourceRange kind_range;  // the keyword
     std::vector<InputRef> inputs;
     bool parenthesized_inputs = false;
-    std::optional<Ident> domain;     // expand `as D`, broadcast/reduce `to D`
-    std::optional<OpRef> op;         // `with ...`
+    std::optional<Ident> domain;  // expand `as D`, broadcast/reduce `to D`
+    std::optional<OpRef> op;      // `with ...`
     std::vector<Option> options;
     SourceRange range;
 };
@@ -111,6 +111,7 @@ struct PipelineDecl {
     SourceRange range;
 };
 
+// A statement's range runs from its first token to its last, without the terminating ';'.
 using Statement = std::variant<Use, Source, Stage, Sink>;
 
 struct Program {

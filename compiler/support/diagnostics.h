@@ -24,15 +24,18 @@ struct DiagInfo {
     DiagId id;
     std::string_view code;     // "E0100"
     Severity severity;         // default severity (warnings may be promoted by -Werror)
-    std::string_view summary;  // short, stable; the SARIF rule name
+    std::string_view summary;  // short, stable; the SARIF rule's shortDescription
+    std::string_view name;     // the enumerator, e.g. "UndefinedName"; the SARIF rule name
 };
+
+const char* to_string(Severity severity);  // "note", "warning", "error", "fatal error"
 
 const DiagInfo& diag_info(DiagId id);
 const std::vector<DiagInfo>& diag_catalog();
 std::optional<DiagId> diag_by_code(std::string_view code);
 
 struct FixIt {
-    SourceRange range;        // text to replace (empty range = insertion point)
+    SourceRange range;  // text to replace (empty range = insertion point)
     std::string replacement;
 };
 
@@ -51,10 +54,11 @@ struct Diagnostic {
 };
 
 class DiagnosticEngine {
-public:
+  public:
     explicit DiagnosticEngine(const SourceManager& sources) : sources_(sources) {}
 
     // Reports a diagnostic with the catalogue's severity; returns it so callers can add notes.
+    // The reference is valid until the next report().
     Diagnostic& report(DiagId id, SourceRange range, std::string message);
 
     void set_warnings_as_errors(bool on) { werror_ = on; }
@@ -65,12 +69,15 @@ public:
     std::size_t warning_count() const;
 
     // Sorted by file and position, duplicates (same id, range, message) removed, capped at
-    // max_errors (one F0001 is appended when the cap cut the list).
+    // max_errors (one F0001 is appended when the cap cut the list; 0 = no cap). Severities are
+    // the effective ones: with -Werror a warning comes back as an error.
     std::vector<Diagnostic> finish() const;
 
     const SourceManager& sources() const { return sources_; }
 
-private:
+  private:
+    Severity effective(Severity severity) const;
+
     const SourceManager& sources_;
     std::vector<Diagnostic> diags_;
     bool werror_ = false;

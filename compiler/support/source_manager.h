@@ -2,7 +2,9 @@
 // 1-based line:column. Files are read once; diagnostics never re-read them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,25 +32,29 @@ struct LineCol {
 };
 
 class SourceManager {
-public:
+  public:
     // Adds a file whose text is already in memory (tests, stdin). Returns its id.
     FileId add_buffer(std::string name, std::string text);
-    // Reads a file from disk; nullopt (and `error` set) when it cannot be read.
+    // Reads a file from disk; nullopt (and `error` set to "cannot read 'p': why") when it is
+    // missing, unreadable, a directory, or too large for 32-bit offsets.
     std::optional<FileId> add_file(const std::string& path, std::string* error);
 
     const std::string& name(FileId file) const;
-    std::string_view text(FileId file) const;
+    std::string_view text(FileId file) const;  // valid as long as the SourceManager
     LineCol line_col(FileId file, std::uint32_t offset) const;
     // The text of one line (1-based), without its newline.
     std::string_view line_text(FileId file, std::uint32_t line) const;
+    std::size_t file_count() const;
 
-private:
+  private:
     struct File {
         std::string name;
         std::string text;
         std::vector<std::uint32_t> line_starts;  // byte offset where each line begins
     };
-    std::vector<File> files_;
+    // A deque keeps every File (and so every string_view into its text, e.g. in tokens) at a
+    // stable address while more files are added.
+    std::deque<File> files_;
 };
 
 }  // namespace rop

@@ -1,0 +1,377 @@
+// DeclCollector: walks the parsed headers for UDFs (functions, classes with an operator()) and
+// types, and turns Clang's types into CxxType values. Compiled in one unity translation unit with
+// udf_reader.cpp and nondeterminism_lint.cpp (see CMakeLists.txt), so names here are distinct.
+// GCC's flow-sensitive -Wnull-dereference fires inside inlined Clang header code
+// (RecursiveASTVisitor, CXXRecordDecl); SYSTEM includes cannot silence it there.
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/QualTypeNames.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Lex/Lexer.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+
+#include "bind/clang_bridge.h"
+
+namespace rop::bind::detail {
+namespace {
+
+using namespace clang;
+
+// ---- types ------------------------------------------------------------------------------
+
+class TypeReader {
+public:
+    explicit TypeReader(ASTContext& ctx) : ctx_(ctx), policy_(ctx.getLangOpts()) {
+        policy_.SuppressTagKeyword = true;
+        policy_.SuppressUnwrittenScope = true;
+        policy_.SuppressInlineNamespace = true;
+        policy_.FullyQualifiedName = true;
+    }
+
+    CxxType read(QualType type) const {
+        CxxType out;
+        out.spelling = type.getAsString(policy_);
+        if (type->isLValueReferenceType()) out.ref = RefKind::LValue;
+        if (type->isRValueReferenceType()) out.ref = RefKind::RValue;
+        QualType value = type.getNonReferenceType();
+        out.is_const = value.isConstQualified();
+        value = value.getUnqualifiedType();
+        QualType canonical = value.getCanonicalType().getUnqualifiedType();
+        out.name = TypeName::getFullyQualifiedName(value, ctx_, policy_, false);
+        out.canonical = canonical.getAsString(policy_);
+
+        if (is_ordinals_alias(value)) {
+            out.form = TypeForm::Ordinals;
+        } else if (canonical->isVoidType()) {
+            out.form = TypeForm::Void;
+        } else if (canonical->isBooleanType()) {
+            out.form = TypeForm::Bool;
+        } else if (canonical->isPointerType()) {
+            out.form = TypeForm::Pointer;
+            out.args.push_back(read(value->getPointeeType()));
+        } else if (const auto* spec = specialization(canonical)) {
+            std::string tmpl = plain_qualified_name(*spec->getSpecializedTemplate());
+            out.form = form_of_template(tmpl);
+            if (out.form != TypeForm::Value) out.args = template_args(value, *spec);
+        }
+        return out;
+    }
+
+    ArgKind arg_kind(QualType type) const {
+        QualType c = type.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+        if (c->isBooleanType()) return ArgKind::Bool;
+        if (c->isEnumeralType()) return ArgKind::Enum;
+        if (c->isIntegerType()) return ArgKind::Integer;
+        if (c->isRealFloatingType()) return ArgKind::Float;
+        if (c->isPointerType()) {
+            QualType pointee = c->getPointeeType();
+            return pointee.isConstQualified() && pointee->isCharType() ? ArgKind::String
+                                                                       : ArgKind::Other;
+        }
+        if (const auto* spec = specialization(c)) {
+            std::string tmpl = plain_qualified_name(*spec->getSpecializedTemplate());
+            if (tmpl == "std::basic_string" || tmpl == "std::basic_string_view") {
+                return ArgKind::String;
+            }
+            if (tmpl == "std::chrono::duration") return ArgKind::Duration;
+            if (tmpl == "std::vector") return ArgKind::List;
+        }
+        return ArgKind::Other;
+    }
+
+    static std::vector<std::string> enumerators(QualType type) {
+        std::vector<std::string> names;
+        QualType c = type.getNonReferenceType().getCanonicalType();
+        if (const auto* enum_type = c->getAs<EnumType>()) {
+            for (const EnumConstantDecl* e : enum_type->getDecl()->enumerators()) {
+                names.push_back(e->getName().str());
+            }
+        }
+        return names;
+    }
+
+    std::string canonical_name(QualType type) const {
+        return type.getCanonicalType().getUnqualifiedType().getAsString(policy_);
+    }
+
+private:
+    static const ClassTemplateSpecializationDecl* specialization(QualType canonical) {
+        return llvm::dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            canonical->getAsCXXRecordDecl());
+    }
+
+    static TypeForm form_of_template(const std::string& name) {
+        if (name == "std::vector") return TypeForm::Vector;
+        if (name == "std::span") return TypeForm::Span;
+        if (name == "std::optional") return TypeForm::Optional;
+        if (name == "std::tuple") return TypeForm::Tuple;
+        if (name == "rop::Emitter") return TypeForm::Emitter;
+        if (name == "rop::Parent") return TypeForm::Parent;
+        return TypeForm::Value;
+    }
+
+    // rop::Ordinals is an alias of std::span<const std::uint32_t>; only the alias says "these
+    // are ordinals", so look through the sugar for it.
+    bool is_ordinals_alias(QualType type) const {
+        for (int step = 0; step < 16; ++step) {
+            if (const auto* typedef_type = llvm::dyn_cast<TypedefType>(type.getTypePtr())) {
+                if (plain_qualified_name(*typedef_type->getDecl()) == "rop::Ordinals") {
+                    return true;
+                }
+            }
+            QualType next = type.getSingleStepDesugaredType(ctx_);
+            if (next == type) return false;
+            type = next;
+        }
+        return false;
+    }
+
+    // Element types as written when the type is spelt as a template-id (keeps `Page` rather
+    // than a canonical spelling), else from the canonical specialization.
+    std::vector<CxxType> template_args(QualType value,
+                                       const ClassTemplateSpecializationDecl& spec) const {
+        std::vector<CxxType> args;
+        const auto* written = value->getAs<TemplateSpecializationType>();
+        while (written && written->isTypeAlias()) {
+            written = written->getAliasedType()->getAs<TemplateSpecializationType>();
+        }
+        if (written) {
+            const TemplateDecl* tmpl = written->getTemplateName().getAsTemplateDecl();
+            if (tmpl &&
+                tmpl->getCanonicalDecl() == spec.getSpecializedTemplate()->getCanonicalDecl()) {
+                for (const TemplateArgument& arg : written->template_arguments()) {
+                    if (arg.getKind() == TemplateArgument::Type)
+                        args.push_back(read(arg.getAsType()));
+                }
+                if (!args.empty()) return args;
+            }
+        }
+        for (const TemplateArgument& arg : spec.getTemplateArgs().asArray()) {
+            if (arg.getKind() == TemplateArgument::Type) args.push_back(read(arg.getAsType()));
+            if (arg.getKind() == TemplateArgument::Pack) {
+                for (const TemplateArgument& element : arg.pack_elements()) {
+                    if (element.getKind() == TemplateArgument::Type) {
+                        args.push_back(read(element.getAsType()));
+                    }
+                }
+            }
+        }
+        return args;
+    }
+
+    ASTContext& ctx_;
+    PrintingPolicy policy_;
+};
+
+class DeclCollector : public ASTConsumer {
+public:
+    DeclCollector(CompilerInstance& ci, const HeaderNames& headers, bool lint, UdfLibrary& library)
+        : ci_(ci), headers_(headers), lint_(lint), library_(library) {}
+
+    // Sema asks this for every function body it could skip (FrontendOptions::SkipFunctionBodies
+    // is on). Standard-library bodies are most of the parse and never needed.
+    bool shouldSkipFunctionBody(Decl* decl) override {
+        if (!lint_) return true;
+        return ci_.getSourceManager().isInSystemHeader(decl->getLocation());
+    }
+
+    void HandleTranslationUnit(ASTContext& ctx) override {
+        ctx_ = &ctx;
+        TypeReader types(ctx);
+        types_ = &types;
+        walk(*ctx.getTranslationUnitDecl());
+        types_ = nullptr;
+    }
+
+private:
+    SourceLoc where(SourceLocation loc) const {
+        return map_location(ci_.getSourceManager(), headers_, loc);
+    }
+
+    // True when `decl` is written directly in one of the headers read.
+    bool in_read_header(const Decl& decl) {
+        const SourceManager& sm = ci_.getSourceManager();
+        FileID file = sm.getFileID(sm.getExpansionLoc(decl.getLocation()));
+        auto cached = file_cache_.find(file);
+        if (cached != file_cache_.end()) return cached->second;
+        bool listed = false;
+        if (OptionalFileEntryRef entry = sm.getFileEntryRefForID(file)) {
+            listed = headers_.count(entry->getUniqueID()) != 0;
+        }
+        file_cache_.emplace(file, listed);
+        return listed;
+    }
+
+    void walk(const DeclContext& context) {
+        const SourceManager& sm = ci_.getSourceManager();
+        for (const Decl* decl : context.decls()) {
+            if (const auto* ns = llvm::dyn_cast<NamespaceDecl>(decl)) {
+                if (!sm.isInSystemHeader(ns->getLocation())) walk(*ns);
+                continue;
+            }
+            if (const auto* linkage = llvm::dyn_cast<LinkageSpecDecl>(decl)) {
+                walk(*linkage);
+                continue;
+            }
+            if (decl->isImplicit() || !in_read_header(*decl)) continue;
+            if (const auto* function = llvm::dyn_cast<FunctionDecl>(decl)) {
+                add_function(*function);
+            } else if (const auto* record = llvm::dyn_cast<CXXRecordDecl>(decl)) {
+                add_record(*record);
+            } else if (const auto* type = llvm::dyn_cast<TypedefNameDecl>(decl)) {
+                add_type(*type, type->getUnderlyingType());
+            } else if (const auto* enumeration = llvm::dyn_cast<EnumDecl>(decl)) {
+                add_type(*enumeration, ctx_->getTypeDeclType(enumeration));
+            }
+        }
+    }
+
+    void add_type(const NamedDecl& decl, QualType type) {
+        if (decl.getName().empty()) return;
+        std::string name = plain_qualified_name(decl);
+        for (const UdfType& known : library_.types) {
+            if (known.qualified_name == name) return;  // a redeclaration
+        }
+        library_.types.push_back({name, types_->canonical_name(type), where(decl.getLocation())});
+    }
+
+    std::vector<UdfParam> read_params(const FunctionDecl& function) const {
+        std::vector<UdfParam> params;
+        for (const ParmVarDecl* param : function.parameters()) {
+            UdfParam out;
+            out.name = param->getName().str();
+            out.type = types_->read(param->getType());
+            out.arg_kind = types_->arg_kind(param->getType());
+            if (out.arg_kind == ArgKind::Enum)
+                out.enumerators = TypeReader::enumerators(param->getType());
+            out.location = where(out.name.empty() ? param->getBeginLoc() : param->getLocation());
+            if (param->hasDefaultArg() && !param->hasUnparsedDefaultArg() &&
+                !param->hasUninstantiatedDefaultArg()) {
+                out.has_default = true;
+                out.default_text = Lexer::getSourceText(
+                                       CharSourceRange::getTokenRange(param->getDefaultArgRange()),
+                                       ci_.getSourceManager(), ctx_->getLangOpts())
+                                       .str();
+            }
+            params.push_back(std::move(out));
+        }
+        return params;
+    }
+
+    void read_signature(const FunctionDecl& function, UdfDecl& out) const {
+        out.params = read_params(function);
+        out.result = types_->read(function.getReturnType());
+        SourceLocation result_loc = function.getReturnTypeSourceRange().getBegin();
+        out.result_location = where(result_loc.isValid() ? result_loc : function.getLocation());
+    }
+
+    static const FunctionDecl* body_of(const FunctionDecl& function) {
+        const FunctionDecl* definition = function.getDefinition();
+        if (!definition || !definition->doesThisDeclarationHaveABody()) return nullptr;
+        return definition->hasSkippedBody() ? nullptr : definition;
+    }
+
+    void lint(const Decl& decl, UdfDecl& out) const {
+        if (!lint_ || !out.has_body) return;
+        out.nondeterminism = lint_nondeterminism(decl, out.qualified_name,
+                                                 [this](SourceLocation loc) { return where(loc); });
+    }
+
+    void add_function(const FunctionDecl& function) {
+        // Methods defined out of line, templates and their specializations are not UDFs.
+        if (llvm::isa<CXXMethodDecl>(function) || function.isDeleted() ||
+            function.getTemplatedKind() != FunctionDecl::TK_NonTemplate ||
+            function.isOverloadedOperator()) {
+            return;
+        }
+        if (!seen_.insert(function.getCanonicalDecl()).second) return;  // a redeclaration
+        UdfDecl out;
+        out.qualified_name = plain_qualified_name(function);
+        out.name = function.getName().str();
+        out.location = where(function.getLocation());
+        read_signature(function, out);
+        const FunctionDecl* body = body_of(function);
+        out.has_body = body != nullptr;
+        if (body) lint(*body, out);
+        library_.decls.push_back(std::move(out));
+    }
+
+    void add_record(const CXXRecordDecl& record) {
+        if (!record.isThisDeclarationADefinition() || record.getName().empty() ||
+            record.getDescribedClassTemplate() != nullptr) {
+            return;
+        }
+        add_type(record, ctx_->getRecordType(&record));
+        std::vector<const CXXMethodDecl*> call_operators;
+        for (const CXXMethodDecl* method : record.methods()) {
+            if (method->getOverloadedOperator() == OO_Call && method->getAccess() == AS_public &&
+                !method->isDeleted()) {
+                call_operators.push_back(method);
+            }
+        }
+        if (call_operators.empty() || record.isAbstract()) return;  // a type, not a UDF
+
+        UdfDecl out;
+        out.is_class = true;
+        out.qualified_name = plain_qualified_name(record);
+        out.name = record.getName().str();
+        out.location = where(record.getLocation());
+        out.call_operator_count = call_operators.size();
+        read_signature(*call_operators.front(), out);
+        for (const CXXConstructorDecl* ctor : record.ctors()) {
+            if (ctor->isImplicit() || ctor->isCopyOrMoveConstructor() || ctor->isDeleted() ||
+                ctor->getAccess() != AS_public) {
+                continue;
+            }
+            if (out.constructor_count++ == 0) out.ctor_params = read_params(*ctor);
+        }
+        for (const CXXMethodDecl* method : call_operators) {
+            if (body_of(*method)) out.has_body = true;
+        }
+        lint(record, out);
+        library_.decls.push_back(std::move(out));
+    }
+
+    CompilerInstance& ci_;
+    const HeaderNames& headers_;
+    bool lint_;
+    UdfLibrary& library_;
+    ASTContext* ctx_ = nullptr;
+    const TypeReader* types_ = nullptr;
+    std::map<FileID, bool> file_cache_;
+    std::set<const Decl*> seen_;
+};
+
+}  // namespace
+
+std::unique_ptr<clang::ASTConsumer> make_decl_collector(clang::CompilerInstance& ci,
+                                                        const HeaderNames& headers, bool lint,
+                                                        UdfLibrary& library) {
+    return std::make_unique<DeclCollector>(ci, headers, lint, library);
+}
+
+std::string plain_qualified_name(const clang::NamedDecl& decl) {
+    std::vector<std::string> scopes;
+    for (const clang::DeclContext* context = decl.getDeclContext(); context;
+         context = context->getParent()) {
+        if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(context)) {
+            if (ns->isInline() || ns->isAnonymousNamespace()) continue;
+            scopes.push_back(ns->getName().str());
+        } else if (const auto* record = llvm::dyn_cast<clang::RecordDecl>(context)) {
+            scopes.push_back(record->getName().str());
+        }
+    }
+    std::string out;
+    for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) out += *scope + "::";
+    return out + decl.getNameAsString();
+}
+
+}  // namespace rop::bind::detail

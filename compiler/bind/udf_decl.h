@@ -1,0 +1,122 @@
+// The C++ facts ropc needs about a UDF, as plain values: its parameters, return type, class
+// constructor and nondeterminism findings. Filled by read_udfs (udf_reader.h); no Clang types.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rop::bind {
+
+// A point in a C++ header. Lines and columns are 1-based; line 0 means "no location".
+struct SourceLoc {
+    std::string file;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+
+    bool valid() const { return line != 0; }
+    bool operator==(const SourceLoc&) const = default;
+};
+
+// "file:line:col", or just "file" without a line.
+std::string to_string(const SourceLoc& loc);
+
+// What a type is, as far as the UDF conventions care (docs/udfs.md). Which forms matter depends
+// on the position: a std::vector is a Vector everywhere, but only an expand's return treats it
+// as a sequence of children; elsewhere classification sees it as an ordinary value.
+enum class TypeForm : std::uint8_t {
+    Value,     // anything else: a payload type (Doc, std::string, int, ...)
+    Void,      // void
+    Bool,      // bool
+    Vector,    // std::vector<T>              args = {T}
+    Span,      // std::span<T>                args = {T}, with T's own const
+    Optional,  // std::optional<T>            args = {T}
+    Pointer,   // T*                          args = {T}, with T's own const
+    Tuple,     // std::tuple<A, B, ...>       args = {A, B, ...}
+    Emitter,   // rop::Emitter<T>             args = {T}
+    Ordinals,  // rop::Ordinals (written through that alias)
+    Parent,    // rop::Parent<T>              args = {T}
+};
+
+enum class RefKind : std::uint8_t { None, LValue, RValue };
+
+// One C++ type. Two types are the same when their canonical names are (same_type in types.h):
+// typedefs, const and references do not matter.
+struct CxxType {
+    std::string spelling;   // as written, with cv and reference: "const std::vector<Page> &"
+    std::string name;       // readable, fully qualified, without top-level cv/ref: "std::string"
+    std::string canonical;  // canonical, without top-level cv/ref: "std::basic_string<char>"
+    TypeForm form = TypeForm::Value;
+    RefKind ref = RefKind::None;
+    bool is_const = false;      // top-level const, after the reference is stripped
+    std::vector<CxxType> args;  // element types for the forms that have them (see TypeForm)
+};
+
+// What kind of `.rop` value a named argument takes (docs/udfs.md, "Named arguments"), and the
+// kind of a value written in a `.rop` file.
+enum class ArgKind : std::uint8_t {
+    Integer,   // integer types
+    Float,     // float, double (an integer literal fits too)
+    Bool,      // bool
+    String,    // std::string, std::string_view, const char*
+    Duration,  // std::chrono::duration<...>
+    Enum,      // an enum: a bare identifier naming an enumerator
+    List,      // std::vector<T>
+    Other,     // anything else: left to the C++ compiler
+};
+
+struct UdfParam {
+    std::string name;  // empty when the declaration leaves it unnamed
+    CxxType type;
+    bool has_default = false;
+    std::string default_text;  // the default's source text ("144", "\"eng\""), when it has one
+    ArgKind arg_kind = ArgKind::Other;
+    std::vector<std::string> enumerators;  // ArgKind::Enum: the identifiers it accepts
+    SourceLoc location;                    // the parameter's name (or its type when unnamed)
+};
+
+// An obvious source of nondeterminism in a UDF's body (or in a helper it calls).
+struct NondeterminismFinding {
+    std::string udf;     // qualified name of the UDF
+    std::string what;    // "std::random_device", "rand()", "std::chrono::system_clock::now()",
+                         // "time()", "getenv()", "iteration over std::unordered_map"
+    SourceLoc location;  // where it occurs
+    std::string via;     // empty, or the helper the UDF calls whose body holds it
+};
+
+// A function, or a class with an operator(), declared in one of the headers read.
+struct UdfDecl {
+    std::string qualified_name;  // "mineru::fix_hyphens" (no leading ::)
+    std::string name;            // "fix_hyphens"
+    bool is_class = false;
+
+    // A function's parameters and return type; for a class, those of its operator().
+    std::vector<UdfParam> params;
+    CxxType result;
+
+    // Class UDFs: the constructor that takes the Call's named arguments (its actor setup).
+    std::vector<UdfParam> ctor_params;
+    std::size_t constructor_count = 0;    // public constructors other than copy/move
+    std::size_t call_operator_count = 0;  // public operator() overloads (binding needs one)
+
+    SourceLoc location;         // the declaration's name
+    SourceLoc result_location;  // where the return type is written
+    bool has_body = false;      // defined in the header (so the lint could look at it)
+    std::vector<NondeterminismFinding> nondeterminism;
+};
+
+// A type declared in a header read (struct, class, enum, alias): what `.rop` type names map to.
+struct UdfType {
+    std::string qualified_name;  // "mineru::Doc"
+    std::string canonical;       // compare with CxxType::canonical
+    SourceLoc location;
+};
+
+// A problem reading headers: a missing file or a C++ error, with clang's message.
+struct BindError {
+    SourceLoc location;  // file only (line 0) for a header that cannot be read
+    std::string message;
+};
+
+}  // namespace rop::bind

@@ -1,0 +1,281 @@
+// read_udfs: one Clang -fsyntax-only run over a generated file that #includes every header,
+// then a walk over the declarations that sit directly in those headers (decl_collector.cpp).
+//
+// Speed: bodies of functions in system headers are skipped (DeclCollector's
+// shouldSkipFunctionBody) and, with linting off, every body is. What is left is mostly parsing
+// the standard headers, which a cached precompiled "prelude" (rop/udf.h and the standard
+// headers it includes) removes when ReadOptions::pch_cache_dir is set.
+// GCC's flow-sensitive -Wnull-dereference fires inside inlined Clang header code
+// (RecursiveASTVisitor, CXXRecordDecl); SYSTEM includes cannot silence it there.
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#include "bind/udf_reader.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Basic/Version.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/xxhash.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "bind/clang_bridge.h"
+
+#ifndef ROP_CLANG_RESOURCE_DIR
+#define ROP_CLANG_RESOURCE_DIR ""
+#endif
+
+namespace rop::bind {
+
+namespace detail {
+
+SourceLoc map_location(const clang::SourceManager& sm, const HeaderNames& names,
+                       clang::SourceLocation loc) {
+    if (loc.isInvalid()) return {};
+    clang::SourceLocation file_loc = sm.getFileLoc(loc);
+    clang::PresumedLoc presumed = sm.getPresumedLoc(file_loc);
+    if (presumed.isInvalid()) return {};
+    SourceLoc out{presumed.getFilename(), presumed.getLine(), presumed.getColumn()};
+    if (clang::OptionalFileEntryRef entry = sm.getFileEntryRefForID(sm.getFileID(file_loc))) {
+        auto found = names.find(entry->getUniqueID());
+        if (found != names.end()) out.file = found->second;
+    }
+    return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace clang;
+using detail::HeaderNames;
+
+constexpr const char* kMainFile = "/rop-bind/udf-headers.cpp";
+constexpr const char* kPreludeFile = "/rop-bind/prelude.h";
+constexpr const char* kPreludeText = "#include <rop/udf.h>\n";
+
+// Collects errors (not warnings) with their locations; the rest of Clang's output is dropped.
+// Notices when the precompiled prelude could not be used (stale, corrupt, other compiler).
+class ErrorCollector : public DiagnosticConsumer {
+public:
+    ErrorCollector(const HeaderNames& names, std::vector<BindError>& errors, std::string pch)
+        : names_(names), errors_(errors), pch_(std::move(pch)) {}
+
+    void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
+        DiagnosticConsumer::HandleDiagnostic(level, info);
+        if (level < DiagnosticsEngine::Error) return;
+        llvm::SmallString<256> message;
+        info.FormatDiagnostic(message);
+        BindError error;
+        error.message = message.str().str();
+        if (!pch_.empty() && (error.message.find(pch_) != std::string::npos ||
+                              error.message.find("precompiled header") != std::string::npos ||
+                              error.message.find("AST file") != std::string::npos)) {
+            pch_failed_ = true;
+        }
+        if (info.hasSourceManager()) {
+            error.location =
+                detail::map_location(info.getSourceManager(), names_, info.getLocation());
+        }
+        errors_.push_back(std::move(error));
+    }
+
+    bool pch_failed() const { return pch_failed_; }
+
+private:
+    const HeaderNames& names_;
+    std::vector<BindError>& errors_;
+    std::string pch_;
+    bool pch_failed_ = false;
+};
+
+class ReadAction : public ASTFrontendAction {
+public:
+    ReadAction(const HeaderNames& headers, bool lint, UdfLibrary& library)
+        : headers_(headers), lint_(lint), library_(library) {}
+
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+        ci.getFrontendOpts().SkipFunctionBodies = true;  // asks the collector, body by body
+        return detail::make_decl_collector(ci, headers_, lint_, library_);
+    }
+
+private:
+    const HeaderNames& headers_;
+    bool lint_;
+    UdfLibrary& library_;
+};
+
+// Writes the precompiled prelude to `output` (through a temporary file, so concurrent ropc
+// runs never see half a file).
+class PrecompilePrelude : public GeneratePCHAction {
+public:
+    explicit PrecompilePrelude(std::string output) : output_(std::move(output)) {}
+
+protected:
+    bool BeginInvocation(CompilerInstance& ci) override {
+        ci.getFrontendOpts().OutputFile = output_;
+        return GeneratePCHAction::BeginInvocation(ci);
+    }
+
+private:
+    std::string output_;
+};
+
+// Runs one Clang frontend action over an in-memory main file. False when Clang crashed (a crash
+// on some odd header must not take ropc down with it).
+bool run_clang(std::vector<std::string> args, const char* main_name, const std::string& main_text,
+               std::unique_ptr<FrontendAction> action, DiagnosticConsumer& diagnostics) {
+    args.push_back(main_name);
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+    llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(
+        new llvm::vfs::InMemoryFileSystem);
+    overlay->pushOverlay(memory);
+    memory->addFile(main_name, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_name));
+    // The prelude is an input of the precompiled prelude too: Clang checks it is unchanged.
+    if (std::string_view(main_name) != kPreludeFile) {
+        memory->addFile(kPreludeFile, 0, llvm::MemoryBuffer::getMemBuffer(kPreludeText));
+    }
+    llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), overlay));
+
+    tooling::ToolInvocation invocation(std::move(args), std::move(action), files.get());
+    invocation.setDiagnosticConsumer(&diagnostics);
+    llvm::CrashRecoveryContext::Enable();
+    llvm::CrashRecoveryContext recovery;
+    bool finished = recovery.RunSafely([&] { invocation.run(); });
+    llvm::CrashRecoveryContext::Disable();
+    return finished;
+}
+
+// The cached precompiled prelude for these compiler arguments, built when missing (or when
+// `rebuild`); nothing when it cannot be built (rop/udf.h not on the include path, say).
+std::optional<std::string> prelude_pch(const std::vector<std::string>& args,
+                                       const std::string& cache_dir, bool rebuild) {
+    std::string key = getClangFullVersion();
+    for (const std::string& arg : args) key += "\n" + arg;
+    key += "\n";
+    key += kPreludeText;
+    char name[64];
+    std::snprintf(
+        name, sizeof name, "rop-bind-prelude-%016llx.pch",
+        static_cast<unsigned long long>(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(key))));
+    llvm::SmallString<256> path(cache_dir);
+    llvm::sys::path::append(path, name);
+    std::string pch = path.str().str();
+    if (!rebuild && llvm::sys::fs::exists(pch)) return pch;
+    if (llvm::sys::fs::create_directories(cache_dir)) return std::nullopt;
+
+    std::vector<std::string> pch_args = args;
+    for (std::string& arg : pch_args) {
+        if (arg == "-xc++") arg = "-xc++-header";
+    }
+    std::vector<BindError> errors;
+    HeaderNames none;
+    ErrorCollector collector(none, errors, "");
+    bool finished = run_clang(pch_args, kPreludeFile, kPreludeText,
+                              std::make_unique<PrecompilePrelude>(pch), collector);
+    if (!finished || !errors.empty() || !llvm::sys::fs::exists(pch)) {
+        llvm::sys::fs::remove(pch);
+        return std::nullopt;
+    }
+    return pch;
+}
+
+BindError header_error(const std::string& header, std::string message) {
+    BindError error;
+    error.location.file = header;
+    error.message = std::move(message);
+    return error;
+}
+
+std::string absolute(const std::string& path) {
+    llvm::SmallString<256> out(path);
+    llvm::sys::fs::make_absolute(out);
+    llvm::sys::path::remove_dots(out, /*remove_dot_dot=*/true);
+    return out.str().str();
+}
+
+}  // namespace
+
+UdfLibrary read_udfs(const std::vector<std::string>& headers,
+                     const std::vector<std::string>& include_dirs, std::vector<BindError>* errors,
+                     const ReadOptions& options) {
+    std::vector<BindError> local_errors;
+    std::vector<BindError>& out_errors = errors ? *errors : local_errors;
+
+    HeaderNames names;
+    std::string main_text;
+    for (const std::string& header : headers) {
+        std::string path = absolute(header);
+        llvm::sys::fs::UniqueID id;
+        if (!llvm::sys::fs::is_regular_file(path) || llvm::sys::fs::getUniqueID(path, id)) {
+            out_errors.push_back(header_error(header, "cannot read UDF header '" + header + "'"));
+            continue;
+        }
+        if (path.find_first_of("\"\n\\") != std::string::npos) {
+            out_errors.push_back(header_error(
+                header, "UDF header path '" + header +
+                            "' cannot be #included (a quote, backslash or newline in it)"));
+            continue;
+        }
+        if (names.emplace(id, header).second) main_text += "#include \"" + path + "\"\n";
+    }
+    UdfLibrary library;
+    if (names.empty()) return library;
+
+    std::vector<std::string> args = {
+        "rop-bind", "-fsyntax-only",          "-xc++",           "-std=c++20",
+        "-w",       "-fno-caret-diagnostics", "-ferror-limit=20"};
+    std::string resource_dir =
+        options.resource_dir.empty() ? ROP_CLANG_RESOURCE_DIR : options.resource_dir;
+    if (!resource_dir.empty()) {
+        args.push_back("-resource-dir");
+        args.push_back(resource_dir);
+    }
+    for (const std::string& dir : include_dirs) args.push_back("-I" + absolute(dir));
+    args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
+
+    std::optional<std::string> pch;
+    if (!options.pch_cache_dir.empty()) pch = prelude_pch(args, options.pch_cache_dir, false);
+    for (int attempt = 0;; ++attempt) {
+        std::vector<std::string> run_args = args;
+        if (pch) {
+            run_args.push_back("-include-pch");
+            run_args.push_back(*pch);
+        }
+        std::size_t errors_before = out_errors.size();
+        library = UdfLibrary();
+        ErrorCollector collector(names, out_errors, pch.value_or(""));
+        bool finished =
+            run_clang(run_args, kMainFile, main_text,
+                      std::make_unique<ReadAction>(names, options.lint, library), collector);
+        if (pch && collector.pch_failed()) {
+            // A stale or foreign cached prelude: rebuild it once, then do without.
+            out_errors.resize(errors_before);
+            pch = attempt == 0 ? prelude_pch(args, options.pch_cache_dir, true) : std::nullopt;
+            continue;
+        }
+        if (!finished) {
+            BindError crash;
+            crash.message =
+                "internal error: Clang crashed while reading the UDF headers; please report it "
+                "with the headers attached";
+            out_errors.push_back(std::move(crash));
+        }
+        return library;
+    }
+}
+
+}  // namespace rop::bind

@@ -1,0 +1,37 @@
+// read_udfs: parses the headers a pipeline `use`s (and the stdlib operator headers) with Clang
+// and returns every UDF they declare. The only entry point that touches Clang.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bind/udf_library.h"
+
+namespace rop::bind {
+
+struct ReadOptions {
+    // Walk UDF bodies for nondeterminism (UdfDecl::nondeterminism). Off: every function body is
+    // skipped, which parses faster.
+    bool lint = true;
+    // Clang's resource directory (its builtin headers); empty: the one ropc was built against.
+    std::string resource_dir;
+    // Extra compiler flags (-D..., -isystem ...), placed before the headers.
+    std::vector<std::string> extra_args;
+    // A directory for the precompiled prelude (rop/udf.h and the standard headers it includes),
+    // keyed by Clang version and flags, rebuilt when stale. Cuts a typical read several-fold.
+    // Empty: parse everything every time. The headers then also see rop/udf.h's declarations
+    // when they forget to include it (generated code includes it anyway).
+    std::string pch_cache_dir;
+};
+
+// Parses `headers` together as one C++20 translation unit, with `include_dirs` as -I paths, and
+// collects the functions and operator() classes declared directly in them (not in headers they
+// include). Missing headers and C++ errors are appended to `errors` (file:line:col and clang's
+// message) and what could be read is still returned; this never throws and never crashes on bad
+// input. Locations in the given headers name them as given. Not for concurrent use from
+// several threads (Clang's crash recovery is process-wide).
+UdfLibrary read_udfs(const std::vector<std::string>& headers,
+                     const std::vector<std::string>& include_dirs, std::vector<BindError>* errors,
+                     const ReadOptions& options = {});
+
+}  // namespace rop::bind

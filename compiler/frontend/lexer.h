@@ -1,0 +1,16 @@
+// The lexer: turns one file's text into tokens, reporting lexical errors (E0001-E0005) and
+// skipping comments (`#` and `//` to end of line). Never fails: bad input becomes an Error token.
+#pragma once
+
+#include <vector>
+
+#include "frontend/token.h"
+#include "support/diagnostics.h"
+
+namespace rop {
+
+// All tokens of `file`, ending with exactly one Eof token. Error tokens (invalid characters)
+// are already reported; the parser treats them as unexpected tokens without reporting again.
+std::vector<Token> lex(FileId file, const SourceManager& sources, DiagnosticEngine& diags);
+
+}  // namespace rop

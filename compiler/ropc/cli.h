@@ -1,0 +1,33 @@
+// ropc's command line: turns argv into one Request, or a usage error to print with exit code 2.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rop::cli {
+
+enum class Command { Check, Emit, Graph, Explain, Version, Help };
+enum class Format { Text, Json, Sarif };
+enum class EmitStage { Tokens, Ast, Plan };
+
+struct Request {
+    Command command = Command::Help;
+    std::vector<std::string> files;
+    Format format = Format::Text;
+    EmitStage emit = EmitStage::Plan;
+    bool warnings_as_errors = false;
+    std::size_t max_errors = 50;
+    std::string explain_code;         // --explain
+    std::optional<Command> help_for;  // `ropc check --help`: help for that subcommand
+};
+
+struct ParseResult {
+    std::optional<Request> request;
+    std::string error;  // set when request is empty
+};
+
+ParseResult parse_command_line(const std::vector<std::string>& args);
+
+}  // namespace rop::cli

@@ -1,0 +1,129 @@
+#include "ropc/commands.h"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/dump.h"
+#include "frontend/lexer.h"
+#include "frontend/parser.h"
+#include "sema/graph_dot.h"
+#include "sema/plan_json.h"
+#include "sema/sema.h"
+#include "support/diagnostics.h"
+#include "support/source_manager.h"
+
+namespace rop::cli {
+
+namespace {
+
+constexpr int kClean = 0;
+constexpr int kErrors = 1;
+constexpr int kUsage = 2;
+
+const char* version_string() { return ROP_VERSION; }
+
+// One file through the front end and, when it parsed cleanly, the checks.
+struct Checked {
+    std::vector<Diagnostic> diagnostics;
+    bool has_errors = false;
+    std::optional<sema::CheckedProgram> program;
+};
+
+Checked check_file(FileId file, const SourceManager& sources, const Request& request) {
+    DiagnosticEngine diags(sources);
+    diags.set_warnings_as_errors(request.warnings_as_errors);
+    diags.set_max_errors(request.max_errors);
+    const ast::Program program = parse(file, sources, diags);
+    Checked out;
+    // Sema on a tree with syntax errors would only repeat them as undefined names.
+    if (!diags.has_errors()) out.program = sema::check(program, diags);
+    out.has_errors = diags.has_errors();
+    out.diagnostics = diags.finish();
+    return out;
+}
+
+std::optional<FileId> load(SourceManager& sources, const std::string& path) {
+    std::string error;
+    const std::optional<FileId> file = sources.add_file(path, &error);
+    if (!file) std::cerr << "ropc: error: " << error << "\n";
+    return file;
+}
+
+void print_text(const SourceManager& sources, const std::vector<Diagnostic>& diags) {
+    if (!diags.empty()) std::cerr << render_text(sources, diags, isatty(STDERR_FILENO) == 1);
+}
+
+}  // namespace
+
+int run_check(const Request& request) {
+    SourceManager sources;
+    std::vector<Diagnostic> all;
+    bool unreadable = false;
+    bool errors = false;
+    for (const std::string& path : request.files) {
+        const std::optional<FileId> file = load(sources, path);
+        if (!file) {
+            unreadable = true;
+            continue;
+        }
+        Checked checked = check_file(*file, sources, request);
+        errors = errors || checked.has_errors;
+        all.insert(all.end(), std::make_move_iterator(checked.diagnostics.begin()),
+                   std::make_move_iterator(checked.diagnostics.end()));
+    }
+    switch (request.format) {
+        case Format::Text:
+            print_text(sources, all);
+            break;
+        case Format::Json:
+            std::cout << render_json(sources, all);
+            break;
+        case Format::Sarif:
+            std::cout << render_sarif(sources, all, version_string());
+            break;
+    }
+    if (unreadable) return kUsage;
+    return errors ? kErrors : kClean;
+}
+
+int run_emit(const Request& request) {
+    SourceManager sources;
+    const std::optional<FileId> file = load(sources, request.files.front());
+    if (!file) return kUsage;
+    if (request.emit == EmitStage::Tokens) {
+        DiagnosticEngine diags(sources);
+        const std::vector<Token> tokens = lex(*file, sources, diags);
+        std::cout << dump_tokens(tokens, sources);
+        print_text(sources, diags.finish());
+        return diags.has_errors() ? kErrors : kClean;
+    }
+    if (request.emit == EmitStage::Ast) {
+        DiagnosticEngine diags(sources);
+        const ast::Program program = parse(*file, sources, diags);
+        std::cout << dump_ast_json(program, sources);
+        print_text(sources, diags.finish());
+        return diags.has_errors() ? kErrors : kClean;
+    }
+    const Checked checked = check_file(*file, sources, request);
+    print_text(sources, checked.diagnostics);
+    if (!checked.program) return kErrors;
+    std::cout << sema::plan_json(*checked.program, sources);
+    return kClean;
+}
+
+int run_graph(const Request& request) {
+    SourceManager sources;
+    const std::optional<FileId> file = load(sources, request.files.front());
+    if (!file) return kUsage;
+    const Checked checked = check_file(*file, sources, request);
+    print_text(sources, checked.diagnostics);
+    if (!checked.program) return kErrors;
+    std::cout << sema::graph_dot(*checked.program);
+    return kClean;
+}
+
+}  // namespace rop::cli

@@ -1,0 +1,13 @@
+// ropc's subcommands. Each returns the process exit status: 0 clean, 1 errors, 2 usage error or
+// unreadable input. Text diagnostics go to stderr; JSON, SARIF, dumps and DOT to stdout.
+#pragma once
+
+#include "ropc/cli.h"
+
+namespace rop::cli {
+
+int run_check(const Request& request);
+int run_emit(const Request& request);
+int run_graph(const Request& request);
+
+}  // namespace rop::cli

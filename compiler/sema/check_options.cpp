@@ -1,0 +1,227 @@
+#include "sema/check_options.h"
+
+#include <cctype>
+#include <cmath>
+#include <string>
+#include <unordered_map>
+
+#include "sema/call_options.h"
+#include "sema/did_you_mean.h"
+
+namespace rop::sema {
+
+namespace {
+
+// Where a statement's options sit, or nothing when it runs no UDF and so takes no option.
+struct Site {
+    std::optional<OptionSite> site;
+    std::string construct;  // "a source", "map", ...
+};
+
+Site site_of(const ast::Statement& statement) {
+    if (std::holds_alternative<ast::Source>(statement)) return {OptionSite::Source, "a source"};
+    if (std::holds_alternative<ast::Sink>(statement)) return {OptionSite::Sink, "a sink"};
+    const auto& stage = std::get<ast::Stage>(statement);
+    const std::string kind = ast::to_string(stage.kind);
+    if (stage.kind == ast::StageKind::Broadcast) return {std::nullopt, "broadcast"};
+    if (stage.kind == ast::StageKind::Reduce && !stage.op)
+        return {std::nullopt, "reduce without `with`"};
+    return {OptionSite::Call, kind};
+}
+
+const std::vector<ast::Option>& options_of(const ast::Statement& statement) {
+    if (const auto* source = std::get_if<ast::Source>(&statement)) return source->options;
+    if (const auto* sink = std::get_if<ast::Sink>(&statement)) return sink->options;
+    return std::get<ast::Stage>(statement).options;
+}
+
+std::string join_names(const std::vector<std::string_view>& names) {
+    std::string out;
+    for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
+    return out;
+}
+
+std::vector<std::string_view> names_at(std::optional<OptionSite> site) {
+    std::vector<std::string_view> names;
+    for (const OptionSpec& spec : option_specs()) {
+        if (!site || allowed_at(spec, *site)) names.push_back(spec.name);
+    }
+    return names;
+}
+
+std::string format_number(double value) {
+    std::string text = std::to_string(value);
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
+std::string range_text(const OptionSpec& spec) {
+    if (spec.kind == OptionKind::Duration) return "a duration greater than 0s and at most 7d";
+    return format_number(spec.min) + ".." + format_number(spec.max);
+}
+
+std::string kind_name(OptionKind kind) {
+    switch (kind) {
+        case OptionKind::Int:
+            return "an integer";
+        case OptionKind::Number:
+            return "a number";
+        case OptionKind::Duration:
+            return "a duration (e.g. 30s, 500ms, 2m)";
+        case OptionKind::Enum:
+            return "one of the words";
+    }
+    return "a value";
+}
+
+class OptionChecker {
+  public:
+    explicit OptionChecker(DiagnosticEngine& diags) : diags_(diags) {}
+
+    void check(const ast::Statement& statement) {
+        const Site site = site_of(statement);
+        seen_.clear();
+        for (const ast::Option& option : options_of(statement)) {
+            const OptionSpec* spec = find_option_spec(option.name.name);
+            if (spec == nullptr) {
+                unknown(option, site);
+                continue;
+            }
+            const auto [it, inserted] = seen_.try_emplace(spec->name, &option);
+            if (!inserted) {
+                duplicate(option, *it->second);
+                continue;
+            }
+            if (!site.site || !allowed_at(*spec, *site.site)) {
+                not_allowed(option, site);
+                continue;
+            }
+            if (check_kind(option, *spec)) check_value(option, *spec);
+        }
+    }
+
+  private:
+    std::string text(SourceRange range) const {
+        return std::string(
+            diags_.sources().text(range.file).substr(range.begin, range.end - range.begin));
+    }
+
+    void unknown(const ast::Option& option, const Site& site) {
+        Diagnostic& d = diags_.report(DiagId::UnknownOption, option.name.range,
+                                      "unknown option '" + option.name.name + "'");
+        if (const auto guess = closest_name(option.name.name, names_at(std::nullopt))) {
+            d.notes.push_back({std::nullopt, "did you mean '" + std::string(*guess) + "'?"});
+            d.fixit = FixIt{option.name.range, std::string(*guess)};
+        }
+        if (site.site) {
+            d.notes.push_back(
+                {std::nullopt, site.construct + " takes: " + join_names(names_at(site.site))});
+        }
+    }
+
+    void duplicate(const ast::Option& option, const ast::Option& first) {
+        Diagnostic& d = diags_.report(DiagId::DuplicateOption, option.range,
+                                      "option '" + option.name.name + "' is given twice");
+        d.notes.push_back({first.range, "first given here"});
+        d.fixit = FixIt{with_leading_space(option.range), ""};
+    }
+
+    void not_allowed(const ast::Option& option, const Site& site) {
+        std::string why = site.site
+                              ? site.construct + " takes only: " + join_names(names_at(site.site))
+                              : site.construct + " runs no UDF, so it takes no options";
+        Diagnostic& d =
+            diags_.report(DiagId::OptionNotAllowed, option.name.range,
+                          "option '" + option.name.name + "' is not allowed on " + site.construct);
+        d.notes.push_back({std::nullopt, why});
+        d.fixit = FixIt{with_leading_space(option.range), ""};
+    }
+
+    // False when the kind is wrong (reported here): the value cannot be range-checked then.
+    bool check_kind(const ast::Option& option, const OptionSpec& spec) {
+        using K = ast::Value::Kind;
+        const K kind = option.value.kind;
+        bool ok = false;
+        switch (spec.kind) {
+            case OptionKind::Int:
+                ok = kind == K::Int;
+                break;
+            case OptionKind::Number:
+                ok = kind == K::Int || kind == K::Float;
+                break;
+            case OptionKind::Duration:
+                ok = kind == K::Duration;
+                break;
+            case OptionKind::Enum:
+                ok = kind == K::Ident;
+                break;
+        }
+        if (ok) return true;
+        std::string expected = kind_name(spec.kind);
+        if (spec.kind == OptionKind::Enum) expected += " " + join_names(spec.enumerators);
+        Diagnostic& d =
+            diags_.report(DiagId::OptionValueKind, option.value.range,
+                          "option '" + option.name.name + "' takes " + expected + ", found " +
+                              ast::to_string(kind) + " " + text(option.value.range));
+        if (spec.kind == OptionKind::Duration && kind == K::Int) {
+            d.notes.push_back({std::nullopt, "a duration needs a unit: ms, s, m or h"});
+            d.fixit = FixIt{
+                {option.value.range.file, option.value.range.end, option.value.range.end}, "s"};
+        } else if (spec.kind == OptionKind::Enum && kind == K::String) {
+            d.notes.push_back({std::nullopt, "write the word without quotes"});
+            d.fixit = FixIt{option.value.range, option.value.text};
+        }
+        return false;
+    }
+
+    void check_value(const ast::Option& option, const OptionSpec& spec) {
+        const ast::Value& value = option.value;
+        if (spec.kind == OptionKind::Enum) {
+            for (std::string_view word : spec.enumerators) {
+                if (word == value.text) return;
+            }
+            Diagnostic& d = diags_.report(DiagId::UnknownOptionValue, value.range,
+                                          "unknown " + option.name.name + " '" + value.text + "'");
+            if (const auto guess = closest_name(value.text, spec.enumerators)) {
+                d.notes.push_back({std::nullopt, "did you mean '" + std::string(*guess) + "'?"});
+                d.fixit = FixIt{value.range, std::string(*guess)};
+            }
+            d.notes.push_back(
+                {std::nullopt, option.name.name + " is one of: " + join_names(spec.enumerators)});
+            return;
+        }
+        const double number = value.kind == ast::Value::Kind::Float
+                                  ? value.float_value
+                                  : static_cast<double>(value.int_value);
+        if (number >= spec.min && number <= spec.max && std::isfinite(number)) return;
+        Diagnostic& d = diags_.report(DiagId::OptionOutOfRange, value.range,
+                                      "option '" + option.name.name + "' is out of range: " +
+                                          text(value.range) + "; it takes " + range_text(spec));
+        d.notes.push_back({std::nullopt, option.name.name + ": " + std::string(spec.meaning)});
+    }
+
+    // The option plus the blank before it, so deleting it leaves tidy text.
+    SourceRange with_leading_space(SourceRange range) const {
+        const std::string_view source = diags_.sources().text(range.file);
+        while (range.begin > 0 &&
+               (source[range.begin - 1] == ' ' || source[range.begin - 1] == '\t')) {
+            --range.begin;
+        }
+        return range;
+    }
+
+    DiagnosticEngine& diags_;
+    std::unordered_map<std::string_view, const ast::Option*> seen_;
+};
+
+}  // namespace
+
+void check_options(const ast::Program& program, DiagnosticEngine& diags) {
+    OptionChecker checker(diags);
+    for (const ast::Statement& statement : program.statements) {
+        if (!std::holds_alternative<ast::Use>(statement)) checker.check(statement);
+    }
+}
+
+}  // namespace rop::sema

@@ -1,0 +1,133 @@
+#include "sema/plan_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace rop::sema {
+
+namespace {
+
+using nlohmann::json;
+
+json value_json(const ast::Value& value) {
+    switch (value.kind) {
+        case ast::Value::Kind::String:
+        case ast::Value::Kind::Ident:
+            return value.text;
+        case ast::Value::Kind::Int:
+            return value.int_value;
+        case ast::Value::Kind::Float:
+            return value.float_value;
+        case ast::Value::Kind::Bool:
+            return value.bool_value;
+        case ast::Value::Kind::Duration:
+            return json{{"duration_ms", value.int_value}};
+        case ast::Value::Kind::List: {
+            json items = json::array();
+            for (const ast::Value& item : value.items) items.push_back(value_json(item));
+            return items;
+        }
+    }
+    return nullptr;
+}
+
+json location_json(const SourceManager& sources, SourceRange range) {
+    const LineCol at = sources.line_col(range.file, range.begin);
+    return {{"line", at.line}, {"column", at.column}};
+}
+
+json options_json(const CallOptions& options) {
+    return {{"batch", options.batch},
+            {"actors", options.actors},
+            {"gpus", options.gpus},
+            {"retries", options.retries},
+            {"infra_retries", options.infra_retries},
+            {"recovery", to_string(options.recovery)},
+            {"timeout_ms", options.timeout_ms ? json(*options.timeout_ms) : json(nullptr)},
+            {"batching", to_string(options.batching)},
+            {"isolation", to_string(options.isolation)}};
+}
+
+json op_json(const std::optional<OpRef>& op) {
+    if (!op) return nullptr;
+    json args = json::object();
+    for (const ast::Argument& arg : op->args) args[arg.name.name] = value_json(arg.value);
+    return {{"name", op->name}, {"args", args}};
+}
+
+json binding_json(const std::optional<OpBinding>& binding) {
+    if (!binding) return nullptr;
+    return {{"cpp_symbol", binding->cpp_symbol},
+            {"input_types", binding->input_types},
+            {"output_types", binding->output_types}};
+}
+
+json call_json(const Call& call, const SourceManager& sources) {
+    json inputs = json::array();
+    for (const CallInput& input : call.inputs) {
+        inputs.push_back({{"port", input.port}, {"optional", input.optional}});
+    }
+    return {{"id", call.id},
+            {"kind", to_string(call.kind)},
+            {"op", op_json(call.op)},
+            {"domain", call.domain},
+            {"inputs", inputs},
+            {"outputs", call.outputs},
+            {"options", options_json(call.options)},
+            {"binding", binding_json(call.binding)},
+            {"location", location_json(sources, call.range)}};
+}
+
+}  // namespace
+
+std::string plan_json(const CheckedProgram& program, const SourceManager& sources) {
+    json domains = json::array();
+    for (DomainId d = 0; d < program.domains.size(); ++d) {
+        const Domain& domain = program.domains[d];
+        domains.push_back({{"id", d},
+                           {"name", domain.name},
+                           {"parent", domain.parent ? json(*domain.parent) : json(nullptr)},
+                           {"depth", domain.depth},
+                           {"opened_by", domain.opened_by},
+                           {"children", domain.children}});
+    }
+    json ports = json::array();
+    for (PortId p = 0; p < program.ports.size(); ++p) {
+        const Port& port = program.ports[p];
+        ports.push_back({{"id", p},
+                         {"name", port.name},
+                         {"domain", port.domain},
+                         {"producer", port.producer},
+                         {"output_index", port.output_index}});
+    }
+    json calls = json::array();
+    json edges = json::array();
+    for (const Call& call : program.calls) {
+        calls.push_back(call_json(call, sources));
+        for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+            const CallInput& input = call.inputs[i];
+            edges.push_back({{"from", program.ports[input.port].producer},
+                             {"port", input.port},
+                             {"to", call.id},
+                             {"input_index", i},
+                             {"optional", input.optional}});
+        }
+    }
+    json pairs = json::array();
+    for (const ExpandReducePair& pair : program.expand_reduce) {
+        pairs.push_back(
+            {{"domain", pair.child}, {"expand", pair.expand}, {"reduces", pair.reduces}});
+    }
+    const json plan = {{"pipeline", program.pipeline_name},
+                       {"file", sources.name(program.file)},
+                       {"uses", program.uses},
+                       {"domains", domains},
+                       {"ports", ports},
+                       {"calls", calls},
+                       {"edges", edges},
+                       {"source", program.source},
+                       {"sinks", program.sinks},
+                       {"expand_reduce", pairs}};
+    return plan.dump(2) + "\n";
+}
+
+}  // namespace rop::sema

@@ -1,0 +1,95 @@
+// CheckedProgram: a pipeline after every semantic check passed. Names are resolved to integer
+// ids, every stream has its Domain, every Call its options with defaults filled in.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "sema/call_options.h"
+#include "support/source_manager.h"
+
+namespace rop::sema {
+
+using DomainId = std::uint32_t;
+using PortId = std::uint32_t;
+using CallId = std::uint32_t;
+
+// A level of entities (Doc, Page, Region). The root Domain is declared by the source; every
+// other one is opened by exactly one expand.
+struct Domain {
+    std::string name;
+    std::optional<DomainId> parent;  // empty for the root
+    std::uint32_t depth = 0;         // root = 0
+    CallId opened_by = 0;            // the source (root) or the expand that opens it
+    std::vector<DomainId> children;
+    SourceRange range;  // where the name is declared
+};
+
+// One named stream: an output of one Call.
+struct Port {
+    std::string name;
+    DomainId domain = 0;
+    CallId producer = 0;
+    std::uint32_t output_index = 0;
+    SourceRange range;
+};
+
+enum class CallKind { Source, Map, Filter, Expand, Broadcast, Reduce, Sink };
+const char* to_string(CallKind kind);
+
+struct CallInput {
+    PortId port = 0;
+    bool optional = false;  // `x?`: a DROPPED x reaches the UDF as "missing"
+    SourceRange range;
+};
+
+// The operator a Call runs, as written; `with` is absent on broadcast and a plain reduce.
+struct OpRef {
+    std::string name;                 // "std.ocr.tesseract"
+    std::vector<ast::Argument> args;  // named arguments, as written
+    SourceRange range;
+};
+
+// Seam for UDF binding: a later pass (Clang LibTooling over `use` headers and the stdlib) binds
+// each op name to a C++ signature. Sema leaves it empty.
+struct OpBinding {
+    std::string cpp_symbol;                // e.g. "rop::std_ocr::tesseract"
+    std::vector<std::string> input_types;  // C++ parameter types, one per input
+    std::vector<std::string> output_types;
+};
+
+struct Call {
+    CallId id = 0;
+    CallKind kind = CallKind::Map;
+    std::optional<OpRef> op;
+    std::vector<CallInput> inputs;
+    std::vector<PortId> outputs;
+    DomainId domain = 0;               // the Domain its Grains live in (an expand: its input's)
+    CallOptions options;               // defaults filled in
+    std::optional<OpBinding> binding;  // empty until UDF binding runs
+    SourceRange range;                 // the whole statement
+};
+
+// An expand and the reduces that fold its children back into the parent.
+struct ExpandReducePair {
+    DomainId child = 0;
+    CallId expand = 0;
+    std::vector<CallId> reduces;  // in source order; possibly none
+};
+
+struct CheckedProgram {
+    FileId file = 0;
+    std::string pipeline_name;
+    std::vector<std::string> uses;  // `use` header paths, in source order
+    std::vector<Domain> domains;    // [0] is the root
+    std::vector<Port> ports;
+    std::vector<Call> calls;  // in source order (a topological order)
+    CallId source = 0;
+    std::vector<CallId> sinks;
+    std::vector<ExpandReducePair> expand_reduce;
+};
+
+}  // namespace rop::sema

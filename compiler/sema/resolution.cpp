@@ -1,0 +1,28 @@
+#include "sema/resolution.h"
+
+namespace rop::sema {
+
+const std::vector<ast::InputRef>* statement_inputs(const ast::Statement& statement) {
+    if (const auto* stage = std::get_if<ast::Stage>(&statement)) return &stage->inputs;
+    if (const auto* sink = std::get_if<ast::Sink>(&statement)) return &sink->inputs;
+    return nullptr;
+}
+
+std::vector<const ast::Ident*> statement_outputs(const ast::Statement& statement) {
+    std::vector<const ast::Ident*> outputs;
+    if (const auto* stage = std::get_if<ast::Stage>(&statement)) {
+        for (const ast::Ident& output : stage->outputs) outputs.push_back(&output);
+    } else if (const auto* source = std::get_if<ast::Source>(&statement)) {
+        outputs.push_back(&source->name);
+    }
+    return outputs;
+}
+
+std::string statement_label(const ast::Statement& statement) {
+    const std::vector<const ast::Ident*> outputs = statement_outputs(statement);
+    if (!outputs.empty()) return "'" + outputs.front()->name + "'";
+    if (std::holds_alternative<ast::Sink>(statement)) return "the sink";
+    return "the statement";
+}
+
+}  // namespace rop::sema

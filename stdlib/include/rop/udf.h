@@ -1,0 +1,83 @@
+// rop/udf.h: the vocabulary a UDF header includes to talk to rop — streaming emitters, typed
+// failures, reduce ordinals and the reduce parent. docs/udfs.md gives the signature conventions.
+//
+// Slim on purpose: ropc parses this header (and the user's) for every pipeline it checks, so it
+// includes standard headers only and declares no functions with bodies worth compiling.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace rop {
+
+// An expand UDF that streams its children takes `rop::Emitter<Child>&` right after its inputs
+// and calls emit() once per child, in order. The runtime may schedule a child before the UDF
+// returns, so emit early when children are expensive. Generated code binds it to the runtime's
+// Batch::emit_child; tests can use CollectingEmitter below.
+template <class T>
+class Emitter {
+public:
+    using value_type = T;
+
+    virtual ~Emitter() = default;
+    virtual void emit(T child) = 0;
+
+protected:
+    Emitter() = default;
+    Emitter(const Emitter&) = default;
+    Emitter& operator=(const Emitter&) = default;
+};
+
+// An Emitter that keeps what it is given, for unit-testing a streaming expand UDF.
+template <class T>
+class CollectingEmitter final : public Emitter<T> {
+public:
+    void emit(T child) override { children.push_back(std::move(child)); }
+
+    std::vector<T> children;
+};
+
+// Throw from a UDF to fail one item: its lineage records failed(reason); its siblings and every
+// other parent go on. Not retried: the input itself is bad.
+class RecordFailure : public std::runtime_error {
+public:
+    explicit RecordFailure(const std::string& reason) : std::runtime_error(reason) {}
+    const char* reason() const noexcept { return what(); }
+};
+
+// Throw from a UDF to fail the item's whole group: the siblings under the same direct parent are
+// suppressed (queued ones dropped, in-flight ones cannot commit) and the parent's result is
+// failed(reason). Unrelated parents go on.
+class GroupFailure : public std::runtime_error {
+public:
+    explicit GroupFailure(const std::string& reason) : std::runtime_error(reason) {}
+    const char* reason() const noexcept { return what(); }
+};
+
+// A reduce UDF that wants to know where each child sat under its parent takes `rop::Ordinals`
+// right after its span of children: ordinals[i] is the zero-based ordinal of children[i] as the
+// expand emitted it. Children that were dropped (filtered out, failed) leave gaps.
+using Ordinals = std::span<const std::uint32_t>;
+
+// A reduce UDF that needs its parent's item (the Doc a span of Pages folds into) takes
+// `const rop::Parent<Doc>&` after its children (and after rop::Ordinals when it takes those).
+template <class T>
+class Parent {
+public:
+    explicit Parent(const T& value) : value_(&value) {}
+
+    const T& get() const { return *value_; }
+    const T& operator*() const { return *value_; }
+    const T* operator->() const { return value_; }
+
+private:
+    const T* value_;
+};
+
+}  // namespace rop

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Fails when an #include crosses a layer the wrong way (STYLE.md: dependencies point one way):
+#   runtime/ never includes compiler headers; compiler/ never includes the runtime;
+#   support <- frontend <- sema <- ropc inside the compiler.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+fail=0
+check() {  # check DIR PATTERN WHY
+    local hits
+    hits=$(grep -rnE "^\s*#\s*include\s*[<\"]($2)" "$root/$1" 2>/dev/null)
+    if [ -n "$hits" ]; then
+        echo "layering violation: $3"; echo "$hits" | sed "s|$root/||"; fail=1
+    fi
+}
+check runtime 'support/|frontend/|sema/|bind/|codegen/' "runtime/ must not include compiler headers"
+check compiler 'rop/runtime/' "compiler/ must not include runtime headers"
+check compiler/support 'frontend/|sema/|bind/|codegen/|driver/' "support is the bottom layer"
+check compiler/frontend 'sema/|bind/|codegen/|driver/' "frontend must not depend on later passes"
+[ $fail -eq 0 ] && echo "layering: ok"
+exit $fail

@@ -1,0 +1,115 @@
+// ropc's command line as CI sees it: exit codes 0/1/2, where output goes, help for every
+// subcommand, and the examples checking clean.
+#include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <string>
+
+#include "ropc_runner.h"
+
+using rop::test::run_ropc;
+
+TEST_CASE("cli: exit status 0 clean / 1 errors / 2 usage or unreadable", "[cli]") {
+    struct Row {
+        std::vector<std::string> args;
+        int exit_code;
+    };
+    const std::vector<Row> rows = {
+        {{"check", "W0001_unused_stream.rop"}, 0},             // warnings alone pass
+        {{"check", "W0001_unused_stream.rop", "-Werror"}, 1},  // unless promoted
+        {{"check", "E0100_undefined_stream.rop"}, 1},
+        {{"check", "E0100_undefined_stream.rop", "--format=json"}, 1},
+        {{"check", "E0100_undefined_stream.rop", "--format=sarif"}, 1},
+        {{"check", "E0010_expected_token.rop"}, 1},  // syntax errors too
+        {{"check", "no_such_file.rop"}, 2},
+        {{"check", "W0001_unused_stream.rop", "no_such_file.rop"}, 2},
+        {{"check"}, 2},  // no file
+        {{"check", "--format=xml", "x.rop"}, 2},
+        {{"check", "--max-errors=lots", "x.rop"}, 2},
+        {{"check", "--frobnicate", "x.rop"}, 2},
+        {{"frobnicate"}, 2},
+        {{}, 2},
+        {{"--emit=bytecode", "x.rop"}, 2},
+        {{"graph"}, 2},
+        {{"--explain", "E9999"}, 2},
+        {{"--explain", "E0203"}, 0},
+        {{"explain", "W0001"}, 0},
+        {{"--version"}, 0},
+        {{"--help"}, 0},
+    };
+    for (const Row& row : rows) {
+        std::string command;
+        for (const std::string& arg : row.args) command += arg + " ";
+        INFO("ropc " << command);
+        CHECK(run_ropc(row.args).exit_code == row.exit_code);
+    }
+}
+
+TEST_CASE("cli: an unreadable file gets one line naming it", "[cli]") {
+    const auto result = run_ropc({"check", "no_such_file.rop"});
+    CHECK(result.exit_code == 2);
+    CHECK(result.out.empty());
+    CHECK(result.err.find("no_such_file.rop") != std::string::npos);
+    CHECK(result.err.find('\n') == result.err.size() - 1);
+}
+
+TEST_CASE("cli: text diagnostics go to stderr / machine formats to stdout", "[cli]") {
+    const auto text = run_ropc({"check", "E0100_undefined_stream.rop"});
+    CHECK(text.out.empty());
+    CHECK(text.err.rfind("E0100_undefined_stream.rop:4:11: error: ", 0) == 0);
+    CHECK(text.err.find("\x1b[") == std::string::npos);  // stderr is not a TTY here: no colour
+    const auto json = run_ropc({"check", "E0100_undefined_stream.rop", "--format=json"});
+    CHECK(json.err.empty());
+    CHECK(json.out.find("\"E0100\"") != std::string::npos);
+}
+
+TEST_CASE("cli: every subcommand has --help", "[cli]") {
+    const std::vector<std::vector<std::string>> helps = {{"--help"},          {"-h"},
+                                                         {"check", "--help"}, {"emit", "--help"},
+                                                         {"graph", "--help"}, {"explain", "--help"},
+                                                         {"help", "check"}};
+    for (const auto& args : helps) {
+        INFO(args.front());
+        const auto result = run_ropc(args);
+        CHECK(result.exit_code == 0);
+        CHECK(result.out.rfind("usage: ropc", 0) == 0);
+    }
+    CHECK(run_ropc({"check", "--help"}).out.find("--max-errors") != std::string::npos);
+    CHECK(run_ropc({"--version"}).out.rfind("ropc ", 0) == 0);
+}
+
+TEST_CASE("cli: the examples check clean", "[cli][examples]") {
+    std::size_t examples = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(ROP_EXAMPLES_DIR)) {
+        if (entry.path().extension() != ".rop") continue;
+        ++examples;
+        INFO(entry.path());
+        const auto result = run_ropc({"check", entry.path().filename().string()}, ROP_EXAMPLES_DIR);
+        CHECK(result.exit_code == 0);
+        CHECK(result.err.empty());
+        CHECK(result.out.empty());
+        const auto werror =
+            run_ropc({"check", "-Werror", entry.path().filename().string()}, ROP_EXAMPLES_DIR);
+        CHECK(werror.exit_code == 0);
+    }
+    CHECK(examples >= 4);
+}
+
+TEST_CASE("cli: emit and graph print each stage", "[cli]") {
+    const auto tokens = run_ropc({"--emit=tokens", "mineru.rop"}, ROP_EXAMPLES_DIR);
+    CHECK(tokens.exit_code == 0);
+    CHECK(tokens.out.find("kw_map") != std::string::npos);
+    const auto ast = run_ropc({"emit", "--emit=ast", "mineru.rop"}, ROP_EXAMPLES_DIR);
+    CHECK(ast.exit_code == 0);
+    CHECK(ast.out.find("\"kind\"") != std::string::npos);
+    const auto plan = run_ropc({"--emit=plan", "mineru.rop"}, ROP_EXAMPLES_DIR);
+    CHECK(plan.exit_code == 0);
+    CHECK(plan.out.find("\"expand_reduce\"") != std::string::npos);
+    const auto graph = run_ropc({"graph", "mineru.rop"}, ROP_EXAMPLES_DIR);
+    CHECK(graph.exit_code == 0);
+    CHECK(graph.out.rfind("digraph \"mineru\" {", 0) == 0);
+    CHECK(graph.out.find("subgraph cluster_1") != std::string::npos);
+    const auto bad_plan = run_ropc({"--emit=plan", "E0100_undefined_stream.rop"});
+    CHECK(bad_plan.exit_code == 1);
+    CHECK(bad_plan.out.empty());
+    CHECK(run_ropc({"graph", "no_such_file.rop"}).exit_code == 2);
+}

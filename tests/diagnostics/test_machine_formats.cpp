@@ -1,0 +1,80 @@
+// JSON and SARIF output parsed back: ids, locations, SARIF 2.1.0 shape and stable rule ids.
+#include <catch2/catch_test_macros.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "ropc_runner.h"
+#include "support/diagnostics.h"
+
+using nlohmann::json;
+using rop::test::run_ropc;
+
+TEST_CASE("JSON output round-trips ids and locations", "[diagnostics][json]") {
+    struct Row {
+        std::string file;
+        std::string id;
+        int line;
+        int column;
+    };
+    const std::vector<Row> rows = {
+        {"E0100_undefined_stream.rop", "E0100", 4, 11},
+        {"E0200_parent_input_needs_broadcast.rop", "E0200", 5, 21},
+        {"E0204_reduce_skips_level.rop", "E0204", 6, 21},
+        {"E0304_batch_out_of_range.rop", "E0304", 3, 29},
+        {"E0400_feedback_loop.rop", "E0400", 3, 16},
+        {"W0001_unused_stream.rop", "W0001", 3, 1},
+    };
+    for (const Row& row : rows) {
+        INFO(row.file);
+        const auto result = run_ropc({"check", row.file, "--format=json"});
+        const json diags = json::parse(result.out);
+        REQUIRE(diags.is_array());
+        REQUIRE(diags.size() == 1);
+        CHECK(diags[0]["id"] == row.id);
+        CHECK(diags[0]["file"] == row.file);
+        CHECK(diags[0]["line"] == row.line);
+        CHECK(diags[0]["column"] == row.column);
+        CHECK(diags[0]["severity"] == (row.id[0] == 'W' ? "warning" : "error"));
+    }
+    const json loop =
+        json::parse(run_ropc({"check", "E0400_feedback_loop.rop", "--format=json"}).out);
+    CHECK(loop[0]["notes"].size() == 3);  // one note per edge of the loop
+}
+
+TEST_CASE("SARIF output is 2.1.0 with stable rule ids", "[diagnostics][sarif]") {
+    const auto result = run_ropc({"check", "E0200_parent_input_needs_broadcast.rop",
+                                  "W0001_unused_stream.rop", "--format=sarif"});
+    CHECK(result.exit_code == 1);
+    const json sarif = json::parse(result.out);
+    CHECK(sarif["version"] == "2.1.0");
+    REQUIRE(sarif["runs"].size() == 1);
+    const json& run = sarif["runs"][0];
+    CHECK(run["tool"]["driver"]["name"] == "ropc");
+    const json& rules = run["tool"]["driver"]["rules"];
+    // Rules are the whole catalogue, in catalogue order: an id keeps its rule index.
+    REQUIRE(rules.size() == rop::diag_catalog().size());
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        CHECK(rules[i]["id"] == std::string(rop::diag_catalog()[i].code));
+    }
+    const json& results = run["results"];
+    REQUIRE(results.size() == 2);
+    CHECK(results[0]["ruleId"] == "E0200");
+    CHECK(rules[results[0]["ruleIndex"].get<std::size_t>()]["id"] == "E0200");
+    CHECK(results[0]["level"] == "error");
+    const json& region = results[0]["locations"][0]["physicalLocation"]["region"];
+    CHECK(region["startLine"] == 5);
+    CHECK(region["startColumn"] == 21);
+    CHECK(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+          "E0200_parent_input_needs_broadcast.rop");
+    CHECK(results[0].contains("fixes"));  // the broadcast fix-it
+    CHECK(results[1]["ruleId"] == "W0001");
+    CHECK(results[1]["level"] == "warning");
+}
+
+TEST_CASE("a clean file gives empty JSON and SARIF results", "[diagnostics][json]") {
+    const auto json_out = run_ropc({"check", "mineru.rop", "--format=json"}, ROP_EXAMPLES_DIR);
+    CHECK(json_out.exit_code == 0);
+    CHECK(json::parse(json_out.out).empty());
+    const auto sarif = run_ropc({"check", "mineru.rop", "--format=sarif"}, ROP_EXAMPLES_DIR);
+    CHECK(json::parse(sarif.out)["runs"][0]["results"].empty());
+}
