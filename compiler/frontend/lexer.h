@@ -9,8 +9,8 @@
 
 namespace rop {
 
-// All tokens of `file`, ending with exactly one Eof token. Error tokens (invalid characters)
-// are already reported; the parser treats them as unexpected tokens without reporting again.
+// All tokens of `file`, ending with exactly one Eof token. Error tokens (runs of invalid
+// characters) are already reported; parse() drops them before parsing.
 std::vector<Token> lex(FileId file, const SourceManager& sources, DiagnosticEngine& diags);
 
 }  // namespace rop

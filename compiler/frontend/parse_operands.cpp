@@ -54,9 +54,8 @@ std::optional<ast::OpRef> Parser::op_ref(const char* context) {
 // `name: value`.
 std::optional<ast::Argument> Parser::argument() {
     if (!at(TokenKind::Ident)) {
-        if (auto* d = error_expected("an argument name")) {
-            d->notes.push_back({std::nullopt, "arguments are named: 'op(name: value, ...)'"});
-        }
+        error_expected("an argument name")
+            .notes.push_back({std::nullopt, "arguments are named: 'op(name: value, ...)'"});
         return std::nullopt;
     }
     const Token& name_token = advance();
@@ -116,10 +115,8 @@ std::optional<ast::Value> Parser::value(const std::string& context, int depth) {
         case TokenKind::LBracket:
             return list(depth + 1);
         default:
-            if (!at(TokenKind::Error)) {
-                diags_.report(DiagId::ExpectedValue, found_range(),
-                              "expected a value " + context + ", found " + describe(cur()));
-            }
+            diags_.report(DiagId::ExpectedValue, found_range(),
+                          "expected a value " + context + ", found " + describe(cur()));
             return std::nullopt;
     }
     advance();

@@ -9,7 +9,11 @@
 namespace rop {
 
 ast::Program parse(FileId file, const SourceManager& sources, DiagnosticEngine& diags) {
-    return detail::Parser(file, sources, lex(file, sources, diags), diags).run();
+    std::vector<Token> tokens = lex(file, sources, diags);
+    // Invalid characters are reported by the lexer; the parser reads on as if they were not
+    // there, so a stray byte neither hides a later error in its statement nor drops the statement.
+    std::erase_if(tokens, [](const Token& t) { return t.kind == TokenKind::Error; });
+    return detail::Parser(file, sources, std::move(tokens), diags).run();
 }
 
 namespace detail {
@@ -36,10 +40,9 @@ SourceRange Parser::found_range() const {
     return cur().range;
 }
 
-Diagnostic* Parser::error_expected(const std::string& what) {
-    if (at(TokenKind::Error)) return nullptr;  // the lexer reported it already
-    return &diags_.report(DiagId::ExpectedToken, found_range(),
-                          "expected " + what + ", found " + describe(cur()));
+Diagnostic& Parser::error_expected(const std::string& what) {
+    return diags_.report(DiagId::ExpectedToken, found_range(),
+                         "expected " + what + ", found " + describe(cur()));
 }
 
 bool Parser::expect(TokenKind kind, const char* context) {
@@ -157,17 +160,15 @@ void Parser::statement_body(ast::Program& program) {
     bool stage_keyword = at(TokenKind::KwMap) || at(TokenKind::KwFilter) ||
                          at(TokenKind::KwExpand) || at(TokenKind::KwBroadcast) ||
                          at(TokenKind::KwReduce);
-    if (!at(TokenKind::Error)) {
-        auto& d = diags_.report(DiagId::ExpectedStatement, found_range(),
-                                "expected a statement, found " + describe(cur()));
-        if (stage_keyword) {
-            d.notes.push_back({cur().range, "a stage names its output: 'name = " +
-                                                std::string(cur().text) + " ...;'"});
-        } else {
-            d.notes.push_back({std::nullopt,
-                               "statements are 'pipeline', 'use', 'source', 'sink' and "
-                               "'name = map|filter|expand|broadcast|reduce ...'"});
-        }
+    auto& d = diags_.report(DiagId::ExpectedStatement, found_range(),
+                            "expected a statement, found " + describe(cur()));
+    if (stage_keyword) {
+        d.notes.push_back({cur().range, "a stage names its output: 'name = " +
+                                            std::string(cur().text) + " ...;'"});
+    } else {
+        d.notes.push_back({std::nullopt,
+                           "statements are 'pipeline', 'use', 'source', 'sink' and "
+                           "'name = map|filter|expand|broadcast|reduce ...'"});
     }
     advance();
     synchronize();
@@ -220,10 +221,6 @@ void Parser::missing_header() {
 bool Parser::end_statement() {
     if (accept(TokenKind::Semicolon)) return true;
     SourceRange after{file_, prev_end(), prev_end()};
-    if (at(TokenKind::Error)) {
-        synchronize();
-        return false;
-    }
     auto& d = diags_.report(DiagId::ExpectedToken, after,
                             "expected ';' after statement, found " + describe(cur()));
     d.fixit = FixIt{after, ";"};

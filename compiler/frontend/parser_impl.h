@@ -33,9 +33,8 @@ class Parser {
     // ---- errors and recovery ----
     // Where "found X" points: the current token, or just after the previous one at end of file.
     SourceRange found_range() const;
-    // Reports "expected <what>, found <current token>" unless the current token is an invalid
-    // character the lexer already reported. Returns nullptr then.
-    Diagnostic* error_expected(const std::string& what);
+    // Reports "expected <what>, found <current token>" at the current token.
+    Diagnostic& error_expected(const std::string& what);
     bool expect(TokenKind kind, const char* context);
     std::optional<ast::Ident> expect_ident(const char* context);
     bool first_on_line() const;

@@ -168,10 +168,15 @@ TEST_CASE("frontend: list nesting deeper than the cap is E0015 at the first too-
     CHECK(fine->diags.empty());
 }
 
-TEST_CASE("frontend: invalid characters are reported once by the lexer", "[frontend]") {
-    auto p = parse_text(test::kHeader + "a = map x @ with f;\nb = map a with g;\n");
-    CHECK(ids_at(*p) == Ids{"E0001@2:11"});
-    REQUIRE(p->program.statements.size() == 1);
+TEST_CASE("frontend: invalid characters are reported once and then skipped", "[frontend]") {
+    auto p = parse_text(test::kHeader + "a = map x @ with f batch $ 4;\nb = map a with g;\n");
+    CHECK(ids_at(*p) == Ids{"E0001@2:11", "E0001@2:26"});
+    REQUIRE(p->program.statements.size() == 2);  // the parser reads on past them
+    CHECK(std::get<ast::Stage>(p->program.statements[0]).options.at(0).value.int_value == 4);
+
+    // A later syntax error in the same statement is still found.
+    auto later = parse_text(test::kHeader + "a = map x @ with f(k 1);\n");
+    CHECK(ids_at(*later) == Ids{"E0001@2:11", "E0010@2:22"});
 }
 
 TEST_CASE("frontend: lexical errors inside a statement keep the statement", "[frontend]") {
