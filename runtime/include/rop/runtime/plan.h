@@ -76,6 +76,7 @@ public:
 
 private:
     Plan plan_;
+    bool source_set_ = false;
 };
 
 }  // namespace rop::runtime

@@ -102,6 +102,8 @@ struct RunReport {
     double time_to_first_root_s = 0;
     std::size_t peak_inflight_roots = 0;
     std::size_t peak_live_items = 0;
+    std::size_t entities = 0;        // roots and children created
+    std::size_t lineage_bytes = 0;   // lineage tables at the end (payloads excluded)
     std::string to_json() const;     // the run report (--report FILE)
 };
 

@@ -1,0 +1,126 @@
+// The seam between the single driver (lineage, scheduling, commit) and whatever runs UDFs:
+// the driver hands BatchJobs to an Executor and receives Reports on one ReportQueue.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "rop/runtime/plan.h"
+#include "rop/runtime/run.h"
+#include "rop/runtime/udf.h"
+
+namespace rop::runtime {
+
+// What one Grain of a batch reported.
+enum class GrainResult : std::uint8_t { None, Ok, Keep, Drop, RecordFailed, GroupFailed };
+// What went wrong with a batch as a whole (process() threw something that is not typed).
+enum class BatchError : std::uint8_t { None, Opaque, Infra, Contract };
+
+struct EmittedChild {
+    std::uint32_t grain;    // index in the batch
+    std::uint32_t ordinal;  // zero-based among the Grain's children, counted per attempt
+    Value value;
+};
+
+// One dispatched batch: the driver fills the request half, an actor fills the result half.
+// A job belongs to the driver except between submit() and the arrival of its Done report.
+struct BatchJob {
+    // ---- request (driver) ----
+    CallId call = 0;
+    CallKind kind = CallKind::Map;
+    std::uint32_t num_inputs = 0;
+    std::uint32_t num_outputs = 0;
+    std::uint64_t id = 0;
+    std::vector<std::uint32_t> grains;        // the driver's handles (entity index in the Domain)
+    std::vector<std::uint16_t> generations;   // attempt generation per Grain (commit fence)
+    std::vector<GrainInfo> infos;
+    std::vector<Value> inputs;                // size() * num_inputs, Grain-major
+    // ---- results (actor) ----
+    std::vector<Value> outputs;               // size() * num_outputs, Grain-major
+    std::vector<GrainResult> results;
+    std::vector<std::pair<std::uint32_t, std::string>> reasons;  // for Record/GroupFailed
+    std::vector<std::uint32_t> emitted;       // children emitted so far per Grain (this attempt)
+    // Streamed children not yet taken by the driver. In-process executors append under
+    // children_mutex and the driver takes them whenever it is awake (so a child is schedulable
+    // before its expand Grain reports); out-of-process executors send Emitted reports instead.
+    std::mutex children_mutex;
+    std::vector<EmittedChild> children;
+    BatchError error = BatchError::None;
+    std::string error_message;
+    std::uint32_t actor = 0;                  // global actor index (trace tid)
+    std::int64_t start_ns = 0, end_ns = 0;    // steady_clock, for the trace
+    // ---- driver bookkeeping ----
+    bool abandoned = false;                   // timed out; its late report is stale
+    std::uint32_t parents = 0;                // distinct direct parents in the batch (trace)
+    std::chrono::steady_clock::time_point deadline{};
+
+    std::size_t size() const { return grains.size(); }
+    void clear_results();  // sizes the result half for size() Grains
+};
+
+// A message from an executor to the driver. An Emitted report with no job only wakes the
+// driver so that it takes streamed children from the in-flight jobs.
+struct Report {
+    enum class Kind : std::uint8_t { Emitted, Done };
+    Kind kind = Kind::Done;
+    BatchJob* job = nullptr;
+    std::vector<EmittedChild> children;  // Kind::Emitted: a streamed chunk of children
+};
+
+// Many producers (actor threads), one consumer (the driver). Guarantee: reports of one job
+// arrive in the order they were pushed (one mutex, one FIFO vector); the driver sleeps on a
+// condition variable when there is nothing to do (no busy spin).
+class ReportQueue {
+public:
+    void push(Report report);
+    // Moves all queued reports into out (appending); blocks until one arrives or `until` passes.
+    // Before sleeping it announces the wait and calls before_sleep (the driver takes streamed
+    // children there); if that returns true it does not sleep. A producer that adds a streamed
+    // child and then sees driver_waiting() pushes a wake-up report: no child is ever stranded.
+    // spin_us > 0: first poll that long (yielding) before blocking; the driver passes it only
+    // while batches are in flight, when a report is due soon (saves a futex wake per batch).
+    void pop_all(std::vector<Report>& out, std::chrono::steady_clock::time_point until,
+                 const std::function<bool()>& before_sleep = {}, int spin_us = 0);
+    bool driver_waiting() const { return waiting_.load(); }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::vector<Report> queue_;
+    std::atomic<bool> waiting_{false};
+    std::atomic<std::size_t> queued_{0};  // queue_.size(), readable without the mutex
+};
+
+// Runs one job on one actor (any executor's worker side): builds the Batch view, calls
+// process(), classifies exceptions, streams children through `reports` and pushes Done.
+// Returns true when the actor must be replaced (it raised an InfraFailure).
+bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error = {});
+
+// Executors: thread actors (default), later process-isolated actors and MPI ranks (see
+// docs/runtime.md). The driver never submits more jobs to a Call than its `actors` option.
+class Executor {
+public:
+    virtual ~Executor() = default;
+    virtual void start(const Plan& plan, ReportQueue& reports) = 0;
+    virtual void submit(BatchJob& job) = 0;
+    // The actor running `job` timed out: retire it and start a fresh one for the Call. The old
+    // actor's Done report still arrives later (the driver rejects it as stale).
+    virtual void abandon(BatchJob& job) = 0;
+    // Stops all actors; waits for running (also abandoned) batches to return.
+    virtual void stop() = 0;
+};
+
+std::unique_ptr<Executor> make_thread_executor();
+
+// run() with an explicit executor (tests, process and MPI executors).
+RunReport run(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor);
+
+}  // namespace rop::runtime

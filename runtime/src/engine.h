@@ -1,0 +1,216 @@
+// The driver's state: plan-derived tables, the lineage store (flat struct-of-arrays tables
+// indexed by integer ids, single writer: the driver thread), the per-Call ready queues, and the
+// run loop. Split over lineage.cpp (entities, items, payloads, roots), resolve.cpp (input
+// algebra, filter, broadcast, expand, reduce), dispatch.cpp (queues, batches, admission),
+// commit.cpp (reports, failures, recovery) and driver.cpp (the loop and the report).
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "rop/runtime/executor.h"
+#include "rop/runtime/run.h"
+#include "rop/runtime/transitions.h"
+
+namespace rop::runtime::detail {
+
+using Clock = std::chrono::steady_clock;
+inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
+
+// Lineage state of one Grain: 6 bytes, indexed by the entity's index within its Domain.
+struct GrainCell {
+    GrainPhase phase = GrainPhase::Waiting;
+    std::uint8_t waiting = 0;   // inputs not yet terminal (direct Calls)
+    std::uint8_t attempts = 0;  // opaque-error failures so far
+    std::uint8_t infra = 0;     // infra failures so far
+    std::uint16_t generation = 0;
+};
+static_assert(sizeof(GrainCell) == 6, "GrainCell is the per-Grain lineage cost");
+
+// A set of Grains replayed together (retry, bisection half, infra replay).
+struct RecoveryUnit {
+    std::vector<std::uint32_t> grains;
+};
+
+struct Consumer {
+    CallId call;
+    std::uint32_t input;  // index among the Call's inputs
+};
+
+struct PortState {
+    DomainId domain = 0;
+    std::vector<Outcome> outcome;      // by entity index in the Domain
+    std::vector<std::uint32_t> slot;   // payload slot, kNoSlot when none is held
+    std::vector<Consumer> direct;      // map/filter/expand in the same Domain
+    std::vector<CallId> reducers;      // reduce Calls over this port
+    std::vector<CallId> broadcasters;  // broadcast Calls reading this port
+    std::uint32_t refs = 0;            // pending consumers per item (direct + reduce)
+    bool result = false;               // counts for Ok vs Dropped (sink or leaf port)
+    std::vector<const SinkBinding*> sinks;
+};
+
+struct CallState {
+    const CallSpec* spec = nullptr;
+    std::vector<GrainCell> grains;
+    std::vector<InputMode> modes;
+    std::deque<std::uint32_t> ready;  // FIFO of READY Grains
+    std::deque<RecoveryUnit> immediate, deferred;
+    std::uint32_t inflight = 0;       // batches held by actors
+    std::uint32_t barriers = 0;       // suppression barriers installed on this Call
+    bool inline_call = false;         // broadcast, or reduce without a UDF: the driver resolves
+    int expansion = -1;               // Expand: its ExpansionTable; Reduce: the one it pairs with
+    std::vector<std::uint32_t> members_pending;             // Reduce: per parent
+    std::unordered_map<std::uint32_t, Value> groups;        // Reduce with UDF: READY groups
+    std::unordered_map<EntityId, std::vector<std::uint32_t>> broadcast_waiting;  // by ancestor
+    CallCounters counters;
+    std::uint64_t dispatched = 0;
+};
+
+struct ExpansionTable {
+    CallId call = 0;
+    DomainId child_domain = 0;
+    std::vector<ExpansionState> state;               // by parent index in the parent Domain
+    std::vector<std::vector<EntityId>> children;     // ordinal order
+    std::vector<CallId> reducers;
+};
+
+struct PayloadSlot {
+    Value value;
+    std::uint32_t refs = 0;
+    std::uint32_t bytes = 0;
+};
+
+struct RootState {
+    EntityId entity = kNoEntity;
+    std::uint32_t pending = 0;  // unsealed Grains in the subtree
+    bool done = false;
+    bool any_result = false;
+    Clock::time_point admitted{};
+    std::vector<std::pair<PortId, std::uint32_t>> pins;  // items held for broadcast until done
+    RootResult result;
+};
+
+struct TraceEvent {
+    CallId call;
+    std::uint32_t actor, size, parents;
+    std::int64_t start_ns, end_ns;
+    bool stale;
+};
+
+struct Task {
+    CallId call;
+    std::uint32_t local;
+};
+
+class Engine {
+public:
+    Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor);
+    RunReport run();
+
+    // ---- lineage.cpp ----
+    EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal, EntityId root);
+    void publish(PortId port, std::uint32_t local, Outcome outcome, Value value);
+    void release_ref(PortId port, std::uint32_t local);
+    void seal(CallId call, std::uint32_t local, GrainEvent event);
+    void record_failure(CallId call, std::uint32_t local, const std::string& reason,
+                        std::uint32_t attempts);
+    void root_done(RootState& root);
+    EntityId entity_of(DomainId domain, std::uint32_t local) const {
+        return domain_members_[domain][local];
+    }
+    RootState& root_of(EntityId entity) { return roots_[ordinal_[root_[entity]]]; }
+
+    // ---- resolve.cpp ----
+    void drain();
+    void resolve(CallId call, std::uint32_t local);
+    void seal_without_running(CallId call, std::uint32_t local, Outcome outcome, GrainEvent ev);
+    void make_ready(CallId call, std::uint32_t local);
+    void set_expansion(CallId expand, std::uint32_t local, ExpansionState state);
+    bool barred(CallId call, EntityId entity) const;
+    void install_barrier(CallId call, EntityId entity);
+    void add_child(CallId expand, std::uint32_t local, std::uint32_t ordinal, Value value);
+
+    // ---- dispatch.cpp ----
+    void admit();
+    void dispatch();
+    BatchJob* build_job(CallId call);
+
+    // ---- commit.cpp ----
+    void on_report(Report& report);
+    bool take_streamed();  // children streamed by in-flight expand batches
+    void on_emitted(BatchJob& job, std::vector<EmittedChild>& children);
+    void on_done(BatchJob& job);
+    void commit_grain(BatchJob& job, std::size_t g);
+    // tail: batch indexes to replay (retry_batch: the whole live batch).
+    void recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail);
+    void recover_infra(BatchJob& job, const std::string& reason);
+    void requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred);
+    void fail_grain(CallId call, std::uint32_t local, const std::string& reason);
+    void check_timeouts();
+    void recycle(BatchJob* job);
+
+    // ---- driver.cpp ----
+    Progress progress() const;
+    std::size_t lineage_bytes() const;
+    void finish_counters();
+
+    const Plan& plan_;
+    RootSource& source_;
+    const RunOptions& options_;
+    Executor& executor_;
+    ReportQueue reports_;
+
+    // Entities (struct-of-arrays, by EntityId).
+    std::vector<DomainId> domain_;
+    std::vector<EntityId> parent_;
+    std::vector<std::uint32_t> ordinal_;
+    std::vector<EntityId> root_;
+    std::vector<std::uint32_t> local_;
+    std::vector<std::uint8_t> doomed_;  // under a FAILED streaming Expansion
+    std::vector<std::vector<EntityId>> domain_members_;
+    std::vector<std::vector<CallId>> domain_calls_;
+    std::vector<std::vector<PortId>> domain_ports_;
+    std::vector<std::vector<CallId>> domain_reducers_;  // reduce Calls over this Domain
+
+    std::vector<PortState> ports_;
+    std::vector<CallState> calls_;
+    std::vector<ExpansionTable> expansions_;
+    std::vector<int> expansion_of_domain_;
+    std::unordered_set<std::uint64_t> barriers_;
+
+    std::vector<PayloadSlot> payloads_;
+    std::vector<std::uint32_t> free_slots_;
+    std::size_t live_slots_ = 0, live_bytes_ = 0;
+
+    std::vector<RootState> roots_;
+    std::size_t inflight_roots_ = 0, roots_done_ = 0;
+    bool source_exhausted_ = false;
+
+    std::vector<Task> work_;
+    std::vector<Outcome> scratch_;
+
+    std::vector<std::unique_ptr<BatchJob>> jobs_;
+    std::vector<BatchJob*> free_jobs_;
+    std::vector<BatchJob*> timed_;  // in flight on a Call with a timeout
+    std::vector<BatchJob*> streaming_;  // expand batches in flight
+    std::vector<EmittedChild> stream_scratch_;
+    std::vector<std::uint32_t> live_scratch_, head_scratch_, tail_scratch_;  // on_done
+    std::size_t live_jobs_ = 0;     // submitted and not yet Done (abandoned ones included)
+    std::uint64_t next_job_id_ = 0;
+    std::vector<CallId> dispatch_order_;
+
+    std::vector<TraceEvent> trace_;
+    RunReport report_;
+    Clock::time_point start_{};
+    bool first_root_ = false;
+};
+
+// report_json.cpp: the Chrome/Perfetto trace of batches ("X" events, actor as tid).
+void write_trace(const std::string& path, const Plan& plan, const std::vector<TraceEvent>& events,
+                 std::int64_t origin_ns);
+
+}  // namespace rop::runtime::detail

@@ -1,0 +1,243 @@
+// The worker side shared by every executor: the Batch view over a BatchJob, exception
+// classification, streaming of emitted children, and the report queue.
+#include <chrono>
+#include <thread>
+
+#include "rop/runtime/executor.h"
+
+namespace rop::runtime {
+namespace {
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+class JobBatch final : public Batch {
+public:
+    JobBatch(BatchJob& job, ReportQueue& reports) : job_(job), reports_(reports) {}
+
+    std::size_t size() const override { return job_.size(); }
+    GrainInfo info(std::size_t grain) const override {
+        check_grain(grain, "info");
+        return job_.infos[grain];
+    }
+    const Value& input(std::size_t grain, std::size_t input) const override {
+        check_grain(grain, "input");
+        if (input >= job_.num_inputs) {
+            throw ContractError("input(" + std::to_string(input) + "): the call has " +
+                                std::to_string(job_.num_inputs) + " inputs");
+        }
+        return job_.inputs[grain * job_.num_inputs + input];
+    }
+    void set_output(std::size_t grain, std::size_t output, Value value) override {
+        check_grain(grain, "set_output");
+        if (job_.kind != CallKind::Map && job_.kind != CallKind::Reduce) {
+            throw ContractError("set_output: not a map or reduce call (use set_keep/emit_child)");
+        }
+        if (output >= job_.num_outputs) {
+            throw ContractError("set_output(" + std::to_string(output) + "): the call has " +
+                                std::to_string(job_.num_outputs) + " outputs");
+        }
+        if (!value) throw ContractError("set_output: empty value");
+        job_.outputs[grain * job_.num_outputs + output] = std::move(value);
+    }
+    void set_keep(std::size_t grain, bool keep) override {
+        check_grain(grain, "set_keep");
+        if (job_.kind != CallKind::Filter) throw ContractError("set_keep: not a filter call");
+        job_.results[grain] = keep ? GrainResult::Keep : GrainResult::Drop;
+    }
+    void emit_child(std::size_t grain, Value child) override {
+        check_grain(grain, "emit_child");
+        if (job_.kind != CallKind::Expand) throw ContractError("emit_child: not an expand call");
+        if (job_.results[grain] != GrainResult::None) {
+            throw ContractError("emit_child: grain " + std::to_string(grain) +
+                                " already finished or failed");
+        }
+        if (!child) throw ContractError("emit_child: empty value");
+        const auto g = static_cast<std::uint32_t>(grain);
+        bool first;
+        {
+            std::lock_guard<std::mutex> lock(job_.children_mutex);
+            first = job_.children.empty();
+            job_.children.push_back({g, job_.emitted[grain]++, std::move(child)});
+        }
+        if (first && reports_.driver_waiting()) reports_.push(Report{Report::Kind::Emitted, nullptr, {}});
+    }
+    void finish_children(std::size_t grain) override {
+        check_grain(grain, "finish_children");
+        if (job_.kind != CallKind::Expand) {
+            throw ContractError("finish_children: not an expand call");
+        }
+        if (job_.results[grain] == GrainResult::None) job_.results[grain] = GrainResult::Ok;
+    }
+    void fail_record(std::size_t grain, std::string reason) override {
+        check_grain(grain, "fail_record");
+        job_.results[grain] = GrainResult::RecordFailed;
+        job_.reasons.emplace_back(static_cast<std::uint32_t>(grain), std::move(reason));
+    }
+    void fail_group(std::size_t grain, std::string reason) override {
+        check_grain(grain, "fail_group");
+        job_.results[grain] = GrainResult::GroupFailed;
+        job_.reasons.emplace_back(static_cast<std::uint32_t>(grain), std::move(reason));
+    }
+
+    // After a normal return: every Grain needs a complete result (expand: implicit).
+    void check_complete() {
+        for (std::size_t g = 0; g < job_.size(); ++g) {
+            GrainResult& r = job_.results[g];
+            if (r != GrainResult::None) continue;
+            if (job_.kind == CallKind::Expand) {
+                r = GrainResult::Ok;
+                continue;
+            }
+            if (job_.kind == CallKind::Filter) throw missing(g, "set_keep was not called");
+            for (std::size_t o = 0; o < job_.num_outputs; ++o) {
+                if (!job_.outputs[g * job_.num_outputs + o]) {
+                    throw missing(g, "output " + std::to_string(o) + " was not set");
+                }
+            }
+            r = GrainResult::Ok;
+        }
+    }
+    // After a typed throw: Grains with all outputs set count as done, the rest stay None.
+    void keep_complete_outputs() {
+        if (job_.kind != CallKind::Map && job_.kind != CallKind::Reduce) return;
+        for (std::size_t g = 0; g < job_.size(); ++g) {
+            if (job_.results[g] != GrainResult::None) continue;
+            bool all = true;
+            for (std::size_t o = 0; o < job_.num_outputs; ++o) {
+                all = all && job_.outputs[g * job_.num_outputs + o].has_value();
+            }
+            if (all) job_.results[g] = GrainResult::Ok;
+        }
+    }
+    void fail_thrown(std::size_t index, GrainResult kind, const char* what) {
+        if (index >= job_.size()) {
+            throw ContractError("a typed failure names grain " + std::to_string(index) +
+                                " but the batch has " + std::to_string(job_.size()));
+        }
+        job_.results[index] = kind;
+        job_.reasons.emplace_back(static_cast<std::uint32_t>(index), what);
+    }
+
+private:
+    void check_grain(std::size_t grain, const char* what) const {
+        if (grain >= job_.size()) {
+            throw ContractError(std::string(what) + ": grain " + std::to_string(grain) +
+                                " out of range (batch of " + std::to_string(job_.size()) + ")");
+        }
+    }
+    ContractError missing(std::size_t grain, const std::string& detail) const {
+        return ContractError("grain " + std::to_string(grain) + " (entity " +
+                             std::to_string(job_.infos[grain].entity) + ") has no result: " +
+                             detail);
+    }
+
+    BatchJob& job_;
+    ReportQueue& reports_;
+};
+
+}  // namespace
+
+void BatchJob::clear_results() {
+    const std::size_t n = size();
+    outputs.assign(n * num_outputs, Value());
+    results.assign(n, GrainResult::None);
+    reasons.clear();
+    emitted.assign(n, 0);
+    std::lock_guard<std::mutex> lock(children_mutex);
+    children.clear();
+    error = BatchError::None;
+    error_message.clear();
+}
+
+bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error) {
+    job.clear_results();
+    job.start_ns = now_ns();
+    bool replace_actor = false;
+    JobBatch batch(job, reports);
+    if (!actor) {
+        job.error = BatchError::Infra;
+        job.error_message = "actor setup failed: " + setup_error;
+        replace_actor = true;
+    } else {
+        try {
+            try {
+                actor->process(batch);
+                batch.check_complete();
+            } catch (const RecordFailure& f) {
+                batch.fail_thrown(f.index(), GrainResult::RecordFailed, f.what());
+                batch.keep_complete_outputs();
+            } catch (const GroupFailure& f) {
+                batch.fail_thrown(f.index(), GrainResult::GroupFailed, f.what());
+                batch.keep_complete_outputs();
+            }
+        } catch (const InfraFailure& e) {
+            job.error = BatchError::Infra;
+            job.error_message = e.what();
+            replace_actor = true;
+        } catch (const ContractError& e) {
+            job.error = BatchError::Contract;
+            job.error_message = e.what();
+        } catch (const std::exception& e) {
+            job.error = BatchError::Opaque;
+            job.error_message = e.what();
+            batch.keep_complete_outputs();
+        } catch (...) {
+            job.error = BatchError::Opaque;
+            job.error_message = "unknown exception";
+            batch.keep_complete_outputs();
+        }
+    }
+    job.end_ns = now_ns();
+    Report done;
+    done.kind = Report::Kind::Done;
+    done.job = &job;
+    reports.push(std::move(done));  // the job belongs to the driver from here on
+    return replace_actor;
+}
+
+void ReportQueue::push(Report report) {
+    bool wake;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        queue_.push_back(std::move(report));
+        queued_.store(queue_.size(), std::memory_order_release);
+        wake = waiting_.load();
+    }
+    if (wake) ready_.notify_one();
+}
+
+void ReportQueue::pop_all(std::vector<Report>& out, std::chrono::steady_clock::time_point until,
+                          const std::function<bool()>& before_sleep, int spin_us) {
+    if (spin_us > 0 && queued_.load(std::memory_order_acquire) == 0) {
+        const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(spin_us);
+        while (queued_.load(std::memory_order_acquire) == 0 &&
+               std::chrono::steady_clock::now() < spin_until) {
+            std::this_thread::yield();
+        }
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (queue_.empty()) {
+        waiting_.store(true);  // seq_cst: pairs with the producer's load after adding a child
+        bool found = false;
+        if (before_sleep) {
+            lock.unlock();
+            found = before_sleep();
+            lock.lock();
+        }
+        if (!found) ready_.wait_until(lock, until, [this] { return !queue_.empty(); });
+        waiting_.store(false);
+    }
+    if (out.empty()) {
+        out.swap(queue_);
+    } else {
+        for (Report& r : queue_) out.push_back(std::move(r));
+        queue_.clear();
+    }
+    queued_.store(0, std::memory_order_release);
+}
+
+}  // namespace rop::runtime

@@ -1,0 +1,99 @@
+// RunReport::to_json (the --report file) and the Chrome/Perfetto trace of batches.
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "engine.h"
+
+namespace rop::runtime {
+namespace {
+
+const char* status_name(RootStatus status) {
+    switch (status) {
+        case RootStatus::Ok: return "ok";
+        case RootStatus::Dropped: return "dropped";
+        case RootStatus::Failed: return "failed";
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::string RunReport::to_json() const {
+    nlohmann::json j;
+    j["aborted"] = aborted;
+    if (aborted) j["abort_reason"] = abort_reason;
+    j["wall_s"] = wall_s;
+    j["time_to_first_root_s"] = time_to_first_root_s;
+    j["peak_inflight_roots"] = peak_inflight_roots;
+    j["peak_live_items"] = peak_live_items;
+    std::size_t counts[3] = {0, 0, 0};
+    std::vector<double> latencies;
+    auto& roots_json = j["roots"] = nlohmann::json::array();
+    for (const RootResult& r : roots) {
+        ++counts[static_cast<int>(r.status)];
+        latencies.push_back(r.latency_s);
+        nlohmann::json e{{"name", r.name}, {"status", status_name(r.status)},
+                         {"latency_s", r.latency_s}};
+        if (r.status == RootStatus::Failed) {
+            e["call"] = r.failed_call;
+            e["reason"] = r.reason;
+            e["attempts"] = r.attempts;
+        }
+        roots_json.push_back(std::move(e));
+    }
+    j["summary"] = {{"roots", roots.size()}, {"ok", counts[0]}, {"dropped", counts[1]},
+                    {"failed", counts[2]}};
+    if (!latencies.empty()) {
+        std::sort(latencies.begin(), latencies.end());
+        auto pct = [&](double q) {
+            return latencies[static_cast<std::size_t>(q * static_cast<double>(latencies.size() - 1))];
+        };
+        j["root_latency_s"] = {{"p50", pct(0.5)}, {"p99", pct(0.99)}, {"max", latencies.back()}};
+    }
+    auto& calls_json = j["calls"] = nlohmann::json::array();
+    for (const CallCounters& c : calls) {
+        calls_json.push_back({{"name", c.name},
+                              {"grains", c.grains},
+                              {"batches", c.batches},
+                              {"mean_batch_fill", c.mean_batch_fill},
+                              {"retries", c.retries},
+                              {"infra_retries", c.infra_retries},
+                              {"suppressed", c.suppressed},
+                              {"stale_reports", c.stale_reports},
+                              {"failed", c.failed},
+                              {"mixed_parent_batches", c.mixed_parent_batches}});
+    }
+    return j.dump(2);
+}
+
+namespace detail {
+
+void write_trace(const std::string& path, const Plan& plan, const std::vector<TraceEvent>& events,
+                 std::int64_t origin_ns) {
+    nlohmann::json trace;
+    auto& list = trace["traceEvents"] = nlohmann::json::array();
+    for (const TraceEvent& e : events) {
+        const std::string& call = plan.calls[e.call].name;
+        list.push_back({{"name", call},
+                        {"cat", "batch"},
+                        {"ph", "X"},
+                        {"pid", 0},
+                        {"tid", e.actor},
+                        {"ts", static_cast<double>(e.start_ns - origin_ns) / 1000.0},
+                        {"dur", static_cast<double>(e.end_ns - e.start_ns) / 1000.0},
+                        {"args",
+                         {{"call", call},
+                          {"size", e.size},
+                          {"parents", e.parents},
+                          {"mixed", e.parents > 1},
+                          {"stale", e.stale}}}});
+    }
+    trace["displayTimeUnit"] = "ms";
+    std::ofstream out(path);
+    if (!out) throw ContractError("run: cannot write trace file '" + path + "'");
+    out << trace.dump();
+}
+
+}  // namespace detail
+}  // namespace rop::runtime

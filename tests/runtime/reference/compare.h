@@ -1,0 +1,25 @@
+// One randomized check: run a seeded random pipeline on the real runtime and on the reference
+// interpreter, and explain every difference.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rop::runtime::reference {
+
+struct SeedCheck {
+    std::string diff;  // empty when the runtime matched the reference
+    std::size_t items = 0;
+    std::size_t barriers = 0;
+    std::size_t fenced_streams = 0;
+};
+
+// GroupFailure: which siblings of a barrier group were suppressed is read from the runtime's
+// observations and replayed into the reference (interpreter.h, BarrierChooser), which then
+// requires exact equality for everything else, and rejects choices no schedule can make.
+SeedCheck check_seed(std::uint64_t seed, bool verbose = false);
+
+// The one-line replay command printed with a failing seed.
+std::string replay_command(std::uint64_t seed);
+
+}  // namespace rop::runtime::reference

@@ -1,0 +1,29 @@
+// Seeded random pipelines for the runtime tests: Domains up to 4 deep, fan-out 0..50, filters,
+// broadcasts from ancestors, multi-input (optional) and multi-output maps, nested reduces with and
+// without a UDF, and injected typed, opaque and infra failures (random_udf.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rop/runtime/plan.h"
+#include "random_udf.h"
+
+namespace rop::runtime::reference {
+
+struct RandomPipeline {
+    Plan plan;
+    std::vector<Value> roots;
+    std::shared_ptr<UdfEnv> env;  // this instance's UDF state (build one pipeline per run)
+    std::size_t max_inflight_roots = 64;
+    std::string description;      // the Calls and the schedule knobs, one per line
+};
+
+// The structure, UDFs and failures depend on `seed` only. With `random_schedule` the physical
+// knobs (batch caps, actors, batching mode, completion-order jitter, admission) are drawn from
+// the seed too; otherwise each Call runs one Grain per batch on one actor.
+RandomPipeline make_random_pipeline(std::uint64_t seed, bool random_schedule);
+
+}  // namespace rop::runtime::reference
