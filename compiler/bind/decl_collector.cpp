@@ -4,6 +4,7 @@
 // GCC's flow-sensitive -Wnull-dereference fires inside inlined Clang header code
 // (RecursiveASTVisitor, CXXRecordDecl); SYSTEM includes cannot silence it there.
 #pragma GCC diagnostic ignored "-Wnull-dereference"
+#pragma GCC diagnostic ignored "-Wnonnull"
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclCXX.h>

@@ -8,6 +8,7 @@
 // GCC's flow-sensitive -Wnull-dereference fires inside inlined Clang header code
 // (RecursiveASTVisitor, CXXRecordDecl); SYSTEM includes cannot silence it there.
 #pragma GCC diagnostic ignored "-Wnull-dereference"
+#pragma GCC diagnostic ignored "-Wnonnull"
 #include "bind/udf_reader.h"
 
 #include <clang/Basic/Diagnostic.h>
