@@ -55,6 +55,8 @@ if [[ "${SKIP_RAYORCH:-0}" != 1 ]]; then
     done
 fi
 
+find "$OUT" -name 'rayorch_*.log' -empty -delete  # keep only logs that say something
+
 echo
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 "$ROOT/bench/b1_runtime/report_b1.py" "$OUT"

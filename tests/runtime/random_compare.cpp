@@ -49,11 +49,15 @@ public:
         if (tok && outcome == Outcome::Present && tagged_.count(port))
             links[entity] = {tok->parent, tok->ordinal};
     }
-    void on_root_done(EntityId root) override { done.push_back(root); }
+    void on_root_done(EntityId root) override {
+        done.push_back(root);
+        done_after.push_back(seen.size());  // Items reported before this root was done
+    }
 
     std::vector<Seen> seen;
     std::map<EntityId, std::pair<EntityId, std::uint32_t>> links;  // entity -> (parent, ordinal)
     std::vector<EntityId> done;
+    std::vector<std::size_t> done_after;
 
 private:
     std::set<PortId> tagged_;
@@ -87,6 +91,7 @@ public:
                                         return fate(ref.plan, c, p);
                                     });
         compare(report, expected, recorder, live.roots.size());
+        for (const std::string& v : live.env->violations()) problem("batch shape: " + v);
         if (verbose_) counters(report);
         return finish(live, expected.items.size(), expected.barriers.size(),
                       expected.fenced_streams);
@@ -140,6 +145,7 @@ private:
     void index(const Recorder& rec) {
         for (const Recorder::Seen& s : rec.seen) {
             EntityPath path = path_of(rec, s.entity);
+            seen_root_.push_back(path.empty() ? ~0u : path[0]);
             if (path.empty()) {
                 problem("cannot map EntityId " + std::to_string(s.entity) +
                         " to a path (no expand item or root GrainInfo names it)");
@@ -223,6 +229,17 @@ private:
                 problem("root " + std::to_string(r) + ": runtime status " +
                         std::to_string(int(report.roots[r].status)) + ", reference " +
                         std::to_string(int(expected.roots[r])) + " (0 ok, 1 dropped, 2 failed)");
+        // "Called once per root when its whole subtree is terminal": no Item of a root after it.
+        for (std::size_t i = 0; i < rec.done.size(); ++i) {
+            auto link = rec.links.find(rec.done[i]);
+            if (link == rec.links.end()) continue;
+            for (std::size_t k = rec.done_after[i]; k < rec.seen.size(); ++k)
+                if (seen_root_[k] == link->second.second) {
+                    problem("root " + std::to_string(link->second.second) + ": Item on port p" +
+                            std::to_string(rec.seen[k].port) + " reported after on_root_done");
+                    break;
+                }
+        }
         if (rec.done.size() != roots || std::set<EntityId>(rec.done.begin(), rec.done.end()).size() != roots)
             problem("on_root_done called " + std::to_string(rec.done.size()) + " times for " +
                     std::to_string(roots) + " roots");
@@ -231,6 +248,7 @@ private:
     std::uint64_t seed_;
     bool verbose_;
     std::map<ItemKey, ItemFact> observed_;
+    std::vector<std::uint32_t> seen_root_;  // root ordinal of each reported Item, in order
     std::ostringstream out_;
     long problems_ = 0;
 };

@@ -126,6 +126,14 @@ private:
     void finish_call(CallSpec spec, UdfParams params, bool with_udf) {
         params.salt = mix(rng_(), spec.outputs.empty() ? 0 : spec.outputs[0]);
         CallOptions& o = spec.options;
+        if (random_schedule_) {
+            const std::uint32_t caps[] = {1, 2, 3, 4, 7, 8, 16, 32, 64};
+            o.batch = caps[sched_() % 9];
+            o.actors = std::uint32_t(1 + sched_() % 3);
+            o.batching = sched_() % 4 == 0 ? Batching::SingleParent : Batching::AnyParent;
+            params.batch_cap = o.batch;
+            params.single_parent = o.batching == Batching::SingleParent;
+        }
         if (with_udf) {
             params.kind = spec.kind;
             params.faults = pick_faults();
@@ -136,12 +144,6 @@ private:
             o.retries = std::uint32_t(f.any_opaque() ? 1 + below(3) : below(3));
             o.infra_retries = std::uint32_t(f.infra ? 2 + below(3) : 2);
             spec.factory = make_random_udf(params, out_.env);
-        }
-        if (random_schedule_) {
-            const std::uint32_t caps[] = {1, 2, 3, 4, 7, 8, 16, 32, 64};
-            o.batch = caps[sched_() % 9];
-            o.actors = std::uint32_t(1 + sched_() % 3);
-            o.batching = sched_() % 4 == 0 ? Batching::SingleParent : Batching::AnyParent;
         }
         std::string line = named("c", call_count_) + " " + kind_name(spec.kind) +
                            " D" + std::to_string(spec.domain) + " in [";

@@ -29,6 +29,7 @@ public:
 
     void process(Batch& batch) override {
         jitter();
+        check_shape(batch);
         std::vector<std::uint64_t> digests(batch.size());
         // Batch-level faults first, before any output: a throwing attempt emits nothing. Every
         // first-attempt fault in the batch is spent at once, so a replay of the same Grains
@@ -64,6 +65,16 @@ public:
     }
 
 private:
+    // "reserving a batch pops at most `batch` Grains"; single_parent: one parent per batch.
+    void check_shape(const Batch& batch) const {
+        if (p_.batch_cap && batch.size() > p_.batch_cap)
+            env_->violation("a batch of " + std::to_string(batch.size()) + " Grains, cap " +
+                            std::to_string(p_.batch_cap));
+        for (std::size_t g = 1; p_.single_parent && g < batch.size(); ++g)
+            if (batch.info(g).parent != batch.info(0).parent)
+                return env_->violation("a single_parent batch mixes parents");
+    }
+
     std::uint64_t digest(const Batch& batch, std::size_t g) const {
         std::uint64_t h = p_.salt;
         std::size_t inputs = p_.kind == CallKind::Map ? p_.inputs : 1;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "rop/runtime/plan.h"
 
@@ -33,6 +34,9 @@ struct UdfParams {
     std::uint32_t max_fanout = 0;  // expand
     std::uint32_t drop_pct = 0;    // filter
     Faults faults;
+    // Physical options the UDF checks each batch against (0 / false: unchecked).
+    std::uint32_t batch_cap = 0;
+    bool single_parent = false;
 };
 
 // State shared by every actor of one run (one instance per run: reference or runtime).
@@ -54,11 +58,21 @@ public:
         std::lock_guard<std::mutex> lock(mu_);
         return roots_;
     }
+    // Batches that broke their Call's batch cap or single_parent mode.
+    void violation(std::string what) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (violations_.size() < 10) violations_.push_back(std::move(what));
+    }
+    std::vector<std::string> violations() const {
+        std::lock_guard<std::mutex> lock(mu_);
+        return violations_;
+    }
 
 private:
     mutable std::mutex mu_;
     std::set<std::pair<std::uint64_t, std::uint64_t>> fired_;
     std::map<EntityId, std::uint32_t> roots_;
+    std::vector<std::string> violations_;
 };
 
 ActorFactory make_random_udf(const UdfParams& params, std::shared_ptr<UdfEnv> env);
