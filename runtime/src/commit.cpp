@@ -70,8 +70,11 @@ void Engine::on_done(BatchJob& job) {
         on_emitted(job, stream_scratch_);
         stream_scratch_.clear();
     }
+    job.running = false;
     --live_jobs_;
-    if (!job.abandoned) {
+    if (job.abandoned) {
+        --abandoned_jobs_;
+    } else {
         --cs.inflight;
         if (cs.spec->options.timeout.count() > 0) {
             timed_.erase(std::remove(timed_.begin(), timed_.end(), &job), timed_.end());
@@ -112,6 +115,7 @@ void Engine::on_done(BatchJob& job) {
         if (policy == Recovery::Abort) {
             if (!report_.aborted) {
                 report_.aborted = true;
+                abort_deadline_ = Clock::now() + options_.stop_grace;
                 report_.abort_reason = "call '" + cs.spec->name + "': " + job.error_message;
             }
             for (std::uint32_t g : live) {
@@ -283,7 +287,8 @@ void Engine::check_timeouts() {
         recover_infra(*job, "infra: timeout after " +
                                 std::to_string(cs.spec->options.timeout.count()) +
                                 " ms (actor abandoned)");
-        job->abandoned = true;  // its late report will be stale
+        job->abandoned = true;  // its late report will be stale (or never come)
+        ++abandoned_jobs_;
         --cs.inflight;
         executor_.abandon(*job);
     }

@@ -58,6 +58,7 @@ void Engine::dispatch() {
             }
             ++cs.inflight;
             ++live_jobs_;
+            job->running = true;
             if (cs.spec->kind == CallKind::Expand) streaming_.push_back(job);
             executor_.submit(*job);
         }

@@ -129,47 +129,105 @@ Progress Engine::progress() const {
     return p;
 }
 
+// The event loop: admit, dispatch, block for reports, commit, timeouts, progress. Returns once
+// every root is terminal (or the run aborted) and no batch it still waits for is running.
+// Abandoned (timed-out) batches are never waited for; after an abort, batches on healthy actors
+// are waited for until abort_deadline_ (RunOptions::stop_grace), then left behind.
+void Engine::event_loop() {
+    auto next_progress = start_ + options_.progress_interval;
+    for (;;) {
+        admit();
+        dispatch();
+        const std::size_t active = live_jobs_ - abandoned_jobs_;
+        if (active == 0) {
+            if (report_.aborted || (source_exhausted_ && inflight_roots_ == 0)) break;
+            if (inflight_roots_ == 0) continue;  // dispatch() finished the last ones: admit
+            throw ContractError("bug: run stalled with " + std::to_string(inflight_roots_) +
+                                " roots in flight and nothing to run");
+        }
+        if (report_.aborted && Clock::now() >= abort_deadline_) break;  // grace is over
+        auto until = Clock::now() + std::chrono::seconds(1);
+        if (options_.on_progress) until = std::min(until, next_progress);
+        if (report_.aborted) until = std::min(until, abort_deadline_);
+        for (const BatchJob* job : timed_) until = std::min(until, job->deadline);
+        reports_->pop_all(inbox_, until, [this] { return take_streamed(); },
+                          live_jobs_ > 0 ? kDriverSpinUs : 0);
+        for (Report& r : inbox_) on_report(r);
+        inbox_.clear();
+        take_streamed();
+        check_timeouts();
+        if (options_.on_progress && Clock::now() >= next_progress) {
+            options_.on_progress(progress());
+            next_progress = Clock::now() + options_.progress_interval;
+        }
+    }
+}
+
+// After an exception: waits, discarding reports, until every batch on a healthy actor has
+// returned or `deadline` passes (the reports not yet handled in inbox_ count too).
+void Engine::settle(Clock::time_point deadline) {
+    for (;;) {
+        for (Report& r : inbox_) {
+            if (r.kind != Report::Kind::Done || !r.job || !r.job->running) continue;
+            r.job->running = false;
+            --live_jobs_;
+            if (r.job->abandoned) --abandoned_jobs_;
+        }
+        inbox_.clear();
+        if (live_jobs_ == abandoned_jobs_ || Clock::now() >= deadline) return;
+        reports_->pop_all(inbox_, deadline);
+    }
+}
+
+// Ends the executor's part of the run without ever waiting for a batch still running (a
+// stuck, abandoned actor, or one left running after an abort's grace): the executor detaches
+// such threads, and every job still out is handed to the report queue, which the executor's
+// threads co-own, so a late thread never touches the Engine's memory. Abandoned Grains whose
+// report never came count as stale. `left`: reports queued before the close, of jobs that are
+// back (still the Engine's); every other late report is dropped by the queue.
+void Engine::shut_down(std::vector<Report>& left) {
+    executor_.stop();
+    left = reports_->close();
+    std::vector<const BatchJob*> back;
+    for (const Report& r : left) {
+        if (r.kind == Report::Kind::Done && r.job) {
+            r.job->running = false;
+            back.push_back(r.job);
+        }
+    }
+    // Emitted reports of a job not back (adopted below, maybe freed at any time by its late
+    // Done) are dropped unread: only the pointer value is compared.
+    left.erase(std::remove_if(left.begin(), left.end(),
+                              [&](const Report& r) {
+                                  return r.job && std::find(back.begin(), back.end(), r.job) ==
+                                                      back.end();
+                              }),
+               left.end());
+    for (std::unique_ptr<BatchJob>& job : jobs_) {
+        if (!job || !job->running) continue;
+        if (job->abandoned) calls_[job->call].counters.stale_reports += job->size();
+        reports_->adopt(std::move(job));
+    }
+    timed_.clear();
+    streaming_.clear();
+}
+
 RunReport Engine::run() {
     start_ = Clock::now();
     const auto start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                               start_.time_since_epoch()).count();
-    executor_.start(plan_, reports_);
-    std::vector<Report> inbox;
-    auto next_progress = start_ + options_.progress_interval;
+    std::vector<Report> left;
     try {
-        for (;;) {
-            admit();
-            dispatch();
-            const std::size_t active = live_jobs_ - static_cast<std::size_t>(std::count_if(
-                jobs_.begin(), jobs_.end(), [](const auto& j) { return j->abandoned; }));
-            if (active == 0) {
-                if (report_.aborted || (source_exhausted_ && inflight_roots_ == 0)) break;
-                if (inflight_roots_ == 0) continue;  // dispatch() finished the last ones: admit
-                throw ContractError("bug: run stalled with " + std::to_string(inflight_roots_) +
-                                    " roots in flight and nothing to run");
-            }
-            auto until = Clock::now() + std::chrono::seconds(1);
-            if (options_.on_progress) until = std::min(until, next_progress);
-            for (const BatchJob* job : timed_) until = std::min(until, job->deadline);
-            reports_.pop_all(inbox, until, [this] { return take_streamed(); },
-                             live_jobs_ > 0 ? kDriverSpinUs : 0);
-            for (Report& r : inbox) on_report(r);
-            inbox.clear();
-            take_streamed();
-            check_timeouts();
-            if (options_.on_progress && Clock::now() >= next_progress) {
-                options_.on_progress(progress());
-                next_progress = Clock::now() + options_.progress_interval;
-            }
-        }
+        executor_.start(plan_, *reports_);
+        event_loop();
     } catch (...) {
-        executor_.stop();
+        settle(Clock::now() + options_.stop_grace);
+        shut_down(left);
         throw;
     }
-    executor_.stop();  // joins abandoned actors too; their late reports are stale
-    reports_.pop_all(inbox, Clock::now());
-    for (Report& r : inbox) on_report(r);
-    inbox.clear();
+    shut_down(left);
+    for (Report& r : left) on_report(r);  // stale, or (after an abort) results that commit
+    left.clear();
 
     for (RootState& root : roots_) {
         if (!root.done && root.result.status != RootStatus::Failed) {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -154,6 +155,9 @@ public:
     void recycle(BatchJob* job);
 
     // ---- driver.cpp ----
+    void event_loop();
+    void settle(Clock::time_point deadline);
+    void shut_down(std::vector<Report>& left);
     Progress progress() const;
     std::size_t lineage_bytes() const;
     void finish_counters();
@@ -162,7 +166,10 @@ public:
     RootSource& source_;
     const RunOptions& options_;
     Executor& executor_;
-    ReportQueue reports_;
+    // Shared with executors whose threads may outlive run() (a stuck, abandoned actor): see
+    // ReportQueue in executor.h and Engine::shut_down.
+    std::shared_ptr<ReportQueue> reports_ = std::make_shared<ReportQueue>();
+    std::vector<Report> inbox_;
 
     // Entities (struct-of-arrays, by EntityId).
     std::vector<DomainId> domain_;
@@ -199,7 +206,9 @@ public:
     std::vector<BatchJob*> streaming_;  // expand batches in flight
     std::vector<EmittedChild> stream_scratch_;
     std::vector<std::uint32_t> live_scratch_, head_scratch_, tail_scratch_;  // on_done
-    std::size_t live_jobs_ = 0;     // submitted and not yet Done (abandoned ones included)
+    std::size_t live_jobs_ = 0;       // submitted and not yet Done (abandoned ones included)
+    std::size_t abandoned_jobs_ = 0;  // of those, abandoned after a timeout
+    Clock::time_point abort_deadline_{};  // aborted: stop waiting for running batches then
     std::uint64_t next_job_id_ = 0;
     std::vector<CallId> dispatch_order_;
 

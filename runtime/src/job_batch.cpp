@@ -157,12 +157,12 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
     job.clear_results();
     job.start_ns = now_ns();
     bool replace_actor = false;
-    JobBatch batch(job, reports);
     if (!actor) {
         job.error = BatchError::Infra;
         job.error_message = "actor setup failed: " + setup_error;
         replace_actor = true;
     } else {
+        JobBatch batch(job, reports);
         try {
             try {
                 actor->process(batch);
@@ -195,19 +195,52 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
     Report done;
     done.kind = Report::Kind::Done;
     done.job = &job;
-    reports.push(std::move(done));  // the job belongs to the driver from here on
+    // The last touch of the job: from here on it belongs to the driver, or, once the run has
+    // ended, to the queue, which may free it inside this very push.
+    reports.push(std::move(done));
     return replace_actor;
 }
 
 void ReportQueue::push(Report report) {
+    std::unique_ptr<BatchJob> late;  // an adopted job whose late Done arrived: freed unlocked
     bool wake;
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        if (closed_) {  // the run is over: nobody reads reports any more
+            if (report.kind == Report::Kind::Done && report.job) {
+                auto it = custody_.find(report.job);
+                if (it != custody_.end()) {
+                    late = std::move(it->second);
+                    custody_.erase(it);
+                }
+            }
+            return;  // `late` (and the report's children) die after the unlock
+        }
         queue_.push_back(std::move(report));
         queued_.store(queue_.size(), std::memory_order_release);
         wake = waiting_.load();
     }
     if (wake) ready_.notify_one();
+}
+
+std::vector<Report> ReportQueue::close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    queued_.store(0, std::memory_order_release);
+    std::vector<Report> left;
+    left.swap(queue_);
+    return left;
+}
+
+void ReportQueue::adopt(std::unique_ptr<BatchJob> job) {
+    const BatchJob* key = job.get();
+    std::lock_guard<std::mutex> lock(mutex_);
+    custody_.emplace(key, std::move(job));
+}
+
+std::size_t ReportQueue::adopted() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return custody_.size();
 }
 
 void ReportQueue::pop_all(std::vector<Report>& out, std::chrono::steady_clock::time_point until,

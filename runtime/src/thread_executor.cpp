@@ -1,5 +1,15 @@
 // The default executor: a pool of persistent actor threads per Call. Each thread constructs its
 // Actor once (lazily, on its first batch) and then runs batches one at a time.
+//
+// Stuck actors. A thread cannot be killed, so an actor abandoned after a timeout (or still busy
+// when an aborted run stops waiting) is detached at stop(), never joined: run() returns even if
+// its UDF never does. Such a thread must only touch memory that outlives the run, so a worker
+// thread holds a std::shared_ptr to its Pool (taken once, when the thread is spawned) and the
+// Pool holds a std::shared_ptr to the driver's ReportQueue; the thread never touches the
+// executor object itself. The queue takes custody of the job the thread is running (see
+// ReportQueue in executor.h) and frees it when its late Done arrives. The last detached thread
+// of a pool to exit frees the pool, and with it (once the driver is gone) the queue. No
+// reference count is touched per batch: the hot path is unchanged.
 #include <deque>
 #include <list>
 #include <atomic>
@@ -16,20 +26,26 @@ public:
     ~ThreadExecutor() override { stop(); }
 
     void start(const Plan& plan, ReportQueue& reports) override {
-        reports_ = &reports;
-        pools_.clear();
+        stop();
+        std::shared_ptr<ReportQueue> shared;
+        try {
+            shared = reports.shared_from_this();
+        } catch (const std::bad_weak_ptr&) {
+            throw ContractError("thread executor: the ReportQueue must be owned by a shared_ptr");
+        }
         for (std::size_t c = 0; c < plan.calls.size(); ++c) {
-            auto pool = std::make_unique<Pool>();
+            auto pool = std::make_shared<Pool>();
             pool->factory = plan.calls[c].factory;
+            pool->reports = shared;
             if (pool->factory) {
-                for (std::uint32_t a = 0; a < plan.calls[c].options.actors; ++a) spawn(*pool);
+                for (std::uint32_t a = 0; a < plan.calls[c].options.actors; ++a) spawn(pool);
             }
             pools_.push_back(std::move(pool));
         }
     }
 
     void submit(BatchJob& job) override {
-        Pool& pool = *pools_.at(job.call);
+        Pool& pool = *pools_[job.call];
         bool sleeping;
         {
             std::lock_guard<std::mutex> lock(pool.mutex);
@@ -41,31 +57,40 @@ public:
     }
 
     void abandon(BatchJob& job) override {
-        Pool& pool = *pools_.at(job.call);
-        std::lock_guard<std::mutex> lock(pool.mutex);
-        for (auto& worker : pool.workers) {
+        const std::shared_ptr<Pool>& pool = pools_.at(job.call);
+        std::lock_guard<std::mutex> lock(pool->mutex);
+        for (auto& worker : pool->workers) {
             if (worker->current == &job && !worker->retired) {
                 worker->retired = true;  // finishes its batch (reported stale), then exits
                 spawn_locked(pool);
-                pool.wake.notify_all();
+                pool->wake.notify_all();
                 return;
             }
         }
     }
 
+    // Joins idle workers; detaches every worker still inside a batch (or its factory): it exits
+    // on its own when (if) the UDF returns, keeping its Pool and the report queue alive.
     void stop() override {
+        std::vector<std::thread> idle;
         for (auto& pool : pools_) {
             {
                 std::lock_guard<std::mutex> lock(pool->mutex);
                 pool->stopping = true;
+                pool->jobs.clear();  // never started: dropped (the driver's queue adopts them)
+                pool->queued.store(0, std::memory_order_release);
+                for (auto& worker : pool->workers) {
+                    if (!worker->thread.joinable()) continue;
+                    if (worker->current) {
+                        worker->thread.detach();
+                    } else {
+                        idle.push_back(std::move(worker->thread));
+                    }
+                }
             }
             pool->wake.notify_all();
         }
-        for (auto& pool : pools_) {
-            for (auto& worker : pool->workers) {
-                if (worker->thread.joinable()) worker->thread.join();
-            }
-        }
+        for (std::thread& thread : idle) thread.join();
         pools_.clear();
     }
 
@@ -76,8 +101,10 @@ private:
         bool retired = false;
         std::uint32_t id = 0;
     };
+    // Shared by the executor and the pool's threads: a detached thread keeps it alive.
     struct Pool {
         ActorFactory factory;
+        std::shared_ptr<ReportQueue> reports;
         std::mutex mutex;
         std::condition_variable wake;
         std::deque<BatchJob*> jobs;
@@ -87,19 +114,21 @@ private:
         std::atomic<std::size_t> queued{0};   // jobs.size(), readable without the mutex
     };
 
-    void spawn(Pool& pool) {
-        std::lock_guard<std::mutex> lock(pool.mutex);
+    void spawn(const std::shared_ptr<Pool>& pool) {
+        std::lock_guard<std::mutex> lock(pool->mutex);
         spawn_locked(pool);
     }
-    void spawn_locked(Pool& pool) {
+    void spawn_locked(const std::shared_ptr<Pool>& pool) {
         auto worker = std::make_unique<Worker>();
         worker->id = next_actor_id_++;
         Worker* w = worker.get();
-        pool.workers.push_back(std::move(worker));
-        w->thread = std::thread([this, &pool, w] { loop(pool, *w); });
+        pool->workers.push_back(std::move(worker));
+        w->thread = std::thread([pool, w] { loop(*pool, *w); });
     }
 
-    void loop(Pool& pool, Worker& self) {
+    // The thread body. It touches only `pool` (owned by the thread too), `self` (owned by the
+    // pool), the report queue (owned by the pool) and the jobs it takes -- never the executor.
+    static void loop(Pool& pool, Worker& self) {
         std::unique_ptr<Actor> actor;
         std::string setup_error;
         std::unique_lock<std::mutex> lock(pool.mutex);
@@ -135,7 +164,7 @@ private:
                     setup_error = "unknown exception";
                 }
             }
-            const bool replace = execute_job(actor.get(), *job, *reports_, setup_error);
+            const bool replace = execute_job(actor.get(), *job, *pool.reports, setup_error);
             if (replace) {  // infra failure: the next batch gets a fresh actor
                 actor.reset();
                 setup_error.clear();
@@ -145,9 +174,8 @@ private:
         }
     }
 
-    ReportQueue* reports_ = nullptr;
-    std::vector<std::unique_ptr<Pool>> pools_;
-    std::uint32_t next_actor_id_ = 0;  // guarded by the owning pool's mutex at spawn time
+    std::vector<std::shared_ptr<Pool>> pools_;
+    std::uint32_t next_actor_id_ = 0;  // driver thread only (start, abandon)
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <atomic>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "rop/runtime/plan.h"
@@ -31,7 +32,8 @@ struct EmittedChild {
 };
 
 // One dispatched batch: the driver fills the request half, an actor fills the result half.
-// A job belongs to the driver except between submit() and the arrival of its Done report.
+// A job belongs to the driver except between submit() and the arrival of its Done report; a job
+// still out when the run ends belongs to the ReportQueue from then on (ReportQueue::adopt).
 struct BatchJob {
     // ---- request (driver) ----
     CallId call = 0;
@@ -58,6 +60,7 @@ struct BatchJob {
     std::uint32_t actor = 0;                  // global actor index (trace tid)
     std::int64_t start_ns = 0, end_ns = 0;    // steady_clock, for the trace
     // ---- driver bookkeeping ----
+    bool running = false;                     // submitted, its Done report not yet received
     bool abandoned = false;                   // timed out; its late report is stale
     std::uint32_t parents = 0;                // distinct direct parents in the batch (trace)
     std::chrono::steady_clock::time_point deadline{};
@@ -78,8 +81,24 @@ struct Report {
 // Many producers (actor threads), one consumer (the driver). Guarantee: reports of one job
 // arrive in the order they were pushed (one mutex, one FIFO vector); the driver sleeps on a
 // condition variable when there is nothing to do (no busy spin).
-class ReportQueue {
+//
+// Lifetime: the driver owns the queue through a std::shared_ptr (the Engine makes it with
+// std::make_shared). An executor whose threads may outlive run() -- an actor abandoned after a
+// timeout, or still busy when an aborted run gives up waiting -- keeps it alive with
+// shared_from_this(), once, when it starts. At the end of the run the driver close()s the queue
+// and hands it every job still out (submitted, no Done received) with adopt(): from then on the
+// queue owns those jobs, a push() of such a job's Done frees it (the worker's last touch of the
+// job is that push), any other late report is dropped, and jobs whose Done never comes die with
+// the queue, i.e. with the last thread that holds it. So a late thread only ever touches the
+// queue, its own job and its executor's state, all kept alive by shared ownership, never the
+// driver's memory. The hot path pays nothing for this: push() tests one plain bool it reads
+// under the mutex it already takes.
+class ReportQueue : public std::enable_shared_from_this<ReportQueue> {
 public:
+    ReportQueue() = default;
+    ReportQueue(const ReportQueue&) = delete;
+    ReportQueue& operator=(const ReportQueue&) = delete;
+
     void push(Report report);
     // Moves all queued reports into out (appending); blocks until one arrives or `until` passes.
     // Before sleeping it announces the wait and calls before_sleep (the driver takes streamed
@@ -91,12 +110,22 @@ public:
                  const std::function<bool()>& before_sleep = {}, int spin_us = 0);
     bool driver_waiting() const { return waiting_.load(); }
 
+    // End of the run (driver): returns the reports still queued; every later push() is dropped,
+    // except the Done of an adopted job, which frees that job.
+    std::vector<Report> close();
+    // Takes ownership of a job that is still out after close() (its worker may still be running
+    // it, or it was queued and will never run). Freed on its Done or with the queue.
+    void adopt(std::unique_ptr<BatchJob> job);
+    std::size_t adopted() const;  // jobs in custody (tests)
+
 private:
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::condition_variable ready_;
     std::vector<Report> queue_;
     std::atomic<bool> waiting_{false};
     std::atomic<std::size_t> queued_{0};  // queue_.size(), readable without the mutex
+    bool closed_ = false;                 // guarded by mutex_
+    std::unordered_map<const BatchJob*, std::unique_ptr<BatchJob>> custody_;  // guarded by mutex_
 };
 
 // Runs one job on one actor (any executor's worker side): builds the Batch view, calls
@@ -112,9 +141,13 @@ public:
     virtual void start(const Plan& plan, ReportQueue& reports) = 0;
     virtual void submit(BatchJob& job) = 0;
     // The actor running `job` timed out: retire it and start a fresh one for the Call. The old
-    // actor's Done report still arrives later (the driver rejects it as stale).
+    // actor's Done report may still arrive later (the driver rejects it as stale), or never.
     virtual void abandon(BatchJob& job) = 0;
-    // Stops all actors; waits for running (also abandoned) batches to return.
+    // Stops all actors and returns promptly: idle actors are stopped and joined, jobs queued but
+    // not started are dropped (never run), and an actor still inside a batch (abandoned, or left
+    // running when an aborted run stopped waiting for it) is not waited for: it finishes on its
+    // own, or never, touching only memory it shares ownership of (see ReportQueue). The driver
+    // calls it once every batch it still cares about has reported.
     virtual void stop() = 0;
 };
 

@@ -58,6 +58,11 @@ struct RunOptions {
     std::string trace_path;                          // Chrome/Perfetto JSON when set
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
     std::chrono::milliseconds progress_interval{500};
+    // After an abort (or a contract error), how long run() still waits for batches running on
+    // healthy actors (an abort commits their results) before it stops the executor anyway. A
+    // batch still running then, like one abandoned after a timeout, is left behind: its thread
+    // is detached, never joined, so run() never hangs on a stuck UDF (docs/runtime.md).
+    std::chrono::milliseconds stop_grace{2000};
 };
 
 struct CallCounters {
