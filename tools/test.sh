@@ -1,8 +1,23 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, builds with warnings as errors, runs ctest.
-# Usage: tools/test.sh [ctest args...]    e.g. tools/test.sh -R sema
+# The whole test suite: installs what is missing, builds with warnings as errors and runs every
+# ctest; then rebuilds the runtime under ThreadSanitizer and AddressSanitizer+UBSan and runs its
+# tests there (the runtime is the concurrent part; the parser is covered by the fuzz target).
+# Usage: tools/test.sh [ctest args...]      e.g. tools/test.sh -R sema
+#        ROP_SANITIZERS=0 tools/test.sh    skips the sanitizer builds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/build.sh ci
 ctest --preset ci -j "$(nproc)" "$@"
+
+if [ "${ROP_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
+    for san in thread address,undefined; do
+        dir=build/ci-${san%%,*}
+        echo "== runtime tests under -fsanitize=$san ($dir) =="
+        cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROP_WERROR=ON \
+            -DROP_SANITIZE="$san" -DROP_BUILD_COMPILER=OFF -DROP_BUILD_BENCH=OFF >/dev/null
+        cmake --build "$dir" -j "$(nproc)"
+        ROP_RANDOM_SEEDS=${ROP_SANITIZER_SEEDS:-400} ctest --test-dir "$dir" -R runtime \
+            -j "$(nproc)" --output-on-failure
+    done
+fi

@@ -1,0 +1,126 @@
+// The command line of every generated pipeline binary: a static PipelineDefinition (plan,
+// sources, sinks, Call docs) in, flags parsed, the run driven with progress, report, exit code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rop/runtime/plan.h"
+#include "rop/runtime/run.h"
+
+namespace rop::runtime {
+
+// Where roots come from. `open` gets the effective input (the default or --input) and throws
+// (any std::exception, one-line message) when it cannot be read: a usage error, exit 2.
+struct SourceDefinition {
+    std::string name;           // the `.rop` source name: `docs`
+    std::string description;    // one line for --help: "Doc: std.files(glob)"
+    std::string default_input;  // `in/*.pdf`; empty: --input is required
+    std::function<std::unique_ptr<RootSource>(const std::string& input)> open;
+};
+
+// Where one Port's results go. `open` gets the effective output path and throws on failure
+// (exit 2); the binding's port is taken from `port`.
+struct SinkDefinition {
+    std::string name;
+    std::string description;
+    PortId port = 0;
+    std::string default_output;
+    std::function<SinkBinding(const std::string& output)> open;
+};
+
+// One Call as the user knows it: its `.rop` name (what --set addresses), kind, UDF and the
+// options compiled into the binary.
+struct CallDefinition {
+    std::string name;
+    CallKind kind = CallKind::Map;
+    std::string udf;  // "ocr_page", "std.pdf_pages"; empty for broadcast / UDF-less reduce
+    CallOptions options;
+};
+
+struct PipelineDefinition {
+    std::string name = "pipeline";  // program name in messages and --help
+    std::string version;            // --version (ropc stamps its own version)
+    std::string rop_path;           // the `.rop` file it was compiled from (optional)
+    Plan plan;                      // used as is, with the effective options, unless build_plan
+    // Builds the plan from the effective options, one per Call in plan order (for generated code
+    // whose actor setup depends on them). Empty: `plan` with its Calls' options replaced.
+    std::function<Plan(const std::vector<CallOptions>&)> build_plan;
+    std::vector<SourceDefinition> sources;  // the runtime runs exactly one today
+    std::vector<SinkDefinition> sinks;
+    // One per plan Call, same order. Empty: taken from `plan` (names, kinds, options).
+    std::vector<CallDefinition> calls;
+};
+
+enum class ProgressMode : std::uint8_t { Auto, On, Off };
+
+// Everything the flags say, with defaults applied (inputs/outputs hold every source/sink).
+struct ParsedArgs {
+    bool help = false;
+    bool version = false;
+    std::map<std::string, std::string> inputs;   // source name -> input
+    std::map<std::string, std::string> outputs;  // sink name -> output
+    std::vector<CallDefinition> calls;           // effective options after --set
+    ProgressMode progress = ProgressMode::Auto;
+    std::string trace_path;
+    std::string report_path;
+    std::size_t max_inflight_roots = RunOptions{}.max_inflight_roots;
+    std::size_t max_payload_mb = RunOptions{}.max_payload_bytes >> 20;
+    bool resume = false;  // parsed; the journal behind it is not implemented yet (exit 2)
+};
+
+struct ParseOutcome {
+    std::optional<ParsedArgs> args;
+    std::string error;  // one line, without the "NAME: error: " prefix; empty when args is set
+};
+
+// Parses argv[1..argc). Never prints, never exits.
+ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const PipelineDefinition& def);
+
+// The Calls of `def` (def.calls, or derived from def.plan when empty).
+std::vector<CallDefinition> call_definitions(const PipelineDefinition& def);
+
+// --help text (with the effective options of `args`) and --version line.
+std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args);
+std::string pipeline_version(const PipelineDefinition& def);
+
+// Progress rendering: pure functions from a Progress snapshot to text.
+struct ProgressCall {
+    std::string name;
+    bool per_root = false;  // in the root Domain: exactly one Grain per root, total is known
+};
+std::vector<ProgressCall> progress_calls(const Plan& plan);
+// One header line (roots) and one line per Call: done/total Grains, rate/s, ETA. A total that
+// is extrapolated from finished roots is marked `~`; unknown totals are `?`.
+std::vector<std::string> render_progress(const Progress& progress,
+                                         std::span<const ProgressCall> calls);
+// Terminal redraw: moves the cursor up over the `previous` lines drawn before and rewrites them.
+std::string redraw_progress(std::span<const std::string> lines, std::size_t previous);
+// Plain (non-TTY) form: each line prefixed with "[elapsed] ", newline-terminated.
+std::string plain_progress(const Progress& progress, std::span<const std::string> lines);
+
+// Exit codes.
+inline constexpr int kExitOk = 0;       // every root ok or dropped
+inline constexpr int kExitAborted = 1;  // run aborted (or an internal error)
+inline constexpr int kExitUsage = 2;    // bad flag, unreadable input, unwritable output
+inline constexpr int kExitFailedRoots = 3;
+
+// The stderr summary of failed roots ("N failed of M" and the first few); empty when none.
+std::string failure_summary(const RunReport& report, std::size_t shown = 5);
+
+// What every generated main calls: parse, --help/--version, open sources and sinks, run with
+// progress, write --report (temp file + rename), print the summary, return the exit code.
+int pipeline_main(int argc, char** argv, PipelineDefinition def);
+// The same with explicit streams and terminal detection (tests).
+int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std::ostream& out,
+                  std::ostream& err, bool err_is_tty);
+
+}  // namespace rop::runtime

@@ -1,0 +1,323 @@
+// parse_pipeline_args: the flags of a generated pipeline binary, validated to one-line errors.
+// `--set` checks the same option ranges as the compiler (compiler/sema/call_options.cpp).
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <string_view>
+
+#include "cli_text.h"
+#include "rop/runtime/pipeline_main.h"
+
+namespace rop::runtime {
+
+namespace {
+
+using cli::did_you_mean;
+
+struct FlagSpec {
+    std::string_view name;
+    std::string_view value;  // the value's name in messages; empty: takes none
+};
+
+constexpr FlagSpec kFlags[] = {
+    {"--help", ""},
+    {"--version", ""},
+    {"--input", "[NAME=]PATH"},
+    {"--output", "[NAME=]PATH"},
+    {"--set", "CALL.OPTION=VALUE"},
+    {"--progress", ""},
+    {"--no-progress", ""},
+    {"--trace", "FILE"},
+    {"--report", "FILE"},
+    {"--max-inflight-roots", "N"},
+    {"--max-payload-mb", "N"},
+    {"--resume", ""},
+};
+
+constexpr std::size_t kMaxInflightRoots = std::size_t{1} << 20;
+constexpr std::size_t kMaxPayloadMb = std::size_t{1} << 24;  // 16 TiB
+
+std::string join(const std::vector<std::string>& names) {
+    std::string s;
+    for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view text) {
+    std::int64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+    return v;
+}
+
+// "500ms", "30s", "2m", "1h" (whole numbers, as in the language) or "none" (0).
+std::optional<std::int64_t> parse_duration_ms(std::string_view text) {
+    if (text == "none") return 0;
+    struct Unit {
+        std::string_view suffix;
+        std::int64_t ms;
+    };
+    constexpr Unit kUnits[] = {{"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}};
+    for (const Unit& u : kUnits) {
+        if (text.size() <= u.suffix.size() || !text.ends_with(u.suffix)) continue;
+        const std::string_view digits = text.substr(0, text.size() - u.suffix.size());
+        if (digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+        const auto n = parse_int(digits);
+        if (!n) return cli::kMaxTimeoutMs + 1;  // too many digits: out of range
+        if (*n > cli::kMaxTimeoutMs) return cli::kMaxTimeoutMs + 1;
+        return *n * u.ms;
+    }
+    return std::nullopt;
+}
+
+bool is_identifier(std::string_view s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+// --input / --output: "NAME=PATH", or "PATH" when there is exactly one endpoint. A prefix that
+// looks like a name but names no endpoint is an error (a typo), not a path.
+std::string parse_endpoint(std::string_view flag, std::string_view what, std::string_view value,
+                           const std::vector<std::string>& names,
+                           std::map<std::string, std::string>& into) {
+    const std::string f(flag);
+    if (names.empty()) return f + ": the pipeline has no " + std::string(what) + "s";
+    const std::size_t eq = value.find('=');
+    std::string name;
+    std::string path;
+    if (eq != std::string_view::npos && is_identifier(value.substr(0, eq))) {
+        name = std::string(value.substr(0, eq));
+        path = std::string(value.substr(eq + 1));
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+            std::string hint = did_you_mean(name, names);
+            if (hint.empty()) hint = " (" + std::string(what) + "s: " + join(names) + ")";
+            return f + ": unknown " + std::string(what) + " '" + name + "'" + hint;
+        }
+    } else if (names.size() == 1) {
+        name = names[0];
+        path = std::string(value);
+    } else {
+        return f + ": expected NAME=PATH (" + std::string(what) + "s: " + join(names) + ")";
+    }
+    if (path.empty()) return f + ": empty path for " + std::string(what) + " '" + name + "'";
+    into[name] = path;
+    return {};
+}
+
+std::string parse_count(std::string_view flag, std::string_view value, std::size_t max,
+                        std::size_t& into) {
+    const auto n = parse_int(value);
+    if (!n) return std::string(flag) + ": '" + std::string(value) + "' is not a whole number";
+    if (*n < 1 || static_cast<std::uint64_t>(*n) > max) {
+        return std::string(flag) + ": " + std::to_string(*n) + " is out of range 1.." +
+               std::to_string(max);
+    }
+    into = static_cast<std::size_t>(*n);
+    return {};
+}
+
+std::string set_int(const std::string& where, std::string_view value, std::int64_t lo,
+                    std::int64_t hi, std::uint32_t& into) {
+    const auto n = parse_int(value);
+    if (!n) return where + ": '" + std::string(value) + "' is not a whole number";
+    if (*n < lo || *n > hi) {
+        return where + ": " + std::to_string(*n) + " is out of range " + std::to_string(lo) + ".." +
+               std::to_string(hi);
+    }
+    into = static_cast<std::uint32_t>(*n);
+    return {};
+}
+
+template <class E>
+std::string set_enum(const std::string& where, std::string_view value,
+                     const std::vector<std::pair<std::string, E>>& choices, E& into) {
+    std::vector<std::string> names;
+    for (const auto& [name, e] : choices) {
+        if (name == value) {
+            into = e;
+            return {};
+        }
+        names.push_back(name);
+    }
+    std::string hint = did_you_mean(value, names);
+    if (hint.empty()) hint = " (one of " + join(names) + ")";
+    return where + ": unknown value '" + std::string(value) + "'" + hint;
+}
+
+// --set CALL.OPTION=VALUE
+std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls) {
+    const std::size_t eq = text.find('=');
+    const std::size_t dot = text.substr(0, eq).find('.');
+    if (eq == std::string_view::npos || dot == std::string_view::npos || dot == 0 ||
+        dot + 1 == eq) {
+        return "--set: expected CALL.OPTION=VALUE, got '" + std::string(text) + "'";
+    }
+    const std::string call(text.substr(0, dot));
+    const std::string option(text.substr(dot + 1, eq - dot - 1));
+    const std::string_view value = text.substr(eq + 1);
+
+    std::vector<std::string> call_names;
+    CallDefinition* target = nullptr;
+    for (CallDefinition& c : calls) {
+        call_names.push_back(c.name);
+        if (c.name == call) target = &c;
+    }
+    if (!target) {
+        std::string hint = did_you_mean(call, call_names);
+        if (hint.empty()) hint = " (Calls: " + join(call_names) + ")";
+        return "--set: unknown Call '" + call + "'" + hint;
+    }
+    static const std::vector<std::string> kSettable = {
+        "batch", "actors", "retries", "infra_retries", "recovery", "timeout", "batching"};
+    if (option == "gpus" || option == "isolation") {
+        return "--set: option '" + option + "' is fixed when the pipeline is built";
+    }
+    if (std::find(kSettable.begin(), kSettable.end(), option) == kSettable.end()) {
+        std::string hint = did_you_mean(option, kSettable);
+        if (hint.empty()) hint = " (options: " + join(kSettable) + ")";
+        return "--set: unknown option '" + option + "'" + hint;
+    }
+    const std::string where = "--set " + call + "." + option;
+    CallOptions& o = target->options;
+    if (option == "batch") return set_int(where, value, 1, cli::kMaxBatch, o.batch);
+    if (option == "actors") return set_int(where, value, 1, cli::kMaxActors, o.actors);
+    if (option == "retries") return set_int(where, value, 0, cli::kMaxRetries, o.retries);
+    if (option == "infra_retries") {
+        return set_int(where, value, 0, cli::kMaxRetries, o.infra_retries);
+    }
+    if (option == "recovery") {
+        return set_enum<Recovery>(where, value,
+                                  {{"abort", Recovery::Abort},
+                                   {"retry_batch", Recovery::RetryBatch},
+                                   {"retry_tail", Recovery::RetryTail},
+                                   {"isolate_tail", Recovery::IsolateTail}},
+                                  o.recovery);
+    }
+    if (option == "batching") {
+        return set_enum<Batching>(
+            where, value,
+            {{"any_parent", Batching::AnyParent}, {"single_parent", Batching::SingleParent}},
+            o.batching);
+    }
+    // timeout
+    const auto ms = parse_duration_ms(value);
+    if (!ms) {
+        return where + ": '" + std::string(value) +
+               "' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)";
+    }
+    if (*ms > cli::kMaxTimeoutMs || (*ms == 0 && value != "none")) {
+        return where + ": " + std::string(value) + " is out of range 1ms.." +
+               cli::format_duration(cli::kMaxTimeoutMs);
+    }
+    o.timeout = std::chrono::milliseconds(*ms);
+    return {};
+}
+
+}  // namespace
+
+std::vector<CallDefinition> call_definitions(const PipelineDefinition& def) {
+    if (!def.calls.empty()) return def.calls;
+    std::vector<CallDefinition> calls;
+    for (const CallSpec& spec : def.plan.calls) {
+        calls.push_back({spec.name, spec.kind, {}, spec.options});
+    }
+    return calls;
+}
+
+ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const PipelineDefinition& def) {
+    ParsedArgs args;
+    args.calls = call_definitions(def);
+    std::vector<std::string> source_names;
+    std::vector<std::string> sink_names;
+    for (const SourceDefinition& s : def.sources) {
+        source_names.push_back(s.name);
+        if (!s.default_input.empty()) args.inputs[s.name] = s.default_input;
+    }
+    for (const SinkDefinition& s : def.sinks) {
+        sink_names.push_back(s.name);
+        args.outputs[s.name] = s.default_output;
+    }
+    std::vector<std::string> flag_names;
+    for (const FlagSpec& f : kFlags) flag_names.emplace_back(f.name);
+
+    auto fail = [](std::string message) { return ParseOutcome{std::nullopt, std::move(message)}; };
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h") {
+            args.help = true;
+            continue;
+        }
+        if (!arg.starts_with("--") || arg == "--") {
+            return fail("unexpected argument '" + std::string(arg) + "' (see --help)");
+        }
+        const std::size_t eq = arg.find('=');
+        const std::string_view name = arg.substr(0, eq);
+        const FlagSpec* flag = nullptr;
+        for (const FlagSpec& f : kFlags) {
+            if (f.name == name) flag = &f;
+        }
+        if (!flag) {
+            std::string hint = did_you_mean(name, flag_names);
+            if (hint.empty()) hint = " (see --help)";
+            return fail("unknown flag '" + std::string(name) + "'" + hint);
+        }
+        std::string_view value;
+        if (flag->value.empty()) {
+            if (eq != std::string_view::npos) {
+                return fail("'" + std::string(name) + "' takes no value");
+            }
+        } else if (eq != std::string_view::npos) {
+            value = arg.substr(eq + 1);
+        } else if (i + 1 < argc && !std::string_view(argv[i + 1]).starts_with("--")) {
+            value = argv[++i];
+        } else {
+            return fail("'" + std::string(name) + "' needs a value: " + std::string(name) + " " +
+                        std::string(flag->value));
+        }
+
+        std::string error;
+        if (name == "--help") {
+            args.help = true;
+        } else if (name == "--version") {
+            args.version = true;
+        } else if (name == "--input") {
+            error = parse_endpoint(name, "source", value, source_names, args.inputs);
+        } else if (name == "--output") {
+            error = parse_endpoint(name, "sink", value, sink_names, args.outputs);
+        } else if (name == "--set") {
+            error = apply_set(value, args.calls);
+        } else if (name == "--progress") {
+            args.progress = ProgressMode::On;
+        } else if (name == "--no-progress") {
+            args.progress = ProgressMode::Off;
+        } else if (name == "--trace") {
+            args.trace_path = std::string(value);
+        } else if (name == "--report") {
+            args.report_path = std::string(value);
+        } else if (name == "--max-inflight-roots") {
+            error = parse_count(name, value, kMaxInflightRoots, args.max_inflight_roots);
+        } else if (name == "--max-payload-mb") {
+            error = parse_count(name, value, kMaxPayloadMb, args.max_payload_mb);
+        } else if (name == "--resume") {
+            args.resume = true;
+        }
+        if (!error.empty()) return fail(std::move(error));
+        if ((name == "--trace" || name == "--report") && value.empty()) {
+            return fail("'" + std::string(name) + "' needs a value: " + std::string(name) +
+                        " FILE");
+        }
+    }
+    if (!args.help && !args.version) {
+        for (const std::string& s : source_names) {
+            if (!args.inputs.count(s)) {
+                return fail("no input for source '" + s + "'; use --input " + s + "=PATH");
+            }
+        }
+    }
+    return {std::move(args), {}};
+}
+
+}  // namespace rop::runtime

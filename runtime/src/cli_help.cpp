@@ -1,0 +1,94 @@
+// --help and --version of a generated pipeline binary.
+#include <algorithm>
+#include <sstream>
+
+#include "cli_text.h"
+#include "rop/runtime/pipeline_main.h"
+
+namespace rop::runtime {
+
+namespace {
+
+// Rows of cells, each column padded to its widest cell (the last column is not padded).
+std::string table(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows) {
+        width.resize(std::max(width.size(), row.size()));
+        for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    }
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line = " ";
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            line += " " + std::string(c ? 1 : 0, ' ') + row[c];
+            if (c + 1 < row.size()) line += std::string(width[c] - row[c].size(), ' ');
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+constexpr const char* kFlagsHelp =
+    "Flags:\n"
+    "  --input [NAME=]PATH         read source NAME from PATH (NAME may be left out with one "
+    "source)\n"
+    "  --output [NAME=]PATH        write sink NAME to PATH (NAME may be left out with one sink)\n"
+    "  --set CALL.OPTION=VALUE     override a Call option: batch (1..65536), actors (1..4096),\n"
+    "                              retries (0..100), infra_retries (0..100),\n"
+    "                              recovery (abort|retry_batch|retry_tail|isolate_tail),\n"
+    "                              timeout (500ms, 30s, 2m, 1h or none),\n"
+    "                              batching (any_parent|single_parent)\n"
+    "  --progress, --no-progress   per-Call progress on stderr (default: on on a terminal)\n"
+    "  --trace FILE                write a Chrome/Perfetto trace of every batch\n"
+    "  --report FILE               write the run report (JSON)\n"
+    "  --max-inflight-roots N      roots in flight at once (default 64)\n"
+    "  --max-payload-mb N          live payload budget before new roots wait (default 1024)\n"
+    "  --resume                    skip roots an interrupted run committed (not supported yet)\n"
+    "  -h, --help                  this text\n"
+    "  --version                   the version\n"
+    "\n"
+    "Exit status: 0 every root ok or dropped, 3 some roots failed, 1 run aborted, 2 usage "
+    "error.\n";
+
+}  // namespace
+
+std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args) {
+    std::ostringstream out;
+    out << "Usage: " << def.name << " [FLAGS]\n\n";
+    out << def.name << ": a rop pipeline";
+    if (!def.rop_path.empty()) out << " compiled from " << def.rop_path;
+    out << ".\n\n";
+
+    std::vector<std::vector<std::string>> rows;
+    for (const SourceDefinition& s : def.sources) {
+        auto it = args.inputs.find(s.name);
+        rows.push_back(
+            {s.name, it == args.inputs.end() ? "(no default)" : it->second, s.description});
+    }
+    out << "Sources (--input NAME=PATH):\n" << table(rows) << "\n";
+    rows.clear();
+    if (!def.sinks.empty()) {
+        for (const SinkDefinition& s : def.sinks) {
+            auto it = args.outputs.find(s.name);
+            std::string path = it == args.outputs.end() ? std::string() : it->second;
+            rows.push_back({s.name, path.empty() ? "(no default)" : path, s.description});
+        }
+        out << "Sinks (--output NAME=PATH):\n" << table(rows) << "\n";
+        rows.clear();
+    }
+    for (const CallDefinition& c : args.calls) {
+        rows.push_back({c.name, cli::kind_name(c.kind), c.udf.empty() ? "-" : c.udf,
+                        cli::format_options(c.options)});
+    }
+    out << "Calls (--set CALL.OPTION=VALUE):\n" << table(rows) << "\n" << kFlagsHelp;
+    return out.str();
+}
+
+std::string pipeline_version(const PipelineDefinition& def) {
+    std::string s = def.name + " " + (def.version.empty() ? "(no version)" : def.version);
+    if (!def.rop_path.empty()) s += " (" + def.rop_path + ")";
+    return s + "\n";
+}
+
+}  // namespace rop::runtime

@@ -1,0 +1,232 @@
+// pipeline_main: what every generated main calls. Parses the flags, opens the source and the
+// sinks, runs the plan with progress on stderr, writes the report atomically and maps the run's
+// outcome to the exit code.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "rop/runtime/pipeline_main.h"
+
+namespace rop::runtime {
+
+namespace {
+
+// Writes `text` to `path` through a temp file in the same directory, fsync and rename, so a
+// reader never sees a torn report. Returns an error message, or "" on success.
+std::string write_atomically(const std::string& path, const std::string& text) {
+    const std::string temp = path + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot create '" + temp + "': " + std::strerror(errno);
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const std::string error = std::strerror(errno);
+            ::close(fd);
+            ::unlink(temp.c_str());
+            return "cannot write '" + temp + "': " + error;
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        const std::string error = std::strerror(errno);
+        ::unlink(temp.c_str());
+        return "cannot write '" + temp + "': " + error;
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+        const std::string error = std::strerror(errno);
+        ::unlink(temp.c_str());
+        return "cannot rename '" + temp + "' to '" + path + "': " + error;
+    }
+    return {};
+}
+
+// A file to be written after the run must have an existing directory (checked before the run,
+// so a typo costs nothing).
+std::string check_output_dir(const std::string& flag, const std::string& path) {
+    if (path.empty()) return {};
+    std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+        return flag + ": directory '" + dir.string() + "' does not exist";
+    }
+    return {};
+}
+
+// Draws progress on stderr from the driver thread: redrawn in place on a terminal (~4 Hz),
+// plain periodic lines otherwise.
+class ProgressPrinter {
+  public:
+    ProgressPrinter(std::ostream& err, bool tty, std::vector<ProgressCall> calls)
+        : err_(err), tty_(tty), calls_(std::move(calls)) {}
+
+    void operator()(const Progress& progress) {
+        const std::vector<std::string> lines = render_progress(progress, calls_);
+        if (tty_) {
+            err_ << redraw_progress(lines, drawn_);
+            drawn_ = std::max(drawn_, lines.size());
+        } else {
+            err_ << plain_progress(progress, lines);
+        }
+        err_.flush();
+    }
+
+  private:
+    std::ostream& err_;
+    bool tty_;
+    std::vector<ProgressCall> calls_;
+    std::size_t drawn_ = 0;
+};
+
+}  // namespace
+
+std::string failure_summary(const RunReport& report, std::size_t shown) {
+    std::size_t failed = 0;
+    for (const RootResult& r : report.roots) failed += r.status == RootStatus::Failed;
+    if (failed == 0) return {};
+    std::string out =
+        std::to_string(failed) + " failed of " + std::to_string(report.roots.size()) + " roots\n";
+    std::size_t listed = 0;
+    for (const RootResult& r : report.roots) {
+        if (r.status != RootStatus::Failed) continue;
+        if (listed++ == shown) break;
+        out += "  " + r.name + ": ";
+        if (!r.failed_call.empty()) out += "call '" + r.failed_call + "': ";
+        out += r.reason + "\n";
+    }
+    if (failed > shown) {
+        out += "  ... and " + std::to_string(failed - shown) + " more (see --report)\n";
+    }
+    return out;
+}
+
+int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std::ostream& out,
+                  std::ostream& err, bool err_is_tty) {
+    const std::string prog = def.name.empty() ? "pipeline" : def.name;
+    auto usage_error = [&](const std::string& message) {
+        err << prog << ": error: " << message << "\n";
+        return kExitUsage;
+    };
+    // A malformed definition is a bug of the code generator, not of the user.
+    auto internal_error = [&](const std::string& message) {
+        err << prog << ": internal error: " << message << "\n";
+        return kExitAborted;
+    };
+
+    ParseOutcome parsed = parse_pipeline_args(argc, argv, def);
+    if (!parsed.args) return usage_error(parsed.error);
+    const ParsedArgs& args = *parsed.args;
+    if (args.help) {
+        out << pipeline_help(def, args);
+        return kExitOk;
+    }
+    if (args.version) {
+        out << pipeline_version(def);
+        return kExitOk;
+    }
+    if (args.resume) return usage_error("--resume: not supported yet");
+    for (const auto& [flag, path] : {std::pair{std::string("--report"), args.report_path},
+                                     std::pair{std::string("--trace"), args.trace_path}}) {
+        if (std::string e = check_output_dir(flag, path); !e.empty()) return usage_error(e);
+    }
+
+    // The plan with the effective options.
+    if (def.sources.size() != 1) {
+        return internal_error("the runtime runs exactly one source, the definition has " +
+                              std::to_string(def.sources.size()));
+    }
+    std::vector<CallOptions> options;
+    for (const CallDefinition& c : args.calls) options.push_back(c.options);
+    Plan plan;
+    try {
+        if (def.build_plan) {
+            plan = def.build_plan(options);
+        } else {
+            plan = std::move(def.plan);
+            if (plan.calls.size() == options.size()) {
+                for (std::size_t i = 0; i < options.size(); ++i) plan.calls[i].options = options[i];
+            }
+        }
+    } catch (const std::exception& e) {
+        return internal_error(std::string("building the plan: ") + e.what());
+    }
+    if (plan.calls.size() != options.size()) {
+        return internal_error("the plan has " + std::to_string(plan.calls.size()) +
+                              " Calls, the definition documents " + std::to_string(options.size()));
+    }
+
+    // Source and sinks: failing to open one is the user's (unreadable input, bad path).
+    const SourceDefinition& source_def = def.sources[0];
+    std::unique_ptr<RootSource> source;
+    try {
+        if (!source_def.open) return internal_error("source '" + source_def.name + "' has no open");
+        source = source_def.open(args.inputs.at(source_def.name));
+    } catch (const std::exception& e) {
+        return usage_error("input '" + source_def.name + "': " + e.what());
+    }
+    if (!source) return internal_error("source '" + source_def.name + "' opened nothing");
+
+    RunOptions run_options;
+    run_options.max_inflight_roots = args.max_inflight_roots;
+    run_options.max_payload_bytes = args.max_payload_mb << 20;
+    run_options.trace_path = args.trace_path;
+    for (const SinkDefinition& sink : def.sinks) {
+        if (!sink.open) return internal_error("sink '" + sink.name + "' has no open");
+        try {
+            SinkBinding binding = sink.open(args.outputs.at(sink.name));
+            binding.port = sink.port;
+            run_options.sinks.push_back(std::move(binding));
+        } catch (const std::exception& e) {
+            return usage_error("output '" + sink.name + "': " + e.what());
+        }
+    }
+    const bool show_progress =
+        args.progress == ProgressMode::On || (args.progress == ProgressMode::Auto && err_is_tty);
+    if (show_progress) {
+        // Progress names the Calls as --set and --help do (the plan's names may carry a
+        // location suffix).
+        std::vector<ProgressCall> calls = progress_calls(plan);
+        for (std::size_t i = 0; i < calls.size(); ++i) calls[i].name = args.calls[i].name;
+        run_options.on_progress = ProgressPrinter(err, err_is_tty, std::move(calls));
+        run_options.progress_interval =
+            err_is_tty ? std::chrono::milliseconds(250) : std::chrono::milliseconds(5000);
+    }
+
+    RunReport report;
+    try {
+        report = run(plan, *source, run_options);
+    } catch (const std::exception& e) {
+        err << prog << ": error: " << e.what() << "\n";
+        return kExitAborted;
+    }
+
+    int code = kExitOk;
+    if (report.aborted) {
+        err << prog << ": aborted: " << report.abort_reason << "\n";
+        code = kExitAborted;
+    } else if (std::string summary = failure_summary(report); !summary.empty()) {
+        err << prog << ": " << summary;
+        code = kExitFailedRoots;
+    }
+    if (!args.report_path.empty()) {
+        if (std::string e = write_atomically(args.report_path, report.to_json()); !e.empty()) {
+            err << prog << ": error: --report: " << e << "\n";
+            if (code == kExitOk) code = kExitAborted;
+        }
+    }
+    return code;
+}
+
+int pipeline_main(int argc, char** argv, PipelineDefinition def) {
+    return pipeline_main(argc, argv, std::move(def), std::cout, std::cerr,
+                         ::isatty(STDERR_FILENO) != 0);
+}
+
+}  // namespace rop::runtime

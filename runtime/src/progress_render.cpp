@@ -1,0 +1,149 @@
+// Progress lines from a Progress snapshot (pure), the terminal redraw and the plain form.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+#include "rop/runtime/pipeline_main.h"
+
+namespace rop::runtime {
+
+namespace {
+
+std::string fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string format_rate(double per_s) {
+    if (per_s >= 1e6) return fixed(per_s / 1e6, 1) + "M/s";
+    if (per_s >= 1e4) return fixed(per_s / 1e3, 1) + "k/s";
+    if (per_s >= 10) return fixed(per_s, 0) + "/s";
+    return fixed(per_s, 1) + "/s";
+}
+
+std::string format_eta(double seconds) {
+    const auto s = static_cast<long long>(std::ceil(seconds));
+    char buf[64];
+    if (s < 60) {
+        std::snprintf(buf, sizeof buf, "%llds", s);
+    } else if (s < 3600) {
+        std::snprintf(buf, sizeof buf, "%lldm%02llds", s / 60, s % 60);
+    } else {
+        std::snprintf(buf, sizeof buf, "%lldh%02lldm", s / 3600, (s % 3600) / 60);
+    }
+    return buf;
+}
+
+std::string pad_right(const std::string& s, std::size_t width) {
+    return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
+}
+std::string pad_left(const std::string& s, std::size_t width) {
+    return std::string(width > s.size() ? width - s.size() : 0, ' ') + s;
+}
+
+// "ETA 21s", "done" when nothing is left, "ETA ?" when it cannot be told.
+std::string eta_cell(double done, std::optional<double> total, double rate) {
+    if (total && done >= *total) return "done";
+    if (!total || rate <= 0) return "ETA ?";
+    return "ETA " + format_eta((*total - done) / rate);
+}
+
+}  // namespace
+
+std::vector<ProgressCall> progress_calls(const Plan& plan) {
+    std::vector<ProgressCall> calls;
+    for (const CallSpec& c : plan.calls) calls.push_back({c.name, c.domain == 0});
+    return calls;
+}
+
+std::vector<std::string> render_progress(const Progress& p, std::span<const ProgressCall> calls) {
+    const double elapsed = p.elapsed_s;
+    const bool finished = p.roots_total && p.roots_done >= *p.roots_total;
+    // Roots counted as finished work: done ones in full, those in flight as half done.
+    const std::size_t inflight =
+        p.roots_admitted > p.roots_done ? p.roots_admitted - p.roots_done : 0;
+    const double root_units =
+        static_cast<double>(p.roots_done) + 0.5 * static_cast<double>(inflight);
+
+    std::vector<std::string> lines;
+    {
+        const double done = static_cast<double>(p.roots_done);
+        const double rate = elapsed > 0 ? done / elapsed : 0;
+        std::string head = "roots " + std::to_string(p.roots_done) + "/" +
+                           (p.roots_total ? std::to_string(*p.roots_total) : "?") + " done, " +
+                           std::to_string(inflight) + " in flight, " + fixed(elapsed, 1) + "s";
+        std::optional<double> total;
+        if (p.roots_total) total = static_cast<double>(*p.roots_total);
+        head += ", " + eta_cell(done, total, rate);
+        lines.push_back(std::move(head));
+    }
+
+    std::size_t name_width = 0;
+    for (std::size_t i = 0; i < p.calls.size(); ++i) {
+        const std::string& name = i < calls.size() ? calls[i].name : p.calls[i].name;
+        name_width = std::max(name_width, name.size());
+    }
+    std::vector<std::array<std::string, 4>> cells;
+    for (std::size_t i = 0; i < p.calls.size(); ++i) {
+        const CallCounters& c = p.calls[i];
+        const bool per_root = i < calls.size() && calls[i].per_root;
+        const std::uint64_t done = c.grains + c.suppressed;
+        const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+        std::optional<double> total;
+        std::string total_text = "?";
+        if (finished) {
+            total = static_cast<double>(done);
+            total_text = std::to_string(done);
+        } else if (per_root && p.roots_total) {
+            total = static_cast<double>(*p.roots_total);
+            total_text = std::to_string(*p.roots_total);
+        } else if (p.roots_total && root_units > 0) {
+            const double estimate =
+                std::max(static_cast<double>(done),
+                         std::round(static_cast<double>(done) *
+                                    static_cast<double>(*p.roots_total) / root_units));
+            total_text = "~" + fixed(estimate, 0);
+            // An estimate is never "done" before the run is.
+            if (estimate > static_cast<double>(done)) total = estimate;
+        }
+        const std::string name = i < calls.size() ? calls[i].name : c.name;
+        cells.push_back({name, std::to_string(done) + "/" + total_text, format_rate(rate),
+                         eta_cell(static_cast<double>(done), total, rate)});
+    }
+    std::size_t count_width = 0;
+    std::size_t rate_width = 0;
+    for (const auto& row : cells) {
+        count_width = std::max(count_width, row[1].size());
+        rate_width = std::max(rate_width, row[2].size());
+    }
+    for (const auto& row : cells) {
+        lines.push_back("  " + pad_right(row[0], name_width) + "  " +
+                        pad_left(row[1], count_width) + "  " + pad_left(row[2], rate_width) + "  " +
+                        row[3]);
+    }
+    return lines;
+}
+
+std::string redraw_progress(std::span<const std::string> lines, std::size_t previous) {
+    std::string out;
+    // Cursor to the first column of the line `previous` lines up, then rewrite each line; lines
+    // left over from a longer previous drawing are cleared.
+    if (previous > 0) out += "\x1b[" + std::to_string(previous) + "F";
+    for (const std::string& line : lines) out += "\x1b[2K" + line + "\n";
+    for (std::size_t i = lines.size(); i < previous; ++i) out += "\x1b[2K\n";
+    return out;
+}
+
+std::string plain_progress(const Progress& progress, std::span<const std::string> lines) {
+    const std::string stamp = "[" + fixed(progress.elapsed_s, 1) + "s] ";
+    std::string out;
+    for (const std::string& line : lines) {
+        const std::size_t start = line.find_first_not_of(' ');
+        out += stamp + (start == std::string::npos ? line : line.substr(start)) + "\n";
+    }
+    return out;
+}
+
+}  // namespace rop::runtime

@@ -1,0 +1,302 @@
+// pipeline_main run in-process on the demo pipeline (expand -> map -> reduce): exit codes 0, 3,
+// 1 and 2, the stderr summary, --set reaching the plan, --report parsed back, progress output.
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "test_pipeline_main_demo.h"
+
+using namespace rop::runtime;
+using namespace rop::runtime::test;
+using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+struct MainResult {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+MainResult run_demo(DemoSinks& sinks, const std::vector<std::string>& args, bool tty = false,
+                    std::string default_input = "1,2,3") {
+    Argv a(args);
+    std::ostringstream out;
+    std::ostringstream err;
+    MainResult o;
+    o.code = pipeline_main(a.argc(), a.argv(), demo_definition(sinks, std::move(default_input)),
+                           out, err, tty);
+    o.out = out.str();
+    o.err = err.str();
+    return o;
+}
+
+// A fresh directory under the system temp dir, removed at the end of the test.
+struct TempDir {
+    TempDir() {
+        path =
+            std::filesystem::temp_directory_path() /
+            ("rop_pipeline_main_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    static int& counter() {
+        static int n = 0;
+        return n;
+    }
+    std::filesystem::path path;
+};
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("pipeline_main: exit 0 when every root is ok", "[runtime][cli]") {
+    DemoSinks sinks;
+    const MainResult o = run_demo(sinks, {"--output", "totals=t.txt"});
+    CHECK(o.code == kExitOk);
+    CHECK(o.out.empty());
+    CHECK(o.err.empty());  // not a terminal, no --progress: quiet
+    std::vector<long> totals = sinks.totals;
+    std::sort(totals.begin(), totals.end());
+    // 1 -> 100; 2 -> 200+201; 3 -> 300+301+302; doubled.
+    CHECK(totals == std::vector<long>{200, 802, 1806});
+    CHECK(sinks.pages.size() == 6);
+    CHECK(sinks.totals_path == "t.txt");
+    CHECK(sinks.pages_path == "pages.txt");
+}
+
+TEST_CASE("pipeline_main: --input overrides the default source input", "[runtime][cli]") {
+    DemoSinks sinks;
+    const MainResult o = run_demo(sinks, {"--input", "4"});
+    CHECK(o.code == kExitOk);
+    CHECK(sinks.totals == std::vector<long>{2 * (400 + 401 + 402 + 403)});
+
+    TempDir dir;
+    const auto list = dir.path / "list.txt";
+    std::ofstream(list) << "1\n2\n";
+    DemoSinks from_file;
+    CHECK(run_demo(from_file, {"--input", "docs=@" + list.string()}).code == kExitOk);
+    CHECK(from_file.totals.size() == 2);
+}
+
+TEST_CASE("pipeline_main: --set reaches the plan", "[runtime][cli]") {
+    DemoSinks wide;
+    CHECK(run_demo(wide, {"--input", "40", "--set", "m.batch=1"}).code == kExitOk);
+    CHECK(wide.max_map_batch.load() == 1);
+    CHECK(wide.totals.size() == 1);
+
+    // With build_plan the generated code gets the effective options, one per Call.
+    DemoSinks sinks;
+    PipelineDefinition def = demo_definition(sinks);
+    std::vector<CallOptions> seen;
+    const Plan compiled = def.plan;
+    def.build_plan = [&](const std::vector<CallOptions>& options) {
+        seen = options;
+        Plan plan = compiled;
+        for (std::size_t i = 0; i < options.size(); ++i) plan.calls[i].options = options[i];
+        return plan;
+    };
+    def.plan = Plan{};
+    Argv a({"--set", "m.actors=3", "--set", "sum.recovery=isolate_tail"});
+    std::ostringstream out;
+    std::ostringstream err;
+    CHECK(pipeline_main(a.argc(), a.argv(), std::move(def), out, err, false) == kExitOk);
+    REQUIRE(seen.size() == 3);
+    CHECK(seen[1].actors == 3);
+    CHECK(seen[1].batch == 16);
+    CHECK(seen[2].recovery == Recovery::IsolateTail);
+    CHECK(seen[0].recovery == Recovery::Abort);
+}
+
+TEST_CASE("pipeline_main: exit 3 with failed roots and a stderr summary", "[runtime][cli]") {
+    DemoSinks sinks;
+    TempDir dir;
+    const auto report = dir.path / "report.json";
+    const MainResult o = run_demo(sinks, {"--input", "1,7,2", "--report", report.string()});
+    CHECK(o.code == kExitFailedRoots);
+    CHECK(o.err == "demo: 1 failed of 3 roots\n  doc7: call 'm': bad page 701\n");
+    std::vector<long> totals = sinks.totals;
+    std::sort(totals.begin(), totals.end());
+    CHECK(totals == std::vector<long>{200, 802});
+
+    const nlohmann::json j = read_json(report);
+    CHECK(j["aborted"] == false);
+    CHECK(j["summary"]["roots"] == 3);
+    CHECK(j["summary"]["ok"] == 2);
+    CHECK(j["summary"]["failed"] == 1);
+    REQUIRE(j["roots"].size() == 3);
+    CHECK(j["roots"][1]["name"] == "doc7");
+    CHECK(j["roots"][1]["status"] == "failed");
+    CHECK(j["roots"][1]["call"] == "m");
+    CHECK(j["roots"][1]["reason"] == "bad page 701");
+    CHECK(j["roots"][0]["status"] == "ok");
+    REQUIRE(j["calls"].size() == 3);
+    CHECK(j["calls"][1]["name"] == "m");
+    CHECK(j["calls"][1]["failed"] == 1);
+    // Written through a temp file and renamed: nothing else is left in the directory.
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
+        (void)entry;
+        ++files;
+    }
+    CHECK(files == 1);
+}
+
+TEST_CASE("pipeline_main: the failure summary lists the first few", "[runtime][cli]") {
+    RunReport report;
+    for (int i = 0; i < 9; ++i) {
+        RootResult r;
+        r.name = "r" + std::to_string(i);
+        if (i % 4 != 0) {
+            r.status = RootStatus::Failed;
+            r.failed_call = "ocr";
+            r.reason = "bad " + std::to_string(i);
+        }
+        report.roots.push_back(r);
+    }
+    report.roots[3].failed_call.clear();
+    report.roots[3].reason = "run aborted: x";
+    CHECK(failure_summary(report, 3) ==
+          "6 failed of 9 roots\n"
+          "  r1: call 'ocr': bad 1\n"
+          "  r2: call 'ocr': bad 2\n"
+          "  r3: run aborted: x\n"
+          "  ... and 3 more (see --report)\n");
+    CHECK(failure_summary(RunReport{}).empty());
+}
+
+TEST_CASE("pipeline_main: exit 1 when the run aborts", "[runtime][cli]") {
+    DemoSinks sinks;
+    TempDir dir;
+    const auto report = dir.path / "report.json";
+    const MainResult o = run_demo(sinks, {"--input", "9,1", "--report", report.string()});
+    CHECK(o.code == kExitAborted);
+    CHECK_THAT(o.err, StartsWith("demo: aborted: call 'm': "));
+    CHECK_THAT(o.err, ContainsSubstring("boom on 902"));
+    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+    const nlohmann::json j = read_json(report);
+    CHECK(j["aborted"] == true);
+    CHECK_THAT(j["abort_reason"].get<std::string>(), ContainsSubstring("boom on 902"));
+
+    // The same input with isolate_tail fails only that root: exit 3.
+    DemoSinks isolated;
+    const MainResult o3 =
+        run_demo(isolated, {"--input", "9,1", "--set", "m.recovery=isolate_tail"});
+    CHECK(o3.code == kExitFailedRoots);
+    CHECK_THAT(o3.err, StartsWith("demo: 1 failed of 2 roots\n  doc9: call 'm': "));
+}
+
+TEST_CASE("pipeline_main: exit 2 on usage errors, one line", "[runtime][cli]") {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> table = {
+        {{"--progres"}, "demo: error: unknown flag '--progres'; did you mean '--progress'?\n"},
+        {{"--set", "m.batch=0"}, "demo: error: --set m.batch: 0 is out of range 1..65536\n"},
+        {{"--input", "1,x"}, "demo: error: input 'docs': 'x' is not a number\n"},
+        {{"--input", "@/nonexistent/list"},
+         "demo: error: input 'docs': cannot open '/nonexistent/list'\n"},
+        {{"--output", "pages=/unwritable"},
+         "demo: error: output 'pages': cannot create '/unwritable'\n"},
+        {{"--report", "/nonexistent/dir/r.json"},
+         "demo: error: --report: directory '/nonexistent/dir' does not exist\n"},
+        {{"--trace", "/nonexistent/dir/t.json"},
+         "demo: error: --trace: directory '/nonexistent/dir' does not exist\n"},
+        {{"--resume"}, "demo: error: --resume: not supported yet\n"},
+    };
+    for (const auto& [args, message] : table) {
+        INFO(args.front());
+        DemoSinks sinks;
+        const MainResult o = run_demo(sinks, args);
+        CHECK(o.code == kExitUsage);
+        CHECK(o.err == message);
+        CHECK(o.out.empty());
+        CHECK(sinks.totals.empty());
+    }
+    DemoSinks sinks;
+    const MainResult o = run_demo(sinks, {}, false, "");
+    CHECK(o.code == kExitUsage);
+    CHECK(o.err == "demo: error: no input for source 'docs'; use --input docs=PATH\n");
+}
+
+TEST_CASE("pipeline_main: --help and --version print and exit 0", "[runtime][cli]") {
+    DemoSinks sinks;
+    const MainResult help = run_demo(sinks, {"--help"});
+    CHECK(help.code == kExitOk);
+    CHECK(help.err.empty());
+    CHECK_THAT(help.out, StartsWith("Usage: demo [FLAGS]\n"));
+    CHECK_THAT(help.out, ContainsSubstring("  docs  1,2,3  Doc: numbers\n"));
+    CHECK(sinks.totals.empty());  // nothing ran
+    const MainResult version = run_demo(sinks, {"--version"});
+    CHECK(version.code == kExitOk);
+    CHECK(version.out == "demo 0.1.0 (demo.rop)\n");
+}
+
+TEST_CASE("pipeline_main: progress on stderr, plain and on a terminal", "[runtime][cli]") {
+    DemoSinks plain;
+    const MainResult o = run_demo(plain, {"--progress"});
+    CHECK(o.code == kExitOk);
+    // At least the final snapshot, one line per Call plus the roots line, all finished.
+    CHECK_THAT(o.err, ContainsSubstring("] roots 3/3 done, 0 in flight, "));
+    CHECK_THAT(o.err, ContainsSubstring("] split  3/3"));
+    CHECK_THAT(o.err, ContainsSubstring("] m      6/6"));
+    CHECK(o.err.find('\x1b') == std::string::npos);
+
+    DemoSinks tty;
+    const MainResult t = run_demo(tty, {}, true);  // on by default on a terminal
+    CHECK(t.code == kExitOk);
+    CHECK_THAT(t.err, ContainsSubstring("\x1b[2Kroots 3/3 done, 0 in flight, "));
+    CHECK_THAT(t.err, ContainsSubstring("\x1b[2K  sum    3/3"));
+
+    DemoSinks off;
+    CHECK(run_demo(off, {"--no-progress"}, true).err.empty());
+}
+
+TEST_CASE("pipeline_main: --trace, --report and the admission limits", "[runtime][cli]") {
+    DemoSinks sinks;
+    TempDir dir;
+    const auto trace = dir.path / "trace.json";
+    const auto report = dir.path / "report.json";
+    CHECK(run_demo(sinks, {"--trace", trace.string(), "--report=" + report.string(),
+                           "--max-inflight-roots", "1", "--max-payload-mb", "1"})
+              .code == kExitOk);
+    const nlohmann::json t = read_json(trace);
+    REQUIRE(t.contains("traceEvents"));
+    CHECK_FALSE(t["traceEvents"].empty());
+    const nlohmann::json r = read_json(report);
+    CHECK(r["peak_inflight_roots"] == 1);
+    CHECK(r["summary"]["ok"] == 3);
+}
+
+TEST_CASE("pipeline_main: a malformed definition is an internal error, exit 1", "[runtime][cli]") {
+    auto run_def = [](PipelineDefinition def) {
+        Argv a({});
+        std::ostringstream out;
+        std::ostringstream err;
+        const int code = pipeline_main(a.argc(), a.argv(), std::move(def), out, err, false);
+        CHECK(code == kExitAborted);
+        return err.str();
+    };
+    DemoSinks sinks;
+    PipelineDefinition no_source = demo_definition(sinks);
+    no_source.sources.clear();
+    CHECK(run_def(std::move(no_source)) ==
+          "demo: internal error: the runtime runs exactly one source, the definition has 0\n");
+    PipelineDefinition extra_call = demo_definition(sinks);
+    extra_call.calls.push_back({"x", CallKind::Map, "x", {}});
+    CHECK(run_def(std::move(extra_call)) ==
+          "demo: internal error: the plan has 3 Calls, the definition documents 4\n");
+    CHECK(sinks.totals.empty());
+}
