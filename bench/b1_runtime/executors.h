@@ -5,6 +5,8 @@
 //    thread"), so each batch pays one hand-off to the worker and one report back.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -67,11 +69,14 @@ public:
         worker_ = std::thread([this] { loop(); });
     }
     void submit(BatchJob& job) override {
+        bool sleeping;
         {
             std::lock_guard<std::mutex> lock(mutex_);
             jobs_.push_back(&job);
+            queued_.store(jobs_.size(), std::memory_order_release);
+            sleeping = sleeping_;
         }
-        wake_.notify_one();
+        if (sleeping) wake_.notify_one();  // a futex wake only when the worker really sleeps
     }
     void abandon(BatchJob&) override {}
     void stop() override {
@@ -87,10 +92,24 @@ private:
     void loop() {
         std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
+            if (jobs_.empty() && !stopping_) {
+                // The driver usually sends the next batch within microseconds: poll briefly
+                // before sleeping, as the runtime's thread executor does.
+                lock.unlock();
+                const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+                while (queued_.load(std::memory_order_acquire) == 0 &&
+                       std::chrono::steady_clock::now() < until) {
+                    std::this_thread::yield();
+                }
+                lock.lock();
+            }
+            sleeping_ = true;
             wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+            sleeping_ = false;
             if (jobs_.empty()) break;
             BatchJob* job = jobs_.front();
             jobs_.pop_front();
+            queued_.store(jobs_.size(), std::memory_order_release);
             lock.unlock();
             actors_.run(*job, *reports_);
             lock.lock();
@@ -103,6 +122,8 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<BatchJob*> jobs_;
+    std::atomic<std::size_t> queued_{0};  // jobs_.size(), readable without the mutex
+    bool sleeping_ = false;               // guarded by mutex_
     bool stopping_ = false;
     std::thread worker_;
 };
