@@ -126,4 +126,23 @@ inline CallOptions opts(std::uint32_t batch, std::uint32_t actors) {
     return o;
 }
 
+// Doc(x) -> x pages valued 100x+i -> one map Call "m" with the given options and UDF.
+struct OneMap {
+    Plan plan;
+    PortId out = 0;
+    OneMap(CallOptions o, BatchFn fn) {
+        PlanBuilder b;
+        const DomainId doc = b.add_domain("Doc");
+        const DomainId page = b.add_domain("Page", doc);
+        const PortId src = b.source("src");
+        const PortId pages = b.add_port("pages", page);
+        out = b.add_port("out", page);
+        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(8, 1),
+                    expand_int([](long x) { return x; },
+                               [](long x, long i) { return 100 * x + i; })});
+        b.add_call({"m", CallKind::Map, page, {{pages}}, {out}, o, actor(std::move(fn))});
+        plan = b.build();
+    }
+};
+
 }  // namespace rop::runtime::test

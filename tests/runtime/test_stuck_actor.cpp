@@ -48,25 +48,6 @@ void plus_one(Batch& b) {
     }
 }
 
-// Doc(x) -> x pages valued 100x+i -> map "m" (+1) with the given options and UDF.
-struct Pipeline {
-    Plan plan;
-    PortId out = 0;
-    Pipeline(CallOptions o, BatchFn fn) {
-        PlanBuilder b;
-        const DomainId doc = b.add_domain("Doc");
-        const DomainId page = b.add_domain("Page", doc);
-        const PortId src = b.source("src");
-        const PortId pages = b.add_port("pages", page);
-        out = b.add_port("out", page);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(8, 1),
-                    expand_int([](long x) { return x; },
-                               [](long x, long i) { return 100 * x + i; })});
-        b.add_call({"m", CallKind::Map, page, {{pages}}, {out}, o, actor(std::move(fn))});
-        plan = b.build();
-    }
-};
-
 // A UDF that never returns: it waits for g_release, which only the atexit handler sets, at the
 // very end of the test process (so that the process exits with no actor still inside a UDF).
 std::atomic<bool> g_release{false};
@@ -89,7 +70,7 @@ TEST_CASE("a UDF stuck past its timeout does not hang run(); its late thread is 
 
     std::multiset<std::string> expected;  // the same run without the stuck attempt
     {
-        Pipeline p(o, plus_one);
+        OneMap p(o, plus_one);
         Recorder rec;
         VecSource source(roots);
         RunOptions options;
@@ -106,7 +87,7 @@ TEST_CASE("a UDF stuck past its timeout does not hang run(); its late thread is 
     };
     auto state = std::make_shared<State>();
     {
-        Pipeline p(o, [state](Batch& b) {
+        OneMap p(o, [state](Batch& b) {
             if (state->calls.fetch_add(1) == 0) {  // the first attempt only: 30x the timeout
                 std::this_thread::sleep_for(3s);
                 plus_one(b);  // writes into its job, now owned by the closed report queue
@@ -147,7 +128,7 @@ TEST_CASE("a UDF that never returns: run() returns and the Grains are replayed",
     o.timeout = 100ms;
     o.infra_retries = 2;
     auto first = std::make_shared<std::atomic<bool>>(false);
-    Pipeline p(o, [first](Batch& b) {
+    OneMap p(o, [first](Batch& b) {
         if (!first->exchange(true)) {
             ++g_stuck;
             while (!g_release.load()) std::this_thread::sleep_for(1ms);  // "forever"
@@ -256,7 +237,7 @@ TEST_CASE("a contract error does not wait for a stuck, abandoned actor",
     o.timeout = 100ms;
     {
         // Page 100x+i: the first attempt blocks 2 s; page 201 breaks the ABI (no output).
-        Pipeline p(o, [first, late](Batch& b) {
+        OneMap p(o, [first, late](Batch& b) {
             if (!first->exchange(true)) {
                 std::this_thread::sleep_for(2s);
                 plus_one(b);
