@@ -27,7 +27,7 @@ else
     cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_BUILD_COMPILER=OFF \
         -DROP_BUILD_TESTS=OFF -DROP_BUILD_BENCH=ON >/dev/null
     ninja -C "$BUILD" -j2 bench_b1 >/dev/null
-    B1=$BUILD/bench/b1_runtime/bench_b1
+    B1=$BUILD/bin/bench_b1
 fi
 
 for executor in $ROP_EXECUTORS; do

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/build.sh release
-ropc=build/release/compiler/ropc/ropc
+ropc=build/release/bin/ropc
 echo "== ropc check on every example =="
 status=0
 for f in examples/*.rop examples/*/*.rop; do

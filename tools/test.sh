@@ -15,7 +15,7 @@ if [ "${ROP_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
         dir=build/ci-${san%%,*}
         echo "== runtime tests under -fsanitize=$san ($dir) =="
         cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROP_WERROR=ON \
-            -DROP_SANITIZE="$san" -DROP_BUILD_COMPILER=OFF -DROP_BUILD_BENCH=OFF >/dev/null
+            -DROP_SANITIZE="$san" -DROP_BUILD_COMPILER=OFF -DROP_BUILD_STDLIB=OFF -DROP_BUILD_BENCH=OFF >/dev/null
         cmake --build "$dir" -j "$(nproc)"
         ROP_RANDOM_SEEDS=${ROP_SANITIZER_SEEDS:-400} ctest --test-dir "$dir" -R runtime \
             -j "$(nproc)" --output-on-failure

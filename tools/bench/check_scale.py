@@ -6,7 +6,7 @@ every level fans of maps and filters, a broadcast from the parent Domain, multi-
 zip the broadcast value with optional inputs, and a reduce back to the parent (wide). It checks
 clean, so every phase of sema runs in full.
 
-    tools/bench/check_scale.py --ropc build/release/compiler/ropc/ropc [--stages 5000] [--runs 5]
+    tools/bench/check_scale.py --ropc build/release/bin/ropc [--stages 5000] [--runs 5]
 """
 import argparse
 import os
@@ -63,7 +63,7 @@ def generate(stages: int, depth: int) -> tuple[str, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--ropc", default="build/release/compiler/ropc/ropc")
+    parser.add_argument("--ropc", default="build/release/bin/ropc")
     parser.add_argument("--stages", type=int, default=5000)
     parser.add_argument("--depth", type=int, default=12)
     parser.add_argument("--runs", type=int, default=5)

@@ -80,4 +80,12 @@ private:
     const T* value_;
 };
 
+// Which root a sink is writing: its zero-based position in the source and its display name
+// (the file path or URI the source gave it). A sink that writes one file per root names the
+// file after `name`; ordinals are stable across a rerun of the same input.
+struct RootKey {
+    std::uint64_t ordinal = 0;
+    std::string name;
+};
+
 }  // namespace rop
