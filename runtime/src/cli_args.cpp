@@ -32,6 +32,7 @@ constexpr FlagSpec kFlags[] = {
     {"--max-inflight-roots", "N"},
     {"--max-payload-mb", "N"},
     {"--resume", ""},
+    {"--journal", "FILE"},
 };
 
 constexpr std::size_t kMaxInflightRoots = std::size_t{1} << 20;
@@ -303,9 +304,11 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             error = parse_count(name, value, kMaxPayloadMb, args.max_payload_mb);
         } else if (name == "--resume") {
             args.resume = true;
+        } else if (name == "--journal") {
+            args.journal_path = std::string(value);
         }
         if (!error.empty()) return fail(std::move(error));
-        if ((name == "--trace" || name == "--report") && value.empty()) {
+        if ((name == "--trace" || name == "--report" || name == "--journal") && value.empty()) {
             return fail("'" + std::string(name) + "' needs a value: " + std::string(name) +
                         " FILE");
         }

@@ -131,7 +131,11 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         out << pipeline_version(def);
         return kExitOk;
     }
-    if (args.resume) return usage_error("--resume: not supported yet");
+    const std::string journal_path =
+        args.journal_path.empty() ? default_journal_path(def, args) : args.journal_path;
+    if (args.resume && journal_path.empty()) {
+        return usage_error("--resume: the pipeline has no sink; name a journal with --journal FILE");
+    }
     for (const auto& [flag, path] : {std::pair{std::string("--report"), args.report_path},
                                      std::pair{std::string("--trace"), args.trace_path}}) {
         if (std::string e = check_output_dir(flag, path); !e.empty()) return usage_error(e);
@@ -180,13 +184,21 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     for (const SinkDefinition& sink : def.sinks) {
         if (!sink.open) return internal_error("sink '" + sink.name + "' has no open");
         try {
-            SinkBinding binding = sink.open(args.outputs.at(sink.name));
+            RootSinkBinding binding = sink.open(args.outputs.at(sink.name));
             binding.port = sink.port;
-            run_options.sinks.push_back(std::move(binding));
+            if (binding.name.empty()) binding.name = sink.name;
+            if (!binding.write_root) return internal_error("sink '" + sink.name + "' has no write");
+            run_options.root_sinks.push_back(std::move(binding));
         } catch (const std::exception& e) {
             return usage_error("output '" + sink.name + "': " + e.what());
         }
     }
+    // After the sinks are open (opening may create the output directory).
+    if (std::string e = check_output_dir("--journal", journal_path); !e.empty()) {
+        return usage_error(e);
+    }
+    run_options.journal_path = journal_path;
+    run_options.resume = args.resume;
     const bool show_progress =
         args.progress == ProgressMode::On || (args.progress == ProgressMode::Auto && err_is_tty);
     if (show_progress) {
@@ -222,6 +234,15 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         }
     }
     return code;
+}
+
+std::string default_journal_path(const PipelineDefinition& def, const ParsedArgs& args) {
+    if (def.sinks.empty()) return {};
+    auto it = args.outputs.find(def.sinks[0].name);
+    std::string path = it == args.outputs.end() ? def.sinks[0].default_output : it->second;
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    if (path.empty()) return {};
+    return path + ".journal";
 }
 
 int pipeline_main(int argc, char** argv, PipelineDefinition def) {

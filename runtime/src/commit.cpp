@@ -7,6 +7,13 @@
 #include "engine.h"
 
 namespace rop::runtime::detail {
+
+// Streamed children are resolved (drain) every this many, so that the work list stays small
+// (a 64-root expand batch of 10k children each would otherwise queue 640k tasks at once).
+constexpr std::uint32_t kDrainEvery = 64;
+// Streamed-child buffers larger than this many entries are freed after use.
+constexpr std::size_t kKeepStreamCapacity = std::size_t{1} << 16;
+
 namespace {
 
 bool is_live(const CallState& cs, const BatchJob& job, std::size_t g) {
@@ -41,19 +48,35 @@ bool Engine::take_streamed() {
         }
         any = true;
         on_emitted(*job, stream_scratch_);
-        stream_scratch_.clear();
+        release_stream_scratch();
     }
     return any;
 }
 
+// Streamed-child buffers swap between the driver and the workers; one that grew past
+// kKeepStreamCapacity (an expand batch of 64 roots x 10k children) is freed once no more
+// expand work can come (source exhausted, no expand batch in flight) instead of being held to
+// the end of the run: 32 bytes a child (B1's lineage bytes). Before that it is reused.
+void Engine::release_stream_scratch() {
+    stream_scratch_.clear();
+    if (stream_scratch_.capacity() > kKeepStreamCapacity && no_more_streaming()) {
+        std::vector<EmittedChild>().swap(stream_scratch_);  // (= {} would keep the capacity)
+    }
+}
+
 void Engine::on_emitted(BatchJob& job, std::vector<EmittedChild>& children) {
     const CallState& cs = calls_[job.call];
+    std::uint32_t since_drain = 0;
     for (EmittedChild& child : children) {
         if (!is_live(cs, job, child.grain)) continue;  // a stale attempt: not a fact
         const std::uint32_t local = job.grains[child.grain];
         const EntityId e = entity_of(cs.spec->domain, local);
         if (doomed_[e] || barred(job.call, e)) continue;  // will be fenced at commit
         add_child(job.call, local, child.ordinal, std::move(child.value));
+        if (++since_drain == kDrainEvery) {
+            since_drain = 0;
+            drain();
+        }
     }
     children.clear();
     drain();
@@ -68,7 +91,7 @@ void Engine::on_done(BatchJob& job) {
     }
     if (!stream_scratch_.empty()) {
         on_emitted(job, stream_scratch_);
-        stream_scratch_.clear();
+        release_stream_scratch();
     }
     job.running = false;
     --live_jobs_;

@@ -23,6 +23,7 @@ void Engine::admit() {
             break;
         }
         const auto ordinal = static_cast<std::uint32_t>(roots_.size());
+        if (!journaled_.empty() && skip_journaled(ordinal, next->name)) continue;
         roots_.emplace_back();
         roots_.back().admitted = Clock::now();
         roots_.back().result.name = std::move(next->name);
@@ -87,6 +88,7 @@ BatchJob* Engine::build_job(CallId call) {
     job->generations.clear();
     job->infos.clear();
     job->inputs.clear();
+    job->parent_values.clear();
     job->abandoned = false;
     job->id = next_job_id_++;
 
@@ -109,7 +111,9 @@ BatchJob* Engine::build_job(CallId call) {
         job->generations.push_back(g.generation);
         job->infos.push_back({e, parent_[e], ordinal_[e]});
         if (spec.kind == CallKind::Reduce) {
-            job->inputs.push_back(cs.groups[local]);
+            const ReadyGroup& group = cs.groups[local];
+            job->inputs.push_back(group.group);
+            job->parent_values.push_back(group.parent);
             return;
         }
         for (const CallInput& in : spec.inputs) {
@@ -164,8 +168,12 @@ BatchJob* Engine::build_job(CallId call) {
 
 void Engine::recycle(BatchJob* job) {
     job->inputs.clear();  // release payload references now
+    job->parent_values.clear();
     job->outputs.clear();
     job->children.clear();
+    if (job->children.capacity() > (std::size_t{1} << 16) && no_more_streaming()) {
+        std::vector<EmittedChild>().swap(job->children);  // see commit.cpp
+    }
     job->abandoned = false;
     free_jobs_.push_back(job);
 }

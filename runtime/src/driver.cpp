@@ -71,12 +71,27 @@ Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options,
         if (x < 0) throw ContractError("run: reduce '" + spec.name + "' has no expand");
         calls_[i].expansion = x;
         expansions_[static_cast<std::size_t>(x)].reducers.push_back(static_cast<CallId>(i));
+        // A reduce with a UDF sees the parent's value (Batch::parent): the paired expand's
+        // first input Item is held for it until the reduce resolves.
+        const CallSpec& expand = plan.calls[expansions_[static_cast<std::size_t>(x)].call];
+        if (!calls_[i].inline_call && !expand.inputs.empty()) {
+            calls_[i].parent_port = expand.inputs[0].port;
+            calls_[i].has_parent_port = true;
+            ++ports_[expand.inputs[0].port].refs;
+        }
     }
-    if (!options.sinks.empty()) {
+    if (!options.sinks.empty() || !options.root_sinks.empty()) {
         for (const SinkBinding& sink : options.sinks) {
             if (sink.port >= ports_.size()) throw ContractError("run: sink on an unknown port");
             ports_[sink.port].result = true;
             ports_[sink.port].sinks.push_back(&sink);
+        }
+        for (std::size_t i = 0; i < options.root_sinks.size(); ++i) {
+            const RootSinkBinding& sink = options.root_sinks[i];
+            if (sink.port >= ports_.size()) throw ContractError("run: sink on an unknown port");
+            if (!sink.write_root) throw ContractError("run: root sink without write_root");
+            ports_[sink.port].result = true;
+            ports_[sink.port].root_sinks.push_back(static_cast<std::uint32_t>(i));
         }
     } else {
         for (PortState& ps : ports_) {
@@ -217,6 +232,7 @@ RunReport Engine::run() {
     const auto start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                               start_.time_since_epoch()).count();
     std::vector<Report> left;
+    open_root_sinks();  // journal and restore(): before any actor exists
     try {
         executor_.start(plan_, *reports_);
         event_loop();

@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "journal.h"
 #include "rop/runtime/executor.h"
 #include "rop/runtime/run.h"
 #include "rop/runtime/transitions.h"
@@ -37,6 +38,12 @@ struct RecoveryUnit {
     std::vector<std::uint32_t> grains;
 };
 
+// A reduce Grain's input (the ReduceGroup) and its Batch::parent value, held until it seals.
+struct ReadyGroup {
+    Value group;
+    Value parent;
+};
+
 struct Consumer {
     CallId call;
     std::uint32_t input;  // index among the Call's inputs
@@ -52,6 +59,7 @@ struct PortState {
     std::uint32_t refs = 0;            // pending consumers per item (direct + reduce)
     bool result = false;               // counts for Ok vs Dropped (sink or leaf port)
     std::vector<const SinkBinding*> sinks;
+    std::vector<std::uint32_t> root_sinks;  // indexes into RunOptions::root_sinks
 };
 
 struct CallState {
@@ -65,7 +73,9 @@ struct CallState {
     bool inline_call = false;         // broadcast, or reduce without a UDF: the driver resolves
     int expansion = -1;               // Expand: its ExpansionTable; Reduce: the one it pairs with
     std::vector<std::uint32_t> members_pending;             // Reduce: per parent
-    std::unordered_map<std::uint32_t, Value> groups;        // Reduce with UDF: READY groups
+    std::unordered_map<std::uint32_t, ReadyGroup> groups;   // Reduce with UDF: READY groups
+    PortId parent_port = 0;           // Reduce with UDF: the paired expand's first input port
+    bool has_parent_port = false;
     std::unordered_map<EntityId, std::vector<std::uint32_t>> broadcast_waiting;  // by ancestor
     CallCounters counters;
     std::uint64_t dispatched = 0;
@@ -83,6 +93,20 @@ struct PayloadSlot {
     Value value;
     std::uint32_t refs = 0;
     std::uint32_t bytes = 0;
+};
+
+// A PRESENT item waiting at a root sink's port until its root is done.
+struct BufferedItem {
+    std::uint32_t sink;  // index into RunOptions::root_sinks
+    EntityId entity;
+    Value value;
+};
+
+// A root's items for the root sinks, until the root is done (kept out of RootState: only
+// pipelines with root sinks pay for it).
+struct SinkBuffer {
+    std::vector<BufferedItem> items;
+    std::size_t bytes = 0;  // their payload bytes (counted in live_bytes_ for admission)
 };
 
 struct RootState {
@@ -125,6 +149,13 @@ public:
     }
     RootState& root_of(EntityId entity) { return roots_[ordinal_[root_[entity]]]; }
 
+    // ---- root_sinks.cpp ----
+    void open_root_sinks();  // journal, restore(); before the executor starts
+    void buffer_for_sinks(const PortState& ps, EntityId entity, const Value& value);
+    void flush_root_sinks(RootState& root);  // write_root per sink, then the journal line
+    // A root the journal lists (resume): recorded done with its earlier status; true if so.
+    bool skip_journaled(std::uint32_t ordinal, const std::string& name);
+
     // ---- resolve.cpp ----
     void drain();
     void resolve(CallId call, std::uint32_t local);
@@ -143,6 +174,14 @@ public:
     // ---- commit.cpp ----
     void on_report(Report& report);
     bool take_streamed();  // children streamed by in-flight expand batches
+    void release_stream_scratch();
+    bool no_more_streaming() const {
+        if (!source_exhausted_ || !streaming_.empty()) return false;
+        for (const CallState& cs : calls_) {
+            if (cs.spec->kind == CallKind::Expand && !cs.ready.empty()) return false;
+        }
+        return true;
+    }
     void on_emitted(BatchJob& job, std::vector<EmittedChild>& children);
     void on_done(BatchJob& job);
     void commit_grain(BatchJob& job, std::size_t g);
@@ -192,6 +231,12 @@ public:
     std::vector<PayloadSlot> payloads_;
     std::vector<std::uint32_t> free_slots_;
     std::size_t live_slots_ = 0, live_bytes_ = 0;
+
+    std::vector<std::string> root_sink_names_;
+    std::unique_ptr<Journal> journal_;
+    std::unordered_map<std::uint64_t, JournalEntry> journaled_;  // resume: roots to skip
+    std::unordered_map<std::uint32_t, SinkBuffer> sink_buffers_;  // by root ordinal
+    std::vector<std::vector<std::uint32_t>> path_scratch_;
 
     std::vector<RootState> roots_;
     std::size_t inflight_roots_ = 0, roots_done_ = 0;

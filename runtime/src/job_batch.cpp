@@ -6,6 +6,12 @@
 #include "rop/runtime/executor.h"
 
 namespace rop::runtime {
+
+const Value& Batch::parent(std::size_t /*grain*/) const {
+    static const Value empty;
+    return empty;
+}
+
 namespace {
 
 std::int64_t now_ns() {
@@ -30,6 +36,11 @@ public:
                                 std::to_string(job_.num_inputs) + " inputs");
         }
         return job_.inputs[grain * job_.num_inputs + input];
+    }
+    const Value& parent(std::size_t grain) const override {
+        check_grain(grain, "parent");
+        if (job_.parent_values.empty()) return Batch::parent(grain);
+        return job_.parent_values[grain];
     }
     void set_output(std::size_t grain, std::size_t output, Value value) override {
         check_grain(grain, "set_output");

@@ -6,6 +6,9 @@
 
 namespace rop::runtime::detail {
 
+// A payload-slot table this large is released when its last payload is (see release_ref).
+constexpr std::size_t kTrimSlots = 4096;
+
 EntityId Engine::create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal,
                                EntityId root) {
     const auto id = static_cast<EntityId>(domain_.size());
@@ -83,6 +86,7 @@ void Engine::publish(PortId port, std::uint32_t local, Outcome outcome, Value va
     if (outcome == Outcome::Present) {
         RootState& r = root_of(entity);
         if (ps.result) r.any_result = true;
+        if (!ps.root_sinks.empty()) buffer_for_sinks(ps, entity, value);
         for (const SinkBinding* sink : ps.sinks) sink->consume(entity, value);
         const bool pin = !ps.broadcasters.empty();
         const std::uint32_t refs = ps.refs + (pin ? 1 : 0);
@@ -131,9 +135,15 @@ void Engine::release_ref(PortId port, std::uint32_t local) {
     if (--s.refs > 0) return;
     s.value = Value();
     live_bytes_ -= s.bytes;
-    --live_slots_;
-    free_slots_.push_back(slot);
     ps.slot[local] = kNoSlot;
+    if (--live_slots_ == 0 && payloads_.size() >= kTrimSlots) {
+        // Every payload is gone: give the table sized for the peak back (100 roots x 10k
+        // children hold a million map outputs until their reduces; 36 bytes a slot).
+        std::vector<PayloadSlot>().swap(payloads_);  // (= {} would keep the capacity)
+        std::vector<std::uint32_t>().swap(free_slots_);
+        return;
+    }
+    free_slots_.push_back(slot);
 }
 
 void Engine::seal(CallId call, std::uint32_t local, GrainEvent event) {
@@ -183,6 +193,7 @@ void Engine::root_done(RootState& root) {
     if (root.result.status != RootStatus::Failed) {
         root.result.status = root.any_result ? RootStatus::Ok : RootStatus::Dropped;
     }
+    if (!sink_buffers_.empty() || journal_) flush_root_sinks(root);  // sinks, journal
     for (const auto& [port, local] : root.pins) release_ref(port, local);
     root.pins.clear();
     root.pins.shrink_to_fit();

@@ -28,13 +28,19 @@ std::string RunReport::to_json() const {
     j["peak_inflight_roots"] = peak_inflight_roots;
     j["peak_live_items"] = peak_live_items;
     std::size_t counts[3] = {0, 0, 0};
+    std::size_t resumed = 0;
     std::vector<double> latencies;
     auto& roots_json = j["roots"] = nlohmann::json::array();
     for (const RootResult& r : roots) {
         ++counts[static_cast<int>(r.status)];
-        latencies.push_back(r.latency_s);
         nlohmann::json e{{"name", r.name}, {"status", status_name(r.status)},
                          {"latency_s", r.latency_s}};
+        if (r.resumed) {
+            e["resumed"] = true;  // journaled by an earlier run, not run again
+            ++resumed;
+        } else {
+            latencies.push_back(r.latency_s);
+        }
         if (r.status == RootStatus::Failed) {
             e["call"] = r.failed_call;
             e["reason"] = r.reason;
@@ -43,7 +49,7 @@ std::string RunReport::to_json() const {
         roots_json.push_back(std::move(e));
     }
     j["summary"] = {{"roots", roots.size()}, {"ok", counts[0]}, {"dropped", counts[1]},
-                    {"failed", counts[2]}};
+                    {"failed", counts[2]}, {"resumed", resumed}};
     if (!latencies.empty()) {
         std::sort(latencies.begin(), latencies.end());
         auto pct = [&](double q) {

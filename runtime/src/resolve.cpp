@@ -98,13 +98,22 @@ void Engine::resolve(CallId call, std::uint32_t local) {
                 }
             }
             for (EntityId m : members) release_ref(in, local_[m]);
+            Value parent;
+            if (cs.has_parent_port) {
+                const PortState& pp = ports_[cs.parent_port];
+                if (verdict == ReduceVerdict::Run && pp.outcome[local] == Outcome::Present &&
+                    pp.slot[local] != kNoSlot) {
+                    parent = payloads_[pp.slot[local]].value;  // a reference, not a copy
+                }
+                release_ref(cs.parent_port, local);
+            }
             if (verdict != ReduceVerdict::Run) {
                 seal_without_running(call, local, outcome_of(verdict), GrainEvent::Resolve);
             } else if (cs.inline_call) {
                 publish(spec.outputs[0], local, Outcome::Present, Value::of(std::move(group)));
                 seal(call, local, GrainEvent::Resolve);
             } else {
-                cs.groups[local] = Value::of(std::move(group));
+                cs.groups[local] = {Value::of(std::move(group)), std::move(parent)};
                 make_ready(call, local);
             }
             return;

@@ -61,6 +61,8 @@ TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
     CHECK(args({"-h"}).help);
     CHECK(args({"--version"}).version);
     CHECK(args({"--resume"}).resume);
+    CHECK(args({"--journal", "a/j"}).journal_path == "a/j");
+    CHECK(args({"--journal=b"}).journal_path == "b");
     CHECK(args({"--input", "5,6"}).inputs.at("docs") == "5,6");
     CHECK(args({"--input=5,6"}).inputs.at("docs") == "5,6");
     CHECK(args({"--input", "docs=@list.txt"}).inputs.at("docs") == "@list.txt");
@@ -271,7 +273,8 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
     for (const char* flag :
          {"--input [NAME=]PATH", "--output [NAME=]PATH", "--set CALL.OPTION=VALUE",
           "--progress, --no-progress", "--trace FILE", "--report FILE", "--max-inflight-roots N",
-          "--max-payload-mb N", "--resume", "-h, --help", "--version", "batch (1..65536)",
+          "--max-payload-mb N", "--resume", "--journal FILE", "-h, --help", "--version",
+          "batch (1..65536)",
           "actors (1..4096)",
           "Exit status: 0 every root ok or dropped, 3 some roots failed, "
           "1 run aborted, 2 usage error."}) {

@@ -109,10 +109,12 @@ inline PipelineDefinition demo_definition(DemoSinks& sinks, std::string default_
                            }});
     def.sinks.push_back({"totals", "Doc.total", total, "totals.txt", [s](const std::string& path) {
                              s->totals_path = path;
-                             return SinkBinding{0, [s](EntityId, const Value& v) {
-                                                    std::lock_guard<std::mutex> lock(s->mu);
-                                                    s->totals.push_back(v.get<long>());
-                                                }};
+                             RootSinkBinding binding;
+                             binding.write_root = [s](const RootKey&, std::span<const Value> items) {
+                                 std::lock_guard<std::mutex> lock(s->mu);
+                                 for (const Value& v : items) s->totals.push_back(v.get<long>());
+                             };
+                             return binding;
                          }});
     def.sinks.push_back(
         {"pages", "Page.doubled", doubled, "pages.txt", [s](const std::string& path) {
@@ -120,10 +122,12 @@ inline PipelineDefinition demo_definition(DemoSinks& sinks, std::string default_
                  throw std::runtime_error("cannot create '/unwritable'");
              }
              s->pages_path = path;
-             return SinkBinding{0, [s](EntityId, const Value& v) {
-                                    std::lock_guard<std::mutex> lock(s->mu);
-                                    s->pages.push_back(v.get<long>());
-                                }};
+             RootSinkBinding binding;
+             binding.write_root = [s](const RootKey&, std::span<const Value> items) {
+                 std::lock_guard<std::mutex> lock(s->mu);
+                 for (const Value& v : items) s->pages.push_back(v.get<long>());
+             };
+             return binding;
          }});
     def.calls = {{"split", CallKind::Expand, "split_pages", opts(8, 1)},
                  {"m", CallKind::Map, "double_page", opts(16, 2)},

@@ -25,8 +25,17 @@ struct MainResult {
     std::string err;
 };
 
-MainResult run_demo(DemoSinks& sinks, const std::vector<std::string>& args, bool tty = false,
+std::filesystem::path scratch_dir();
+
+// Runs the demo in-process. Unless the test names one, the journal goes to a scratch directory
+// (the default, next to the first sink's output, would land in the test's working directory).
+MainResult run_demo(DemoSinks& sinks, std::vector<std::string> args, bool tty = false,
                     std::string default_input = "1,2,3") {
+    if (std::find_if(args.begin(), args.end(), [](const std::string& s) {
+            return s.starts_with("--journal");
+        }) == args.end()) {
+        args.push_back("--journal=" + (scratch_dir() / "demo.journal").string());
+    }
     Argv a(args);
     std::ostringstream out;
     std::ostringstream err;
@@ -56,6 +65,11 @@ struct TempDir {
     }
     std::filesystem::path path;
 };
+
+std::filesystem::path scratch_dir() {
+    static TempDir dir;
+    return dir.path;
+}
 
 nlohmann::json read_json(const std::filesystem::path& path) {
     std::ifstream in(path);
@@ -214,7 +228,8 @@ TEST_CASE("pipeline_main: exit 2 on usage errors, one line", "[runtime][cli]") {
          "demo: error: --report: directory '/nonexistent/dir' does not exist\n"},
         {{"--trace", "/nonexistent/dir/t.json"},
          "demo: error: --trace: directory '/nonexistent/dir' does not exist\n"},
-        {{"--resume"}, "demo: error: --resume: not supported yet\n"},
+        {{"--journal", "/nonexistent/dir/j"},
+         "demo: error: --journal: directory '/nonexistent/dir' does not exist\n"},
     };
     for (const auto& [args, message] : table) {
         INFO(args.front());
@@ -299,4 +314,63 @@ TEST_CASE("pipeline_main: a malformed definition is an internal error, exit 1", 
     CHECK(run_def(std::move(extra_call)) ==
           "demo: internal error: the plan has 3 Calls, the definition documents 4\n");
     CHECK(sinks.totals.empty());
+}
+
+TEST_CASE("pipeline_main: --resume continues from the journal; a throwing sink fails its root",
+          "[runtime][cli][journal]") {
+    TempDir dir;
+    const std::string journal = (dir.path / "j.journal").string();
+    DemoSinks first;
+    const MainResult a = run_demo(first, {"--input", "1,7,2", "--journal", journal});
+    CHECK(a.code == kExitFailedRoots);  // doc7: page 701 fails
+    DemoSinks second;
+    const auto report = dir.path / "r.json";
+    const MainResult b = run_demo(
+        second, {"--input", "1,7,2,3", "--journal", journal, "--resume", "--report",
+                 report.string()});
+    CHECK(b.code == kExitFailedRoots);  // doc7's earlier failure is still reported
+    CHECK_THAT(b.err, StartsWith("demo: 1 failed of 4 roots\n  doc7: call 'm': bad page 701"));
+    CHECK(second.totals == std::vector<long>{1806});  // only doc3 ran
+    const nlohmann::json r = read_json(report);
+    CHECK(r["roots"][0]["resumed"] == true);
+    CHECK_FALSE(r["roots"][3].contains("resumed"));
+
+    DemoSinks sinks;
+    PipelineDefinition def = demo_definition(sinks, "1,2,3");
+    def.sinks[0].open = [](const std::string&) {
+        RootSinkBinding binding;
+        binding.write_root = [](const RootKey& key, std::span<const Value>) {
+            if (key.name == "doc2") throw std::runtime_error("disk full");
+        };
+        return binding;
+    };
+    Argv argv({"--journal", (dir.path / "k.journal").string()});
+    std::ostringstream out, err;
+    CHECK(pipeline_main(argv.argc(), argv.argv(), std::move(def), out, err, false) ==
+          kExitFailedRoots);
+    CHECK(err.str() == "demo: 1 failed of 3 roots\n  doc2: sink totals: disk full\n");
+}
+
+TEST_CASE("pipeline_main: the default journal sits next to the first sink's output",
+          "[runtime][cli][journal]") {
+    DemoSinks sinks;
+    const PipelineDefinition def = demo_definition(sinks);
+    auto journal_for = [&](std::vector<std::string> args) {
+        Argv a(args);
+        const ParseOutcome p = parse_pipeline_args(a.argc(), a.argv(), def);
+        REQUIRE(p.args);
+        return p.args->journal_path.empty() ? default_journal_path(def, *p.args)
+                                            : p.args->journal_path;
+    };
+    CHECK(journal_for({}) == "totals.txt.journal");
+    CHECK(journal_for({"--output", "totals=out/t.jsonl"}) == "out/t.jsonl.journal");
+    CHECK(journal_for({"--output", "totals=out/pages/"}) == "out/pages.journal");
+    CHECK(journal_for({"--journal", "x.j"}) == "x.j");
+    PipelineDefinition no_sinks = demo_definition(sinks);
+    no_sinks.sinks.clear();
+    Argv a({"--resume"});
+    std::ostringstream out, err;
+    CHECK(pipeline_main(a.argc(), a.argv(), std::move(no_sinks), out, err, false) == kExitUsage);
+    CHECK(err.str() ==
+          "demo: error: --resume: the pipeline has no sink; name a journal with --journal FILE\n");
 }

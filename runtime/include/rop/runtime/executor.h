@@ -45,6 +45,7 @@ struct BatchJob {
     std::vector<std::uint16_t> generations;   // attempt generation per Grain (commit fence)
     std::vector<GrainInfo> infos;
     std::vector<Value> inputs;                // size() * num_inputs, Grain-major
+    std::vector<Value> parent_values;         // reduce: Batch::parent per Grain; else empty
     // ---- results (actor) ----
     std::vector<Value> outputs;               // size() * num_outputs, Grain-major
     std::vector<GrainResult> results;

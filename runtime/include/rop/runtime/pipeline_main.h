@@ -28,13 +28,14 @@ struct SourceDefinition {
 };
 
 // Where one Port's results go. `open` gets the effective output path and throws on failure
-// (exit 2); the binding's port is taken from `port`.
+// (exit 2); the binding's port is taken from `port` (and its name from `name` when empty).
+// The runtime calls the binding's restore() before the first write (see RootSinkBinding).
 struct SinkDefinition {
     std::string name;
     std::string description;
     PortId port = 0;
     std::string default_output;
-    std::function<SinkBinding(const std::string& output)> open;
+    std::function<RootSinkBinding(const std::string& output)> open;
 };
 
 // One Call as the user knows it: its `.rop` name (what --set addresses), kind, UDF and the
@@ -74,7 +75,8 @@ struct ParsedArgs {
     std::string report_path;
     std::size_t max_inflight_roots = RunOptions{}.max_inflight_roots;
     std::size_t max_payload_mb = RunOptions{}.max_payload_bytes >> 20;
-    bool resume = false;  // parsed; the journal behind it is not implemented yet (exit 2)
+    bool resume = false;       // --resume: continue from the journal
+    std::string journal_path;  // --journal; empty: default_journal_path(def, outputs)
 };
 
 struct ParseOutcome {
@@ -84,6 +86,10 @@ struct ParseOutcome {
 
 // Parses argv[1..argc). Never prints, never exits.
 ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const PipelineDefinition& def);
+
+// The journal used without --journal: the first sink's effective output (a trailing '/'
+// dropped) + ".journal"; empty when the pipeline has no sinks (no journal).
+std::string default_journal_path(const PipelineDefinition& def, const ParsedArgs& args);
 
 // The Calls of `def` (def.calls, or derived from def.plan when empty).
 std::vector<CallDefinition> call_definitions(const PipelineDefinition& def);

@@ -44,16 +44,47 @@ public:
     virtual void on_root_done(EntityId root) { (void)root; }
 };
 
-// A sink consumes one port's PRESENT items as they commit (per root for root-Domain ports).
+// A streaming observer of one port: every PRESENT item as it commits (driver thread, commit
+// order). Kept for tests and in-process consumers; real sinks are RootSinkBindings.
 struct SinkBinding {
     PortId port;
     std::function<void(EntityId entity, const Value& value)> consume;
 };
 
+// Which root a sink is writing: its zero-based position in the source and its display name.
+struct RootKey {
+    std::uint64_t ordinal = 0;
+    std::string name;
+};
+
+// A per-root sink (docs/runtime.md "Sinks, journal and resume"). The runtime buffers a root's
+// PRESENT items at `port` and, when the root is done, calls write_root once with all of them in
+// ordinal order (depth-first by the ordinals of the entity path), on the driver thread; roots
+// without a PRESENT item there are not written. write_root must leave the root durable when it
+// returns (temp file + rename, or one appended chunk + fsync); if it throws, the root is
+// reported Failed with "sink NAME: message" and the run goes on. After every root the runtime
+// journals each sink's checkpoint() token; restore(token) runs once before the first write:
+// "" on a fresh run (start empty), the last journaled token on --resume (undo anything written
+// after it). Both may be empty (a sink whose writes are idempotent per root).
+struct RootSinkBinding {
+    PortId port = 0;
+    std::function<void(const RootKey&, std::span<const Value> items)> write_root;
+    std::function<std::string()> checkpoint;          // may be empty
+    std::function<void(const std::string&)> restore;  // may be empty
+    std::string name;  // for messages and the journal; empty: the port's name
+};
+
 struct RunOptions {
     std::size_t max_inflight_roots = 64;             // roots admitted but not yet done
     std::size_t max_payload_bytes = 1ull << 30;      // live payload budget before admission stops
-    std::vector<SinkBinding> sinks;
+    std::vector<SinkBinding> sinks;                  // streaming observers of ports
+    std::vector<RootSinkBinding> root_sinks;         // per-root sinks (written when a root is done)
+    // Journal of finished roots (JSONL, one fsynced line per root: ordinal, name, status, every
+    // root sink's checkpoint token). Empty: no journal. resume: restore the sinks to the last
+    // journaled tokens and skip the roots the journal lists (reported with their earlier
+    // status); otherwise a fresh run: restore("") on every root sink and a new journal.
+    std::string journal_path;
+    bool resume = false;
     ItemObserver* observer = nullptr;
     std::string trace_path;                          // Chrome/Perfetto JSON when set
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
@@ -91,6 +122,7 @@ enum class RootStatus : std::uint8_t { Ok, Dropped, Failed };
 struct RootResult {
     std::string name;
     RootStatus status = RootStatus::Ok;
+    bool resumed = false;  // skipped: an earlier run journaled it (status, reason from there)
     // For failures: the first failing Call, its reason and the attempts it took.
     std::string failed_call;
     std::string reason;

@@ -70,6 +70,10 @@ public:
     // Input `input` of Grain `grain`; an empty Value for a missing optional input.
     // For a reduce Call the single input holds a ReduceGroup.
     virtual const Value& input(std::size_t grain, std::size_t input) const = 0;
+    // For a reduce Grain: the parent entity's value on the paired expand's FIRST input port
+    // (the value the children were expanded from), kept alive until the reduce has run. An
+    // empty Value for any other Call, or when the reduce has no UDF. Feeds rop::Parent<P>.
+    virtual const Value& parent(std::size_t grain) const;
 
     // map / reduce: one Value per output port (multi-output Calls publish all or nothing).
     virtual void set_output(std::size_t grain, std::size_t output, Value value) = 0;

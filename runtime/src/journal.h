@@ -1,0 +1,53 @@
+// The journal of finished roots (docs/runtime.md "Sinks, journal and resume"): a JSONL file, a
+// header line naming the root sinks, then one line per finished root (ordinal, name, status,
+// failure, every root sink's checkpoint token), each appended with one write() and fsynced.
+// A torn last line (a crash mid-append) is ignored on reading and cut off before appending.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rop/runtime/run.h"
+
+namespace rop::runtime::detail {
+
+struct JournalEntry {
+    std::uint64_t ordinal = 0;
+    std::string name;
+    RootStatus status = RootStatus::Ok;
+    std::string failed_call;
+    std::string reason;
+    std::uint32_t attempts = 0;
+    std::vector<std::string> tokens;  // one per root sink, in RunOptions::root_sinks order
+};
+
+std::string journal_header(const std::vector<std::string>& sinks);
+std::string journal_line(const JournalEntry& entry);  // one line, '\n'-terminated
+std::optional<JournalEntry> parse_journal_line(std::string_view line);
+
+class Journal {
+public:
+    // Fresh (resume false): creates or truncates `path` and writes the header. Resume: reads
+    // the entries (a missing or empty file is a fresh journal), checks the header's sinks
+    // against `sinks`, cuts a torn last line off. Throws std::runtime_error with a one-line
+    // message ("journal 'PATH': ...").
+    Journal(std::string path, const std::vector<std::string>& sinks, bool resume);
+    ~Journal();
+    Journal(const Journal&) = delete;
+    Journal& operator=(const Journal&) = delete;
+
+    const std::vector<JournalEntry>& entries() const { return entries_; }
+    // Appends one entry with a single write() and fsyncs; throws std::runtime_error on failure.
+    void append(const JournalEntry& entry);
+
+private:
+    void write_all(const std::string& text);
+    std::string path_;
+    int fd_ = -1;
+    std::vector<JournalEntry> entries_;
+};
+
+}  // namespace rop::runtime::detail
