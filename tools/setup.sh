@@ -8,6 +8,7 @@ packages=(
     libcatch2-dev                       # Catch2 v3 (bookworm-backports)
     nlohmann-json3-dev
     libboost1.81-dev
+    zlib1g-dev libpng-dev               # std.model: PNG data URLs (zlib), its tests decode them (libpng)
     llvm-19-dev libclang-19-dev clang-19 libclang-rt-19-dev
     libpoppler-cpp-dev poppler-utils
     libtesseract-dev tesseract-ocr-eng
@@ -16,6 +17,8 @@ packages=(
     libopenmpi-dev openmpi-bin
     libcairo2-dev
     gnuplot-nox
+    python3                             # tools/demo.sh summary, benchmark reports
+    libtasn1-doc shared-mime-info       # real PDFs (libtasn1.pdf, shared-mime-info-spec.pdf) for the document demo and B4
 )
 
 missing=()

@@ -1,0 +1,68 @@
+// rop/stdlib/ocr.h: OCR on Tesseract — pages (std.ocr.Tesseract) and layout regions
+// (std.ocr.RegionText), one engine per actor, a batch of items from many documents per call.
+// rop-link: rop_stdlib_ocr tesseract lept
+//
+// Tesseract's LSTM uses OpenMP; with several actors on few cores its threads fight (6x slower
+// per page measured here). Each engine sets OMP_THREAD_LIMIT=1 before Init and, because libgomp
+// reads that variable only at process start, also makes every recognition's OpenMP regions run
+// on the calling actor thread alone (max-active-levels 0), so one actor uses one core.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
+namespace rop::stdlib::ocr {
+
+// Page segmentation modes (Tesseract's --psm): auto = 3, single_block = 6, sparse = 11.
+enum class Segmentation { auto_layout, single_column, single_block, single_line, sparse };
+
+// map Page -> OcrResult (batch): the class is one actor's engine. Setup loads `lang` ("eng",
+// "eng+deu") from `datapath` (empty: Tesseract's default folder); failure to load is an error
+// (std::runtime_error), not a record failure. Each page's result has its text (paragraphs
+// separated by a blank line), words and lines with boxes in points and confidences 0..100. A
+// page without an image fails its record ("page has no image").
+class Tesseract {
+public:
+    explicit Tesseract(std::string lang = "eng", Segmentation mode = Segmentation::auto_layout,
+                       std::string datapath = "");
+    ~Tesseract();
+    Tesseract(Tesseract&&) noexcept;
+    Tesseract& operator=(Tesseract&&) noexcept;
+
+    std::vector<OcrResult> operator()(std::span<const Page> pages);
+
+    struct Engine;
+
+private:
+    std::unique_ptr<Engine> engine_;
+};
+
+// map Region -> Region (batch): OCRs each region's image (the crop std.layout.Regions made) and
+// returns the region with `text` and `confidence` set; a table region with a cell grid gets every
+// cell's text too. Figures keep empty text. Setup as for Tesseract; `mode` defaults to one block.
+class RegionText {
+public:
+    explicit RegionText(std::string lang = "eng", Segmentation mode = Segmentation::single_block,
+                        std::string datapath = "");
+    ~RegionText();
+    RegionText(RegionText&&) noexcept;
+    RegionText& operator=(RegionText&&) noexcept;
+
+    std::vector<Region> operator()(std::span<const Region> regions);
+
+private:
+    std::unique_ptr<Tesseract::Engine> engine_;
+};
+
+// map OcrResult -> std::string: the page's text.
+std::string text(const OcrResult& result);
+
+// filter Region: true when OCR found text in the region (or it is a figure).
+bool has_text(const Region& region);
+
+}  // namespace rop::stdlib::ocr

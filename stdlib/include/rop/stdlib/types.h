@@ -1,0 +1,176 @@
+// rop/stdlib/types.h: the item types the stdlib operators pass between stages (files, documents,
+// pages, OCR results, layout regions, page contents, Markdown and JSON text), as plain structs.
+//
+// Slim on purpose (standard headers only): ropc reads it with every pipeline that uses the stdlib.
+// Coordinates: every bounding box is in PDF points (1/72 inch), origin at the page's top-left
+// corner, x to the right and y down, whatever dpi the page was rendered at. Page images are
+// shared (a std::shared_ptr to immutable pixels) so copying a Page or Region is cheap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rop::stdlib {
+
+// String-valued metadata, ordered by key so that every output that prints it is deterministic.
+// A manifest's non-string JSON values are kept as their compact JSON text.
+using Metadata = std::map<std::string, std::string>;
+
+// One input root: a local path (or a URI as a manifest gave it) and its display name.
+struct File {
+    std::string path;   // what to open: a local file path, or a URI from a manifest
+    std::string name;   // display name (the path as listed, or the manifest's "name")
+    Metadata metadata;  // the manifest line's other fields; empty for globs and directories
+};
+
+// An opened PDF (std.pdf.open): what the document says about itself.
+struct Document {
+    std::string path;
+    std::string name;
+    int page_count = 0;
+    std::string title;     // from the info dictionary; may be empty
+    std::string author;
+    std::string subject;
+    std::string keywords;
+    std::string creator;
+    std::string producer;
+    Metadata info;         // every info-dictionary key (Title, Author, ...) with its text
+    Metadata metadata;     // the File's metadata, carried along
+};
+
+// A page image: 8-bit samples, row-major, rows packed (stride = width * channels), no padding.
+struct Image {
+    int width = 0;
+    int height = 0;
+    int channels = 0;  // 1: gray, 3: RGB
+    std::shared_ptr<const std::vector<std::uint8_t>> pixels;
+
+    bool empty() const { return !pixels || width <= 0 || height <= 0; }
+    std::size_t stride() const { return static_cast<std::size_t>(width) * channels; }
+};
+
+// An axis-aligned box in PDF points, origin top-left (see the header comment).
+struct BBox {
+    double x0 = 0;
+    double y0 = 0;
+    double x1 = 0;
+    double y1 = 0;
+
+    double width() const { return x1 - x0; }
+    double height() const { return y1 - y0; }
+};
+
+// A word with its box: from the PDF's native text layer (confidence 100) or from OCR.
+struct Word {
+    std::string text;
+    BBox bbox;
+    float confidence = 0;  // 0..100
+};
+
+// A text line from OCR, with the block and paragraph it belongs to (Tesseract's numbering, in
+// reading order).
+struct Line {
+    std::string text;
+    BBox bbox;
+    float confidence = 0;  // mean word confidence, 0..100
+    double baseline = 0;   // y of the baseline (points); baseline - bbox.y0 is the line's ascent
+    int block = 0;
+    int paragraph = 0;     // counts across the page, not restarted per block
+};
+
+// One page of a document (std.pdf.pages): its rendered image and its native text layer.
+struct Page {
+    std::string doc_path;
+    std::string doc_name;
+    int index = 0;         // zero-based page index in the document
+    int page_count = 0;    // pages in the document
+    double width = 0;      // page size in points (after the page's rotation)
+    double height = 0;
+    int dpi = 0;           // resolution the image was rendered at
+    Image image;
+    std::string text;      // the native text layer (empty for scanned pages)
+    std::vector<Word> words;  // the native text layer's words with boxes (when asked for)
+};
+
+// What OCR read on one page (std.ocr.Tesseract).
+struct OcrResult {
+    std::string doc_path;
+    std::string doc_name;
+    int page_index = 0;
+    double width = 0;      // page size in points
+    double height = 0;
+    std::string text;      // the page's text, Tesseract's reading order, paragraphs "\n\n"
+    std::vector<Word> words;
+    std::vector<Line> lines;
+    float confidence = 0;  // mean word confidence, 0..100
+};
+
+enum class RegionKind { text, heading, table, figure, caption, list, formula };
+
+// A cell of a table region's grid (row and column are zero-based).
+struct TableCell {
+    int row = 0;
+    int col = 0;
+    BBox bbox;
+    std::string text;
+};
+
+// A layout region of a page (std.layout.regions), in reading order; std.layout.RegionOcr fills
+// `text` (and each table cell's text).
+struct Region {
+    std::string doc_path;
+    std::string doc_name;
+    int page_index = 0;
+    int order = 0;          // reading order within the page, zero-based
+    RegionKind kind = RegionKind::text;
+    int level = 0;          // heading level (1 = largest) for headings, else 0
+    BBox bbox;              // in points
+    double page_width = 0;  // page size in points
+    double page_height = 0;
+    int dpi = 0;
+    Image image;            // the region cropped from the page image
+    int rows = 0;           // table grid, when one was found (else 0 and no cells)
+    int cols = 0;
+    std::vector<TableCell> cells;
+    std::string text;       // filled by OCR (or from the native text layer)
+    float confidence = 0;   // 0..100, from OCR
+    Metadata metadata;      // free-form tags (e.g. broadcast document metadata)
+};
+
+// One content block of a page, the unit of the assembled outputs (std.assemble).
+struct Block {
+    std::string type = "text";  // "text", "table", "image" (MinerU's content-list types)
+    std::string text;           // for tables: the Markdown table
+    int text_level = 0;         // heading level, 0 for body text
+    BBox bbox;
+    std::vector<TableCell> cells;
+    int rows = 0;
+    int cols = 0;
+};
+
+// A page's content in reading order: what std.assemble folds into a document.
+struct PageContent {
+    std::string doc_path;
+    std::string doc_name;
+    int page_index = 0;
+    double width = 0;
+    double height = 0;
+    std::vector<Block> blocks;
+};
+
+// A Markdown document (what std.io.MarkdownDir writes).
+struct Markdown {
+    std::string text;
+};
+
+// One JSON value as text (what std.io.JsonDir and std.io.Jsonl write). Jsonl writes it compacted
+// onto one line.
+struct JsonText {
+    std::string text;
+};
+
+}  // namespace rop::stdlib

@@ -1,0 +1,284 @@
+// std.layout: Regions (Tesseract layout analysis + ruled tables), kind_name, tag.
+#include <dlfcn.h>
+#include <tesseract/baseapi.h>
+#include <tesseract/pageiterator.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "rop/stdlib/layout.h"
+#include "ruled_tables.h"
+
+namespace rop::stdlib::layout {
+
+using detail::PixelBox;
+
+struct Regions::Engine {
+    Engine() {
+        ::setenv("OMP_THREAD_LIMIT", "1", 1);
+        api.InitForAnalysePage();
+        api.SetPageSegMode(tesseract::PSM_AUTO);
+        api.SetVariable("debug_file", "/dev/null");
+    }
+    ~Engine() { api.End(); }
+    tesseract::TessBaseAPI api;
+};
+
+namespace {
+
+// A text line: its box and its ascent (baseline minus top), which unlike the box's height does
+// not depend on whether the line happens to have descenders.
+struct TextLine {
+    PixelBox box;
+    int ascent = 0;
+};
+
+// A block as Tesseract's layout analysis saw it, with its text lines.
+struct Block {
+    tesseract::PolyBlockType type = tesseract::PT_UNKNOWN;
+    PixelBox box;
+    std::vector<TextLine> lines;
+};
+
+PixelBox box_at(const tesseract::PageIterator& it, tesseract::PageIteratorLevel level) {
+    PixelBox box;
+    it.BoundingBox(level, &box.x0, &box.y0, &box.x1, &box.y1);
+    return box;
+}
+
+// As in std.ocr (engine.h): OpenMP regions this thread starts get a team of one, whatever
+// OMP_THREAD_LIMIT was when the process started.
+void single_threaded_openmp() {
+    using SetLevels = void (*)(int);
+    static const SetLevels set_max_active_levels =
+        reinterpret_cast<SetLevels>(::dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
+    if (set_max_active_levels) set_max_active_levels(0);
+}
+
+std::vector<Block> analyse(tesseract::TessBaseAPI& api, const Page& page) {
+    single_threaded_openmp();
+    api.SetImage(page.image.pixels->data(), page.image.width, page.image.height,
+                 page.image.channels, static_cast<int>(page.image.stride()));
+    api.SetSourceResolution(page.dpi);
+    std::unique_ptr<tesseract::PageIterator> it(api.AnalyseLayout());
+    std::vector<Block> blocks;
+    if (!it) return blocks;
+    do {
+        if (it->Empty(tesseract::RIL_BLOCK)) continue;
+        Block block;
+        block.type = it->BlockType();
+        block.box = box_at(*it, tesseract::RIL_BLOCK);
+        if (PTIsTextType(block.type) || block.type == tesseract::PT_TABLE) {
+            tesseract::PageIterator lines(*it);
+            do {
+                if (!lines.Empty(tesseract::RIL_TEXTLINE)) {
+                    TextLine line{box_at(lines, tesseract::RIL_TEXTLINE), 0};
+                    int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+                    const bool has_baseline =
+                        lines.Baseline(tesseract::RIL_TEXTLINE, &x1, &y1, &x2, &y2);
+                    line.ascent = has_baseline ? (y1 + y2) / 2 - line.box.y0
+                                               : line.box.y1 - line.box.y0;
+                    if (line.ascent <= 0) line.ascent = line.box.y1 - line.box.y0;
+                    block.lines.push_back(line);
+                }
+            } while (lines.Next(tesseract::RIL_TEXTLINE) &&
+                     !lines.IsAtBeginningOf(tesseract::RIL_BLOCK));
+        }
+        blocks.push_back(std::move(block));
+    } while (it->Next(tesseract::RIL_BLOCK));
+    return blocks;
+}
+
+double median_ascent(const std::vector<Block>& blocks) {
+    std::vector<int> heights;
+    for (const Block& block : blocks) {
+        if (block.type == tesseract::PT_TABLE) continue;
+        for (const TextLine& line : block.lines) heights.push_back(line.ascent);
+    }
+    if (heights.empty()) return 0;
+    // The lower median: on a page of one heading and one line, the line is the body size.
+    std::nth_element(heights.begin(), heights.begin() + (heights.size() - 1) / 2, heights.end());
+    return heights[(heights.size() - 1) / 2];
+}
+
+PixelBox unite(const PixelBox& a, const PixelBox& b) {
+    return PixelBox{std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1),
+                    std::max(a.y1, b.y1)};
+}
+
+bool center_inside(const PixelBox& box, const PixelBox& outer) {
+    const int cx = (box.x0 + box.x1) / 2;
+    const int cy = (box.y0 + box.y1) / 2;
+    return cx >= outer.x0 && cx < outer.x1 && cy >= outer.y0 && cy < outer.y1;
+}
+
+RegionKind kind_of(tesseract::PolyBlockType type) {
+    switch (type) {
+        // PT_HEADING_TEXT means "spans several columns", not a title: size decides headings.
+        case tesseract::PT_TABLE: return RegionKind::table;
+        case tesseract::PT_CAPTION_TEXT: return RegionKind::caption;
+        case tesseract::PT_EQUATION:
+        case tesseract::PT_INLINE_EQUATION: return RegionKind::formula;
+        case tesseract::PT_FLOWING_IMAGE:
+        case tesseract::PT_HEADING_IMAGE:
+        case tesseract::PT_PULLOUT_IMAGE: return RegionKind::figure;
+        default: return RegionKind::text;
+    }
+}
+
+BBox to_points(const PixelBox& box, int dpi) {
+    const double scale = 72.0 / dpi;
+    return BBox{box.x0 * scale, box.y0 * scale, box.x1 * scale, box.y1 * scale};
+}
+
+Image crop(const Image& image, const PixelBox& box) {
+    Image out;
+    out.width = box.x1 - box.x0;
+    out.height = box.y1 - box.y0;
+    out.channels = image.channels;
+    auto pixels = std::make_shared<std::vector<std::uint8_t>>(out.stride() * out.height);
+    for (int y = 0; y < out.height; ++y) {
+        std::memcpy(pixels->data() + out.stride() * y,
+                    image.pixels->data() + image.stride() * (box.y0 + y) +
+                        static_cast<std::size_t>(box.x0) * image.channels,
+                    out.stride());
+    }
+    out.pixels = std::move(pixels);
+    return out;
+}
+
+PixelBox clamp(PixelBox box, const Image& image, int margin) {
+    box.x0 = std::max(0, box.x0 - margin);
+    box.y0 = std::max(0, box.y0 - margin);
+    box.x1 = std::min(image.width, box.x1 + margin);
+    box.y1 = std::min(image.height, box.y1 + margin);
+    return box;
+}
+
+// A region before cropping: its pixel box, kind and heading level.
+struct Draft {
+    PixelBox box;
+    RegionKind kind = RegionKind::text;
+    int level = 0;
+    const detail::RuledTable* table = nullptr;
+};
+
+}  // namespace
+
+Regions::Regions(bool tables, double heading_ratio)
+    : engine_(std::make_unique<Engine>()), tables_(tables), heading_ratio_(heading_ratio) {}
+Regions::~Regions() = default;
+Regions::Regions(Regions&&) noexcept = default;
+Regions& Regions::operator=(Regions&&) noexcept = default;
+
+std::vector<Region> Regions::operator()(const Page& page) {
+    if (page.image.empty() || page.dpi <= 0) {
+        throw rop::RecordFailure(page.doc_name + ": page " + std::to_string(page.index + 1) +
+                                 ": page has no image");
+    }
+    const std::vector<Block> blocks = analyse(engine_->api, page);
+    const std::vector<detail::RuledTable> tables =
+        tables_ ? detail::find_ruled_tables(page.image, page.dpi)
+                : std::vector<detail::RuledTable>{};
+    const double median = median_ascent(blocks);
+
+    // Tesseract's blocks in its order, split where line heights switch between heading size and
+    // body size; blocks inside a ruled table belong to the table.
+    std::vector<Draft> drafts;
+    for (const Block& block : blocks) {
+        if (tesseract::PTIsLineType(block.type) || block.type == tesseract::PT_NOISE) continue;
+        const bool in_table = std::any_of(tables.begin(), tables.end(), [&](const auto& table) {
+            return center_inside(block.box, table.box);
+        });
+        if (in_table) continue;
+        const RegionKind kind = kind_of(block.type);
+        if (kind != RegionKind::text || block.lines.empty() || median <= 0) {
+            drafts.push_back(Draft{block.box, kind, 0, nullptr});
+            continue;
+        }
+        for (std::size_t i = 0; i < block.lines.size();) {
+            const auto ratio = [&](std::size_t k) { return block.lines[k].ascent / median; };
+            const bool heading = ratio(i) >= heading_ratio_;
+            Draft draft{block.lines[i].box, heading ? RegionKind::heading : RegionKind::text, 0,
+                        nullptr};
+            double largest = ratio(i);
+            std::size_t k = i + 1;
+            while (k < block.lines.size() && (ratio(k) >= heading_ratio_) == heading) {
+                draft.box = unite(draft.box, block.lines[k].box);
+                largest = std::max(largest, ratio(k));
+                ++k;
+            }
+            if (heading) draft.level = largest >= 2.0 ? 1 : largest >= 1.6 ? 2 : 3;
+            drafts.push_back(draft);
+            i = k;
+        }
+    }
+    // Tables go before the first region that starts below their top edge.
+    for (const detail::RuledTable& table : tables) {
+        Draft draft{table.box, RegionKind::table, 0, &table};
+        auto at = std::find_if(drafts.begin(), drafts.end(),
+                               [&](const Draft& d) { return d.box.y0 > table.box.y0; });
+        drafts.insert(at, draft);
+    }
+
+    std::vector<Region> regions;
+    const int margin = std::max(2, page.dpi / 36);
+    for (const Draft& draft : drafts) {
+        const PixelBox box = clamp(draft.box, page.image, draft.table ? 1 : margin);
+        if (box.x1 - box.x0 < 2 || box.y1 - box.y0 < 2) continue;
+        Region region;
+        region.doc_path = page.doc_path;
+        region.doc_name = page.doc_name;
+        region.page_index = page.index;
+        region.order = static_cast<int>(regions.size());
+        region.kind = draft.kind;
+        region.level = draft.level;
+        region.bbox = to_points(box, page.dpi);
+        region.page_width = page.width;
+        region.page_height = page.height;
+        region.dpi = page.dpi;
+        region.image = crop(page.image, box);
+        if (draft.table) {
+            const auto& rows = draft.table->row_edges;
+            const auto& cols = draft.table->col_edges;
+            region.rows = static_cast<int>(rows.size()) - 1;
+            region.cols = static_cast<int>(cols.size()) - 1;
+            for (int r = 0; r < region.rows; ++r) {
+                for (int c = 0; c < region.cols; ++c) {
+                    region.cells.push_back(TableCell{
+                        r, c, to_points(PixelBox{cols[c], rows[r], cols[c + 1], rows[r + 1]}, page.dpi),
+                        ""});
+                }
+            }
+        }
+        regions.push_back(std::move(region));
+    }
+    return regions;
+}
+
+std::string kind_name(const Region& region) {
+    switch (region.kind) {
+        case RegionKind::text: return "text";
+        case RegionKind::heading: return "heading";
+        case RegionKind::table: return "table";
+        case RegionKind::figure: return "figure";
+        case RegionKind::caption: return "caption";
+        case RegionKind::list: return "list";
+        case RegionKind::formula: return "formula";
+    }
+    return "text";
+}
+
+Region tag(const Region& region, const Document& doc) {
+    Region out = region;
+    for (const auto& [key, value] : doc.metadata) out.metadata[key] = value;
+    if (!doc.title.empty()) out.metadata["title"] = doc.title;
+    if (!doc.author.empty()) out.metadata["author"] = doc.author;
+    out.metadata["page_count"] = std::to_string(doc.page_count);
+    return out;
+}
+
+}  // namespace rop::stdlib::layout

@@ -1,0 +1,342 @@
+// The event loop behind the model UDFs. A batch spawns min(count, max_in_flight) workers on the
+// actor's io_context; each worker owns one connection slot and takes the next item until none is
+// left, so at most max_in_flight requests (and connections) are outstanding. Everything runs on
+// the calling thread: io_context::run() returns when the batch is done.
+#include "client.h"
+
+#include <utility>  // before Boost.Asio: it uses std::exchange without including <utility>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+
+#include "rop/udf.h"
+
+namespace rop::stdlib::model::detail {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+
+constexpr std::uint64_t kMaxResponseBytes = 256ull << 20;
+
+// What one HTTP attempt came to: an answer (any status) or a transport failure.
+struct Attempt {
+    bool answered = false;
+    int status = 0;
+    std::string body;
+    std::optional<std::chrono::milliseconds> retry_after;
+    std::string failure;  // when !answered: "timed out after 200 ms", "connect: Connection refused"
+};
+
+bool retryable_status(int status) { return status == 408 || status == 429 || status >= 500; }
+
+std::string ms_text(std::chrono::milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
+
+void validate(const Settings& s) {
+    auto fail = [](const std::string& what) { throw std::invalid_argument("model: " + what); };
+    if (s.model.empty()) fail("model must name the served model (e.g. \"Qwen/Qwen2.5-VL-7B-Instruct\")");
+    if (s.max_in_flight < 1 || s.max_in_flight > 4096) {
+        fail("max_in_flight must be in 1..4096, not " + std::to_string(s.max_in_flight));
+    }
+    if (s.retries < 0) fail("retries must be >= 0, not " + std::to_string(s.retries));
+    if (s.timeout.count() <= 0) fail("timeout must be positive, not " + ms_text(s.timeout));
+    if (s.backoff.count() < 0) fail("backoff must be >= 0, not " + ms_text(s.backoff));
+    if (s.temperature < 0) fail("temperature must be >= 0");
+}
+
+}  // namespace
+
+struct Client::Impl {
+    // One connection and its backoff timer; a worker owns one slot for the whole batch.
+    struct Slot {
+        explicit Slot(asio::io_context& io) : timer(io) {}
+        std::optional<beast::tcp_stream> stream;
+        beast::flat_buffer buffer;
+        asio::steady_timer timer;
+    };
+
+    struct BatchState {
+        std::size_t count = 0;
+        const std::function<std::string(std::size_t)>* body = nullptr;
+        std::vector<Completion> results;
+        std::size_t next = 0;
+        bool fatal = false;
+        std::exception_ptr error;
+    };
+
+    // Counts a request as outstanding while it lives.
+    struct InFlight {
+        explicit InFlight(Impl& impl) : impl_(impl) {
+            ++impl_.in_flight;
+            impl_.stats.max_in_flight_seen = std::max(impl_.stats.max_in_flight_seen, impl_.in_flight);
+        }
+        ~InFlight() { --impl_.in_flight; }
+        InFlight(const InFlight&) = delete;
+        InFlight& operator=(const InFlight&) = delete;
+        Impl& impl_;
+    };
+
+    Settings settings;
+    Endpoint endpoint;
+    RequestOptions request;
+    std::string authorization;
+    std::string host_header;  // host:port, [v6]:port
+    asio::io_context io{1};
+    std::optional<tcp::resolver::results_type> resolved;
+    std::vector<std::unique_ptr<Slot>> slots;
+    ClientStats stats;
+    std::uint64_t in_flight = 0;
+    bool aborting = false;  // the batch failed: every exchange stops at its next step
+
+    static void close(Slot& slot) {
+        if (slot.stream) {
+            error_code ignored;
+            slot.stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
+            slot.stream->close();
+            slot.stream.reset();
+        }
+        slot.buffer.clear();
+    }
+
+    void abort_batch(BatchState& batch, std::exception_ptr error) {
+        if (!batch.error) batch.error = std::move(error);
+        batch.fatal = true;
+        aborting = true;
+        // Closing (not just cancelling) also stops an exchange whose previous step has completed
+        // but whose next one has not started yet; send() checks `aborting` between steps too.
+        for (auto& slot : slots) {
+            slot->timer.cancel();
+            if (slot->stream) slot->stream->close();
+        }
+    }
+
+    std::chrono::milliseconds backoff_delay(int attempt,
+                                            std::optional<std::chrono::milliseconds> asked) const {
+        std::chrono::milliseconds delay = settings.backoff;
+        for (int i = 0; i < attempt && delay < kMaxBackoff; ++i) delay *= 2;
+        if (asked && *asked > delay) delay = *asked;
+        return std::min(delay, kMaxBackoff);
+    }
+
+    Attempt transport_failure(const std::string& stage, const error_code& ec) {
+        Attempt attempt;
+        if (ec == beast::error::timeout) {
+            ++stats.timeouts;
+            attempt.failure = "timed out after " + ms_text(settings.timeout) + " (" + stage + ")";
+        } else {
+            attempt.failure = stage + ": " + ec.message();
+        }
+        return attempt;
+    }
+
+    static Attempt aborted() {
+        Attempt attempt;
+        attempt.failure = "aborted: another item of the batch failed";
+        return attempt;
+    }
+
+    // One HTTP exchange on the slot's connection (opened if needed). A kept-alive connection the
+    // server closed while idle fails before any answer byte arrives: that is retried once at once
+    // on a fresh connection, not counted as a retry.
+    asio::awaitable<Attempt> send(Slot& slot, const std::string& body) {
+        InFlight outstanding(*this);
+        for (bool first = true;; first = false) {
+            if (slot.stream && !slot.stream->socket().is_open()) close(slot);  // an aborted batch's
+            const bool reused = slot.stream.has_value();
+            error_code ec;
+            if (!reused) {
+                if (!resolved) {
+                    tcp::resolver resolver(io);
+                    auto results = co_await resolver.async_resolve(
+                        endpoint.host, endpoint.port, asio::redirect_error(asio::use_awaitable, ec));
+                    if (aborting) co_return aborted();
+                    if (ec) co_return transport_failure("resolve " + endpoint.host, ec);
+                    resolved = std::move(results);
+                }
+                if (aborting) co_return aborted();
+                slot.stream.emplace(io);
+                slot.buffer.clear();
+                slot.stream->expires_after(settings.timeout);
+                co_await slot.stream->async_connect(*resolved,
+                                                    asio::redirect_error(asio::use_awaitable, ec));
+                if (ec || aborting) {
+                    close(slot);
+                    co_return aborting ? aborted() : transport_failure("connect", ec);
+                }
+                ++stats.connections;
+            } else {
+                slot.stream->expires_after(settings.timeout);
+            }
+
+            http::request<http::string_body> req{http::verb::post, endpoint.target, 11};
+            req.set(http::field::host, host_header);
+            req.set(http::field::user_agent, "rop-stdlib-model");
+            req.set(http::field::content_type, "application/json");
+            req.set(http::field::accept, "application/json");
+            if (!authorization.empty()) req.set(http::field::authorization, authorization);
+            req.keep_alive(true);
+            req.body() = body;
+            req.prepare_payload();
+            ++stats.requests;
+            co_await http::async_write(*slot.stream, req, asio::redirect_error(asio::use_awaitable, ec));
+
+            http::response_parser<http::string_body> parser;
+            parser.body_limit(kMaxResponseBytes);
+            if (aborting) {
+                close(slot);
+                co_return aborted();
+            }
+            if (!ec) {
+                co_await http::async_read(*slot.stream, slot.buffer, parser,
+                                          asio::redirect_error(asio::use_awaitable, ec));
+            }
+            if (aborting) {
+                close(slot);
+                co_return aborted();
+            }
+            if (ec) {
+                const bool closed_by_peer = ec == http::error::end_of_stream ||
+                                            ec == asio::error::eof ||
+                                            ec == asio::error::connection_reset ||
+                                            ec == asio::error::broken_pipe;
+                close(slot);
+                if (reused && first && closed_by_peer && !parser.got_some()) {
+                    ++stats.stale_reconnects;
+                    continue;
+                }
+                co_return transport_failure(parser.got_some() ? "reading the answer" : "waiting for the answer", ec);
+            }
+            http::response<http::string_body> res = parser.release();
+            if (!res.keep_alive()) close(slot);
+            Attempt attempt;
+            attempt.answered = true;
+            attempt.status = static_cast<int>(res.result_int());
+            if (auto it = res.find(http::field::retry_after); it != res.end()) {
+                attempt.retry_after = retry_after(std::string_view(it->value().data(), it->value().size()));
+            }
+            attempt.body = std::move(res.body());
+            co_return attempt;
+        }
+    }
+
+    // One item: attempts until an answer that is not retryable, or the retries run out (throws).
+    asio::awaitable<Completion> complete(BatchState& batch, Slot& slot, std::size_t index,
+                                         const std::string& body) {
+        for (int attempt = 0;; ++attempt) {
+            Attempt result = co_await send(slot, body);
+            if (batch.fatal) co_return Completion{};
+            std::string failure;
+            if (result.answered) {
+                if (result.status >= 200 && result.status < 300) co_return parse_completion(result.body);
+                failure = "HTTP " + std::to_string(result.status) + ": " + error_message(result.body);
+                if (!retryable_status(result.status)) {
+                    Completion rejected;
+                    rejected.status = result.status;
+                    rejected.error = std::move(failure);
+                    co_return rejected;
+                }
+            } else {
+                failure = std::move(result.failure);
+            }
+            if (attempt >= settings.retries) {
+                throw std::runtime_error("model: POST " + endpoint.url + " failed after " +
+                                         std::to_string(attempt + 1) + " attempt(s) (item " +
+                                         std::to_string(index) + " of " +
+                                         std::to_string(batch.count) + "): " + failure);
+            }
+            ++stats.retries;
+            slot.timer.expires_after(backoff_delay(attempt, result.retry_after));
+            error_code ec;
+            co_await slot.timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            if (batch.fatal) co_return Completion{};
+        }
+    }
+
+    asio::awaitable<void> worker(BatchState& batch, Slot& slot) {
+        while (!batch.fatal && batch.next < batch.count) {
+            const std::size_t index = batch.next++;
+            std::string body;
+            try {
+                body = (*batch.body)(index);
+            } catch (const rop::RecordFailure& failure) {
+                batch.results[index].error = failure.reason();
+                continue;
+            }
+            batch.results[index] = co_await complete(batch, slot, index, body);
+        }
+    }
+};
+
+Client::Client(Settings settings) : impl_(std::make_unique<Impl>()) {
+    validate(settings);
+    impl_->endpoint = parse_base_url(settings.base_url);
+    const bool v6 = impl_->endpoint.host.find(':') != std::string::npos;
+    impl_->host_header = (v6 ? "[" + impl_->endpoint.host + "]" : impl_->endpoint.host) + ":" +
+                         impl_->endpoint.port;
+    impl_->request.model = settings.model;
+    impl_->request.system = settings.system_prompt;
+    impl_->request.prompt = settings.prompt;
+    impl_->request.max_tokens = settings.max_tokens;
+    impl_->request.temperature = settings.temperature;
+    if (!settings.api_key_env.empty()) {
+        const char* key = std::getenv(settings.api_key_env.c_str());
+        if (key == nullptr || *key == '\0') {
+            throw std::invalid_argument("model: api_key_env names '" + settings.api_key_env +
+                                        "', which is not set in the environment");
+        }
+        impl_->authorization = std::string("Bearer ") + key;
+    }
+    for (int i = 0; i < settings.max_in_flight; ++i) {
+        impl_->slots.push_back(std::make_unique<Impl::Slot>(impl_->io));
+    }
+    impl_->settings = std::move(settings);
+}
+
+Client::~Client() = default;
+
+const RequestOptions& Client::request_options() const { return impl_->request; }
+
+std::vector<Completion> Client::run(std::size_t count,
+                                    const std::function<std::string(std::size_t)>& body) {
+    Impl& impl = *impl_;
+    Impl::BatchState batch;
+    batch.count = count;
+    batch.body = &body;
+    batch.results.resize(count);
+    const std::size_t workers = std::min(count, impl.slots.size());
+    impl.io.restart();
+    impl.aborting = false;
+    for (std::size_t i = 0; i < workers; ++i) {
+        asio::co_spawn(impl.io, impl.worker(batch, *impl.slots[i]),
+                       [&impl, &batch](std::exception_ptr error) {
+                           if (error) impl.abort_batch(batch, std::move(error));
+                       });
+    }
+    impl.io.run();
+    if (batch.error) std::rethrow_exception(batch.error);
+    return std::move(batch.results);
+}
+
+ClientStats Client::stats() const { return impl_->stats; }
+
+}  // namespace rop::stdlib::model::detail

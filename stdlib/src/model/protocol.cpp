@@ -1,0 +1,177 @@
+// Request bodies and response parsing for OpenAI-compatible chat-completions servers (vLLM,
+// SGLang, llama.cpp's server, OpenAI itself).
+#include "protocol.h"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <stdexcept>
+
+namespace rop::stdlib::model::detail {
+namespace {
+
+using nlohmann::json;
+
+json request_skeleton(const RequestOptions& options) {
+    json body = {{"model", options.model}, {"temperature", options.temperature}};
+    if (options.max_tokens > 0) body["max_tokens"] = options.max_tokens;
+    body["messages"] = json::array();
+    if (!options.system.empty()) {
+        body["messages"].push_back({{"role", "system"}, {"content", options.system}});
+    }
+    return body;
+}
+
+std::string trimmed(std::string_view text, std::size_t limit) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\r' ||
+                             text.front() == '\t')) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' ||
+                             text.back() == '\t')) {
+        text.remove_suffix(1);
+    }
+    if (text.size() <= limit) return std::string(text);
+    return std::string(text.substr(0, limit)) + "...";
+}
+
+}  // namespace
+
+Endpoint parse_base_url(std::string_view base_url) {
+    constexpr std::string_view kHttp = "http://";
+    const std::string quoted = "'" + std::string(base_url) + "'";
+    if (base_url.starts_with("https://")) {
+        throw std::invalid_argument("model: base_url " + quoted +
+                                    ": https is not supported (plain http only: a local vLLM/SGLang "
+                                    "server, or a TLS-terminating proxy on localhost)");
+    }
+    if (!base_url.starts_with(kHttp)) {
+        throw std::invalid_argument("model: base_url " + quoted +
+                                    " must look like http://host:port/v1");
+    }
+    std::string_view rest = base_url.substr(kHttp.size());
+    const std::size_t slash = rest.find('/');
+    std::string_view authority = rest.substr(0, slash);
+    std::string_view path = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
+    while (path.ends_with('/')) path.remove_suffix(1);
+    if (path.find_first_of("?#") != std::string_view::npos) {
+        throw std::invalid_argument("model: base_url " + quoted + " must not have a query");
+    }
+    if (authority.find('@') != std::string_view::npos) {
+        throw std::invalid_argument("model: base_url " + quoted +
+                                    ": credentials in the URL are not supported (use api_key_env)");
+    }
+
+    Endpoint endpoint;
+    std::string_view port = "80";
+    if (authority.starts_with('[')) {  // [::1]:8000
+        const std::size_t close = authority.find(']');
+        if (close == std::string_view::npos) {
+            throw std::invalid_argument("model: base_url " + quoted + ": unbalanced '['");
+        }
+        endpoint.host = std::string(authority.substr(1, close - 1));
+        std::string_view after = authority.substr(close + 1);
+        if (after.starts_with(':')) port = after.substr(1);
+        else if (!after.empty()) throw std::invalid_argument("model: base_url " + quoted + ": bad host");
+    } else {
+        const std::size_t colon = authority.rfind(':');
+        endpoint.host = std::string(authority.substr(0, colon));
+        if (colon != std::string_view::npos) port = authority.substr(colon + 1);
+    }
+    int port_number = 0;
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), port_number);
+    if (endpoint.host.empty() || ec != std::errc{} || end != port.data() + port.size() ||
+        port_number <= 0 || port_number > 65535) {
+        throw std::invalid_argument("model: base_url " + quoted +
+                                    " must look like http://host:port/v1");
+    }
+    endpoint.port = std::to_string(port_number);
+    endpoint.target = std::string(path) + "/chat/completions";
+    const bool v6 = endpoint.host.find(':') != std::string::npos;
+    endpoint.url = "http://" + (v6 ? "[" + endpoint.host + "]" : endpoint.host) + ":" +
+                   endpoint.port + endpoint.target;
+    return endpoint;
+}
+
+std::string text_request_body(const RequestOptions& options, std::string_view text) {
+    json body = request_skeleton(options);
+    std::string content = options.prompt;
+    if (!content.empty() && !text.empty()) content += "\n\n";
+    content += text;
+    body["messages"].push_back({{"role", "user"}, {"content", std::move(content)}});
+    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string image_request_body(const RequestOptions& options, std::string_view image_url) {
+    json body = request_skeleton(options);
+    json content = json::array();
+    content.push_back({{"type", "image_url"}, {"image_url", {{"url", image_url}}}});
+    if (!options.prompt.empty()) content.push_back({{"type", "text"}, {"text", options.prompt}});
+    body["messages"].push_back({{"role", "user"}, {"content", std::move(content)}});
+    return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Completion parse_completion(std::string_view body) {
+    Completion completion;
+    completion.status = 200;
+    const json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+        completion.error = "model server sent a response that is not JSON: " + trimmed(body, 200);
+        return completion;
+    }
+    const auto choices = parsed.find("choices");
+    if (choices == parsed.end() || !choices->is_array() || choices->empty() ||
+        !(*choices)[0].is_object()) {
+        completion.error = "model server sent no choices: " + trimmed(body, 200);
+        return completion;
+    }
+    const json& choice = (*choices)[0];
+    if (const auto message = choice.find("message"); message != choice.end() && message->is_object()) {
+        if (const auto content = message->find("content");
+            content != message->end() && content->is_string()) {
+            completion.text = content->get<std::string>();
+        }
+    }
+    if (const auto reason = choice.find("finish_reason"); reason != choice.end() && reason->is_string()) {
+        completion.finish_reason = reason->get<std::string>();
+    }
+    if (const auto usage = parsed.find("usage"); usage != parsed.end() && usage->is_object()) {
+        completion.prompt_tokens = usage->value("prompt_tokens", std::int64_t{0});
+        completion.completion_tokens = usage->value("completion_tokens", std::int64_t{0});
+    }
+    return completion;
+}
+
+std::string error_message(std::string_view body) {
+    const json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (!parsed.is_discarded() && parsed.is_object()) {
+        if (const auto error = parsed.find("error"); error != parsed.end()) {
+            if (error->is_object()) {
+                if (const auto message = error->find("message");
+                    message != error->end() && message->is_string()) {
+                    return trimmed(message->get<std::string>(), 500);
+                }
+            } else if (error->is_string()) {
+                return trimmed(error->get<std::string>(), 500);
+            }
+        }
+        for (const char* key : {"message", "detail"}) {
+            if (const auto field = parsed.find(key); field != parsed.end() && field->is_string()) {
+                return trimmed(field->get<std::string>(), 500);
+            }
+        }
+    }
+    std::string text = trimmed(body, 500);
+    return text.empty() ? "(empty body)" : text;
+}
+
+std::optional<std::chrono::milliseconds> retry_after(std::string_view header) {
+    while (!header.empty() && header.front() == ' ') header.remove_prefix(1);
+    double seconds = 0;
+    const auto [end, ec] = std::from_chars(header.data(), header.data() + header.size(), seconds);
+    if (header.empty() || ec != std::errc{} || seconds < 0) return std::nullopt;
+    (void)end;
+    return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
+}
+
+}  // namespace rop::stdlib::model::detail

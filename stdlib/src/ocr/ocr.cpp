@@ -1,0 +1,122 @@
+// std.ocr: Tesseract (pages), RegionText (layout regions), text, has_text.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "engine.h"
+
+namespace rop::stdlib::ocr {
+namespace {
+
+constexpr int kPad = 12;  // white border around a region crop: Tesseract reads edges badly
+
+// The region's crop with a white border of kPad pixels.
+Image padded(const Image& image) {
+    Image out;
+    out.width = image.width + 2 * kPad;
+    out.height = image.height + 2 * kPad;
+    out.channels = image.channels;
+    auto pixels = std::make_shared<std::vector<std::uint8_t>>(out.stride() * out.height, 255);
+    for (int y = 0; y < image.height; ++y) {
+        std::memcpy(pixels->data() + out.stride() * (y + kPad) + kPad * out.channels,
+                    image.pixels->data() + image.stride() * y, image.stride());
+    }
+    out.pixels = std::move(pixels);
+    return out;
+}
+
+int to_pixels(double points, int dpi) { return static_cast<int>(std::lround(points * dpi / 72.0)); }
+
+}  // namespace
+
+Tesseract::Tesseract(std::string lang, Segmentation mode, std::string datapath)
+    : engine_(std::make_unique<Engine>(lang, mode, datapath)) {}
+Tesseract::~Tesseract() = default;
+Tesseract::Tesseract(Tesseract&&) noexcept = default;
+Tesseract& Tesseract::operator=(Tesseract&&) noexcept = default;
+
+std::vector<OcrResult> Tesseract::operator()(std::span<const Page> pages) {
+    std::vector<OcrResult> results;
+    results.reserve(pages.size());
+    for (const Page& page : pages) {
+        if (page.image.empty() || page.dpi <= 0) {
+            throw rop::RecordFailure(page.doc_name + ": page " + std::to_string(page.index + 1) +
+                                     ": page has no image");
+        }
+        OcrResult result;
+        result.doc_path = page.doc_path;
+        result.doc_name = page.doc_name;
+        result.page_index = page.index;
+        result.width = page.width;
+        result.height = page.height;
+        engine_->recognize(page.image, page.dpi, 0, 0, result);
+        results.push_back(std::move(result));
+    }
+    return results;
+}
+
+RegionText::RegionText(std::string lang, Segmentation mode, std::string datapath)
+    : engine_(std::make_unique<Tesseract::Engine>(lang, mode, datapath)) {}
+RegionText::~RegionText() = default;
+RegionText::RegionText(RegionText&&) noexcept = default;
+RegionText& RegionText::operator=(RegionText&&) noexcept = default;
+
+std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
+    std::vector<Region> results;
+    results.reserve(regions.size());
+    for (const Region& input : regions) {
+        Region region = input;
+        if (region.kind == RegionKind::figure || region.image.empty() || region.dpi <= 0) {
+            results.push_back(std::move(region));
+            continue;
+        }
+        const Image image = padded(region.image);
+        if (region.kind == RegionKind::table && !region.cells.empty()) {
+            // One rectangle per cell, a few pixels inside its rules.
+            const int inset = std::max(2, region.dpi / 36);
+            float sum = 0;
+            int counted = 0;
+            const tesseract::PageSegMode saved = engine_->api.GetPageSegMode();
+            engine_->api.SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
+            std::string text;
+            int row = -1;
+            for (TableCell& cell : region.cells) {
+                const int left = to_pixels(cell.bbox.x0 - region.bbox.x0, region.dpi) + kPad + inset;
+                const int top = to_pixels(cell.bbox.y0 - region.bbox.y0, region.dpi) + kPad + inset;
+                const int width = to_pixels(cell.bbox.width(), region.dpi) - 2 * inset;
+                const int height = to_pixels(cell.bbox.height(), region.dpi) - 2 * inset;
+                if (width <= 4 || height <= 4) continue;
+                float confidence = 0;
+                cell.text = engine_->rectangle_text(image, region.dpi, left, top, width, height,
+                                                    confidence);
+                std::replace(cell.text.begin(), cell.text.end(), '\n', ' ');
+                if (!cell.text.empty()) sum += confidence, ++counted;
+                if (row >= 0) text += cell.row == row ? " | " : "\n";
+                row = cell.row;
+                text += cell.text;
+            }
+            engine_->api.SetPageSegMode(saved);
+            region.text = text;
+            region.confidence = counted > 0 ? sum / counted : 0;
+        } else {
+            OcrResult result;
+            engine_->recognize(image, region.dpi, region.bbox.x0 - kPad * 72.0 / region.dpi,
+                               region.bbox.y0 - kPad * 72.0 / region.dpi, result);
+            region.text = result.text;
+            region.confidence = result.confidence;
+        }
+        results.push_back(std::move(region));
+    }
+    return results;
+}
+
+std::string text(const OcrResult& result) { return result.text; }
+
+bool has_text(const Region& region) {
+    if (region.kind == RegionKind::figure) return true;
+    return region.text.find_first_not_of(" \n\t\r|") != std::string::npos;
+}
+
+}  // namespace rop::stdlib::ocr

@@ -1,0 +1,208 @@
+// rop_make_test_pdfs OUTDIR: writes the document operators' test inputs.
+//   OUTDIR/docs/report.pdf   3 pages: headings, paragraphs, a ruled 3x3 table on page 2
+//   OUTDIR/docs/letter.pdf   2 pages of plain paragraphs
+//   OUTDIR/manifest.jsonl    both documents with metadata (lang, source)
+//   OUTDIR/corrupt/          truncated.pdf, garbage.pdf, empty.pdf, encrypted.pdf, no_pages.pdf
+// The text is fixed (tests compare it); drawing uses cairo's PDF surface and DejaVu Sans.
+#include <cairo-pdf.h>
+#include <cairo.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr double kWidth = 612;   // US Letter, points
+constexpr double kHeight = 792;
+constexpr double kMargin = 72;
+constexpr const char* kDate = "2026-01-01T00:00:00Z";  // fixed: same bytes every build
+
+void heading(cairo_t* cr, double& y, const char* text, double size) {
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+    cairo_set_font_size(cr, size);
+    y += size * 1.2;
+    cairo_move_to(cr, kMargin, y);
+    cairo_show_text(cr, text);
+    y += size * 0.8;
+}
+
+void paragraph(cairo_t* cr, double& y, const std::vector<const char*>& lines) {
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 12);
+    for (const char* line : lines) {
+        y += 16;
+        cairo_move_to(cr, kMargin, y);
+        cairo_show_text(cr, line);
+    }
+    y += 16;
+}
+
+// A ruled table: every cell boxed by 1pt lines, text at 12pt.
+void table(cairo_t* cr, double& y, const std::vector<std::vector<const char*>>& rows) {
+    const double cell_w = 130;
+    const double cell_h = 28;
+    const double top = y + 10;
+    const std::size_t cols = rows.front().size();
+    cairo_set_line_width(cr, 1.2);
+    for (std::size_t r = 0; r <= rows.size(); ++r) {
+        cairo_move_to(cr, kMargin, top + r * cell_h);
+        cairo_line_to(cr, kMargin + cols * cell_w, top + r * cell_h);
+    }
+    for (std::size_t c = 0; c <= cols; ++c) {
+        cairo_move_to(cr, kMargin + c * cell_w, top);
+        cairo_line_to(cr, kMargin + c * cell_w, top + rows.size() * cell_h);
+    }
+    cairo_stroke(cr);
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 12);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (std::size_t c = 0; c < cols; ++c) {
+            cairo_move_to(cr, kMargin + c * cell_w + 10, top + r * cell_h + 19);
+            cairo_show_text(cr, rows[r][c]);
+        }
+    }
+    y = top + rows.size() * cell_h + 10;
+}
+
+bool write_report(const std::string& path) {
+    cairo_surface_t* surface = cairo_pdf_surface_create(path.c_str(), kWidth, kHeight);
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "Quarterly Report");
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, kDate);
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, "Rop Tests");
+    cairo_t* cr = cairo_create(surface);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+
+    double y = kMargin;
+    heading(cr, y, "Quarterly Report", 28);
+    paragraph(cr, y, {"The quick brown fox jumps over the lazy dog.",
+                      "Revenue grew in every region this quarter."});
+    paragraph(cr, y, {"Second paragraph about costs and margins."});
+    cairo_show_page(cr);
+
+    y = kMargin;
+    heading(cr, y, "Results Table", 20);
+    paragraph(cr, y, {"Units sold per region are listed below."});
+    table(cr, y, {{"Region", "Units", "Price"}, {"North", "120", "4.50"}, {"South", "80", "3.25"}});
+    paragraph(cr, y, {"Totals are shown above."});
+    cairo_show_page(cr);
+
+    y = kMargin;
+    heading(cr, y, "Conclusion", 20);
+    paragraph(cr, y, {"Growth will continue next year."});
+    cairo_show_page(cr);
+
+    cairo_destroy(cr);
+    cairo_surface_finish(surface);
+    const bool ok = cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
+    cairo_surface_destroy(surface);
+    return ok;
+}
+
+bool write_letter(const std::string& path) {
+    cairo_surface_t* surface = cairo_pdf_surface_create(path.c_str(), kWidth, kHeight);
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "Short Letter");
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, kDate);
+    cairo_t* cr = cairo_create(surface);
+    double y = kMargin;
+    paragraph(cr, y, {"Dear reader,", "This letter has two pages."});
+    cairo_show_page(cr);
+    y = kMargin;
+    paragraph(cr, y, {"Kind regards from the second page."});
+    cairo_show_page(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(surface);
+    const bool ok = cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
+    cairo_surface_destroy(surface);
+    return ok;
+}
+
+// A hand-built PDF from numbered objects, with a correct xref table.
+std::string build_pdf(const std::vector<std::string>& objects, const std::string& trailer_extra) {
+    std::string out = "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n";
+    std::vector<std::size_t> offsets;
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        offsets.push_back(out.size());
+        out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+    }
+    const std::size_t xref = out.size();
+    out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+    for (std::size_t offset : offsets) {
+        char line[32];
+        std::snprintf(line, sizeof line, "%010zu 00000 n \n", offset);
+        out += line;
+    }
+    out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) + " /Root 1 0 R " +
+           trailer_extra + ">>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+    return out;
+}
+
+bool write_bytes(const std::string& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return static_cast<bool>(out);
+}
+
+std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: rop_make_test_pdfs OUTDIR\n");
+        return 2;
+    }
+    namespace fs = std::filesystem;
+    const fs::path root = argv[1];
+    fs::create_directories(root / "docs");
+    fs::create_directories(root / "corrupt");
+    const std::string report = (root / "docs" / "report.pdf").string();
+    const std::string letter = (root / "docs" / "letter.pdf").string();
+    bool ok = write_report(report) && write_letter(letter);
+
+    ok = ok && write_bytes((root / "manifest.jsonl").string(),
+                           "{\"path\": \"docs/report.pdf\", \"lang\": \"eng\", \"pages\": 3}\n"
+                           "\n"
+                           "{\"path\": \"docs/letter.pdf\", \"name\": \"letter\", "
+                           "\"source\": \"tests\"}\n");
+
+    const std::string whole = read_bytes(report);
+    ok = ok && !whole.empty() &&
+         write_bytes((root / "corrupt" / "truncated.pdf").string(),
+                     whole.substr(0, whole.size() * 6 / 10));
+    std::string garbage = "This is not a PDF file at all.\n";
+    for (unsigned i = 0, x = 12345; i < 2000; ++i) {
+        x = x * 1103515245u + 12345u;
+        garbage += static_cast<char>((x >> 16) & 0xFF);
+    }
+    ok = ok && write_bytes((root / "corrupt" / "garbage.pdf").string(), garbage);
+    ok = ok && write_bytes((root / "corrupt" / "empty.pdf").string(), "");
+    // Standard security handler, RC4 40-bit: /U does not match the empty user password, so the
+    // file needs a password to open.
+    const std::string hex32(64, 'a');
+    ok = ok && write_bytes((root / "corrupt" / "encrypted.pdf").string(),
+                           build_pdf({"<< /Type /Catalog /Pages 2 0 R >>",
+                                      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+                                      "<< /Filter /Standard /V 1 /R 2 /O <" + hex32 + "> /U <" +
+                                          std::string(64, 'b') + "> /P -44 >>"},
+                                     "/Encrypt 4 0 R /ID [<0123456789abcdef0123456789abcdef> "
+                                     "<0123456789abcdef0123456789abcdef>] "));
+    ok = ok && write_bytes((root / "corrupt" / "no_pages.pdf").string(),
+                           build_pdf({"<< /Type /Catalog /Pages 2 0 R >>",
+                                      "<< /Type /Pages /Kids [] /Count 0 >>"},
+                                     ""));
+    if (!ok) {
+        std::fprintf(stderr, "rop_make_test_pdfs: could not write the test files in %s\n", argv[1]);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,174 @@
+// std.io: the Files source (glob, folder, manifest) and the per-root sinks.
+#include <catch2/catch_test_macros.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rop/stdlib/io.h"
+
+namespace fs = std::filesystem;
+using namespace rop::stdlib;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() /
+               ("rop-stdlib-io-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+    static int& counter() {
+        static int value = 0;
+        return value;
+    }
+    std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+void touch(const std::string& path, const std::string& content = "x") {
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path) << content;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> names(io::Files files) {
+    std::vector<std::string> out;
+    while (auto file = files.next()) out.push_back(files.name_of(*file));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("Files lists a glob's matches sorted by path") {
+    TempDir dir;
+    touch(dir / "b.pdf");
+    touch(dir / "a.pdf");
+    touch(dir / "c.txt");
+    touch(dir / "sub/d.pdf");
+    io::Files files(dir / "*.pdf");
+    REQUIRE(files.size_hint() == 2u);
+    CHECK(names(files) == std::vector<std::string>{dir / "a.pdf", dir / "b.pdf"});
+    CHECK(names(io::Files(dir / "nothing-*.pdf")).empty());
+    CHECK_THROWS_AS(io::Files(dir / "missing/*.pdf"), std::runtime_error);
+    CHECK_THROWS_AS(io::Files(dir / "missing.pdf"), std::runtime_error);
+    CHECK(names(io::Files(dir / "c.txt")) == std::vector<std::string>{dir / "c.txt"});
+}
+
+TEST_CASE("Files lists a folder, with a suffix filter and recursively") {
+    TempDir dir;
+    touch(dir / "b.pdf");
+    touch(dir / "a.pdf");
+    touch(dir / "c.txt");
+    touch(dir / "sub/d.pdf");
+    CHECK(names(io::Files(dir.path.string(), ".pdf")) ==
+          std::vector<std::string>{dir / "a.pdf", dir / "b.pdf"});
+    CHECK(names(io::Files(dir.path.string())).size() == 3);
+    CHECK(names(io::Files(dir.path.string(), ".pdf", true)) ==
+          std::vector<std::string>{dir / "a.pdf", dir / "b.pdf", dir / "sub/d.pdf"});
+}
+
+TEST_CASE("Files reads a JSONL manifest in its order, with names and metadata") {
+    TempDir dir;
+    touch(dir / "list.jsonl",
+          "{\"path\": \"z.pdf\", \"lang\": \"deu\", \"pages\": 3}\n"
+          "\n"
+          "\"a.pdf\"\n"
+          "{\"uri\": \"https://example.org/x.pdf?v=1\", \"name\": \"remote\"}\n");
+    io::Files files(dir / "list.jsonl");
+    REQUIRE(files.size_hint() == 3u);
+    auto first = files.next();
+    REQUIRE(first);
+    CHECK(first->path == dir / "z.pdf");
+    CHECK(first->name == "z.pdf");
+    CHECK(first->metadata == Metadata{{"lang", "deu"}, {"pages", "3"}});
+    CHECK(files.next()->path == dir / "a.pdf");
+    auto third = files.next();
+    CHECK(third->path == "https://example.org/x.pdf?v=1");
+    CHECK(third->name == "remote");
+    CHECK_FALSE(files.next());
+
+    touch(dir / "bad.jsonl", "{\"path\": \"a.pdf\"}\n[1, 2]\n");
+    try {
+        io::Files bad(dir / "bad.jsonl");
+        FAIL("a bad manifest line must throw");
+    } catch (const std::runtime_error& error) {
+        CHECK(std::string(error.what()).find("bad.jsonl:2:") != std::string::npos);
+    }
+}
+
+TEST_CASE("Jsonl appends one line per item, checkpoints by size and restores") {
+    TempDir dir;
+    const std::string path = dir / "out/docs.jsonl";
+    {
+        io::Jsonl sink(path);
+        sink.restore("");
+        const std::vector<JsonText> first{{"{\"a\": 1,\n \"b\": [1, 2]}"}, {"not json"}};
+        sink.write({0, "a.pdf"}, first);
+        const std::string token = sink.checkpoint();
+        CHECK(token == std::to_string(slurp(path).size()));
+        sink.write({1, "b.pdf"}, std::vector<JsonText>{{"{\"c\":3}"}});
+        CHECK(slurp(path) == "{\"a\":1,\"b\":[1,2]}\n\"not json\"\n{\"c\":3}\n");
+        sink.restore(token);
+        CHECK(slurp(path) == "{\"a\":1,\"b\":[1,2]}\n\"not json\"\n");
+        CHECK_THROWS(sink.restore("999999"));
+        CHECK_THROWS(sink.restore("12x"));
+    }
+    io::Jsonl again(path);
+    again.restore("");
+    CHECK(slurp(path).empty());
+}
+
+TEST_CASE("MarkdownDir and JsonDir write one file per root, named after its stem") {
+    TempDir dir;
+    io::MarkdownDir markdown(dir / "md");
+    markdown.write({0, "in/report.pdf"}, std::vector<Markdown>{{"# A"}, {"body"}});
+    markdown.write({1, "other/report.pdf"}, std::vector<Markdown>{{"second"}});
+    markdown.write({0, "in/report.pdf"}, std::vector<Markdown>{{"# A again"}});
+    markdown.write({2, "https://x.org/a b.pdf?x=1"}, std::vector<Markdown>{{"remote"}});
+    markdown.write({3, "///"}, std::vector<Markdown>{{"nameless"}});
+    CHECK(slurp(dir / "md/report.md") == "# A again\n");
+    CHECK(slurp(dir / "md/report-1.md") == "second\n");
+    CHECK(slurp(dir / "md/a_b.md") == "remote\n");
+    CHECK(slurp(dir / "md/root-3.md") == "nameless\n");
+    std::size_t count = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir / "md")) ++count;
+    CHECK(count == 5);  // four files and the .rop-names index: no temp files left behind
+
+    // A resumed run names files as the interrupted one did; a fresh run starts over.
+    {
+        io::MarkdownDir first_run(dir / "resume");
+        first_run.restore("");
+        first_run.write({0, "a/x.pdf"}, std::vector<Markdown>{{"zero"}});
+        const std::string token = first_run.checkpoint();
+        first_run.write({1, "b/x.pdf"}, std::vector<Markdown>{{"one, not committed"}});
+        io::MarkdownDir resumed(dir / "resume");
+        resumed.restore(token);
+        resumed.write({2, "c/x.pdf"}, std::vector<Markdown>{{"two"}});
+        resumed.write({1, "b/x.pdf"}, std::vector<Markdown>{{"one"}});
+        CHECK(slurp(dir / "resume/x.md") == "zero\n");
+        CHECK(slurp(dir / "resume/x-2.md") == "two\n");
+        CHECK(slurp(dir / "resume/x-1.md") == "one\n");
+        io::MarkdownDir fresh(dir / "resume");
+        fresh.restore("");
+        fresh.write({5, "c/x.pdf"}, std::vector<Markdown>{{"five"}});
+        CHECK(slurp(dir / "resume/x.md") == "five\n");
+        CHECK_THROWS(fresh.restore("100000"));
+    }
+
+    io::JsonDir json(dir / "json");
+    json.write({0, "a.pdf"}, std::vector<JsonText>{{"{\"x\":1}"}});
+    json.write({1, "b.pdf"}, std::vector<JsonText>{{"1"}, {"2"}});
+    CHECK(slurp(dir / "json/a.json") == "{\"x\":1}\n");
+    CHECK(slurp(dir / "json/b.json") == "[1,\n2]\n");
+}

@@ -1,0 +1,72 @@
+// std.layout.Regions on the rendered test pages, then std.ocr.RegionText on the regions: kinds,
+// reading order, heading levels, the ruled table's grid and cell texts.
+#include <catch2/catch_test_macros.hpp>
+
+#include <string>
+#include <vector>
+
+#include "rop/stdlib/layout.h"
+#include "rop/stdlib/ocr.h"
+#include "rop/stdlib/pdf.h"
+#include "render_pages.h"
+
+using namespace rop::stdlib;
+
+namespace {
+
+using testing::kData;
+using testing::render;
+
+}  // namespace
+
+TEST_CASE("Regions finds headings, text and a ruled table in reading order; RegionText reads them") {
+    const std::vector<Page> pages = render("docs/report.pdf", 150);
+    layout::Regions analyse;
+    ocr::RegionText read("eng");
+
+    const std::vector<Region> first = read(analyse(pages[0]));
+    REQUIRE(first.size() >= 2);
+    CHECK(first[0].kind == RegionKind::heading);
+    CHECK(first[0].level == 1);
+    CHECK(first[0].text == "Quarterly Report");
+    CHECK(first[0].page_index == 0);
+    CHECK(first[0].bbox.x0 > 65);
+    CHECK(first[0].bbox.x0 < 75);
+    CHECK(first[1].kind == RegionKind::text);
+    CHECK(first[1].text.find("The quick brown fox") == 0);
+    for (std::size_t i = 0; i < first.size(); ++i) CHECK(first[i].order == static_cast<int>(i));
+
+    const std::vector<Region> second = read(analyse(pages[1]));
+    std::vector<std::string> kinds;
+    for (const Region& region : second) kinds.push_back(layout::kind_name(region));
+    REQUIRE(kinds.size() == 4);
+    CHECK(kinds == std::vector<std::string>{"heading", "text", "table", "text"});
+    CHECK(second[0].level == 2);
+    CHECK(second[0].text == "Results Table");
+    const Region& table = second[2];
+    CHECK(table.rows == 3);
+    CHECK(table.cols == 3);
+    REQUIRE(table.cells.size() == 9);
+    CHECK(table.cells[0].text == "Region");
+    CHECK(table.cells[4].text == "120");
+    CHECK(table.cells[8].text == "3.25");
+    CHECK(table.cells[5].row == 1);
+    CHECK(table.cells[5].col == 2);
+    CHECK(table.text == "Region | Units | Price\nNorth | 120 | 4.50\nSouth | 80 | 3.25");
+    CHECK(second[3].text == "Totals are shown above.");
+    CHECK(ocr::has_text(table));
+}
+
+TEST_CASE("tag merges document metadata into a region; has_text drops empty regions") {
+    Region region;
+    Document doc;
+    doc.title = "T";
+    doc.page_count = 2;
+    doc.metadata["lang"] = "eng";
+    const Region tagged = layout::tag(region, doc);
+    CHECK(tagged.metadata == Metadata{{"lang", "eng"}, {"page_count", "2"}, {"title", "T"}});
+    CHECK_FALSE(ocr::has_text(region));
+    region.kind = RegionKind::figure;
+    CHECK(ocr::has_text(region));
+    CHECK_THROWS_AS(layout::Regions()(Page{}), rop::RecordFailure);
+}
