@@ -28,6 +28,10 @@ struct ProgramBindOptions {
     std::string resource_dir;   // Clang's; empty: the one ropc was built against
     std::string pch_cache_dir;  // see ReadOptions::pch_cache_dir; empty: no cache
     bool lint = true;           // the nondeterminism lint (a warning per finding)
+    // Where notes that point into a C++ header load it, so they render as
+    // `udfs/x.hpp:12:1: note: declared here` with the line (the SourceManager `diags` renders
+    // with). Null: such notes point nowhere and start their message with `file:line:col: `.
+    SourceManager* sources = nullptr;
 };
 
 // One `name: value` argument of a Call (or source, sink), matched to its C++ parameter.

@@ -16,6 +16,10 @@ std::string_view to_string(Primitive primitive) {
             return "expand";
         case Primitive::Reduce:
             return "reduce";
+        case Primitive::Source:
+            return "source";
+        case Primitive::Sink:
+            return "sink";
     }
     return "?";
 }
@@ -36,6 +40,10 @@ std::string_view to_string(Shape shape) {
             return "streaming expand";
         case Shape::SpanReduce:
             return "span reduce";
+        case Shape::Source:
+            return "source";
+        case Shape::Sink:
+            return "sink";
     }
     return "?";
 }
@@ -78,10 +86,21 @@ public:
         : decl_(decl), primitive_(primitive), input_count_(input_count) {}
 
     Classification run() {
-        if (!check_class() || !check_arity()) return std::move(result_);
+        if (primitive_ == Primitive::Source || primitive_ == Primitive::Sink) {
+            binding_.is_class = decl_.is_class;
+            bool ok = primitive_ == Primitive::Source ? bind_source() : bind_sink();
+            if (ok && bind_named()) result_.binding = std::move(binding_);
+            return std::move(result_);
+        }
+        if (!check_class() || !check_call_operator() || !check_arity()) {
+            return std::move(result_);
+        }
         binding_.is_class = decl_.is_class;
         bool ok = false;
         switch (primitive_) {
+            case Primitive::Source:
+            case Primitive::Sink:
+                break;
             case Primitive::Map:
                 ok = bind_map();
                 break;
@@ -122,6 +141,140 @@ private:
                             " public constructors; rop passes the named arguments to exactly one",
                         decl_.location);
         }
+        return true;
+    }
+
+    // A source or sink class (next()/write(), no operator()) used as a map, filter, ...
+    bool check_call_operator() {
+        if (!decl_.is_class || decl_.call_operator_count != 0) return true;
+        std::string what = !decl_.next_methods.empty()    ? "; it is a source class (next())"
+                           : !decl_.write_methods.empty() ? "; it is a sink class (write())"
+                                                          : "";
+        return fail("class " + quoted(decl_.qualified_name) + " has no public operator(), so " +
+                        std::string(to_string(primitive_)) + " cannot call it" + what,
+                    decl_.location);
+    }
+
+    // A source or sink class: the class itself and its one constructor.
+    bool check_source_sink_class(std::string_view kind, std::string_view member) {
+        if (!decl_.is_class) {
+            return fail(quoted(decl_.qualified_name) + " is a function; a " + std::string(kind) +
+                            " is a class with " + std::string(member) +
+                            " and a constructor that takes its " +
+                            (kind == "source" ? "input" : "output") + " path first",
+                        decl_.location);
+        }
+        if (decl_.constructor_count > 1) {
+            return fail(std::string(kind) + " class " + quoted(decl_.qualified_name) + " has " +
+                            std::to_string(decl_.constructor_count) +
+                            " public constructors; rop passes the named arguments to exactly one",
+                        decl_.location);
+        }
+        const std::string_view path = kind == "source" ? "input" : "output";
+        if (decl_.ctor_params.empty()) {
+            return fail("the constructor of " + std::string(kind) + " class " +
+                            quoted(decl_.qualified_name) + " must take its " + std::string(path) +
+                            " (a path) as its first parameter; it takes none",
+                        decl_.location);
+        }
+        const UdfParam& first = decl_.ctor_params.front();
+        if (first.arg_kind != ArgKind::String) {
+            return fail("the first constructor parameter of " + std::string(kind) + " class " +
+                            quoted(decl_.qualified_name) + " is its " + std::string(path) +
+                            " and must be a string, it is " + quoted(first.type.spelling),
+                        first.location);
+        }
+        return true;
+    }
+
+    // One public member function `name` of a source/sink class.
+    const UdfMethod* one_method(const std::vector<UdfMethod>& methods, std::string_view kind,
+                                std::string_view member) {
+        if (methods.empty()) {
+            fail(std::string(kind) + " class " + quoted(decl_.qualified_name) +
+                     " has no public " + std::string(member),
+                 decl_.location);
+            return nullptr;
+        }
+        if (methods.size() > 1) {
+            fail(std::string(kind) + " class " + quoted(decl_.qualified_name) + " has " +
+                     std::to_string(methods.size()) + " public '" +
+                     std::string(kind == "source" ? "next" : "write") +
+                     "' overloads; rop calls exactly one",
+                 methods[1].location);
+            return nullptr;
+        }
+        return &methods.front();
+    }
+
+    bool bind_source() {
+        constexpr std::string_view member = "'std::optional<T> next()'";
+        if (!check_source_sink_class("source", member)) return false;
+        const UdfMethod* next = one_method(decl_.next_methods, "source", member);
+        if (!next) return false;
+        const std::string method = quoted(decl_.qualified_name + "::next");
+        if (!next->params.empty()) {
+            return fail(method + " takes " + std::to_string(next->params.size()) + " parameter" +
+                            (next->params.size() == 1 ? "" : "s") +
+                            "; a source's 'next()' takes none",
+                        next->params.front().location);
+        }
+        if (next->result.form != TypeForm::Optional || next->result.args.empty()) {
+            return fail("source 'next()' must return std::optional<T> (std::nullopt after the "
+                        "last root), " +
+                            method + " returns " + quoted(display_name(next->result)),
+                        next->result_location);
+        }
+        binding_.shape = Shape::Source;
+        binding_.outputs = {next->result.args[0]};
+        return true;
+    }
+
+    bool bind_sink() {
+        constexpr std::string_view member =
+            "'void write(const rop::RootKey&, std::span<const T>)'";
+        if (!check_source_sink_class("sink", member)) return false;
+        const UdfMethod* write = one_method(decl_.write_methods, "sink", member);
+        if (!write) return false;
+        const std::string method = quoted(decl_.qualified_name + "::write");
+        if (input_count_ != 1) {
+            return fail("a sink class writes one stream, the sink statement passes " +
+                            std::to_string(input_count_) +
+                            "; combine them with a map into one item type first",
+                        decl_.location);
+        }
+        if (write->params.size() != 2) {
+            return fail(method + " takes " + std::to_string(write->params.size()) +
+                            " parameter" + (write->params.size() == 1 ? "" : "s") +
+                            "; a sink writes with " + std::string(member),
+                        write->location);
+        }
+        const UdfParam& root = write->params[0];
+        if (root.type.canonical != "rop::RootKey" ||
+            (root.type.ref != RefKind::None && !root.type.is_const)) {
+            return fail("the first parameter of " + method + " must be 'const rop::RootKey&', " +
+                            "it is " + quoted(root.type.spelling),
+                        root.location);
+        }
+        const UdfParam& items = write->params[1];
+        const CxxType& type = items.type;
+        if (type.form != TypeForm::Span || type.args.empty() || !type.args[0].is_const ||
+            type.args[0].form == TypeForm::Optional) {
+            return fail("the second parameter of " + method +
+                            " must be 'std::span<const T>' (a root's present items), it is " +
+                            quoted(type.spelling),
+                        items.location);
+        }
+        if (write->result.form != TypeForm::Void) {
+            return fail("sink 'write' must return void, " + method + " returns " +
+                            quoted(display_name(write->result)),
+                        write->result_location);
+        }
+        BoundInput input;
+        input.item = type.args[0];
+        input.param_index = 1;
+        binding_.inputs.push_back(std::move(input));
+        binding_.shape = Shape::Sink;
         return true;
     }
 
@@ -370,7 +523,8 @@ private:
     // The parameters left after inputs (and emitter/ordinals/parent) are named arguments; a
     // class UDF has none there, its named arguments are its constructor's.
     bool bind_named() {
-        std::size_t rest = decl_.params.size() - next_param_;
+        bool source_or_sink = primitive_ == Primitive::Source || primitive_ == Primitive::Sink;
+        std::size_t rest = source_or_sink ? 0 : decl_.params.size() - next_param_;
         if (decl_.is_class && rest != 0) {
             return fail(callable_name(decl_) + " takes " + std::to_string(decl_.params.size()) +
                             " parameters but the Call "

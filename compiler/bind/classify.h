@@ -13,7 +13,8 @@
 
 namespace rop::bind {
 
-enum class Primitive : std::uint8_t { Map, Filter, Expand, Reduce };
+// Source and Sink are the `source` and `sink` statements' operators (classes, docs/udfs.md).
+enum class Primitive : std::uint8_t { Map, Filter, Expand, Reduce, Source, Sink };
 
 // How generated code calls the UDF (docs/udfs.md has one example per shape).
 enum class Shape : std::uint8_t {
@@ -24,6 +25,9 @@ enum class Shape : std::uint8_t {
     VectorExpand,     // std::vector<Child> f(const In&...)
     StreamingExpand,  // void f(const In&..., rop::Emitter<Child>&)
     SpanReduce,       // Out f(std::span<const In> [, rop::Ordinals] [, const rop::Parent<P>&])
+    Source,           // class with std::optional<Out> next(); constructor(input, named...)
+    Sink,             // class with void write(const rop::RootKey&, std::span<const In>);
+                      // constructor(output, named...)
 };
 
 std::string_view to_string(Primitive primitive);
@@ -55,7 +59,8 @@ struct Binding {
     std::optional<std::size_t> parent_param;    // SpanReduce with rop::Parent<P>
     std::optional<CxxType> parent;              // ... and its P
     // What the Call's `name: value` arguments bind to, by name: a function's parameters after
-    // its inputs (and emitter/ordinals/parent), or a class UDF's constructor parameters.
+    // its inputs (and emitter/ordinals/parent), or a class UDF's constructor parameters (for a
+    // source or sink, named[0] is its input or output path).
     std::vector<UdfParam> named;
     std::size_t first_named_param = 0;  // function UDFs: index of named[0] in UdfDecl::params
 };
@@ -70,6 +75,7 @@ struct Classification {
 
 // Checks `decl` against `primitive` used with `input_count` stream inputs (a `.rop` Call's
 // operands: `map (a, b) with f` has 2). Parameters beyond the inputs are named arguments.
+// A Source takes no inputs (input_count is ignored); a Sink takes exactly one.
 Classification classify(const UdfDecl& decl, Primitive primitive, std::size_t input_count = 1);
 
 // The primitives `decl` fits with one input: what to suggest when it is used with another.

@@ -312,21 +312,36 @@ private:
         }
         add_type(record, ctx_->getRecordType(&record));
         std::vector<const CXXMethodDecl*> call_operators;
+        UdfDecl out;
         for (const CXXMethodDecl* method : record.methods()) {
-            if (method->getOverloadedOperator() == OO_Call && method->getAccess() == AS_public &&
-                !method->isDeleted()) {
+            if (method->getAccess() != AS_public || method->isDeleted()) continue;
+            if (method->getOverloadedOperator() == OO_Call) {
                 call_operators.push_back(method);
+            } else if (!method->isStatic() && method->getIdentifier() &&
+                       (method->getName() == "next" || method->getName() == "write")) {
+                UdfMethod read;
+                read.params = read_params(*method);
+                read.result = types_->read(method->getReturnType());
+                read.location = where(method->getLocation());
+                SourceLocation result_loc = method->getReturnTypeSourceRange().getBegin();
+                read.result_location = where(result_loc.isValid() ? result_loc
+                                                                  : method->getLocation());
+                (method->getName() == "next" ? out.next_methods : out.write_methods)
+                    .push_back(std::move(read));
             }
         }
-        if (call_operators.empty() || record.isAbstract()) return;  // a type, not a UDF
+        // A type, not a UDF: no operator(), and no next()/write() that a source or sink needs.
+        if (record.isAbstract() ||
+            (call_operators.empty() && out.next_methods.empty() && out.write_methods.empty())) {
+            return;
+        }
 
-        UdfDecl out;
         out.is_class = true;
         out.qualified_name = plain_qualified_name(record);
         out.name = record.getName().str();
         out.location = where(record.getLocation());
         out.call_operator_count = call_operators.size();
-        read_signature(*call_operators.front(), out);
+        if (!call_operators.empty()) read_signature(*call_operators.front(), out);
         for (const CXXConstructorDecl* ctor : record.ctors()) {
             if (ctor->isImplicit() || ctor->isCopyOrMoveConstructor() || ctor->isDeleted() ||
                 ctor->getAccess() != AS_public) {

@@ -85,7 +85,16 @@ struct NondeterminismFinding {
     std::string via;     // empty, or the helper the UDF calls whose body holds it
 };
 
-// A function, or a class with an operator(), declared in one of the headers read.
+// A public member function a source or sink class is called through (`next`, `write`).
+struct UdfMethod {
+    std::vector<UdfParam> params;
+    CxxType result;
+    SourceLoc location;         // the method's name
+    SourceLoc result_location;  // where its return type is written
+};
+
+// A function, or a class with an operator() (or, for sources and sinks, with a `next` or
+// `write` member function), declared in one of the headers read.
 struct UdfDecl {
     std::string qualified_name;  // "mineru::fix_hyphens" (no leading ::)
     std::string name;            // "fix_hyphens"
@@ -99,6 +108,10 @@ struct UdfDecl {
     std::vector<UdfParam> ctor_params;
     std::size_t constructor_count = 0;    // public constructors other than copy/move
     std::size_t call_operator_count = 0;  // public operator() overloads (binding needs one)
+    // Source and sink classes (docs/udfs.md): every public, non-static `next` and `write`
+    // member function, in declaration order (binding needs exactly one of the kind it uses).
+    std::vector<UdfMethod> next_methods;
+    std::vector<UdfMethod> write_methods;
 
     SourceLoc location;         // the declaration's name
     SourceLoc result_location;  // where the return type is written

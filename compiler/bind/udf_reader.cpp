@@ -248,8 +248,20 @@ UdfLibrary read_udfs(const std::vector<std::string>& headers,
     for (const std::string& dir : include_dirs) args.push_back("-I" + absolute(dir));
     args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
 
+    // The prelude needs only the directory that holds <rop/udf.h>. Keyed on every -I directory
+    // it would be rebuilt for each pipeline directory; Clang accepts a precompiled header built
+    // with fewer search paths than the file that uses it.
+    std::vector<std::string> prelude_args;
+    for (const std::string& arg : args) {
+        if (arg.rfind("-I", 0) == 0 && !llvm::sys::fs::exists(arg.substr(2) + "/rop/udf.h")) {
+            continue;
+        }
+        prelude_args.push_back(arg);
+    }
     std::optional<std::string> pch;
-    if (!options.pch_cache_dir.empty()) pch = prelude_pch(args, options.pch_cache_dir, false);
+    if (!options.pch_cache_dir.empty()) {
+        pch = prelude_pch(prelude_args, options.pch_cache_dir, false);
+    }
     for (int attempt = 0;; ++attempt) {
         std::vector<std::string> run_args = args;
         if (pch) {
@@ -265,7 +277,8 @@ UdfLibrary read_udfs(const std::vector<std::string>& headers,
         if (pch && collector.pch_failed()) {
             // A stale or foreign cached prelude: rebuild it once, then do without.
             out_errors.resize(errors_before);
-            pch = attempt == 0 ? prelude_pch(args, options.pch_cache_dir, true) : std::nullopt;
+            pch = attempt == 0 ? prelude_pch(prelude_args, options.pch_cache_dir, true)
+                               : std::nullopt;
             continue;
         }
         if (!finished) {

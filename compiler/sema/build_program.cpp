@@ -22,7 +22,7 @@ CallKind call_kind(const ast::Statement& statement) {
     return CallKind::Map;
 }
 
-OpRef lower_op(const ast::OpRef& op) { return {op.name.str(), op.args, op.range}; }
+OpRef lower_op(const ast::OpRef& op) { return {op.name.str(), op.args, op.range, op.name.range}; }
 
 class Lowering {
   public:
@@ -38,6 +38,7 @@ class Lowering {
         for (std::uint32_t s = 0; s < program_.statements.size(); ++s) {
             if (const auto* use = std::get_if<ast::Use>(&program_.statements[s])) {
                 out_.uses.push_back(use->path);
+                out_.use_ranges.push_back(use->range);
                 continue;
             }
             call_of_[s] = next++;

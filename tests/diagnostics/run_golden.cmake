@@ -8,8 +8,12 @@ if(EXISTS "${DIR}/${NAME}.args")
     string(STRIP "${args}" args)
     separate_arguments(args UNIX_COMMAND "${args}")
 endif()
+set(cache_env "")
+if(DEFINED CACHE)  # binding's precompiled-prelude cache (ROP_CACHE_DIR), kept in the build tree
+    set(cache_env "ROP_CACHE_DIR=${CACHE}")
+endif()
 execute_process(
-    COMMAND "${ROPC}" check "${NAME}.rop" ${args}
+    COMMAND ${CMAKE_COMMAND} -E env ${cache_env} "${ROPC}" check "${NAME}.rop" ${args}
     WORKING_DIRECTORY "${DIR}"
     RESULT_VARIABLE status
     OUTPUT_VARIABLE stdout

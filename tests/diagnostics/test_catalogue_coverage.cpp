@@ -10,11 +10,9 @@
 
 namespace {
 
-// Ids no golden can reach yet. E05xx is reserved for UDF binding (a later issue, which brings
-// its own goldens when ropc runs the binder); list further single ids here only when one truly
-// cannot be produced from a .rop file today.
+// Ids no golden can reach yet; list single ids here only when one truly cannot be produced
+// from a .rop file today.
 const std::set<std::string> kNotYetReachable = {};
-bool reserved_for_binding(const std::string& code) { return code.rfind("E05", 0) == 0; }
 
 std::set<std::string> codes_in_goldens() {
     std::set<std::string> codes;
@@ -36,7 +34,7 @@ TEST_CASE("every catalogue id has a golden diagnostic", "[diagnostics][catalogue
     const std::set<std::string> covered = codes_in_goldens();
     for (const rop::DiagInfo& info : rop::diag_catalog()) {
         const std::string code(info.code);
-        if (kNotYetReachable.count(code) != 0 || reserved_for_binding(code)) continue;
+        if (kNotYetReachable.count(code) != 0) continue;
         INFO("diagnostic " << code << " (" << info.summary << ") has no golden in "
                            << ROP_GOLDEN_DIR);
         CHECK(covered.count(code) == 1);
@@ -60,7 +58,6 @@ TEST_CASE("every catalogue id is documented and explained", "[diagnostics][catal
     const std::string doc = rop::test::read_file(ROP_DIAGNOSTICS_DOC);
     for (const rop::DiagInfo& info : rop::diag_catalog()) {
         const std::string code(info.code);
-        if (reserved_for_binding(code)) continue;  // documented with the binding issue
         INFO("docs/diagnostics.md has no section '### " << code << "'");
         CHECK(doc.find("\n### " + code + ":") != std::string::npos);
     }

@@ -23,10 +23,14 @@ TEST_CASE("JSON output round-trips ids and locations", "[diagnostics][json]") {
         {"E0304_batch_out_of_range.rop", "E0304", 3, 29},
         {"E0400_feedback_loop.rop", "E0400", 3, 16},
         {"W0001_unused_stream.rop", "W0001", 3, 1},
+        {"E0502_item_type_mismatch.rop", "E0502", 5, 12},
+        {"W0500_nondeterministic_udf.rop", "W0500", 4, 25},
     };
     for (const Row& row : rows) {
         INFO(row.file);
-        const auto result = run_ropc({"check", row.file, "--format=json"});
+        // W0001_unused_stream.rop names std ops the stdlib may not declare: language checks only
+        const std::string bind = row.id == "W0001" ? "--no-bind" : "--format=json";
+        const auto result = run_ropc({"check", row.file, "--format=json", bind});
         const json diags = json::parse(result.out);
         REQUIRE(diags.is_array());
         REQUIRE(diags.size() == 1);
@@ -42,7 +46,7 @@ TEST_CASE("JSON output round-trips ids and locations", "[diagnostics][json]") {
 }
 
 TEST_CASE("SARIF output is 2.1.0 with stable rule ids", "[diagnostics][sarif]") {
-    const auto result = run_ropc({"check", "E0200_parent_input_needs_broadcast.rop",
+    const auto result = run_ropc({"check", "--no-bind", "E0200_parent_input_needs_broadcast.rop",
                                   "W0001_unused_stream.rop", "--format=sarif"});
     CHECK(result.exit_code == 1);
     const json sarif = json::parse(result.out);
@@ -72,9 +76,34 @@ TEST_CASE("SARIF output is 2.1.0 with stable rule ids", "[diagnostics][sarif]") 
 }
 
 TEST_CASE("a clean file gives empty JSON and SARIF results", "[diagnostics][json]") {
-    const auto json_out = run_ropc({"check", "mineru.rop", "--format=json"}, ROP_EXAMPLES_DIR);
+    const auto json_out = run_ropc({"check", "clean/bound.rop", "--format=json"});
     CHECK(json_out.exit_code == 0);
     CHECK(json::parse(json_out.out).empty());
-    const auto sarif = run_ropc({"check", "mineru.rop", "--format=sarif"}, ROP_EXAMPLES_DIR);
+    const auto sarif = run_ropc({"check", "clean/bound.rop", "--format=sarif"});
     CHECK(json::parse(sarif.out)["runs"][0]["results"].empty());
+}
+
+TEST_CASE("binding notes point into the C++ header in JSON and SARIF", "[diagnostics][json]") {
+    const auto json_out = run_ropc({"check", "E0502_item_type_mismatch.rop", "--format=json"});
+    CHECK(json_out.exit_code == 1);
+    const json items = json::parse(json_out.out);
+    REQUIRE(items.size() == 1);
+    CHECK(items[0]["id"] == "E0502");
+    CHECK(items[0]["line"] == 5);
+    CHECK(items[0]["column"] == 12);
+    const json& notes = items[0]["notes"];
+    REQUIRE(notes.size() == 2);
+    CHECK(notes[0]["file"] == "E0502_item_type_mismatch.rop");
+    CHECK(notes[1]["file"] == "udfs/golden.hpp");
+    CHECK(notes[1]["line"] == 36);
+    CHECK(notes[1]["column"] == 30);
+
+    const auto sarif = run_ropc({"check", "E0502_item_type_mismatch.rop", "--format=sarif"});
+    const json results = json::parse(sarif.out)["runs"][0]["results"];
+    REQUIRE(results.size() == 1);
+    CHECK(results[0]["ruleId"] == "E0502");
+    const json& related = results[0]["relatedLocations"];
+    REQUIRE(related.size() == 2);
+    CHECK(related[1]["physicalLocation"]["artifactLocation"]["uri"] == "udfs/golden.hpp");
+    CHECK(related[1]["physicalLocation"]["region"]["startLine"] == 36);
 }
