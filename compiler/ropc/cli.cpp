@@ -67,6 +67,20 @@ class Parser {
             request_.warnings_as_errors = true;
             return true;
         }
+        if (arg == "--no-bind") {
+            request_.bind = false;
+            return true;
+        }
+        if (arg.rfind("-I", 0) == 0) {
+            if (arg.size() > 2) {
+                request_.include_dirs.push_back(arg.substr(2));
+            } else if (i + 1 < args_.size()) {
+                request_.include_dirs.push_back(args_[++i]);
+            } else {
+                return fail("-I needs a directory");
+            }
+            return true;
+        }
         if (const auto value = option_value(args_, i, "--explain")) {
             request_.explain_code = *value;
             return set_command(Command::Explain, explicit_command);

@@ -19,6 +19,8 @@ struct Request {
     EmitStage emit = EmitStage::Plan;
     bool warnings_as_errors = false;
     std::size_t max_errors = 50;
+    bool bind = true;                       // check: bind UDFs after sema (--no-bind: skip)
+    std::vector<std::string> include_dirs;  // -I DIR: more directories for `use` headers
     std::string explain_code;         // --explain
     std::optional<Command> help_for;  // `ropc check --help`: help for that subcommand
 };

@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bind/bind_program.h"
 #include "frontend/dump.h"
 #include "frontend/lexer.h"
 #include "frontend/parser.h"
@@ -33,7 +36,34 @@ struct Checked {
     std::optional<sema::CheckedProgram> program;
 };
 
-Checked check_file(FileId file, const SourceManager& sources, const Request& request) {
+// Where <rop/udf.h> and <rop/stdlib/*.h> are: an install's include/ beside ropc's bin/, else
+// the source tree ropc was built from.
+std::vector<std::string> stdlib_include_dirs() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path ropc = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = ropc.parent_path().parent_path() / "include";
+        if (fs::is_regular_file(installed / "rop" / "udf.h", ec)) return {installed.string()};
+    }
+    return {ROP_SOURCE_STDLIB_INCLUDE};
+}
+
+// The precompiled-prelude cache: $ROP_CACHE_DIR, else $XDG_CACHE_HOME/rop, else ~/.cache/rop.
+std::string bind_cache_dir() {
+    const auto env = [](const char* name) -> std::string {
+        const char* value = std::getenv(name);
+        return value ? value : "";
+    };
+    std::string root = env("ROP_CACHE_DIR");
+    if (root.empty() && !env("XDG_CACHE_HOME").empty()) root = env("XDG_CACHE_HOME") + "/rop";
+    if (root.empty() && !env("HOME").empty()) root = env("HOME") + "/.cache/rop";
+    return root.empty() ? "" : root + "/bind";
+}
+
+// `bind`: after sema, bind every operator to its C++ declaration (ropc check).
+Checked check_file(FileId file, SourceManager& sources, const Request& request,
+                   bool bind = false) {
     DiagnosticEngine diags(sources);
     diags.set_warnings_as_errors(request.warnings_as_errors);
     diags.set_max_errors(request.max_errors);
@@ -41,6 +71,14 @@ Checked check_file(FileId file, const SourceManager& sources, const Request& req
     Checked out;
     // Sema on a tree with syntax errors would only repeat them as undefined names.
     if (!diags.has_errors()) out.program = sema::check(program, diags);
+    if (bind && out.program) {
+        bind::ProgramBindOptions options;
+        options.stdlib_include_dirs = stdlib_include_dirs();
+        options.include_dirs = request.include_dirs;
+        options.pch_cache_dir = bind_cache_dir();
+        options.sources = &sources;
+        bind::bind_program(*out.program, sources.name(file), options, diags);
+    }
     out.has_errors = diags.has_errors();
     out.diagnostics = diags.finish();
     return out;
@@ -70,7 +108,7 @@ int run_check(const Request& request) {
             unreadable = true;
             continue;
         }
-        Checked checked = check_file(*file, sources, request);
+        Checked checked = check_file(*file, sources, request, request.bind);
         errors = errors || checked.has_errors;
         all.insert(all.end(), std::make_move_iterator(checked.diagnostics.begin()),
                    std::make_move_iterator(checked.diagnostics.end()));

@@ -10,9 +10,14 @@ std::string help_text(std::optional<Command> command) {
     switch (*command) {
         case Command::Check:
             return "usage: ropc check FILE... [-Werror] [--format=text|json|sarif] "
-                   "[--max-errors=N]\n\n"
-                   "Parses and checks each .rop file without building it.\n"
+                   "[--max-errors=N] [-I DIR]... [--no-bind]\n\n"
+                   "Parses and checks each .rop file without building it, binding every "
+                   "operator to its C++\ndeclaration in the `use` headers and the stdlib.\n"
                    "  -Werror            treat warnings as errors\n"
+                   "  -I DIR             also look for `use` headers (and what they include) in "
+                   "DIR\n"
+                   "  --no-bind          stop after the language checks; do not read C++ "
+                   "headers\n"
                    "  --format=FORMAT    text (GCC style, on stderr; the default), json or sarif\n"
                    "                     (SARIF 2.1.0), both on stdout\n"
                    "  --max-errors=N     stop listing after N errors per file (0: no limit; "
@@ -43,11 +48,12 @@ std::string help_text(std::optional<Command> command) {
     return "usage: ropc <command> [options] FILE...\n\n"
            "Commands:\n"
            "  check FILE...          check pipelines; GCC-style diagnostics (or JSON/SARIF)\n"
+           "  build FILE -o BINARY   build a pipeline into one standalone binary\n"
            "  --emit=STAGE FILE      print tokens, ast or plan (also: ropc emit ...)\n"
            "  graph FILE             print the pipeline as Graphviz DOT\n"
            "  --explain ID           explain a diagnostic id, e.g. E0203\n"
            "  --version              print the version\n\n"
-           "`ropc <command> --help` describes one command.\n";
+           "`ropc <command> --help` describes one command (`ropc build --help` too).\n";
 }
 
 std::optional<std::string> explain_text(std::string_view code) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ropc/build_command.h"
 #include "ropc/cli.h"
 #include "ropc/commands.h"
 #include "ropc/help.h"
@@ -43,6 +44,15 @@ int dispatch(const rop::cli::Request& request) {
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
+    // `ropc build` has its own flags (build_command.h).
+    if (!args.empty() && args[0] == "build") {
+        try {
+            return rop::cli::run_build({args.begin() + 1, args.end()});
+        } catch (const std::exception& e) {
+            std::cerr << "ropc: internal compiler error: " << e.what() << "\n";
+            return 3;
+        }
+    }
     const rop::cli::ParseResult parsed = rop::cli::parse_command_line(args);
     if (!parsed.request) {
         std::cerr << "ropc: error: " << parsed.error << "\n"

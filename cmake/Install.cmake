@@ -1,0 +1,28 @@
+# `cmake --install` gives a relocatable tree in the same layout as the build tree:
+#   bin/ropc                      the compiler (finds everything below relative to itself)
+#   lib/librop_runtime.a          the runtime, and lib/librop_stdlib_<module>.a
+#   include/rop/...               runtime, <rop/udf.h> and the stdlib headers
+#   lib/cmake/rop/ropConfig.cmake find_package(rop) and rop_add_pipeline(NAME pipeline.rop ...)
+include(GNUInstallDirs)
+
+if(TARGET ropc)
+    # ropc links the shared Clang/LLVM libraries: keep their directory on its RPATH.
+    set_target_properties(ropc PROPERTIES INSTALL_RPATH_USE_LINK_PATH TRUE)
+    install(TARGETS ropc RUNTIME DESTINATION bin)
+endif()
+if(TARGET rop_runtime)
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/rop DESTINATION include)
+    # Every rop library `ropc build` links: the runtime and the stdlib modules that were built.
+    install(DIRECTORY ${PROJECT_BINARY_DIR}/lib/ DESTINATION lib
+            FILES_MATCHING PATTERN "librop_runtime.a" PATTERN "librop_stdlib_*.a"
+            PATTERN "cmake" EXCLUDE)
+endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/stdlib/include/rop DESTINATION include)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/ropConfig.cmake.in
+               ${PROJECT_BINARY_DIR}/cmake/ropConfig.cmake @ONLY)
+include(CMakePackageConfigHelpers)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/ropConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/ropConfig.cmake
+              ${PROJECT_BINARY_DIR}/cmake/ropConfigVersion.cmake
+        DESTINATION lib/cmake/rop)

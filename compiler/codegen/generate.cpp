@@ -1,0 +1,746 @@
+#include "codegen/generate.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/escape.h"
+#include "codegen/printer.h"
+#include "codegen/templates.h"
+
+namespace rop::codegen {
+namespace {
+
+using bind::ArgKind;
+using bind::BoundCall;
+using bind::CxxType;
+using bind::Missing;
+using bind::Shape;
+using bind::TypeForm;
+using bind::UdfParam;
+
+[[noreturn]] void fail(const std::string& what) {
+    throw CodegenError("generate", 0, "", what);
+}
+
+std::string_view tmpl(std::string_view name) {
+    std::optional<std::string_view> text = template_text(name);
+    if (!text) fail("template '" + std::string(name) + "' is not embedded");
+    return *text;
+}
+
+bool contains(std::string_view text, std::string_view part) {
+    return text.find(part) != std::string_view::npos;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0) out += sep;
+        out += parts[i];
+    }
+    return out;
+}
+
+std::string integer_literal(std::int64_t value) {
+    if (value == INT64_MIN) return "(-9223372036854775807LL - 1)";
+    std::string digits = std::to_string(value);
+    if (value > INT32_MAX || value < INT32_MIN) digits += "LL";
+    return value < 0 ? "(" + digits + ")" : digits;
+}
+
+std::string float_literal(double value) {
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    std::string text(buffer, ec == std::errc() ? end : buffer);
+    if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+    return value < 0 ? "(" + text + ")" : text;
+}
+
+std::string string_expression(const CxxType& type, const std::string& bytes) {
+    const std::string literal = cpp_string_literal(bytes);
+    if (type.form == TypeForm::Pointer) return literal;  // const char*
+    const std::string size = std::to_string(bytes.size());
+    if (contains(type.name, "string_view") || contains(type.canonical, "basic_string_view")) {
+        return "std::string_view(" + literal + ", " + size + ")";
+    }
+    return "std::string(" + literal + ", " + size + ")";
+}
+
+bool is_floating(const CxxType& type) {
+    return type.canonical == "float" || type.canonical == "double" ||
+           type.canonical == "long double";
+}
+
+std::string value_expression(const CxxType& type, ArgKind kind, const ast::Value& value) {
+    using K = ast::Value::Kind;
+    switch (value.kind) {
+        case K::String:
+            return string_expression(type, value.text);
+        case K::Int:
+            if (kind == ArgKind::Float || is_floating(type)) {
+                return float_literal(static_cast<double>(value.int_value));
+            }
+            return integer_literal(value.int_value);
+        case K::Float:
+            return float_literal(value.float_value);
+        case K::Bool:
+            return value.bool_value ? "true" : "false";
+        case K::Duration:
+            if (kind == ArgKind::Duration) {
+                return "std::chrono::duration_cast<" + type.name + ">(std::chrono::milliseconds(" +
+                       integer_literal(value.int_value) + "))";
+            }
+            return "std::chrono::milliseconds(" + integer_literal(value.int_value) + ")";
+        case K::Ident:
+            if (kind == ArgKind::Enum) return type.name + "::" + cpp_identifier(value.text);
+            return cpp_identifier(value.text);
+        case K::List: {
+            CxxType element;
+            if (!type.args.empty()) element = type.args.front();
+            std::vector<std::string> items;
+            for (const ast::Value& item : value.items) {
+                items.push_back(value_expression(element, ArgKind::Other, item));
+            }
+            const std::string list_type =
+                kind == ArgKind::List || type.form == TypeForm::Vector ? type.name : "";
+            return list_type + "{" + join(items, ", ") + "}";
+        }
+    }
+    fail("unknown value kind");
+}
+
+// The argument expressions of named parameters `arguments` (in parameter order), with trailing
+// left-out ones dropped and inner left-out ones given their C++ default.
+std::vector<std::string> named_expressions(const std::vector<bind::BoundArgument>& arguments) {
+    std::size_t last = 0;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        if (arguments[i].value) last = i + 1;
+    }
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < last; ++i) {
+        const bind::BoundArgument& argument = arguments[i];
+        if (argument.value) {
+            out.push_back(argument_expression(argument.param, argument.value->value));
+        } else if (argument.param.has_default) {
+            out.push_back(argument.param.default_text);
+        } else {
+            fail("parameter '" + argument.param.name + "' has neither a value nor a default");
+        }
+    }
+    return out;
+}
+
+class Generator {
+  public:
+    Generator(const bind::BoundProgram& bound, const SourceManager& sources,
+              const GenerateOptions& options)
+        : bound_(bound), program_(*bound.program), sources_(sources), options_(options) {
+        rop_file_ = options.rop_file.empty() ? sources.name(program_.file) : options.rop_file;
+        for (std::string_view reserved :
+             {"make_pipeline", "main", "RopChildEmitter", "RopSourceAdapter", "rop_sink_binding",
+              "rop_optional", "rop_children", "rop_check_batch_size"}) {
+            names_.reserve(reserved);
+        }
+        if (bound.calls.size() != program_.calls.size()) {
+            fail("the binding has " + std::to_string(bound.calls.size()) + " calls, the program " +
+                 std::to_string(program_.calls.size()));
+        }
+        if (bound.port_types.size() != program_.ports.size()) {
+            fail("the binding has " + std::to_string(bound.port_types.size()) +
+                 " port types, the program " + std::to_string(program_.ports.size()) + " ports");
+        }
+    }
+
+    GeneratedCode run() {
+        for (const sema::Call& call : program_.calls) {
+            if (needs_actor(call)) {
+                class_names_[call.id] = names_.get("Call_" + call_name(call));
+            }
+        }
+        printer_.emit("pipeline_main.cpp.tmpl", tmpl("pipeline_main.cpp.tmpl"),
+                      {{"source_path", cpp_comment_text(rop_file_)},
+                       {"includes", includes()},
+                       {"support", [this] { printer_.emit("support.tmpl", tmpl("support.tmpl")); }},
+                       {"actors", [this] { emit_actors(); }},
+                       {"plan_builder", [this] { emit_plan(); }}});
+        GeneratedCode out;
+        out.code = printer_.take();
+        out.line_map = std::move(line_map_);
+        return out;
+    }
+
+  private:
+    // --- names and locations ------------------------------------------------------------------
+
+    std::string port_names(const std::vector<sema::PortId>& ports) const {
+        std::vector<std::string> names;
+        for (sema::PortId port : ports) names.push_back(program_.ports[port].name);
+        return join(names, ",");
+    }
+
+    // The Call's `.rop` name: its output stream(s); a sink's: the stream(s) it writes.
+    std::string call_name(const sema::Call& call) const {
+        if (call.kind == sema::CallKind::Sink) {
+            std::vector<sema::PortId> ports;
+            for (const sema::CallInput& input : call.inputs) ports.push_back(input.port);
+            return port_names(ports);
+        }
+        return port_names(call.outputs);
+    }
+
+    LineCol location(const sema::Call& call) const {
+        SourceRange range = call.op ? call.op->range : call.range;
+        return sources_.line_col(range.file, range.begin);
+    }
+
+    std::string location_text(const sema::Call& call) const {
+        LineCol at = location(call);
+        return rop_file_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+    }
+
+    const std::string& type_of(sema::PortId port) const { return bound_.port_types[port].name; }
+
+    bool needs_actor(const sema::Call& call) const {
+        switch (call.kind) {
+            case sema::CallKind::Source:
+            case sema::CallKind::Sink:
+            case sema::CallKind::Broadcast:
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    // `#line` into the .rop file before a UDF call, and back into the generated file after it.
+    Printer::Var rop_line(const sema::Call& call) {
+        if (options_.cpp_file.empty()) return {"rop_line", ""};
+        return {"rop_line", line_directive(rop_file_, location(call).line)};
+    }
+    Printer::Var cpp_line() {
+        if (options_.cpp_file.empty()) return {"cpp_line", ""};
+        return {"cpp_line", [this] {
+                    printer_.print(line_directive(options_.cpp_file,
+                                                  static_cast<std::uint32_t>(printer_.line() + 1)));
+                }};
+    }
+    // Prints `text` (one line) so that a C++ error in it points at the Call's `.rop` line.
+    void print_at_rop(const sema::Call& call, const std::string& text) {
+        if (!options_.cpp_file.empty()) {
+            printer_.print(line_directive(rop_file_, location(call).line) + "\n");
+        }
+        printer_.print(text + "\n");
+        if (!options_.cpp_file.empty()) {
+            printer_.print(line_directive(options_.cpp_file,
+                                          static_cast<std::uint32_t>(printer_.line() + 1)) +
+                           "\n");
+        }
+    }
+
+    std::string includes() const {
+        std::string out;
+        for (const std::string& header : bound_.includes) {
+            if (header.find_first_of("\"\n\r\\") != std::string::npos) {
+                fail("header path '" + cpp_comment_text(header) + "' cannot be #included");
+            }
+            out += "#include \"" + header + "\"\n";
+        }
+        if (!out.empty()) out.pop_back();
+        return out;
+    }
+
+    // --- actors -------------------------------------------------------------------------------
+
+    void emit_actors() {
+        bool first = true;
+        for (const sema::Call& call : program_.calls) {
+            if (!needs_actor(call)) continue;
+            if (!first) printer_.print("\n");
+            first = false;
+            const auto begin = static_cast<std::uint32_t>(printer_.line());
+            emit_actor(call, bound_.calls[call.id]);
+            LineCol at = location(call);
+            line_map_.push_back({begin, static_cast<std::uint32_t>(printer_.line() - 1), at.line,
+                                 at.column, call_name(call)});
+        }
+    }
+
+    // The UDF's callee: the actor's member for a class, the qualified function otherwise.
+    std::string callee(const BoundCall& bc) const {
+        return bc.binding.is_class ? std::string("udf_") : "::" + bc.decl->qualified_name;
+    }
+
+    std::vector<Printer::Var> common_vars(const sema::Call& call, const BoundCall& bc) {
+        std::vector<Printer::Var> vars;
+        vars.emplace_back("class_name", class_names_.at(call.id));
+        vars.emplace_back("call_name", cpp_comment_text(call_name(call)));
+        vars.emplace_back("rop_location", cpp_comment_text(location_text(call)));
+        if (bc.binding.is_class) {
+            const std::string cls = "::" + bc.decl->qualified_name;
+            const std::string setup = class_names_.at(call.id) + "() : udf_(" +
+                                      join(named_expressions(bc.arguments), ", ") + ") {}";
+            vars.emplace_back("udf_setup", [this, &call, setup] { print_at_rop(call, setup); });
+            vars.emplace_back("udf_member", cls + " udf_;");
+        } else {
+            vars.emplace_back("udf_setup", "");
+            vars.emplace_back("udf_member", "");
+        }
+        vars.push_back(rop_line(call));
+        vars.push_back(cpp_line());
+        return vars;
+    }
+
+    // The UDF call expression: `args` fill the parameters by position; a function's named
+    // arguments follow at their positions.
+    std::string call_expression(const BoundCall& bc, std::vector<std::string> args) const {
+        if (!bc.binding.is_class) {
+            std::vector<std::string> named = named_expressions(bc.arguments);
+            args.insert(args.end(), named.begin(), named.end());
+        }
+        return callee(bc) + "(" + join(args, ", ") + ")";
+    }
+
+    // The arguments before the named ones, by parameter index: inputs from `input_expr`, the
+    // runtime parameters by their local names.
+    std::vector<std::string> positional(const BoundCall& bc,
+                                        const std::vector<std::string>& input_exprs) const {
+        const bind::Binding& b = bc.binding;
+        std::map<std::size_t, std::string> by_index;
+        for (std::size_t i = 0; i < b.inputs.size(); ++i) by_index[b.inputs[i].param_index] = input_exprs[i];
+        if (b.emitter_param) by_index[*b.emitter_param] = "emitter";
+        if (b.ordinals_param) by_index[*b.ordinals_param] = "ordinals";
+        if (b.parent_param) by_index[*b.parent_param] = "parent";
+        std::vector<std::string> out;
+        std::size_t expected = 0;
+        for (auto& [index, expr] : by_index) {
+            if (index != expected) fail("parameter " + std::to_string(expected) + " of " +
+                                        bc.decl->qualified_name + " is neither input nor runtime");
+            out.push_back(expr);
+            ++expected;
+        }
+        return out;
+    }
+
+    std::string element_input(const sema::Call& call, const BoundCall& bc, std::size_t i) const {
+        const std::string& type = type_of(call.inputs[i].port);
+        const std::string value = "batch.input(grain, " + std::to_string(i) + ")";
+        switch (bc.binding.inputs[i].missing) {
+            case Missing::NotAccepted:
+                return value + ".get<" + type + ">()";
+            case Missing::Nullopt:
+                return "rop_optional<" + type + ">(" + value + ")";
+            case Missing::Null:
+                return value + ".try_get<" + type + ">()";
+        }
+        fail("unknown Missing");
+    }
+
+    std::string publish(const sema::Call& call, const BoundCall& bc, const std::string& result) {
+        if (call.kind == sema::CallKind::Filter) {
+            return "batch.set_keep(grain, static_cast<bool>(" + result + "));";
+        }
+        if (!bc.binding.multi_output) {
+            return "batch.set_output(grain, 0, rop::runtime::Value::of<" + type_of(call.outputs[0]) +
+                   ">(std::move(" + result + ")));";
+        }
+        std::vector<std::string> lines;
+        for (std::size_t i = 0; i < call.outputs.size(); ++i) {
+            const std::string index = std::to_string(i);
+            lines.push_back("batch.set_output(grain, " + index + ", rop::runtime::Value::of<" +
+                            type_of(call.outputs[i]) + ">(std::move(std::get<" + index + ">(" +
+                            result + "))));");
+        }
+        return join(lines, "\n");
+    }
+
+    void emit_actor(const sema::Call& call, const BoundCall& bc) {
+        if (call.kind == sema::CallKind::Reduce && bc.decl == nullptr) {
+            printer_.emit("collect_actor.tmpl", tmpl("collect_actor.tmpl"),
+                          {{"class_name", class_names_.at(call.id)},
+                           {"call_name", cpp_comment_text(call_name(call))},
+                           {"rop_location", cpp_comment_text(location_text(call))},
+                           {"child_type", type_of(call.inputs[0].port)}});
+            return;
+        }
+        if (bc.decl == nullptr) fail("call '" + call_name(call) + "' is not bound to a UDF");
+        std::vector<Printer::Var> vars = common_vars(call, bc);
+        const std::string kind = sema::to_string(call.kind);
+        switch (bc.binding.shape) {
+            case Shape::ElementMap:
+            case Shape::ElementFilter: {
+                std::vector<std::string> inputs;
+                for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+                    inputs.push_back(element_input(call, bc, i));
+                }
+                vars.emplace_back("kind", kind);
+                vars.emplace_back("udf_call", call_expression(bc, positional(bc, inputs)));
+                vars.emplace_back("publish", publish(call, bc, "result"));
+                printer_.emit("element_map_actor.tmpl", tmpl("element_map_actor.tmpl"), vars);
+                return;
+            }
+            case Shape::BatchMap:
+            case Shape::BatchFilter: {
+                std::vector<std::string> gather;
+                std::vector<std::string> inputs;
+                for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+                    const std::string type = type_of(call.inputs[i].port);
+                    const std::string var = "input_" + std::to_string(i);
+                    const std::string value = "batch.input(grain, " + std::to_string(i) + ")";
+                    std::string element;
+                    std::string expr;
+                    switch (bc.binding.inputs[i].missing) {
+                        case Missing::NotAccepted:
+                            element = type;
+                            expr = value + ".get<" + type + ">()";
+                            break;
+                        case Missing::Nullopt:
+                            element = "std::optional<" + type + ">";
+                            expr = "rop_optional<" + type + ">(" + value + ")";
+                            break;
+                        case Missing::Null:
+                            element = "const " + type + "*";
+                            expr = value + ".try_get<" + type + ">()";
+                            break;
+                    }
+                    gather.push_back("std::vector<" + element + "> " + var + ";");
+                    gather.push_back(var + ".reserve(size);");
+                    gather.push_back("for (std::size_t grain = 0; grain < size; ++grain) " + var +
+                                     ".push_back(" + expr + ");");
+                    inputs.push_back("std::span<const " + element + ">(" + var + ")");
+                }
+                vars.emplace_back("kind", "batch " + kind);
+                vars.emplace_back("gather", join(gather, "\n"));
+                vars.emplace_back("udf_call", call_expression(bc, positional(bc, inputs)));
+                vars.emplace_back("udf_name", cpp_string_literal(bc.decl->qualified_name));
+                vars.emplace_back("publish", publish(call, bc, "results[grain]"));
+                printer_.emit("batch_actor.tmpl", tmpl("batch_actor.tmpl"), vars);
+                return;
+            }
+            case Shape::VectorExpand:
+            case Shape::StreamingExpand: {
+                std::vector<std::string> inputs;
+                for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+                    inputs.push_back(element_input(call, bc, i));
+                }
+                const std::string udf_call = call_expression(bc, positional(bc, inputs));
+                vars.emplace_back("child_type", type_of(call.outputs[0]));
+                vars.emplace_back("expand_statement",
+                                  bc.binding.shape == Shape::StreamingExpand
+                                      ? udf_call + ";"
+                                      : "for (auto&& child : " + udf_call +
+                                            ") emitter.emit(std::move(child));");
+                printer_.emit("expand_actor.tmpl", tmpl("expand_actor.tmpl"), vars);
+                return;
+            }
+            case Shape::SpanReduce: {
+                const std::string child = type_of(call.inputs[0].port);
+                std::string parent;
+                if (bc.binding.parent_param) {
+                    const std::string parent_type = parent_port_type(call);
+                    parent = "const rop::Parent<" + parent_type + "> parent(batch.parent(grain).get<" +
+                             parent_type + ">());";
+                }
+                vars.emplace_back("child_type", child);
+                vars.emplace_back("parent", parent);
+                vars.emplace_back("udf_call", call_expression(bc, positional(bc, {"children"})));
+                vars.emplace_back("publish", publish(call, bc, "result"));
+                printer_.emit("reduce_actor.tmpl", tmpl("reduce_actor.tmpl"), vars);
+                return;
+            }
+            case Shape::Source:
+            case Shape::Sink:
+                break;
+        }
+        fail("call '" + call_name(call) + "': its shape has no actor");
+    }
+
+    // The type of the parent entity a reduce folds into: the item on the first input of the
+    // expand that opened the children's Domain.
+    std::string parent_port_type(const sema::Call& reduce) const {
+        for (const sema::ExpandReducePair& pair : program_.expand_reduce) {
+            if (std::find(pair.reduces.begin(), pair.reduces.end(), reduce.id) != pair.reduces.end()) {
+                return type_of(program_.calls[pair.expand].inputs[0].port);
+            }
+        }
+        fail("reduce '" + call_name(reduce) + "' has no expand");
+    }
+
+    // --- the plan -----------------------------------------------------------------------------
+
+    static std::string runtime_kind(sema::CallKind kind) {
+        switch (kind) {
+            case sema::CallKind::Map: return "rop::runtime::CallKind::Map";
+            case sema::CallKind::Filter: return "rop::runtime::CallKind::Filter";
+            case sema::CallKind::Expand: return "rop::runtime::CallKind::Expand";
+            case sema::CallKind::Broadcast: return "rop::runtime::CallKind::Broadcast";
+            case sema::CallKind::Reduce: return "rop::runtime::CallKind::Reduce";
+            default: fail("sources and sinks are not plan Calls");
+        }
+    }
+
+    static std::string options_expression(const sema::CallOptions& o) {
+        auto recovery = [](sema::Recovery r) {
+            switch (r) {
+                case sema::Recovery::Abort: return "Abort";
+                case sema::Recovery::RetryBatch: return "RetryBatch";
+                case sema::Recovery::RetryTail: return "RetryTail";
+                case sema::Recovery::IsolateTail: return "IsolateTail";
+            }
+            return "Abort";
+        };
+        std::string out = "rop::runtime::CallOptions{";
+        out += ".batch = " + std::to_string(o.batch) + "u";
+        out += ", .actors = " + std::to_string(o.actors) + "u";
+        out += ", .gpus = " + float_literal(o.gpus);
+        out += std::string(", .batching = rop::runtime::Batching::") +
+               (o.batching == sema::Batching::AnyParent ? "AnyParent" : "SingleParent");
+        out += std::string(", .recovery = rop::runtime::Recovery::") + recovery(o.recovery);
+        out += ", .retries = " + std::to_string(o.retries) + "u";
+        out += ", .infra_retries = " + std::to_string(o.infra_retries) + "u";
+        out += ", .timeout = std::chrono::milliseconds(" + std::to_string(o.timeout_ms.value_or(0)) + ")";
+        out += std::string(", .isolation = rop::runtime::Isolation::") +
+               (o.isolation == sema::Isolation::Thread ? "Thread" : "Process");
+        return out + "}";
+    }
+
+    std::string op_text(const sema::Call& call) const {
+        return call.op ? call.op->name : std::string();
+    }
+
+    // "File: std.io.files(glob)": one --help line for a source or sink.
+    std::string description(const sema::Call& call, const BoundCall& bc,
+                            const std::string& type) const {
+        std::vector<std::string> params;
+        for (const bind::BoundArgument& argument : bc.arguments) params.push_back(argument.param.name);
+        return type + ": " + op_text(call) + "(" + join(params, ", ") + ")";
+    }
+
+    // The path a source or sink gets unless --input/--output says otherwise.
+    static std::string default_path(const BoundCall& bc) {
+        if (bc.arguments.empty() || !bc.arguments[0].value) return "";
+        const ast::Value& value = bc.arguments[0].value->value;
+        if (value.kind == ast::Value::Kind::String) return value.text;
+        return "";
+    }
+
+    // The constructor arguments of a source or sink class: `first` (the effective path) in
+    // place of the first one.
+    static std::string ctor_arguments(const BoundCall& bc, const std::string& first) {
+        if (bc.arguments.empty()) return "";
+        std::vector<bind::BoundArgument> rest(bc.arguments.begin() + 1, bc.arguments.end());
+        std::vector<std::string> args = named_expressions(rest);
+        args.insert(args.begin(), first);
+        return join(args, ", ");
+    }
+
+    void emit_plan() {
+        printer_.emit("plan_builder", R"tmpl(
+            rop::runtime::PipelineDefinition make_pipeline() {
+                rop::runtime::PlanBuilder builder;
+                $domains$
+                $ports$
+                $calls$
+                rop::runtime::PipelineDefinition definition;
+                definition.name = $name$;
+                definition.version = $version$;
+                definition.rop_path = $rop_path$;
+                definition.plan = builder.build();
+                $sources$
+                $sinks$
+                $call_docs$
+                return definition;
+            }
+        )tmpl",
+                      {{"domains", [this] { emit_domains(); }},
+                       {"ports", [this] { emit_ports(); }},
+                       {"calls", [this] { emit_calls(); }},
+                       {"name", cpp_string_literal(program_.pipeline_name.empty()
+                                                       ? std::string("pipeline")
+                                                       : program_.pipeline_name)},
+                       {"version", cpp_string_literal(options_.version)},
+                       {"rop_path", cpp_string_literal(rop_file_)},
+                       {"sources", [this] { emit_source(); }},
+                       {"sinks", [this] { emit_sinks(); }},
+                       {"call_docs", [this] { emit_call_docs(); }}});
+    }
+
+    void emit_domains() {
+        std::vector<sema::DomainId> order(program_.domains.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [this](sema::DomainId a, sema::DomainId b) {
+            return program_.domains[a].depth < program_.domains[b].depth;
+        });
+        for (sema::DomainId d : order) {
+            const sema::Domain& domain = program_.domains[d];
+            std::string parent;
+            if (domain.parent) parent = ", rop_domain_" + std::to_string(*domain.parent);
+            printer_.emit("domain",
+                          "const rop::runtime::DomainId rop_domain_$id$ = builder.add_domain($name$$parent$);",
+                          {{"id", d}, {"name", cpp_string_literal(domain.name)}, {"parent", parent}});
+        }
+    }
+
+    void emit_ports() {
+        const sema::Call& source = program_.calls[program_.source];
+        for (sema::PortId p = 0; p < program_.ports.size(); ++p) {
+            const sema::Port& port = program_.ports[p];
+            const bool is_source = port.producer == source.id;
+            printer_.emit("port",
+                          is_source ? "const rop::runtime::PortId rop_port_$id$ = builder.source($name$);"
+                                    : "const rop::runtime::PortId rop_port_$id$ = "
+                                      "builder.add_port($name$, rop_domain_$domain$);",
+                          {{"id", p}, {"name", cpp_string_literal(port.name)}, {"domain", port.domain}});
+        }
+    }
+
+    void emit_calls() {
+        for (const sema::Call& call : program_.calls) {
+            if (call.kind == sema::CallKind::Source || call.kind == sema::CallKind::Sink) continue;
+            std::vector<std::string> inputs;
+            for (const sema::CallInput& input : call.inputs) {
+                inputs.push_back(std::string("{rop_port_") + std::to_string(input.port) +
+                                 ", rop::runtime::InputMode::" +
+                                 (input.optional ? "Optional" : "Required") + "}");
+            }
+            std::vector<std::string> outputs;
+            for (sema::PortId port : call.outputs) outputs.push_back("rop_port_" + std::to_string(port));
+            std::string factory;
+            if (needs_actor(call)) {
+                factory = "call.factory = [] { return std::make_unique<" + class_names_.at(call.id) +
+                          ">(); };";
+            }
+            printer_.emit("call", R"tmpl(
+                {
+                    rop::runtime::CallSpec call{.name = $name$,
+                                                .kind = $kind$,
+                                                .domain = rop_domain_$domain$,
+                                                .inputs = {$inputs$},
+                                                .outputs = {$outputs$},
+                                                .options = $options$,
+                                                .factory = {}};
+                    $factory$
+                    builder.add_call(std::move(call));
+                }
+            )tmpl",
+                          {{"name", cpp_string_literal(call_name(call))},
+                           {"kind", runtime_kind(call.kind)},
+                           {"domain", call.domain},
+                           {"inputs", join(inputs, ", ")},
+                           {"outputs", join(outputs, ", ")},
+                           {"options", options_expression(effective_options(call))},
+                           {"factory", factory}});
+        }
+    }
+
+    // A Call without a UDF of its own runs with the defaults (one actor, batch 1).
+    sema::CallOptions effective_options(const sema::Call& call) const {
+        if (call.kind == sema::CallKind::Broadcast) return {};
+        return call.options;
+    }
+
+    void emit_source() {
+        const sema::Call& call = program_.calls[program_.source];
+        const BoundCall& bc = bound_.calls[call.id];
+        if (bc.decl == nullptr) fail("the source is not bound to a class");
+        const std::string cls = "::" + bc.decl->qualified_name;
+        const std::string item = type_of(call.outputs[0]);
+        printer_.emit("source", R"tmpl(
+            definition.sources.push_back(rop::runtime::SourceDefinition{
+                .name = $name$,
+                .description = $description$,
+                .default_input = $default_input$,
+                .open = [](const std::string& input) -> std::unique_ptr<rop::runtime::RootSource> {
+                    $construct$
+                    return std::make_unique<RopSourceAdapter<$item$, $class$>>(std::move(source));
+                }});
+        )tmpl",
+                      {{"name", cpp_string_literal(call_name(call))},
+                       {"description", cpp_string_literal(description(call, bc, item))},
+                       {"default_input", cpp_string_literal(default_path(bc))},
+                       {"construct",
+                        [&] {
+                            print_at_rop(call, "auto source = std::make_unique<" + cls + ">(" +
+                                                   ctor_arguments(bc, "input") + ");");
+                        }},
+                       {"item", item},
+                       {"class", cls}});
+    }
+
+    void emit_sinks() {
+        std::map<std::string, int> taken;  // two sinks of one stream: `out`, then `out_2`
+        for (sema::CallId id : program_.sinks) {
+            const sema::Call& call = program_.calls[id];
+            std::string sink_name = call_name(call);
+            if (int n = ++taken[sink_name]; n > 1) sink_name += "_" + std::to_string(n);
+            const BoundCall& bc = bound_.calls[id];
+            if (bc.decl == nullptr) fail("sink '" + call_name(call) + "' is not bound to a class");
+            if (call.inputs.size() != 1) fail("sink '" + call_name(call) + "' takes one stream");
+            const std::string cls = "::" + bc.decl->qualified_name;
+            const std::string item = type_of(call.inputs[0].port);
+            printer_.emit("sink", R"tmpl(
+                definition.sinks.push_back(rop::runtime::SinkDefinition{
+                    .name = $name$,
+                    .description = $description$,
+                    .port = rop_port_$port$,
+                    .default_output = $default_output$,
+                    .open = [](const std::string& output) {
+                        $construct$
+                        return rop_sink_binding<$item$, $class$>(std::move(sink));
+                    }});
+            )tmpl",
+                          {{"name", cpp_string_literal(sink_name)},
+                           {"description", cpp_string_literal(description(call, bc, item))},
+                           {"port", call.inputs[0].port},
+                           {"default_output", cpp_string_literal(default_path(bc))},
+                           {"construct",
+                            [&] {
+                                print_at_rop(call, "auto sink = std::make_shared<" + cls + ">(" +
+                                                       ctor_arguments(bc, "output") + ");");
+                            }},
+                           {"item", item},
+                           {"class", cls}});
+        }
+    }
+
+    void emit_call_docs() {
+        for (const sema::Call& call : program_.calls) {
+            if (call.kind == sema::CallKind::Source || call.kind == sema::CallKind::Sink) continue;
+            printer_.emit("call_doc",
+                          "definition.calls.push_back({$name$, $kind$, $udf$, $options$});",
+                          {{"name", cpp_string_literal(call_name(call))},
+                           {"kind", runtime_kind(call.kind)},
+                           {"udf", cpp_string_literal(op_text(call))},
+                           {"options", options_expression(effective_options(call))}});
+        }
+    }
+
+    const bind::BoundProgram& bound_;
+    const sema::CheckedProgram& program_;
+    const SourceManager& sources_;
+    const GenerateOptions& options_;
+    std::string rop_file_;
+    Printer printer_;
+    IdentifierScope names_;
+    std::map<sema::CallId, std::string> class_names_;
+    std::vector<LineMapEntry> line_map_;
+};
+
+}  // namespace
+
+std::string argument_expression(const bind::UdfParam& param, const ast::Value& value) {
+    return value_expression(param.type, param.arg_kind, value);
+}
+
+GeneratedCode generate(const bind::BoundProgram& bound, const SourceManager& sources,
+                       const GenerateOptions& options) {
+    if (bound.program == nullptr) fail("the BoundProgram has no program");
+    return Generator(bound, sources, options).run();
+}
+
+}  // namespace rop::codegen
