@@ -47,7 +47,7 @@ rm -rf out/mineru-out
 set +e
 OMP_THREAD_LIMIT=1 out/mineru --input "files=$manifest" \
     --output md=out/mineru-out/markdown --output list=out/mineru-out/content_list \
-    --report out/mineru-report.json
+    --report out/mineru-report.json --progress
 mineru_status=$?
 set -e
 # 0: every document ok; 3: some failed (listed below); anything else is a broken demo.
