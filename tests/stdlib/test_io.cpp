@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "rop/stdlib/io.h"
 
 namespace fs = std::filesystem;
@@ -171,4 +173,25 @@ TEST_CASE("MarkdownDir and JsonDir write one file per root, named after its stem
     json.write({1, "b.pdf"}, std::vector<JsonText>{{"1"}, {"2"}});
     CHECK(slurp(dir / "json/a.json") == "{\"x\":1}\n");
     CHECK(slurp(dir / "json/b.json") == "[1,\n2]\n");
+}
+
+TEST_CASE("restore removes the temp files a killed writer left, and only those") {
+    TempDir dir;
+    io::MarkdownDir markdown(dir / "md");
+    // A pid that cannot run (above the kernel's pid_max), one that runs (this process), and
+    // names that only look similar.
+    touch(dir / "md/.report.md.tmp-4194999", "torn");
+    touch(dir / ("md/.live.md.tmp-" + std::to_string(::getpid())), "being written");
+    touch(dir / "md/report.md.tmp-4194999", "not hidden: not ours");
+    touch(dir / "md/.notes.tmp-abc", "not a pid");
+    markdown.restore("");
+    CHECK_FALSE(fs::exists(dir / "md/.report.md.tmp-4194999"));
+    CHECK(fs::exists(dir / ("md/.live.md.tmp-" + std::to_string(::getpid()))));
+    CHECK(fs::exists(dir / "md/report.md.tmp-4194999"));
+    CHECK(fs::exists(dir / "md/.notes.tmp-abc"));
+
+    io::JsonDir json(dir / "json");
+    touch(dir / "json/.a.json.tmp-4194999", "torn");
+    json.restore("");
+    CHECK_FALSE(fs::exists(dir / "json/.a.json.tmp-4194999"));
 }

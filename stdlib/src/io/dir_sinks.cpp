@@ -139,7 +139,10 @@ void MarkdownDir::write(const rop::RootKey& root, std::span<const Markdown> item
 }
 
 std::string MarkdownDir::checkpoint() { return names_->checkpoint(); }
-void MarkdownDir::restore(const std::string& token) { names_->restore(token); }
+void MarkdownDir::restore(const std::string& token) {
+    detail::remove_stale_temp_files(dir_);
+    names_->restore(token);
+}
 
 JsonDir::JsonDir(std::string path, std::string extension)
     : dir_(std::move(path)), extension_(std::move(extension)) {
@@ -166,6 +169,9 @@ void JsonDir::write(const rop::RootKey& root, std::span<const JsonText> items) {
 }
 
 std::string JsonDir::checkpoint() { return names_->checkpoint(); }
-void JsonDir::restore(const std::string& token) { names_->restore(token); }
+void JsonDir::restore(const std::string& token) {
+    detail::remove_stale_temp_files(dir_);
+    names_->restore(token);
+}
 
 }  // namespace rop::stdlib::io

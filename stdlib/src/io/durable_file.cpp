@@ -2,9 +2,11 @@
 #include "durable_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -45,6 +47,23 @@ void sync_parent_directory(const std::string& path) {
     if (fd < 0) return;  // best effort: some file systems do not allow opening folders
     ::fsync(fd);
     ::close(fd);
+}
+
+void remove_stale_temp_files(const std::string& dir) {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+        const std::string name = entry.path().filename().string();
+        const std::size_t tag = name.rfind(".tmp-");
+        if (name.empty() || name[0] != '.' || tag == std::string::npos) continue;
+        const std::string pid_text = name.substr(tag + 5);
+        if (pid_text.empty() || pid_text.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        const long pid = std::strtol(pid_text.c_str(), nullptr, 10);
+        const bool running =
+            pid == ::getpid() || (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH));
+        if (!running) std::filesystem::remove(entry.path(), error);
+    }
 }
 
 void write_file_atomically(const std::string& path, std::string_view content) {

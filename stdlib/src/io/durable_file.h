@@ -16,6 +16,10 @@ void write_file_atomically(const std::string& path, std::string_view content);
 // Appends `content` to the open descriptor with as many write() calls as it takes, then fsyncs.
 void append_durably(int fd, std::string_view content, const std::string& path);
 
+// Removes the temp files write_file_atomically left in `dir` when a process was killed between
+// creating and renaming them (`.NAME.tmp-PID` of a PID that no longer runs). Best effort.
+void remove_stale_temp_files(const std::string& dir);
+
 // fsyncs the folder holding `path` so a rename or a new file survives a crash.
 void sync_parent_directory(const std::string& path);
 
