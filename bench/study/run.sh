@@ -7,7 +7,7 @@
 # pairs, then prints the tables and writes JSON + SVG plots under bench/results/study/
 # (report only, from the stored runs: python3 bench/study/report.py bench/results/study).
 # The lineage strategy runs twice: through rop's runtime API (PlanBuilder + run(), as bench_b1)
-# and, when a `ropc` with `build` is found (ROPC, default $BUILD/bin/ropc), as a real pipeline:
+# and, when a `ropc` with `build` is found (ROPC, default the first of $BUILD, build/release, build/ci with bin/ropc), as a real pipeline:
 # bench/study/rop/study.rop built by `ropc build` ("rop-pipeline" in the tables).
 # Knobs (environment): BUILD (default build/h-study), OUT, ROPC, SKIP_PEERS=1, SKIP_B3=1,
 # PEERS ("rayorch raydata daft"), B3_PAIRS (3), SWEEP ("4 8 16 32 64"), REPEAT (runs of each
@@ -40,7 +40,12 @@ if [[ ! -f $BUILD/build.ninja ]]; then
 fi
 ninja -C "$BUILD" -j2 bench_study >/dev/null
 S=$BUILD/bin/bench_study
-ROPC=${ROPC:-$BUILD/bin/ropc}
+if [[ -z ${ROPC:-} ]]; then  # the study's own build has no compiler: use a full build's ropc
+    for candidate in "$BUILD/bin/ropc" "$ROOT/build/release/bin/ropc" "$ROOT/build/ci/bin/ropc"; do
+        if [[ -x $candidate ]]; then ROPC=$candidate; break; fi
+    done
+    ROPC=${ROPC:-$BUILD/bin/ropc}
+fi
 PIPELINE=
 if [[ -x $ROPC ]] && "$ROPC" build --help >/dev/null 2>&1; then
     echo "== ropc build bench/study/rop/study.rop ($ROPC)"
