@@ -19,7 +19,11 @@ namespace detail {
 // fsynced before the file they name is written.
 class RootFileNames {
 public:
-    explicit RootFileNames(std::string dir) : path_((std::filesystem::path(dir) / ".rop-names").string()) {
+    // Creates the folder `dir` when missing and opens its index; `sink` names the sink in errors.
+    RootFileNames(std::string dir, const char* sink) : dir_(std::move(dir)) {
+        if (dir_.empty()) throw std::runtime_error(std::string(sink) + ": empty output folder");
+        ensure_directory(dir_);
+        path_ = (std::filesystem::path(dir_) / ".rop-names").string();
         fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (fd_ < 0) throw std::runtime_error(errno_message("cannot open", path_));
     }
@@ -42,13 +46,21 @@ public:
         return name;
     }
 
+    // Writes `content` atomically as the root's file (its name claimed first).
+    void write(const rop::RootKey& root, const std::string& extension, const std::string& content) {
+        const std::string name = claim(root, extension);
+        write_file_atomically((std::filesystem::path(dir_) / name).string(), content);
+    }
+
     std::string checkpoint() const {
         struct stat info {};
         if (::fstat(fd_, &info) != 0) throw std::runtime_error(errno_message("cannot stat", path_));
         return std::to_string(info.st_size);
     }
 
+    // Also removes the temp files a killed writer left in the folder.
     void restore(const std::string& token) {
+        remove_stale_temp_files(dir_);
         taken_.clear();
         off_t size = 0;
         if (!token.empty()) {
@@ -89,6 +101,7 @@ public:
     }
 
 private:
+    std::string dir_;
     std::string path_;
     int fd_ = -1;
     std::map<std::string, std::uint64_t> taken_;  // file name -> ordinal of the root that has it
@@ -121,11 +134,8 @@ std::string file_stem(const rop::RootKey& root) {
 }
 
 MarkdownDir::MarkdownDir(std::string path, std::string extension)
-    : dir_(std::move(path)), extension_(std::move(extension)) {
-    if (dir_.empty()) throw std::runtime_error("std.io.MarkdownDir: empty output folder");
-    detail::ensure_directory(dir_);
-    names_ = std::make_shared<detail::RootFileNames>(dir_);
-}
+    : extension_(std::move(extension)),
+      names_(std::make_shared<detail::RootFileNames>(std::move(path), "std.io.MarkdownDir")) {}
 
 void MarkdownDir::write(const rop::RootKey& root, std::span<const Markdown> items) {
     std::string content;
@@ -134,22 +144,15 @@ void MarkdownDir::write(const rop::RootKey& root, std::span<const Markdown> item
         content += item.text;
     }
     if (!content.empty() && content.back() != '\n') content += '\n';
-    const std::string name = names_->claim(root, extension_);
-    detail::write_file_atomically((std::filesystem::path(dir_) / name).string(), content);
+    names_->write(root, extension_, content);
 }
 
 std::string MarkdownDir::checkpoint() { return names_->checkpoint(); }
-void MarkdownDir::restore(const std::string& token) {
-    detail::remove_stale_temp_files(dir_);
-    names_->restore(token);
-}
+void MarkdownDir::restore(const std::string& token) { names_->restore(token); }
 
 JsonDir::JsonDir(std::string path, std::string extension)
-    : dir_(std::move(path)), extension_(std::move(extension)) {
-    if (dir_.empty()) throw std::runtime_error("std.io.JsonDir: empty output folder");
-    detail::ensure_directory(dir_);
-    names_ = std::make_shared<detail::RootFileNames>(dir_);
-}
+    : extension_(std::move(extension)),
+      names_(std::make_shared<detail::RootFileNames>(std::move(path), "std.io.JsonDir")) {}
 
 void JsonDir::write(const rop::RootKey& root, std::span<const JsonText> items) {
     std::string content;
@@ -164,14 +167,10 @@ void JsonDir::write(const rop::RootKey& root, std::span<const JsonText> items) {
         content += "]";
     }
     if (content.empty() || content.back() != '\n') content += '\n';
-    const std::string name = names_->claim(root, extension_);
-    detail::write_file_atomically((std::filesystem::path(dir_) / name).string(), content);
+    names_->write(root, extension_, content);
 }
 
 std::string JsonDir::checkpoint() { return names_->checkpoint(); }
-void JsonDir::restore(const std::string& token) {
-    detail::remove_stale_temp_files(dir_);
-    names_->restore(token);
-}
+void JsonDir::restore(const std::string& token) { names_->restore(token); }
 
 }  // namespace rop::stdlib::io

@@ -86,7 +86,6 @@ public:
     void restore(const std::string& token);
 
 private:
-    std::string dir_;
     std::string extension_;
     std::shared_ptr<detail::RootFileNames> names_;
 };
@@ -102,7 +101,6 @@ public:
     void restore(const std::string& token);
 
 private:
-    std::string dir_;
     std::string extension_;
     std::shared_ptr<detail::RootFileNames> names_;
 };
