@@ -15,15 +15,6 @@
 namespace rop::runtime::detail {
 namespace {
 
-const char* status_name(RootStatus status) {
-    switch (status) {
-        case RootStatus::Ok: return "ok";
-        case RootStatus::Dropped: return "dropped";
-        case RootStatus::Failed: return "failed";
-    }
-    return "?";
-}
-
 std::optional<RootStatus> status_of(const std::string& name) {
     if (name == "ok") return RootStatus::Ok;
     if (name == "dropped") return RootStatus::Dropped;
@@ -64,7 +55,7 @@ std::string journal_header(const std::vector<std::string>& sinks) {
 }
 
 std::string journal_line(const JournalEntry& e) {
-    nlohmann::json j{{"root", e.ordinal}, {"name", e.name}, {"status", status_name(e.status)}};
+    nlohmann::json j{{"root", e.ordinal}, {"name", e.name}, {"status", to_string(e.status)}};
     if (e.status == RootStatus::Failed) {
         j["call"] = e.failed_call;
         j["reason"] = e.reason;

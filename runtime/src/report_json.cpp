@@ -6,9 +6,8 @@
 #include "engine.h"
 
 namespace rop::runtime {
-namespace {
 
-const char* status_name(RootStatus status) {
+const char* to_string(RootStatus status) {
     switch (status) {
         case RootStatus::Ok: return "ok";
         case RootStatus::Dropped: return "dropped";
@@ -16,8 +15,6 @@ const char* status_name(RootStatus status) {
     }
     return "?";
 }
-
-}  // namespace
 
 std::string RunReport::to_json() const {
     nlohmann::json j;
@@ -33,7 +30,7 @@ std::string RunReport::to_json() const {
     auto& roots_json = j["roots"] = nlohmann::json::array();
     for (const RootResult& r : roots) {
         ++counts[static_cast<int>(r.status)];
-        nlohmann::json e{{"name", r.name}, {"status", status_name(r.status)},
+        nlohmann::json e{{"name", r.name}, {"status", to_string(r.status)},
                          {"latency_s", r.latency_s}};
         if (r.resumed) {
             e["resumed"] = true;  // journaled by an earlier run, not run again

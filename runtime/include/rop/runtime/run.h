@@ -118,6 +118,7 @@ struct Progress {
 };
 
 enum class RootStatus : std::uint8_t { Ok, Dropped, Failed };
+const char* to_string(RootStatus status);  // "ok", "dropped", "failed": the report and journal spelling
 
 struct RootResult {
     std::string name;
