@@ -155,11 +155,14 @@ private:
             headers_.push_back({*found, written, u, false});
             paths.push_back(*found);
         }
-        for (const std::string& path : stdlib_headers(options_.stdlib_include_dirs)) {
+        // The stdlib's headers are read first: a broken `use` header (an unclosed namespace,
+        // Clang's error limit) then cannot take the stdlib's declarations down with it.
+        std::vector<std::string> stdlib_paths = stdlib_headers(options_.stdlib_include_dirs);
+        for (const std::string& path : stdlib_paths) {
             headers_.push_back({path, "rop/stdlib/" + fs::path(path).filename().string(),
                                 std::nullopt, false});
-            paths.push_back(path);
         }
+        paths.insert(paths.begin(), stdlib_paths.begin(), stdlib_paths.end());
 
         std::vector<std::string> include_dirs;
         include_dirs.push_back(rop_dir_.empty() ? "." : rop_dir_);
@@ -218,19 +221,28 @@ private:
         return file;
     }
 
+    // Each C++ error is shown at the `use` of the header it is in (or that #includes the file
+    // it is in), with a note at the C++ line. Clang's error limit is not an error of its own: it
+    // becomes a note after the last error, and names the rest of the headers would have
+    // declared are not reported as unknown.
     void report_header_error(const BindError& error) {
+        const std::string& header = error.header.empty() ? error.location.file : error.header;
         if (!error.location.valid()) {
             // A header that cannot be read at all, or Clang's crash report.
-            diags_.report(DiagId::UdfHeaderError, header_problem_range(error.location.file),
-                          error.message);
+            diags_.report(DiagId::UdfHeaderError, header_problem_range(header), error.message);
             return;
         }
-        Diagnostic& d = diags_.report(DiagId::UdfHeaderError,
-                                      header_problem_range(error.location.file),
+        Diagnostic& d = diags_.report(DiagId::UdfHeaderError, header_problem_range(header),
                                       "C++ error in UDF header " +
-                                          in_quotes(header_display(error.location.file)) + ": " +
+                                          in_quotes(header_display(header)) + ": " +
                                           error.message);
         d.notes.push_back(notes_.at(error.location, "Clang reports it here"));
+        if (error.stopped_after) {
+            headers_stopped_ = true;
+            d.notes.push_back({std::nullopt,
+                               "Clang stopped after this error (its error limit): the rest of "
+                               "the UDF headers was not read; fix these errors and check again"});
+        }
     }
 
     // ---- one Call ---------------------------------------------------------------------------
@@ -261,7 +273,19 @@ private:
             return;
         }
         check_arguments(call, *decl, *binding, bound);
-        check_input_types(call, *decl, *binding);
+        if (vector_for_span(call, *decl, *binding)) {
+            // Bind it as the batch UDF it was meant to be, so what follows is checked against
+            // one result per item rather than against the vector.
+            if (decl->result.form == TypeForm::Vector && !decl->result.args.empty() &&
+                call.kind == sema::CallKind::Map) {
+                const CxxType& each = decl->result.args[0];
+                binding->outputs = each.form == TypeForm::Tuple ? each.args
+                                                                : std::vector<CxxType>{each};
+                if (binding->outputs.size() != call.outputs.size()) return;
+            }
+        } else {
+            check_input_types(call, *decl, *binding);
+        }
         check_parent(call, *decl, *binding);
         lint(call, *decl);
         // What a Call produces follows from its declaration alone, so later Calls are still
@@ -324,8 +348,9 @@ private:
     }
 
     void report_unknown(const sema::OpRef& op) {
-        // Every name of a header that could not be found would be unknown: say it once.
-        if (missing_header_ && op.name.rfind("std.", 0) != 0) return;
+        // Every name of a header that could not be found (or read to its end) would be
+        // unknown: say it once.
+        if ((missing_header_ || headers_stopped_) && op.name.rfind("std.", 0) != 0) return;
         std::vector<std::string> close = out_.library.suggestions(op.name);
         std::string message = "unknown UDF " + in_quotes(op.name);
         if (!close.empty()) message += "; did you mean " + in_quotes(close.front()) + "?";
@@ -514,6 +539,39 @@ private:
         return producer.op ? producer.op->name_range : producer.range;
     }
 
+    // A map or filter whose input parameter is `std::vector<T>` where items of type T arrive:
+    // a batch UDF written with a vector instead of a span. One E0501 that says so, instead of
+    // a type mismatch here and another wherever its result (a vector per item) flows.
+    bool vector_for_span(const sema::Call& call, const UdfDecl& decl, const Binding& binding) {
+        if (binding.shape != Shape::ElementMap && binding.shape != Shape::ElementFilter) {
+            return false;
+        }
+        for (std::size_t i = 0; i < call.inputs.size() && i < binding.inputs.size(); ++i) {
+            const std::optional<CxxType>& got = port_types_[call.inputs[i].port];
+            const CxxType& want = binding.inputs[i].item;
+            if (!got || flows(*got, want) || want.form != TypeForm::Vector || want.args.empty() ||
+                !flows(*got, want.args[0])) {
+                continue;
+            }
+            const UdfParam* param = input_param(decl, binding, i);
+            const std::string span = "std::span<const " + display_name(want.args[0]) + ">";
+            const std::string& name = program_.ports[call.inputs[i].port].name;
+            Diagnostic& d = diags_.report(
+                DiagId::UdfShapeMismatch, call.op->name_range,
+                "batch UDFs take std::span<const T>, not a vector: " +
+                    in_quotes(rop_name(decl.qualified_name)) + " takes " +
+                    in_quotes(param ? param->type.spelling : display_name(want)) +
+                    " but the items of " + in_quotes(name) + " are " +
+                    in_quotes(display_name(*got)) + "; take " + in_quotes(span));
+            if (param) {
+                d.notes.push_back(
+                    notes_.at(param->location, "take " + in_quotes(span) + " here"));
+            }
+            return true;
+        }
+        return false;
+    }
+
     void check_input_types(const sema::Call& call, const UdfDecl& decl, const Binding& binding) {
         for (std::size_t i = 0; i < call.inputs.size() && i < binding.inputs.size(); ++i) {
             const sema::PortId port = call.inputs[i].port;
@@ -630,6 +688,7 @@ private:
     std::vector<std::optional<CxxType>> port_types_;
     std::vector<const UdfDecl*> linted_;
     bool missing_header_ = false;
+    bool headers_stopped_ = false;  // Clang gave up at its error limit
 };
 
 }  // namespace

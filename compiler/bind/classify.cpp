@@ -293,30 +293,58 @@ private:
     const UdfParam& param(std::size_t index) const { return decl_.params[index]; }
     bool is_batch() const { return param(0).type.form == TypeForm::Span; }
 
-    // The special rop parameters say what they are for when found where an input is expected.
+    // The special rop parameters say what they are for when found where an input or a named
+    // argument is expected. On the primitive that takes them, the mistake is their place, so
+    // the message spells out the order (docs/udfs.md, "Signature conventions").
     bool reject_special(const UdfParam& p, std::size_t index) {
+        const std::string where =
+            callable_name(decl_) + " takes " +
+            (p.type.form == TypeForm::Ordinals ? "rop::Ordinals" : quoted(p.type.spelling)) +
+            " as its " + ordinal(index) + " parameter; ";
         switch (p.type.form) {
             case TypeForm::Emitter:
-                return fail(callable_name(decl_) + " takes " + quoted(p.type.spelling) +
-                                " as its " + ordinal(index) +
-                                " parameter; only an expand UDF "
+                if (primitive_ == Primitive::Expand) {
+                    return fail(where + "a streaming expand UDF takes it right after its inputs "
+                                        "and before its named arguments: " +
+                                    std::string(kExpandOrder),
+                                p.location);
+                }
+                return fail(where +
+                                "only an expand UDF "
                                 "streams children, right after its inputs",
                             p.location);
             case TypeForm::Ordinals:
-                return fail(callable_name(decl_) + " takes rop::Ordinals as its " + ordinal(index) +
-                                " parameter; only a reduce UDF takes ordinals, "
+                if (primitive_ == Primitive::Reduce) {
+                    return fail(where + "a reduce UDF takes it right after its span of children, "
+                                        "before its parent: " +
+                                    std::string(kReduceOrder),
+                                p.location);
+                }
+                return fail(where +
+                                "only a reduce UDF takes ordinals, "
                                 "right after its span of children",
                             p.location);
             case TypeForm::Parent:
-                return fail(callable_name(decl_) + " takes " + quoted(p.type.spelling) +
-                                " as its " + ordinal(index) +
-                                " parameter; only a reduce UDF "
+                if (primitive_ == Primitive::Reduce) {
+                    return fail(where + "a reduce UDF takes its parent after its children and "
+                                        "ordinals, before its named arguments: " +
+                                    std::string(kReduceOrder),
+                                p.location);
+                }
+                return fail(where +
+                                "only a reduce UDF "
                                 "takes its parent, after its children (and ordinals)",
                             p.location);
             default:
                 return true;
         }
     }
+
+    static constexpr std::string_view kReduceOrder =
+        "f(std::span<const T> children, rop::Ordinals ordinals, const rop::Parent<P>& parent, "
+        "named arguments...), ordinals and parent each optional";
+    static constexpr std::string_view kExpandOrder =
+        "void f(const In& input, rop::Emitter<Child>& out, named arguments...)";
 
     // An input taken one item at a time: const T&, T, std::optional<T>, const T*.
     bool element_input(std::size_t index) {
@@ -429,6 +457,15 @@ private:
         const CxxType& result = decl_.result;
         if (!batch) {
             binding_.shape = Shape::ElementFilter;
+            const CxxType& first = param(0).type;
+            if (result.form == TypeForm::Vector && first.form == TypeForm::Vector &&
+                !first.args.empty()) {
+                return fail("batch UDFs take std::span<const T>, not a vector: " +
+                                callable_name(decl_) + " takes " + quoted(first.spelling) +
+                                "; take " +
+                                quoted("std::span<const " + display_name(first.args[0]) + ">"),
+                            param(0).location);
+            }
             if (result.form != TypeForm::Bool) {
                 return fail("filter UDF must return bool, " + callable_name(decl_) + " returns " +
                                 quoted(display_name(result)),
@@ -516,6 +553,14 @@ private:
             }
             binding_.parent_param = next_param_++;
             binding_.parent = parent.type.args[0];
+            if (next_param_ < decl_.params.size() &&
+                param(next_param_).type.form == TypeForm::Ordinals) {
+                return fail(callable_name(decl_) +
+                                " takes rop::Ordinals after its rop::Parent; a reduce UDF takes "
+                                "its ordinals first, right after its span of children: " +
+                                std::string(kReduceOrder),
+                            param(next_param_).location);
+            }
         }
         return set_outputs(decl_.result, "'void'");
     }

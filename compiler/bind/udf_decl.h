@@ -130,6 +130,12 @@ struct UdfType {
 struct BindError {
     SourceLoc location;  // file only (line 0) for a header that cannot be read
     std::string message;
+    // The header read_udfs was given that `location` is in or (through #includes) included
+    // from; empty when unknown (a Clang crash, a location outside every given header).
+    std::string header;
+    // Clang hit its error limit right after this error and stopped: what follows it in the
+    // headers was not read (so names declared there are not known either).
+    bool stopped_after = false;
 };
 
 }  // namespace rop::bind

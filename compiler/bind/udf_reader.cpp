@@ -12,6 +12,7 @@
 #include "bind/udf_reader.h"
 
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Basic/Version.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -69,6 +70,8 @@ constexpr const char* kPreludeText = "#include <rop/udf.h>\n";
 
 // Collects errors (not warnings) with their locations; the rest of Clang's output is dropped.
 // Notices when the precompiled prelude could not be used (stale, corrupt, other compiler).
+// Clang's own "too many errors emitted" is not an error in a header: it only marks the last
+// error collected (BindError::stopped_after), so the caller can say what was not read.
 class ErrorCollector : public DiagnosticConsumer {
 public:
     ErrorCollector(const HeaderNames& names, std::vector<BindError>& errors, std::string pch)
@@ -77,6 +80,10 @@ public:
     void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
         DiagnosticConsumer::HandleDiagnostic(level, info);
         if (level < DiagnosticsEngine::Error) return;
+        if (info.getID() == diag::fatal_too_many_errors) {
+            if (!errors_.empty()) errors_.back().stopped_after = true;
+            return;
+        }
         llvm::SmallString<256> message;
         info.FormatDiagnostic(message);
         BindError error;
@@ -89,6 +96,7 @@ public:
         if (info.hasSourceManager()) {
             error.location =
                 detail::map_location(info.getSourceManager(), names_, info.getLocation());
+            error.header = owning_header(info.getSourceManager(), info.getLocation());
         }
         errors_.push_back(std::move(error));
     }
@@ -96,6 +104,20 @@ public:
     bool pch_failed() const { return pch_failed_; }
 
 private:
+    // The given header `loc` is in, or the one whose #includes lead to it.
+    std::string owning_header(const SourceManager& sm, SourceLocation loc) const {
+        if (loc.isInvalid()) return {};
+        for (SourceLocation at = sm.getFileLoc(loc); at.isValid();) {
+            const FileID file = sm.getFileID(at);
+            if (OptionalFileEntryRef entry = sm.getFileEntryRefForID(file)) {
+                auto found = names_.find(entry->getUniqueID());
+                if (found != names_.end()) return found->second;
+            }
+            at = sm.getIncludeLoc(file);
+        }
+        return {};
+    }
+
     const HeaderNames& names_;
     std::vector<BindError>& errors_;
     std::string pch_;
@@ -198,6 +220,7 @@ BindError header_error(const std::string& header, std::string message) {
     BindError error;
     error.location.file = header;
     error.message = std::move(message);
+    error.header = header;
     return error;
 }
 

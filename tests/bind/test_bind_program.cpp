@@ -81,6 +81,7 @@ struct Row {
     std::string code;      // the one binding diagnostic expected
     std::string at;        // its line:col in the .rop text
     std::string cxx_note;  // where its C++ note points ("" when it has none)
+    std::string message_has = "";  // a piece of its message ("" checks none)
 };
 
 void check_row(const Row& row) {
@@ -92,6 +93,7 @@ void check_row(const Row& row) {
     INFO(d.message);
     CHECK(code_of(d) == row.code);
     CHECK(line_col(run->sources, d.range) == row.at);
+    if (!row.message_has.empty()) CHECK(d.message.find(row.message_has) != std::string::npos);
     if (!row.cxx_note.empty()) {
         bool seen = false;
         for (const Note& note : d.notes) seen = seen || note_at(run->sources, note) == row.cxx_note;
@@ -267,6 +269,46 @@ TEST_CASE("bind program: every binding diagnostic at its place", "[bind]") {
     for (const Row& row : rows) check_row(row);
 }
 
+TEST_CASE("bind program: a batch UDF written with std::vector is one error, no knock-on",
+          "[bind]") {
+    const std::string pages = "pages = expand docs as Page with flow.split;\n";
+    const std::string sink_text = "sink t -> flow.Jsonl(path: \"o\");\n";
+    const std::vector<Row> rows = {
+        // a map: one E0501 at the UDF, a note at the parameter; its result is read as one
+        // std::string per item, so the sink after it is not a second error
+        {pages + "t = map pages with flow.batch_vec batch 8;\n" + sink_text, "E0501", "5:20",
+         cxx("batch_vec(", "pages)"),
+         "batch UDFs take std::span<const T>, not a vector: 'flow.batch_vec' takes 'const "
+         "std::vector<Page> &' but the items of 'pages' are 'flow::Page'; take "
+         "'std::span<const flow::Page>'"},
+        // a filter returning std::vector<bool>
+        {pages + "x = map pages with flow.ocr;\nt = filter x with flow.keep_vec batch 8;\n" +
+             sink_text,
+         "E0501", "6:19", cxx("keep_vec(", "texts)"),
+         "batch UDFs take std::span<const T>, not a vector"},
+    };
+    for (const Row& row : rows) check_row(row);
+
+    SECTION("a vector of items that do arrive as vectors is an element input, and fine") {
+        const auto run = bind_text(kPrelude + pages + "all = reduce pages to Doc;\n" +
+                                   "t = map all with flow.count_pages;\n" + sink_text);
+        CHECK(binding_diags(*run).empty());
+        CHECK(run->bound.has_value());
+    }
+}
+
+TEST_CASE("bind program: a reduce's rop::Ordinals after its rop::Parent says the order",
+          "[bind]") {
+    const std::string pages = "pages = expand docs as Page with flow.split;\n";
+    check_row({pages + "x = map pages with flow.ocr;\n" +
+                   "t = reduce x to Doc with flow.parent_then_ordinals;\n" +
+                   "sink t -> flow.Jsonl(path: \"o\");\n",
+               "E0501", "6:26", cxx("rop::Ordinals ordinals)", "ordinals)"),
+               "takes rop::Ordinals after its rop::Parent; a reduce UDF takes its ordinals "
+               "first, right after its span of children: f(std::span<const T> children, "
+               "rop::Ordinals ordinals, const rop::Parent<P>& parent, named arguments...)"});
+}
+
 TEST_CASE("bind program: a source must be a source class", "[bind]") {
     struct SourceRow {
         std::string op;
@@ -329,6 +371,44 @@ TEST_CASE("bind program: header problems", "[bind]") {
                   std::to_string(error.column));
         // what could be read is still bound: fine_after's std::string is not PageSink's type
         CHECK(code_of(*found[1]) == "E0502");
+    }
+    SECTION("an error in a file a use header #includes is shown at that header's use") {
+        const auto run = bind_text("pipeline t;\nuse \"flow.hpp\";\n"
+                                   "use \"../includes_syntax_error.hpp\";\n"
+                                   "source docs : Doc = flow.Files(glob: \"x\");\n"
+                                   "t = map docs with flow.title;\n"
+                                   "u = map t with wraps;\n"
+                                   "sink u -> flow.Jsonl(path: \"o\");\n");
+        const auto found = binding_diags(*run);
+        REQUIRE(found.size() == 1);
+        CHECK(code_of(*found[0]) == "E0508");
+        CHECK(line_col(run->sources, found[0]->range) == "3:5");
+        const SourceLoc error = loc_of("syntax_error.hpp", "undeclared_type");
+        REQUIRE_FALSE(found[0]->notes.empty());
+        CHECK(note_at(run->sources, found[0]->notes[0]) ==
+              "syntax_error.hpp:" + std::to_string(error.line) + ":" +
+                  std::to_string(error.column));
+    }
+    SECTION("more errors than Clang's limit: the real ones first, at their header's use") {
+        const auto run = bind_text("pipeline t;\nuse \"flow.hpp\";\nuse \"../many_errors.hpp\";\n"
+                                   "source docs : Doc = flow.Files(glob: \"x\");\n"
+                                   "t = map docs with flow.title;\n"
+                                   "u = map t with std.fake.upper;\n"
+                                   "v = map u with many.fine_at_the_end;\n"
+                                   "sink v -> flow.Jsonl(path: \"o\");\n");
+        const auto found = binding_diags(*run);
+        REQUIRE(found.size() == 20);  // Clang's -ferror-limit; nothing else (no unknown UDF)
+        for (std::size_t i = 0; i < found.size(); ++i) {
+            INFO(i << ": " << found[i]->message);
+            CHECK(code_of(*found[i]) == "E0508");
+            CHECK(line_col(run->sources, found[i]->range) == "3:5");  // not the valid use on 2
+            CHECK(found[i]->message.find("too many errors") == std::string::npos);
+        }
+        CHECK(found.front()->message.find("undeclared_01") != std::string::npos);
+        // the limit is a note after the last error, not an error of its own
+        REQUIRE(found.back()->notes.size() == 2);
+        CHECK(found.back()->notes[1].message.find("Clang stopped after this error") == 0);
+        for (const Diagnostic& d : run->diags) CHECK(d.id != DiagId::TooManyErrors);
     }
 }
 

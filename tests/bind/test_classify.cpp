@@ -226,9 +226,25 @@ TEST_CASE("bind classify: wrong shapes say why, at the C++ declaration", "[bind]
          "takes 'std::span<const Doc>'",
          loc_of(h, "batch_expand(", "docs)")},
         {"bad::ordinals_first", Primitive::Reduce,
+         "'bad::ordinals_first' takes rop::Ordinals as its 1st parameter; a reduce UDF takes "
+         "it right after its span of children, before its parent: f(std::span<const T> "
+         "children, rop::Ordinals ordinals, const rop::Parent<P>& parent, named arguments...), "
+         "ordinals and parent each optional",
+         loc_of(h, "ordinals_first(", "ordinals,")},
+        {"bad::ordinals_first", Primitive::Map,
          "'bad::ordinals_first' takes rop::Ordinals as its 1st parameter; only a reduce UDF "
          "takes ordinals, right after its span of children",
          loc_of(h, "ordinals_first(", "ordinals,")},
+        {"bad::parent_then_ordinals", Primitive::Reduce,
+         "'bad::parent_then_ordinals' takes rop::Ordinals after its rop::Parent; a reduce UDF "
+         "takes its ordinals first, right after its span of children: f(std::span<const T> "
+         "children, rop::Ordinals ordinals, const rop::Parent<P>& parent, named arguments...), "
+         "ordinals and parent each optional",
+         loc_of(h, "rop::Ordinals ordinals);", "ordinals)")},
+        {"bad::keep_vec", Primitive::Filter,
+         "batch UDFs take std::span<const T>, not a vector: 'bad::keep_vec' takes 'const "
+         "std::vector<Page> &'; take 'std::span<const demo::Page>'",
+         loc_of(h, "keep_vec(", "pages)")},
         {"bad::TwoCtors", Primitive::Map,
          "class UDF 'bad::TwoCtors' has 2 public constructors; rop passes the named arguments "
          "to exactly one",

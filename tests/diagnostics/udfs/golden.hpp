@@ -37,3 +37,10 @@ std::string title(const Doc& doc);
 inline std::string stamp(const Doc& doc) { return doc.path + std::to_string(std::rand()); }
 
 }  // namespace golden
+
+// Appended for E0501_batch_vector.rop and E0501_ordinals_after_parent.rop.
+namespace golden {
+std::vector<std::string> shout_all(const std::vector<std::string>& texts);
+std::string join_in_order(std::span<const std::string> parts, const rop::Parent<Doc>& doc,
+                          rop::Ordinals ordinals);
+}  // namespace golden
