@@ -1,0 +1,28 @@
+// UDFs of tests/batch_failure: a batch UDF that throws rop::RecordFailure when its batch holds
+// the line "bad", naming every line of that batch in the reason.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include <rop/udf.h>
+
+namespace shout {
+
+struct Line {
+    std::string text;
+};
+
+// expand: one Line per line of the text.
+std::vector<Line> lines(const std::string& text);
+
+// batch map: the lines in upper case; rop::RecordFailure("batch [a, bad, c] holds 'bad'") when
+// one of them is "bad". The first call waits a little, so the lines after the first are
+// batched together whatever the schedule.
+std::vector<std::string> shout_all(std::span<const Line> lines);
+
+// reduce: the lines of one file, one per line.
+std::string join(std::span<const std::string> lines);
+
+}  // namespace shout
