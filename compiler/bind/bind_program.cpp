@@ -594,8 +594,8 @@ private:
         }
     }
 
-    // A reduce's rop::Parent<P>: P is the item type of the Domain it folds into, the type of
-    // what the matching expand split.
+    // A reduce's rop::Parent<P>: P is the type of what the matching expand split (its input
+    // stream), not "the Domain's" type: one Domain can have streams of several item types.
     void check_parent(const sema::Call& call, const UdfDecl& decl, const Binding& binding) {
         if (call.kind != sema::CallKind::Reduce || !binding.parent || !binding.parent_param) {
             return;
@@ -611,12 +611,11 @@ private:
         const std::optional<CxxType>& parent = port_types_[port];
         if (!parent || flows(*parent, *binding.parent)) return;
         const UdfParam& param = decl.params[*binding.parent_param];
-        const std::string& domain = program_.domains[program_.ports[port].domain].name;
         Diagnostic& d = diags_.report(
             DiagId::ItemTypeMismatch, call.op->name_range,
             "the parent of " + in_quotes(rop_name(decl.qualified_name)) + " has the wrong type: " +
-                describe_mismatch(*binding.parent, *parent) + " (the items of Domain " +
-                in_quotes(domain) + ")");
+                describe_mismatch(*binding.parent, *parent) + " (a parent is an item of " +
+                in_quotes(program_.ports[port].name) + ", the stream its children were split from)");
         d.notes.push_back({expand->op ? expand->op->name_range : expand->range,
                            "the expand that opens the children's Domain splits " +
                                in_quotes(program_.ports[port].name) + ", of type " +

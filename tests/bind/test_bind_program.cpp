@@ -246,7 +246,8 @@ TEST_CASE("bind program: every binding diagnostic at its place", "[bind]") {
          "6:6", cxx("std::span<const std::vector<Page>>", "items")},
         {pages + "x = map pages with flow.ocr;\nt = reduce x to Doc with flow.with_page;\n" +
              sink_text,
-         "E0502", "6:26", cxx("Parent<Page>& ", "page)")},
+         "E0502", "6:26", cxx("Parent<Page>& ", "page)"),
+         "(a parent is an item of 'docs', the stream its children were split from)"},
         {"p = expand docs as Page with flow.split(dpii: 2);\nt = map docs with flow.title;\n" +
              sink_text,
          "E0503", "4:41", cxx("std::vector<Page> split(", "split")},
@@ -267,6 +268,26 @@ TEST_CASE("bind program: every binding diagnostic at its place", "[bind]") {
          cxx("std::string title(", "title")},
     };
     for (const Row& row : rows) check_row(row);
+}
+
+TEST_CASE("bind program: rop::Parent<P> takes what the expand split, not the source's type",
+          "[bind]") {
+    // Domain Doc holds Doc items (the source) and std::string items (`t`); the expand splits `t`
+    const std::string body = "t = map docs with flow.title;\n"
+                             "pages = expand t as Page with flow.split_text;\n"
+                             "x = map pages with flow.ocr;\n";
+    const std::string sink = "sink r -> flow.Jsonl(path: \"o\");\n";
+    SECTION("Parent<std::string> binds") {
+        const auto run = bind_text(kPrelude + body + "r = reduce x to Doc with flow.with_title;\n" +
+                                   sink);
+        CHECK(binding_diags(*run).empty());
+        CHECK(run->bound.has_value());
+    }
+    SECTION("Parent<Doc>, the source's type, is E0502 naming the split stream") {
+        check_row({body + "r = reduce x to Doc with flow.with_doc;\n" + sink, "E0502", "7:26",
+                   cxx("Parent<Doc>& ", "doc)"),
+                   "(a parent is an item of 't', the stream its children were split from)"});
+    }
 }
 
 TEST_CASE("bind program: a batch UDF written with std::vector is one error, no knock-on",
