@@ -4,7 +4,7 @@
 # rop::RecordFailure thrown from a batch UDF does (docs/udfs.md, docs/model.md): every item of
 # that batch is failed with its reason, not only the one it was about, and so is their root.
 set -euo pipefail
-ropc=$1 src=$2 work=$3 cache=$4
+ropc=$(realpath "$1") src=$(realpath "$2") work=$3 cache=$(realpath -m "$4")
 rm -rf "$work"
 mkdir -p "$work"
 cp -r "$src/tests/batch_failure/." "$work/"
