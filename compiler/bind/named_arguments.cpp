@@ -2,23 +2,10 @@
 
 #include <algorithm>
 
+#include "rop/vocab/suggest.h"
+
 namespace rop::bind {
 namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t above = row[j];
-            row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
 
 bool fits(ArgKind parameter, ArgKind literal) {
     if (parameter == ArgKind::Other || parameter == literal) return true;
@@ -64,13 +51,10 @@ std::vector<ArgumentProblem> check_named_arguments(const UdfDecl& decl, const Bi
                                   [&](const UdfParam& p) { return p.name == argument.name; });
         if (param == binding.named.end()) {
             std::string message = owner_name(decl) + " has no parameter '" + argument.name + "'";
-            const UdfParam* closest = nullptr;
-            std::size_t best = std::max<std::size_t>(1, argument.name.size() / 3) + 1;
-            for (const UdfParam& p : binding.named) {
-                std::size_t d = edit_distance(argument.name, p.name);
-                if (d < best) best = d, closest = &p;
-            }
-            if (closest) message += "; did you mean '" + closest->name + "'?";
+            std::vector<std::string_view> names;
+            for (const UdfParam& p : binding.named) names.push_back(p.name);
+            if (const auto guess = vocab::closest(argument.name, names))
+                message += "; did you mean '" + std::string(*guess) + "'?";
             problems.push_back({ArgumentProblem::Kind::Unknown, a, message, decl.location});
             continue;
         }

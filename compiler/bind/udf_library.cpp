@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rop/vocab/suggest.h"
+
 namespace rop::bind {
 namespace {
 
@@ -33,22 +35,6 @@ std::string dotted(std::string_view qualified) {
         }
     }
     return out;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            std::size_t above = row[j];
-            std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-            row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
 }
 
 std::string_view last_component(std::string_view qualified) {
@@ -126,8 +112,8 @@ std::vector<std::string> UdfLibrary::suggestions(std::string_view name) const {
     for (std::size_t i = 0; i < decls.size(); ++i) {
         const std::string& qualified = spellings[i];
         if (qualified == wanted) continue;
-        std::size_t whole = edit_distance(wanted, qualified);
-        std::size_t last = edit_distance(wanted_last, last_component(qualified));
+        std::size_t whole = vocab::edit_distance(wanted, qualified);
+        std::size_t last = vocab::edit_distance(wanted_last, last_component(qualified));
         std::size_t best =
             std::min(whole <= limit ? whole : SIZE_MAX, last <= last_limit ? last : SIZE_MAX);
         if (best == SIZE_MAX) continue;

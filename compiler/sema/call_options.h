@@ -36,7 +36,8 @@ struct CallOptions {
 // without `with` run no UDF and take none; sources and sinks take the failure-handling subset.
 enum class OptionSite : unsigned { Call = 1, Source = 2, Sink = 4 };
 
-enum class OptionKind { Int, Number, Duration, Enum };
+// Gpus: whole devices (an integer 1..max) or a fraction in (0, 1] of one shared device.
+enum class OptionKind { Int, Number, Duration, Enum, Gpus };
 
 struct OptionSpec {
     std::string_view name;

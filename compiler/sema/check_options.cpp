@@ -5,8 +5,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "rop/vocab/suggest.h"
 #include "sema/call_options.h"
-#include "sema/did_you_mean.h"
 
 namespace rop::sema {
 
@@ -58,7 +58,21 @@ std::string format_number(double value) {
 
 std::string range_text(const OptionSpec& spec) {
     if (spec.kind == OptionKind::Duration) return "a duration greater than 0s and at most 7d";
+    if (spec.kind == OptionKind::Gpus) {
+        return "a whole number of GPUs from 1 to " + format_number(spec.max) +
+               ", or a fraction greater than 0 and at most 1 that shares one GPU";
+    }
     return format_number(spec.min) + ".." + format_number(spec.max);
+}
+
+// gpus: a GPU is either whole or shared, so 1.5 (one and a half devices) means nothing.
+bool in_range(double number, const OptionSpec& spec) {
+    if (!std::isfinite(number)) return false;
+    if (spec.kind == OptionKind::Gpus) {
+        return (number > 0 && number <= 1) ||
+               (number >= 1 && number <= spec.max && number == std::floor(number));
+    }
+    return number >= spec.min && number <= spec.max;
 }
 
 std::string kind_name(OptionKind kind) {
@@ -66,6 +80,7 @@ std::string kind_name(OptionKind kind) {
         case OptionKind::Int:
             return "an integer";
         case OptionKind::Number:
+        case OptionKind::Gpus:
             return "a number";
         case OptionKind::Duration:
             return "a duration (e.g. 30s, 500ms, 2m)";
@@ -110,7 +125,7 @@ class OptionChecker {
     void unknown(const ast::Option& option, const Site& site) {
         Diagnostic& d = diags_.report(DiagId::UnknownOption, option.name.range,
                                       "unknown option '" + option.name.name + "'");
-        if (const auto guess = closest_name(option.name.name, names_at(std::nullopt))) {
+        if (const auto guess = vocab::closest(option.name.name, names_at(std::nullopt))) {
             d.notes.push_back({std::nullopt, "did you mean '" + std::string(*guess) + "'?"});
             d.fixit = FixIt{option.name.range, std::string(*guess)};
         }
@@ -148,6 +163,7 @@ class OptionChecker {
                 ok = kind == K::Int;
                 break;
             case OptionKind::Number:
+            case OptionKind::Gpus:
                 ok = kind == K::Int || kind == K::Float;
                 break;
             case OptionKind::Duration:
@@ -183,7 +199,7 @@ class OptionChecker {
             }
             Diagnostic& d = diags_.report(DiagId::UnknownOptionValue, value.range,
                                           "unknown " + option.name.name + " '" + value.text + "'");
-            if (const auto guess = closest_name(value.text, spec.enumerators)) {
+            if (const auto guess = vocab::closest(value.text, spec.enumerators)) {
                 d.notes.push_back({std::nullopt, "did you mean '" + std::string(*guess) + "'?"});
                 d.fixit = FixIt{value.range, std::string(*guess)};
             }
@@ -194,7 +210,7 @@ class OptionChecker {
         const double number = value.kind == ast::Value::Kind::Float
                                   ? value.float_value
                                   : static_cast<double>(value.int_value);
-        if (number >= spec.min && number <= spec.max && std::isfinite(number)) return;
+        if (in_range(number, spec)) return;
         Diagnostic& d = diags_.report(DiagId::OptionOutOfRange, value.range,
                                       "option '" + option.name.name + "' is out of range: " +
                                           text(value.range) + "; it takes " + range_text(spec));

@@ -1,5 +1,6 @@
 #include "sema/graph_dot.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace rop::sema {
@@ -49,8 +50,10 @@ class DotWriter {
 
   private:
     // Recursion depth is the Domain tree's depth, which is one level per nested expand.
-    void cluster(DomainId d, int depth) {
-        const std::string indent(static_cast<std::size_t>(depth) * 4, ' ');
+    // Indentation stops growing past kMaxIndentDepth, so the output stays linear in the program
+    // even for thousands of nested Domains (the braces still nest them for dot).
+    void cluster(DomainId d, std::size_t depth) {
+        const std::string indent(std::min(depth, kMaxIndentDepth) * 4, ' ');
         out_ << indent << "subgraph cluster_" << d << " {\n"
              << indent << "    label=" << quoted(program_.domains[d].name) << ";\n";
         for (CallId c : calls_in_[d]) {
@@ -66,6 +69,8 @@ class DotWriter {
         for (DomainId child : program_.domains[d].children) cluster(child, depth + 1);
         out_ << indent << "}\n";
     }
+
+    static constexpr std::size_t kMaxIndentDepth = 8;
 
     const CheckedProgram& program_;
     std::vector<std::vector<CallId>> calls_in_;

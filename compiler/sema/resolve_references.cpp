@@ -1,8 +1,9 @@
 #include "sema/resolve_references.h"
 
+#include <optional>
 #include <string>
 
-#include "sema/did_you_mean.h"
+#include "rop/vocab/suggest.h"
 
 namespace rop::sema {
 
@@ -13,7 +14,7 @@ Diagnostic& report_unknown(DiagnosticEngine& diags, DiagId id, const ast::Ident&
                            const std::string& what, const std::vector<std::string_view>& known) {
     Diagnostic& d =
         diags.report(id, name.range, "use of undefined " + what + " '" + name.name + "'");
-    if (const auto guess = closest_name(name.name, known)) {
+    if (const auto guess = vocab::closest(name.name, known)) {
         d.notes.push_back({std::nullopt, "did you mean '" + std::string(*guess) + "'?"});
         d.fixit = FixIt{name.range, std::string(*guess)};
     }
@@ -22,8 +23,8 @@ Diagnostic& report_unknown(DiagnosticEngine& diags, DiagId id, const ast::Ident&
 
 class ReferenceResolver {
   public:
-    ReferenceResolver(Resolution& resolution, DiagnosticEngine& diags)
-        : resolution_(resolution), diags_(diags) {}
+    ReferenceResolver(const ast::Program& program, Resolution& resolution, DiagnosticEngine& diags)
+        : program_(program), resolution_(resolution), diags_(diags) {}
 
     std::uint32_t stream(const ast::Ident& name) {
         const auto it = resolution_.stream_by_name.find(name.name);
@@ -42,6 +43,11 @@ class ReferenceResolver {
     std::uint32_t domain(const ast::Ident& name) {
         const auto it = resolution_.domain_by_name.find(name.name);
         if (it != resolution_.domain_by_name.end()) return it->second;
+        const auto as_stream = resolution_.stream_by_name.find(name.name);
+        if (as_stream != resolution_.stream_by_name.end()) {
+            stream_for_domain(name, as_stream->second);
+            return kUnresolved;
+        }
         std::vector<std::string_view> known;
         for (const DomainDecl& decl : resolution_.domains) known.push_back(decl.name);
         Diagnostic& d = report_unknown(diags_, DiagId::UndefinedDomain, name, "Domain", known);
@@ -52,6 +58,53 @@ class ReferenceResolver {
     }
 
   private:
+    // `reduce x to docs` where `docs` is a stream: say so, and name the Domain it is in, which
+    // is most likely what the clause meant.
+    void stream_for_domain(const ast::Ident& name, std::uint32_t stream) {
+        const StreamDef& def = resolution_.streams[stream];
+        // Empty when unknown (GCC warns falsely about an optional<string_view> here).
+        const std::string domain =
+            ++misses_ <= kMaxSuggestions ? std::string(domain_of(stream).value_or("")) : "";
+        std::string message = "'" + name.name + "' is a stream, not a Domain";
+        if (!domain.empty()) message += ": it is in Domain '" + domain + "'";
+        Diagnostic& d = diags_.report(DiagId::UndefinedDomain, name.range, message);
+        d.notes.push_back({def.range, "'" + name.name + "' is defined here"});
+        if (!domain.empty()) {
+            d.notes.push_back({std::nullopt, "did you mean '" + domain + "'?"});
+            d.fixit = FixIt{name.range, domain};
+        }
+        d.notes.push_back({std::nullopt,
+                           "`to` names a Domain: the source declares the root "
+                           "(`source x : Doc = ...`), each `expand ... as Name` opens one"});
+    }
+
+    // The Domain a stream is in, as far as the names alone tell (inference runs later): a
+    // source's is declared, expand/broadcast/reduce name theirs, map and filter keep their
+    // first input's. Empty when the chain breaks on an undefined name or a cycle.
+    std::optional<std::string_view> domain_of(std::uint32_t stream) const {
+        for (std::size_t step = 0; step <= resolution_.streams.size(); ++step) {
+            const ast::Statement& statement =
+                program_.statements[resolution_.streams[stream].statement];
+            std::optional<std::string_view> name;
+            const ast::Stage* stage = std::get_if<ast::Stage>(&statement);
+            if (const auto* source = std::get_if<ast::Source>(&statement)) {
+                name = source->domain.name;
+            } else if (stage != nullptr && stage->domain) {
+                name = stage->domain->name;
+            }
+            if (name) {
+                if (!resolution_.domain_by_name.contains(*name)) return std::nullopt;
+                return name;
+            }
+            if (stage == nullptr || stage->inputs.empty()) return std::nullopt;
+            const auto input = resolution_.stream_by_name.find(stage->inputs[0].name.name);
+            if (input == resolution_.stream_by_name.end()) return std::nullopt;
+            stream = input->second;
+        }
+        return std::nullopt;
+    }
+
+    const ast::Program& program_;
     Resolution& resolution_;
     DiagnosticEngine& diags_;
     std::vector<std::string_view> stream_names_;  // built on the first miss only
@@ -63,7 +116,7 @@ class ReferenceResolver {
 
 void resolve_references(const ast::Program& program, Resolution& resolution,
                         DiagnosticEngine& diags) {
-    ReferenceResolver resolver(resolution, diags);
+    ReferenceResolver resolver(program, resolution, diags);
     resolution.inputs.assign(program.statements.size(), {});
     for (std::uint32_t s = 0; s < program.statements.size(); ++s) {
         const ast::Statement& statement = program.statements[s];

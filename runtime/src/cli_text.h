@@ -11,7 +11,7 @@
 
 namespace rop::runtime::cli {
 
-// The candidate closest to `word` by edit distance, or "" when none is close enough to guess.
+// The candidate the user most likely meant (rop/vocab/suggest.h), or "" when none is close.
 std::string closest(std::string_view word, const std::vector<std::string>& candidates);
 // "; did you mean 'x'?" or "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);

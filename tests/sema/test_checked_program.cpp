@@ -191,3 +191,25 @@ TEST_CASE("a 100000-statement chain does not recurse deeply", "[sema][scale]") {
     REQUIRE(loop.diagnostics.size() == 1);
     CHECK(loop.diagnostics[0].notes.size() == 1000);
 }
+
+TEST_CASE("the DOT graph of deeply nested Domains stays linear in size", "[sema][program][scale]") {
+    // Each expand opens a Domain inside the previous one; indentation that grew with depth made
+    // 10,000 levels write 1.4 GB.
+    const auto dot_size = [](int depth) {
+        std::string text = "pipeline deep;\nsource d0 : D0 = std.files(glob: \"x\");\n";
+        for (int i = 1; i <= depth; ++i) {
+            text += "d" + std::to_string(i) + " = expand d" + std::to_string(i - 1) + " as D" +
+                    std::to_string(i) + " with split;\n";
+        }
+        text += "sink d" + std::to_string(depth) + " -> out;\n";
+        const auto run = run_sema(text);
+        REQUIRE(run.program.has_value());
+        const std::string dot = sema::graph_dot(*run.program);
+        CHECK(dot.find("subgraph cluster_" + std::to_string(depth) + " {") != std::string::npos);
+        return dot.size();
+    };
+    const std::size_t small = dot_size(500);
+    const std::size_t large = dot_size(4000);
+    CHECK(large < small * 9);   // 8x the Domains: about 8x the bytes, not 64x
+    CHECK(large < 4000 * 500);  // a few short lines per Domain
+}

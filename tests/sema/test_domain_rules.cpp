@@ -219,3 +219,41 @@ sink per_video -> out;
     CHECK(domain_of("per_video") == "Video");
     CHECK(domain_of("words") == "Word");
 }
+
+TEST_CASE("a reopened Domain does not hide an independent Domain error", "[sema][domains]") {
+    // E0202 and E0201 are reported while the names are collected; the mismatch (E0200) is a
+    // Domain rule of a later phase. Both kinds of mistake come back from one run.
+    const std::vector<Row> rows = {
+        {"e = expand vm as Video with split;\nx = map (fm, cm) with f;",
+         {at("E0202", kLine, 18), at("E0200", kLine + 1, 14)}},
+        {"e = expand vm as Clip with split;\nx = map (fm, cm) with f;",
+         {at("E0201", kLine, 18), at("E0200", kLine + 1, 14)}},
+        // Streams downstream of the bad expand have no Domain: no follow-on noise.
+        {"e = expand vm as Video with split;\nx = map (e, fm) with f;", {at("E0202", kLine, 18)}},
+    };
+    check_rows(rows);
+}
+
+TEST_CASE("a stream where a Domain belongs names the stream's Domain", "[sema][domains]") {
+    const std::vector<Row> rows = {
+        {"r = reduce fm to clips;", {at("E0103", kLine, 18)}},
+        {"r = reduce fm to cm;", {at("E0103", kLine, 18)}},
+        {"h = broadcast vm to frames;", {at("E0103", kLine, 21)}},
+    };
+    check_rows(rows);
+    // `clips` is the stream an expand defines, in the Domain it opens; `cm` maps it.
+    for (const std::string& stream : {std::string("clips"), std::string("cm")}) {
+        const auto run = run_sema(kTree + "r = reduce fm to " + stream + ";\n");
+        REQUIRE(run.diagnostics.size() == 1);
+        const rop::Diagnostic& d = run.diagnostics[0];
+        CHECK(d.message == "'" + stream + "' is a stream, not a Domain: it is in Domain 'Clip'");
+        REQUIRE(d.fixit.has_value());
+        CHECK(d.fixit->replacement == "Clip");
+        REQUIRE_FALSE(d.notes.empty());
+        REQUIRE(d.notes[0].range.has_value());  // where the stream is defined
+        CHECK(run.sources->line_col(d.notes[0].range->file, d.notes[0].range->begin).line ==
+              (stream == "clips" ? 3 : 7));
+        // The fix-it checks clean.
+        CHECK(run_sema(kTree + "r = reduce fm to Clip;\n").found().empty());
+    }
+}

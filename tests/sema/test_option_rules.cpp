@@ -77,11 +77,21 @@ const std::map<std::string, std::vector<Value>> kValues = {
       {"4097", "E0304"},
       {"1.5", "E0303"},
       {"true", "E0303"}}},
+    // gpus: whole GPUs (1..64) or a fraction in (0, 1] of one shared GPU; nothing between.
     {"gpus",
-     {{"0", ""},
-      {"1", ""},
+     {{"1", ""},
       {"0.25", ""},
+      {"0.5", ""},
+      {"1.0", ""},
+      {"2", ""},
+      {"2.0", ""},
       {"64", ""},
+      {"0", "E0304"},
+      {"0.0", "E0304"},
+      {"1.5", "E0304"},
+      {"2.5", "E0304"},
+      {"-1", "E0304"},
+      {"-0.5", "E0304"},
       {"64.5", "E0304"},
       {"65", "E0304"},
       {"one", "E0303"},
@@ -157,6 +167,34 @@ TEST_CASE("unknown options / with a suggestion", "[sema][options]") {
         REQUIRE(run.diagnostics[0].fixit.has_value());
         CHECK(run.diagnostics[0].fixit->replacement == "batch");
     }
+}
+
+TEST_CASE("unknown options / the suggestion is the option users mean", "[sema][options]") {
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"batchsize", "batch"},  // not 'batching', whose fix-it would then fail with E0303
+        {"batch_size", "batch"}, {"batchSize", "batch"},           {"BATCH", "batch"},
+        {"retry", "retries"},    {"infra_retry", "infra_retries"}, {"actor", "actors"},
+        {"timout", "timeout"},   {"recover", "recovery"},
+    };
+    for (const auto& [word, expected] : rows) {
+        const std::string text = with_option("map", " " + word + " 8");
+        INFO(word);
+        const auto run = run_sema(text);
+        CHECK(run.found() ==
+              std::vector<std::string>{at("E0300", 4, column_of(text, 4, " " + word) + 1)});
+        REQUIRE(run.diagnostics.size() == 1);
+        REQUIRE(run.diagnostics[0].fixit.has_value());
+        CHECK(run.diagnostics[0].fixit->replacement == expected);
+        CHECK(run.diagnostics[0].notes.at(0).message == "did you mean '" + expected + "'?");
+    }
+}
+
+TEST_CASE("gpus out of range states the rule", "[sema][options]") {
+    const auto run = run_sema(with_option("map", " gpus 1.5"));
+    REQUIRE(run.diagnostics.size() == 1);
+    CHECK(run.diagnostics[0].message ==
+          "option 'gpus' is out of range: 1.5; it takes a whole number of GPUs from 1 to 64, or a "
+          "fraction greater than 0 and at most 1 that shares one GPU");
 }
 
 TEST_CASE("an option is given once", "[sema][options]") {
