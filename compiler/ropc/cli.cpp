@@ -1,7 +1,10 @@
 #include "ropc/cli.h"
 
+#include <array>
 #include <charconv>
 #include <string_view>
+
+#include "rop/vocab/suggest.h"
 
 namespace rop::cli {
 
@@ -14,6 +17,27 @@ std::optional<Command> subcommand(std::string_view word) {
     if (word == "explain") return Command::Explain;
     if (word == "version") return Command::Version;
     if (word == "help") return Command::Help;
+    return std::nullopt;
+}
+
+// Every command word (`build` is dispatched before this parser, but a typo of it lands here).
+constexpr std::array<std::string_view, 7> kCommands = {"check",   "build",   "emit", "graph",
+                                                       "explain", "version", "help"};
+constexpr std::array<std::string_view, 11> kOptions = {
+    "--help",    "--version", "--explain", "--emit", "--format", "--max-errors",
+    "--no-bind", "--color",   "-Werror",   "-I",     "-h"};
+
+// "; did you mean 'check'?" or "".
+std::string did_you_mean(std::string_view word, const auto& candidates) {
+    const auto guess = vocab::closest(word, candidates);
+    return guess ? "; did you mean '" + std::string(*guess) + "'?" : "";
+}
+
+std::optional<EmitStage> emit_stage(std::string_view word) {
+    if (word == "tokens") return EmitStage::Tokens;
+    if (word == "ast") return EmitStage::Ast;
+    if (word == "plan") return EmitStage::Plan;
+    if (word == "cpp") return EmitStage::Cpp;
     return std::nullopt;
 }
 
@@ -88,10 +112,21 @@ class Parser {
         if (const auto value = option_value(args_, i, "--emit"))
             return set_emit(*value, explicit_command);
         if (const auto value = option_value(args_, i, "--format")) return set_format(*value);
+        if (const auto value = option_value(args_, i, "--color")) return set_color(*value);
         if (const auto value = option_value(args_, i, "--max-errors"))
             return set_max_errors(*value);
-        if (!arg.empty() && arg[0] == '-' && arg != "-")
-            return fail("unknown option '" + arg + "'");
+        if (!arg.empty() && arg[0] == '-' && arg != "-") {
+            const std::string_view name = std::string_view(arg).substr(0, arg.find('='));
+            return fail("unknown option '" + arg + "'" + did_you_mean(name, kOptions));
+        }
+        // `ropc emit plan FILE`: the stage as a word, as `--emit=plan`.
+        if (explicit_command && request_.command == Command::Emit && !stage_given_) {
+            if (const auto stage = emit_stage(arg)) {
+                request_.emit = *stage;
+                stage_given_ = true;
+                return true;
+            }
+        }
         if (request_.command == Command::Explain && request_.explain_code.empty()) {
             request_.explain_code = arg;
             return true;
@@ -110,16 +145,26 @@ class Parser {
     }
 
     bool set_emit(const std::string& value, bool explicit_command) {
-        if (value == "tokens") {
-            request_.emit = EmitStage::Tokens;
-        } else if (value == "ast") {
-            request_.emit = EmitStage::Ast;
-        } else if (value == "plan") {
-            request_.emit = EmitStage::Plan;
-        } else {
-            return fail("unknown --emit stage '" + value + "' (expected tokens, ast or plan)");
+        const std::optional<EmitStage> stage = emit_stage(value);
+        if (!stage) {
+            return fail("unknown --emit stage '" + value + "' (expected tokens, ast, plan or cpp)");
         }
+        request_.emit = *stage;
+        stage_given_ = true;
         return set_command(Command::Emit, explicit_command);
+    }
+
+    bool set_color(const std::string& value) {
+        if (value == "auto") {
+            request_.color = ColorMode::Auto;
+        } else if (value == "always") {
+            request_.color = ColorMode::Always;
+        } else if (value == "never") {
+            request_.color = ColorMode::Never;
+        } else {
+            return fail("unknown --color '" + value + "' (expected auto, always or never)");
+        }
+        return true;
     }
 
     bool set_format(const std::string& value) {
@@ -157,7 +202,10 @@ class Parser {
         }
         if (!explicit_command && !implicit_command_) {
             if (args_.empty()) return {std::nullopt, "no command given"};
-            return {std::nullopt, "unknown command '" + args_[0] + "'"};
+            // A path (`ropc x.rop`) is a missing command, not a misspelt one.
+            const bool path = args_[0].find_first_of("./") != std::string::npos;
+            return {std::nullopt, "unknown command '" + args_[0] + "'" +
+                                      (path ? "" : did_you_mean(args_[0], kCommands))};
         }
         const Command c = request_.command;
         if (c == Command::Explain && request_.explain_code.empty()) {
@@ -178,11 +226,25 @@ class Parser {
     std::string error_;
     bool wants_help_ = false;
     bool implicit_command_ = false;
+    bool stage_given_ = false;  // emit: --emit=STAGE or the stage word already seen
     std::optional<Command> help_for_;
 };
 
 }  // namespace
 
 ParseResult parse_command_line(const std::vector<std::string>& args) { return Parser(args).run(); }
+
+bool use_color(ColorMode mode, const char* no_color, bool is_tty) {
+    switch (mode) {
+        case ColorMode::Always:
+            return true;
+        case ColorMode::Never:
+            return false;
+        case ColorMode::Auto:
+            break;
+    }
+    if (no_color != nullptr && no_color[0] != '\0') return false;
+    return is_tty;
+}
 
 }  // namespace rop::cli

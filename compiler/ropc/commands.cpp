@@ -91,8 +91,11 @@ std::optional<FileId> load(SourceManager& sources, const std::string& path) {
     return file;
 }
 
-void print_text(const SourceManager& sources, const std::vector<Diagnostic>& diags) {
-    if (!diags.empty()) std::cerr << render_text(sources, diags, isatty(STDERR_FILENO) == 1);
+void print_text(const SourceManager& sources, const std::vector<Diagnostic>& diags,
+                ColorMode color) {
+    if (diags.empty()) return;
+    std::cerr << render_text(sources, diags,
+                             use_color(color, std::getenv("NO_COLOR"), isatty(STDERR_FILENO) == 1));
 }
 
 }  // namespace
@@ -115,7 +118,7 @@ int run_check(const Request& request) {
     }
     switch (request.format) {
         case Format::Text:
-            print_text(sources, all);
+            print_text(sources, all, request.color);
             break;
         case Format::Json:
             std::cout << render_json(sources, all);
@@ -136,18 +139,18 @@ int run_emit(const Request& request) {
         DiagnosticEngine diags(sources);
         const std::vector<Token> tokens = lex(*file, sources, diags);
         std::cout << dump_tokens(tokens, sources);
-        print_text(sources, diags.finish());
+        print_text(sources, diags.finish(), request.color);
         return diags.has_errors() ? kErrors : kClean;
     }
     if (request.emit == EmitStage::Ast) {
         DiagnosticEngine diags(sources);
         const ast::Program program = parse(*file, sources, diags);
         std::cout << dump_ast_json(program, sources);
-        print_text(sources, diags.finish());
+        print_text(sources, diags.finish(), request.color);
         return diags.has_errors() ? kErrors : kClean;
     }
     const Checked checked = check_file(*file, sources, request);
-    print_text(sources, checked.diagnostics);
+    print_text(sources, checked.diagnostics, request.color);
     if (!checked.program) return kErrors;
     std::cout << sema::plan_json(*checked.program, sources);
     return kClean;
@@ -158,7 +161,7 @@ int run_graph(const Request& request) {
     const std::optional<FileId> file = load(sources, request.files.front());
     if (!file) return kUsage;
     const Checked checked = check_file(*file, sources, request);
-    print_text(sources, checked.diagnostics);
+    print_text(sources, checked.diagnostics, request.color);
     if (!checked.program) return kErrors;
     std::cout << sema::graph_dot(*checked.program);
     return kClean;

@@ -17,6 +17,15 @@ int dispatch(const rop::cli::Request& request) {
         case Command::Check:
             return run_check(request);
         case Command::Emit:
+            if (request.emit == EmitStage::Cpp) {
+                // The generated C++ comes from the build driver: `ropc build FILE --emit=cpp`.
+                std::vector<std::string> build_args = {request.files.front(), "--emit=cpp"};
+                for (const std::string& dir : request.include_dirs) {
+                    build_args.push_back("-I");
+                    build_args.push_back(dir);
+                }
+                return run_build(build_args);
+            }
             return run_emit(request);
         case Command::Graph:
             return run_graph(request);
