@@ -1,6 +1,7 @@
 // Operands of a statement: operator references with named arguments, trailing options, and
 // literal values (including nested lists, whose depth is capped so no input recurses deeply).
-#include <algorithm>
+#include <string>
+#include <unordered_map>
 
 #include "frontend/parser.h"
 #include "frontend/parser_impl.h"
@@ -29,15 +30,17 @@ std::optional<ast::OpRef> Parser::op_ref(const char* context) {
     ast::OpRef op{std::move(*name), {}, false, {}};
     if (accept(TokenKind::LParen)) {
         op.has_parens = true;
+        // Each name's first argument, by index: one hash lookup per argument, so a call with
+        // very many arguments costs linear time, not quadratic.
+        std::unordered_map<std::string, std::size_t> first_index;
         while (!at(TokenKind::RParen)) {
             auto arg = argument();
             if (!arg) return std::nullopt;
-            auto same = [&](const ast::Argument& a) { return a.name.name == arg->name.name; };
-            auto first = std::find_if(op.args.begin(), op.args.end(), same);
-            if (first != op.args.end()) {
+            auto [first, inserted] = first_index.try_emplace(arg->name.name, op.args.size());
+            if (!inserted) {
                 auto& d = diags_.report(DiagId::DuplicateArgument, arg->name.range,
                                         "argument '" + arg->name.name + "' is given twice");
-                d.notes.push_back({first->range, "first given here"});
+                d.notes.push_back({op.args[first->second].range, "first given here"});
             }
             op.args.push_back(std::move(*arg));
             if (!accept(TokenKind::Comma) && !at(TokenKind::RParen)) {

@@ -1,6 +1,7 @@
 // The parser on broken input: each syntax error's id, location and message, its fix-it, and
 // recovery, so independent errors are all reported in one run and nothing cascades.
 #include <catch2/catch_test_macros.hpp>
+#include <chrono>
 
 #include "test_util.h"
 
@@ -149,6 +150,25 @@ TEST_CASE("frontend: duplicate named argument is E0017 with a note", "[frontend]
     CHECK(p->diags[0].message == "argument 'k' is given twice");
     CHECK(span(p->sources, *p->diags[0].notes.at(0).range) == "2:18-2:22");
     CHECK(p->program.statements.size() == 1);  // not a syntax error: the statement is kept
+}
+
+TEST_CASE("frontend: duplicate arguments are found in linear time among 100,000", "[frontend]") {
+    // Quadratic checking took over a minute here; a hash set takes milliseconds. The bound is
+    // loose on purpose (a slow sanitizer build stays far below it): it only catches the square.
+    constexpr int kArgs = 100'000;
+    std::string text = test::kHeader + "a = map x with f(";
+    for (int i = 0; i < kArgs; ++i) text += "a" + std::to_string(i) + ": 1, ";
+    text += "a77: 2);\n";
+    auto start = std::chrono::steady_clock::now();
+    auto p = parse_text(text);
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    REQUIRE(p->diags.size() == 1);
+    CHECK(p->diags[0].message == "argument 'a77' is given twice");
+    const std::size_t first = text.find("a77:");
+    CHECK(p->diags[0].notes.at(0).range->begin == first);
+    REQUIRE(p->program.statements.size() == 1);
+    CHECK(std::get<ast::Stage>(p->program.statements[0]).op->args.size() == kArgs + 1);
+    CHECK(elapsed < std::chrono::seconds(20));
 }
 
 TEST_CASE("frontend: list nesting deeper than the cap is E0015 at the first too-deep bracket",
