@@ -1,9 +1,13 @@
 // The lexer. One pass over the bytes; every branch consumes at least one byte, so it always
 // terminates, and a lexical error never stops it: the bad token is reported and kept.
+// Lines end at LF, CRLF or a lone CR (as in SourceManager); names are ASCII, and a name written
+// with other letters is one error for the whole name, never an error plus a cascade.
 #include "frontend/lexer.h"
 
 #include <charconv>
 #include <limits>
+
+#include "support/utf8.h"
 
 namespace rop {
 
@@ -15,31 +19,13 @@ bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
+bool is_line_end(char c) { return c == '\n' || c == '\r'; }
 
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-    auto byte = [&](std::uint32_t b) { out += static_cast<char>(b); };
-    if (cp < 0x80) {
-        byte(cp);
-    } else if (cp < 0x800) {
-        byte(0xC0 | (cp >> 6));
-        byte(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        byte(0xE0 | (cp >> 12));
-        byte(0x80 | ((cp >> 6) & 0x3F));
-        byte(0x80 | (cp & 0x3F));
-    } else {
-        byte(0xF0 | (cp >> 18));
-        byte(0x80 | ((cp >> 12) & 0x3F));
-        byte(0x80 | ((cp >> 6) & 0x3F));
-        byte(0x80 | (cp & 0x3F));
-    }
 }
 
 struct DurationUnit {
@@ -90,7 +76,7 @@ class Lexer {
             if (is_space(c)) {
                 ++pos_;
             } else if (c == '#' || (c == '/' && peek(1) == '/')) {
-                while (!at_end() && peek() != '\n') ++pos_;
+                while (!at_end() && !is_line_end(peek())) ++pos_;
             } else {
                 return;
             }
@@ -101,17 +87,34 @@ class Lexer {
         char c = peek();
         return is_space(c) || is_ident_start(c) || is_digit(c) || c == '"' || c == '#' ||
                std::string_view(";:=()[],.?").find(c) != std::string_view::npos ||
-               (c == '-' && (peek(1) == '>' || is_digit(peek(1)))) || (c == '/' && peek(1) == '/');
+               (c == '-' && (peek(1) == '>' || is_digit(peek(1)))) ||
+               (c == '/' && peek(1) == '/') || foreign_word_char() > 0;
+    }
+
+    // Bytes of the character at pos_ when it is a non-ASCII character that may belong to a
+    // word: a letter of another script (read into the name, so the name is rejected once as a
+    // whole), or a byte that is not UTF-8 (1). 0 for ASCII and for non-ASCII punctuation and
+    // symbols, which stay invalid characters of their own.
+    std::size_t foreign_word_char() const {
+        if (at_end() || static_cast<unsigned char>(peek()) < 0x80) return 0;
+        std::size_t length = utf8::sequence_length(text_, pos_);
+        if (length == 0) return 1;
+        return utf8::is_word_like(utf8::decode(text_, pos_, length)) ? length : 0;
+    }
+
+    // Moves past one character: a well-formed UTF-8 sequence, or one byte that is not UTF-8.
+    void advance_char() {
+        std::size_t length = utf8::sequence_length(text_, pos_);
+        pos_ += length == 0 ? 1 : length;
     }
 
     Token next() {
         std::size_t begin = pos_;
         char c = peek();
-        if (is_ident_start(c)) {
-            while (!at_end() && is_ident_char(peek())) ++pos_;
-            Token token = make(TokenKind::Ident, begin);
-            token.kind = keyword_kind(token.text);
-            return token;
+        if (is_ident_start(c) || foreign_word_char() > 0) return word();
+        if (static_cast<unsigned char>(c) >= 0x80) {  // punctuation or a symbol of Unicode
+            advance_char();
+            return invalid(begin);
         }
         if (is_digit(c) || (c == '-' && is_digit(peek(1)))) return number();
         if (c == '"') return string();
@@ -146,12 +149,69 @@ class Lexer {
         }
     }
 
-    // A run of bytes that start no token becomes one Error token and one diagnostic.
+    // A name: ASCII letters, digits and '_'. Letters of other scripts and bytes that are not
+    // UTF-8 next to them are read into the same word, and such a word is one diagnostic over all
+    // of it, naming its first offending character; it stays an identifier so the parser reads on
+    // as if the name were fine (`pagés = map ...` is one error, not three).
+    Token word() {
+        std::size_t begin = pos_;
+        std::size_t first_foreign = std::string_view::npos;
+        bool has_character = false;  // an ASCII name character or a well-formed foreign letter
+        while (!at_end()) {
+            if (is_ident_char(peek())) {
+                has_character = true;
+                ++pos_;
+                continue;
+            }
+            std::size_t length = foreign_word_char();
+            if (length == 0) break;
+            if (first_foreign == std::string_view::npos) first_foreign = pos_;
+            if (utf8::sequence_length(text_, pos_) != 0) has_character = true;
+            pos_ += length;
+        }
+        Token token = make(TokenKind::Ident, begin);
+        if (first_foreign == std::string_view::npos) {
+            token.kind = keyword_kind(token.text);
+            return token;
+        }
+        if (!has_character) {  // nothing but bytes that are not UTF-8: no name at all
+            token.kind = TokenKind::Error;
+            std::string what = token.text.size() == 1 ? "invalid byte " : "invalid bytes ";
+            diags_.report(DiagId::InvalidCharacter, token.range,
+                          what + describe(token) + " (not UTF-8)");
+            return token;
+        }
+        diags_.report(DiagId::InvalidCharacter, token.range,
+                      "invalid " + describe_char(first_foreign) + " in " + describe(token) +
+                          "; identifiers are ASCII letters, digits and '_'");
+        return token;
+    }
+
+    // "character 'é' (U+00E9)", or "byte '\xe9' (not UTF-8)".
+    std::string describe_char(std::size_t at) const {
+        std::size_t length = utf8::sequence_length(text_, at);
+        if (length == 0) {
+            return "byte '" + utf8::printable(text_.substr(at, 1), 1) + "' (not UTF-8)";
+        }
+        return "character '" + utf8::printable(text_.substr(at, length), 1) + "' (" +
+               utf8::code_point_name(utf8::decode(text_, at, length)) + ")";
+    }
+
+    // A run of characters that start no token becomes one Error token and one diagnostic. On
+    // entry pos_ is past the run's first character.
     Token invalid(std::size_t begin) {
-        while (!at_end() && !starts_token()) ++pos_;
+        while (!at_end() && !starts_token()) advance_char();
         Token token = make(TokenKind::Error, begin);
-        std::string what = token.text.size() == 1 ? "invalid character " : "invalid characters ";
-        std::string message = what + describe(token);
+        std::string message;
+        std::size_t first = utf8::sequence_length(text_, begin);
+        bool one_character = first != 0 && begin + first == pos_;
+        char32_t cp = one_character ? utf8::decode(text_, begin, first) : 0;
+        if (one_character && (cp >= 0x80 || utf8::is_invisible(cp))) {
+            message = "invalid " + describe_char(begin);  // "character '→' (U+2192)"
+        } else {
+            message =
+                (one_character ? "invalid character " : "invalid characters ") + describe(token);
+        }
         if (token.text == "-") message += "; did you mean '->'?";
         if (token.text == "/") message += "; comments start with '#' or '//'";
         diags_.report(DiagId::InvalidCharacter, token.range, std::move(message));
@@ -175,7 +235,7 @@ class Lexer {
             while (is_digit(peek())) ++pos_;
         }
         std::size_t digits_end = pos_;
-        while (is_ident_char(peek())) ++pos_;
+        while (!at_end() && (is_ident_char(peek()) || foreign_word_char() > 0)) advance_char();
         std::string_view digits = text_.substr(begin, digits_end - begin);
         std::string_view suffix = text_.substr(digits_end, pos_ - digits_end);
 
@@ -243,7 +303,7 @@ class Lexer {
         std::size_t begin = pos_++;
         std::string value;
         while (true) {
-            if (at_end() || peek() == '\n') {
+            if (at_end() || is_line_end(peek())) {
                 Token token = make(TokenKind::String, begin);
                 token.string_value = std::move(value);
                 diags_.report(DiagId::UnterminatedString, token.range,
@@ -259,11 +319,24 @@ class Lexer {
             }
             if (c == '\\') {
                 escape(value);
+            } else if (c == '\0') {
+                raw_nul();
             } else {
                 value += c;
                 ++pos_;
             }
         }
+    }
+
+    // A NUL byte written as such inside a string: invisible in editors, and most tools read it
+    // as the end of the text, so it is refused (once per run) rather than carried into the
+    // plan. The escape \u{0} still writes one on purpose.
+    void raw_nul() {
+        std::size_t begin = pos_;
+        while (!at_end() && peek() == '\0') ++pos_;
+        diags_.report(DiagId::InvalidCharacter, range(begin, pos_),
+                      "invalid character U+0000 (NUL) in string literal; write the escape "
+                      "'\\u{0}' if a NUL is meant");
     }
 
     // At a backslash inside a string: decodes one escape into `value`, or reports it.
@@ -293,8 +366,11 @@ class Lexer {
             default:
                 break;
         }
-        if (!at_end() && c != '\n') ++pos_;
-        std::string shown = at_end() || c == '\n' ? "\\" : "\\" + std::string(1, c);
+        if (!at_end() && !is_line_end(c)) advance_char();
+        std::string shown =
+            at_end() || is_line_end(c)
+                ? "\\"
+                : "\\" + utf8::printable(text_.substr(begin + 1, pos_ - begin - 1), 1);
         diags_.report(DiagId::InvalidEscape, range(begin, pos_),
                       "invalid escape sequence '" + shown +
                           "'; valid escapes are \\n \\t \\\\ \\\" and \\u{XXXX}");
@@ -316,7 +392,7 @@ class Lexer {
             if (peek() == '}') ++pos_;
         }
         if (ok && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF)) {
-            append_utf8(value, cp);
+            utf8::append(value, cp);
             return;
         }
         diags_.report(DiagId::InvalidEscape, range(begin, pos_),

@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "support/utf8.h"
+
 namespace rop {
 
 const char* token_kind_name(TokenKind kind) {
@@ -30,23 +32,11 @@ const char* describe(TokenKind kind) {
 
 namespace {
 
-// Raw spelling fit for a one-line message: control and non-ASCII bytes escaped, long text cut.
+// Raw spelling fit for a one-line message: invisible characters and bytes that are not UTF-8
+// escaped, long text cut.
 std::string quoted(std::string_view text) {
     constexpr std::size_t kMaxShown = 32;
-    static const char* hex = "0123456789abcdef";
-    std::string out = "'";
-    for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
-        auto byte = static_cast<unsigned char>(text[i]);
-        if (byte < 0x20 || byte >= 0x7F) {
-            out += "\\x";
-            out += hex[byte >> 4];
-            out += hex[byte & 0xF];
-        } else {
-            out += text[i];
-        }
-    }
-    if (text.size() > kMaxShown) out += "...";
-    return out + "'";
+    return "'" + utf8::printable(text, kMaxShown) + "'";
 }
 
 }  // namespace

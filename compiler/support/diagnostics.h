@@ -89,6 +89,8 @@ class DiagnosticEngine {
 //    12 | ocr = map pagez with ocr;
 //       |           ^~~~~
 //   file:line:col: note: ...
+// Columns everywhere are SourceManager's (code points). A source line longer than the text
+// renderer shows is cut to a window around the caret, "..." marking each cut end.
 std::string render_text(const SourceManager& sources, const std::vector<Diagnostic>& diags,
                         bool color = false);
 std::string render_json(const SourceManager& sources, const std::vector<Diagnostic>& diags);

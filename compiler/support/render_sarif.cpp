@@ -1,5 +1,5 @@
 // The SARIF 2.1.0 renderer, for code-scanning annotations in CI (GitHub, GitLab, Azure).
-// Columns are given in Unicode code points (run.columnKind), computed from the byte columns.
+// Columns are SourceManager's, Unicode code points (run.columnKind).
 #include <nlohmann/json.hpp>
 
 #include "support/diagnostics.h"
@@ -46,31 +46,17 @@ std::string to_uri(const std::string& path) {
     return out;
 }
 
-// Byte columns past the end of the line (an insertion point after the last character) keep
-// their distance from the line's end.
-std::uint32_t code_point_column(const SourceManager& sources, FileId file, std::uint32_t line,
-                                std::uint32_t byte_column) {
-    std::string_view text = sources.line_text(file, line);
-    std::size_t bytes = byte_column - 1;
-    std::uint32_t column = 1;
-    for (std::size_t i = 0; i < bytes; ++i) {
-        if (i >= text.size() || (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
-    }
-    return column;
-}
-
-json region(const SourceManager& sources, const detail::Span& span) {
-    return {
-        {"startLine", span.line},
-        {"startColumn", code_point_column(sources, span.file_id, span.line, span.column)},
-        {"endLine", span.end_line},
-        {"endColumn", code_point_column(sources, span.file_id, span.end_line, span.end_column)}};
+json region(const detail::Span& span) {
+    return {{"startLine", span.line},
+            {"startColumn", span.column},
+            {"endLine", span.end_line},
+            {"endColumn", span.end_column}};
 }
 
 json physical_location(const SourceManager& sources, const SourceRange& range) {
     detail::Span span = detail::resolve(sources, range);
     json location = {{"artifactLocation", {{"uri", to_uri(span.file)}}}};
-    if (span.known) location["region"] = region(sources, span);
+    if (span.known) location["region"] = region(span);
     return location;
 }
 

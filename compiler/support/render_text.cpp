@@ -2,10 +2,13 @@
 //   file:line:col: error: message [E0100]
 //    12 | ocr = map pagez with ocr;
 //       |           ^~~~~
+#include <algorithm>
+#include <optional>
 #include <string>
 
 #include "support/diagnostics.h"
 #include "support/render_common.h"
+#include "support/utf8.h"
 
 namespace rop {
 
@@ -33,38 +36,131 @@ const char* severity_color(Severity severity) {
     return "1;31";
 }
 
-bool is_utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+// A source line is shown whole when it fits in kMaxShownColumns terminal columns. A longer one
+// is shown as a window of that many columns around the caret, with "..." where it is cut, so one
+// diagnostic on a megabyte-long line prints a few hundred bytes, not the line.
+constexpr std::uint32_t kMaxShownColumns = 120;
+constexpr std::uint32_t kLeftContext = 40;  // columns kept before the caret in a cut line
+constexpr std::uint32_t kRightContext =
+    20;  // a caret this close to the right edge moves the window
+constexpr std::size_t kMaxShownBytes =
+    16 * kMaxShownColumns;  // zero-width characters are bytes too
+constexpr std::string_view kCut = "...";
 
-// The source line as shown: tabs expanded to the next tab stop and control bytes replaced, so
-// the caret line below it lines up in any terminal.
-std::string display_line(std::string_view line) {
-    std::string out;
-    std::uint32_t width = 0;
-    for (char c : line) {
-        if (c == '\t') {
-            do {
-                out += ' ';
-            } while (++width % kTabStop != 0);
-            continue;
-        }
-        auto byte = static_cast<unsigned char>(c);
-        out += byte < 0x20 || byte == 0x7F ? '?' : c;
-        if (!is_utf8_continuation(c)) ++width;
-    }
-    return out;
+// One character of a source line as the snippet shows it.
+struct Shown {
+    std::size_t bytes;      // how many bytes of the line it is
+    std::string_view text;  // what is printed (empty: a tab, printed as spaces)
+    std::uint32_t width;    // terminal columns, tabs excepted
+    bool tab;
+};
+
+// Control and invisible characters and bytes that are not UTF-8 are shown as '?', so the caret
+// line below lines up in any terminal and no byte of the source can move the cursor.
+Shown shown_at(std::string_view line, std::size_t at) {
+    if (line[at] == '\t') return {1, {}, 0, true};
+    std::size_t length = utf8::sequence_length(line, at);
+    if (length == 0) return {1, "?", 1, false};
+    char32_t cp = utf8::decode(line, at, length);
+    if (utf8::is_invisible(cp)) return {length, "?", 1, false};
+    return {length, line.substr(at, length), utf8::display_width(cp), false};
 }
 
-// Display width of the first `bytes` bytes of `line` (a UTF-8 sequence counts as one column).
-std::uint32_t display_width(std::string_view line, std::size_t bytes) {
+std::uint32_t tab_width(std::uint32_t column) { return kTabStop - column % kTabStop; }
+
+// Whether line[0, to) fits in `columns` terminal columns, reading at most that much of it.
+bool fits(std::string_view line, std::size_t to, std::uint32_t columns) {
     std::uint32_t width = 0;
-    for (std::size_t i = 0; i < bytes && i < line.size(); ++i) {
-        if (line[i] == '\t') {
-            width += kTabStop - width % kTabStop;
-        } else if (!is_utf8_continuation(line[i])) {
-            ++width;
-        }
+    for (std::size_t i = 0; i < to && i < line.size();) {
+        if (i > kMaxShownBytes) return false;
+        Shown c = shown_at(line, i);
+        width += c.tab ? tab_width(width) : c.width;
+        if (width > columns) return false;
+        i += c.bytes;
     }
-    return width;
+    return true;
+}
+
+// The byte where a window that keeps about `columns` columns before `at` starts: walks back one
+// character at a time (a tab counted as a full stop, the most it can take).
+std::size_t back_up(std::string_view line, std::size_t at, std::uint32_t columns) {
+    std::uint32_t width = 0;
+    std::size_t begin = at;
+    while (begin > 0) {
+        std::size_t lead = begin - 1;
+        while (lead > 0 && begin - lead < 4 &&
+               (static_cast<unsigned char>(line[lead]) & 0xC0) == 0x80) {
+            --lead;
+        }
+        if (utf8::sequence_length(line, lead) != begin - lead) lead = begin - 1;
+        Shown c = shown_at(line, lead);
+        width += c.tab ? kTabStop : c.width;
+        if (width > columns || at - lead > kMaxShownBytes / 2) break;
+        begin = lead;
+    }
+    return begin;
+}
+
+// The shown part of a line and where, in terminal columns, the underline and the fix-it go.
+struct Window {
+    std::string text;
+    std::uint32_t caret = 0;                 // column of the range's first character
+    std::uint32_t caret_end = 0;             // column just past its last shown character
+    std::optional<std::uint32_t> insertion;  // column of the fix-it, when it is in the window
+    std::uint32_t end_column = 0;            // columns the shown text takes, marks included
+};
+
+// `begin`/`end`: the underlined bytes of the line; `insertion`: a fix-it's byte, if any.
+Window window(std::string_view line, std::size_t begin, std::size_t end,
+              std::optional<std::size_t> insertion) {
+    std::size_t start = 0;
+    if (!fits(line, line.size(), kMaxShownColumns) &&
+        !fits(line, begin, kMaxShownColumns - kRightContext)) {
+        start = back_up(line, begin, kLeftContext);
+    }
+    Window out;
+    std::uint32_t column = 0;
+    if (start > 0) {
+        out.text = kCut;
+        column = static_cast<std::uint32_t>(kCut.size());
+    }
+    const std::uint32_t limit = column + kMaxShownColumns;
+    bool caret_set = false;
+    bool end_set = false;
+    std::size_t i = start;
+    auto mark = [&] {  // positions reached before the character at i is shown
+        if (!caret_set && i >= begin) {
+            out.caret = column;
+            caret_set = true;
+        }
+        if (!end_set && i >= end) {
+            out.caret_end = column;
+            end_set = true;
+        }
+        if (insertion && !out.insertion && i >= *insertion) out.insertion = column;
+    };
+    while (i < line.size()) {
+        mark();
+        Shown c = shown_at(line, i);
+        std::uint32_t width = c.tab ? tab_width(column) : c.width;
+        if (column + width > limit || i - start > kMaxShownBytes) break;
+        if (c.tab) {
+            out.text.append(width, ' ');
+        } else {
+            out.text += c.text;
+        }
+        column += width;
+        i += c.bytes;
+    }
+    if (i >= line.size()) {
+        mark();
+    } else {
+        out.text += kCut;
+    }
+    if (!caret_set) out.caret = column;  // past the window: cannot happen, but never misplace it
+    if (!end_set) out.caret_end = column;
+    out.end_column = column;
+    return out;
 }
 
 std::string location(const detail::Span& span) {
@@ -75,23 +171,39 @@ std::string location(const detail::Span& span) {
 // The source line and a caret/tilde underline over the range; a range that spans lines is
 // underlined to the end of its first line. `insertion` (a fix-it's text) goes on a third line.
 std::string snippet(const SourceManager& sources, const detail::Span& span, const Style& style,
-                    const std::string* insertion = nullptr, std::uint32_t insertion_column = 0) {
+                    const std::string* insertion = nullptr, std::uint32_t insertion_offset = 0) {
     if (!span.known) return "";
     std::string_view line = sources.line_text(span.file_id, span.line);
-    std::uint32_t start = display_width(line, span.column - 1);
-    std::uint32_t stop = span.end_line == span.line ? display_width(line, span.end_column - 1)
-                                                    : display_width(line, line.size());
-    std::string underline(start, ' ');
+    std::uint32_t line_start = sources.line_start(span.file_id, span.line);
+    auto in_line = [&](std::uint32_t offset) -> std::size_t {
+        return offset < line_start ? 0 : std::min<std::size_t>(offset - line_start, line.size());
+    };
+    std::size_t begin = in_line(span.begin_offset);
+    std::size_t end = span.end_line == span.line ? in_line(span.end_offset) : line.size();
+    std::optional<std::size_t> insert;
+    if (insertion) insert = in_line(insertion_offset);
+    Window shown = window(line, begin, std::max(begin, end), insert);
+
+    std::string underline(shown.caret, ' ');
     underline += '^';
-    if (stop > start + 1) underline += std::string(stop - start - 1, '~');
+    if (shown.caret_end > shown.caret + 1)
+        underline += std::string(shown.caret_end - shown.caret - 1, '~');
 
     std::string number = std::to_string(span.line);
     std::string gutter = " " + std::string(number.size(), ' ') + " | ";
-    std::string out = " " + number + " | " + display_line(line) + "\n";
+    std::string out = " " + number + " | " + shown.text + "\n";
     out += gutter + style.wrap("1;32", underline) + "\n";
-    if (insertion) {
-        std::uint32_t at = display_width(line, insertion_column - 1);
-        out += gutter + std::string(at, ' ') + style.wrap("1;32", *insertion) + "\n";
+    if (insertion && shown.insertion) {
+        // The fix-it's text is cut like the line, so a long replacement stays one short line.
+        const auto widest = static_cast<std::uint32_t>(kMaxShownColumns + 2 * kCut.size());
+        std::uint32_t room = widest > *shown.insertion + 1 ? widest - *shown.insertion : 1;
+        std::string text = *insertion;
+        if (text.size() > room + kCut.size()) {
+            std::size_t keep = room;
+            while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+            text = text.substr(0, keep) + std::string(kCut);
+        }
+        out += gutter + std::string(*shown.insertion, ' ') + style.wrap("1;32", text) + "\n";
     }
     return out;
 }
@@ -150,7 +262,7 @@ std::string render_text(const SourceManager& sources, const std::vector<Diagnost
             bool same_line = fix.known && fix.file_id == span.file_id && fix.line == span.line;
             if (one_line && same_line) insertion = &d.fixit->replacement;
         }
-        out += snippet(sources, span, style, insertion, fix.column);
+        out += snippet(sources, span, style, insertion, fix.begin_offset);
         if (d.fixit && fix.known) {
             out += "fix-it:\"" + escape_fixit(fix.file) + "\":{" + std::to_string(fix.line) + ":" +
                    std::to_string(fix.column) + "-" + std::to_string(fix.end_line) + ":" +

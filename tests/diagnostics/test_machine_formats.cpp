@@ -107,3 +107,20 @@ TEST_CASE("binding notes point into the C++ header in JSON and SARIF", "[diagnos
     CHECK(related[1]["physicalLocation"]["artifactLocation"]["uri"] == "udfs/golden.hpp");
     CHECK(related[1]["physicalLocation"]["region"]["startLine"] == 36);
 }
+
+TEST_CASE("JSON and SARIF columns count characters like the text output",
+          "[diagnostics][json][sarif]") {
+    // "sink pagés -> ...": the name is characters 6-10 (bytes 6-11) of line 4.
+    const json items =
+        json::parse(run_ropc({"check", "E0001_non_ascii_identifier.rop", "--format=json"}).out);
+    REQUIRE(items.size() == 2);
+    CHECK(items[1]["line"] == 4);
+    CHECK(items[1]["column"] == 6);
+    CHECK(items[1]["end_column"] == 11);
+    const json sarif =
+        json::parse(run_ropc({"check", "E0001_non_ascii_identifier.rop", "--format=sarif"}).out);
+    const json& region =
+        sarif["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["region"];
+    CHECK(region["startColumn"] == 6);
+    CHECK(region["endColumn"] == 11);
+}

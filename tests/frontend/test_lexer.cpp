@@ -194,12 +194,12 @@ TEST_CASE("frontend: lexer rejects fractional and negative and huge and unknown 
 }
 
 TEST_CASE("frontend: lexer merges a run of invalid characters into one diagnostic", "[frontend]") {
-    auto l = lex_text("a @$% b \xc3\xa9 c - d / e");
+    auto l = lex_text("a @$% b \xe2\x86\x92 c - d / e");
     REQUIRE(l->diags.size() == 4);
     CHECK(l->diag_at(0) == "E0001@1:3-1:6");
     CHECK(l->diags[0].message == "invalid characters '@$%'");
-    CHECK(l->diag_at(1) == "E0001@1:9-1:11");
-    CHECK(l->diags[1].message == "invalid characters '\\xc3\\xa9'");
+    CHECK(l->diag_at(1) == "E0001@1:9-1:10");  // one character, three bytes
+    CHECK(l->diags[1].message == "invalid character '\xe2\x86\x92' (U+2192)");
     CHECK(l->diags[2].message == "invalid character '-'; did you mean '->'?");
     CHECK(l->diags[3].message == "invalid character '/'; comments start with '#' or '//'");
     using K = TokenKind;
@@ -228,4 +228,85 @@ TEST_CASE("frontend: token dump prints line:col kind and quoted text", "[fronten
           "2:5 string '\"a\\\\tb\"'\n"
           "2:11 semicolon ';'\n"
           "2:12 eof ''\n");
+}
+
+TEST_CASE("frontend: a name with a non-ASCII letter is one error over the whole name",
+          "[frontend]") {
+    auto l = lex_text("pag\xc3\xa9s = map x;");
+    REQUIRE(l->diags.size() == 1);
+    CHECK(l->diag_at(0) == "E0001@1:1-1:6");  // pagés: five characters
+    CHECK(l->diags[0].message ==
+          "invalid character '\xc3\xa9' (U+00E9) in identifier 'pag\xc3\xa9s'; identifiers are "
+          "ASCII letters, digits and '_'");
+    using K = TokenKind;
+    // Still a name, so the parser reads the statement as written and nothing cascades.
+    CHECK(kinds(*l) ==
+          std::vector<K>{K::Ident, K::Equal, K::KwMap, K::Ident, K::Semicolon, K::Eof});
+    CHECK(l->tokens[0].text == "pag\xc3\xa9s");
+
+    auto cjk = lex_text("x = map \xe6\x96\x87\xe6\x9b\xb8;");  // 文書, a name in another script
+    REQUIRE(cjk->diags.size() == 1);
+    CHECK(cjk->diag_at(0) == "E0001@1:9-1:11");
+    CHECK(cjk->diags[0].message.starts_with(
+        "invalid character '\xe6\x96\x87' (U+6587) in identifier"));
+    CHECK(cjk->tokens[3].kind == TokenKind::Ident);
+}
+
+TEST_CASE("frontend: bytes that are not UTF-8 are named as bytes", "[frontend]") {
+    // Latin-1 "pagés": the é is the single byte E9.
+    auto l = lex_text("pag\xe9s = map x;");
+    REQUIRE(l->diags.size() == 1);
+    CHECK(l->diag_at(0) == "E0001@1:1-1:6");
+    CHECK(l->diags[0].message ==
+          "invalid byte '\\xe9' (not UTF-8) in identifier 'pag\\xe9s'; identifiers are ASCII "
+          "letters, digits and '_'");
+    CHECK(l->tokens[0].kind == TokenKind::Ident);
+
+    auto alone = lex_text("a \xff\xfe b \x80 c");
+    REQUIRE(alone->diags.size() == 2);
+    CHECK(alone->diag_at(0) == "E0001@1:3-1:5");
+    CHECK(alone->diags[0].message == "invalid bytes '\\xff\\xfe' (not UTF-8)");
+    CHECK(alone->diags[1].message == "invalid byte '\\x80' (not UTF-8)");
+    using K = TokenKind;
+    CHECK(kinds(*alone) ==
+          std::vector<K>{K::Ident, K::Error, K::Ident, K::Error, K::Ident, K::Eof});
+}
+
+TEST_CASE("frontend: invisible characters are spelled out in messages", "[frontend]") {
+    auto l = lex_text(
+        "a \xc2\xa0"
+        "b \xe2\x80\xae c \x01 d");  // no-break space, RLO, SOH
+    REQUIRE(l->diags.size() == 3);
+    CHECK(l->diags[0].message == "invalid character '\\u{A0}' (U+00A0)");
+    CHECK(l->diags[1].message == "invalid character '\\u{202E}' (U+202E)");
+    CHECK(l->diags[2].message == "invalid character '\\u{1}' (U+0001)");
+}
+
+TEST_CASE("frontend: lexer ends lines at a lone CR as at LF", "[frontend]") {
+    // A comment and an unterminated string both stop at the CR; the next line is read.
+    auto l = lex_text("a # comment\rb \"open\rc");
+    REQUIRE(l->diags.size() == 1);
+    CHECK(l->diag_at(0) == "E0002@2:3-2:8");
+    REQUIRE(l->tokens.size() == 5);
+    CHECK(l->tokens[1].text == "b");
+    CHECK(l->tokens[2].string_value == "open");
+    CHECK(l->at(3) == "3:1-3:2");
+}
+
+TEST_CASE("frontend: a raw NUL in a string is rejected where it is", "[frontend]") {
+    auto l = lex_text(std::string("x \"ab\0\0c\" \"\\u{0}\"", 17));
+    REQUIRE(l->diags.size() == 1);  // one per run of NULs; the escape is fine
+    CHECK(l->diag_at(0) == "E0001@1:6-1:8");
+    CHECK(l->diags[0].message ==
+          "invalid character U+0000 (NUL) in string literal; write the escape '\\u{0}' if a NUL "
+          "is meant");
+    CHECK(l->tokens[1].string_value == "abc");
+    CHECK(l->tokens[2].string_value == std::string(1, '\0'));
+}
+
+TEST_CASE("frontend: lexer skips a byte order mark and counts no column for it", "[frontend]") {
+    auto l = lex_text("\xef\xbb\xbfpipeline p;");
+    CHECK(l->diags.empty());
+    CHECK(l->tokens[0].kind == TokenKind::KwPipeline);
+    CHECK(l->at(0) == "1:1-1:9");
 }

@@ -169,6 +169,38 @@ TEST_CASE("frontend: duplicate arguments are found in linear time among 100,000"
     REQUIRE(p->program.statements.size() == 1);
     CHECK(std::get<ast::Stage>(p->program.statements[0]).op->args.size() == kArgs + 1);
     CHECK(elapsed < std::chrono::seconds(20));
+    // The one diagnostic on that 1.3 MB line prints a window of it, not all of it.
+    CHECK(render_text(p->sources, p->diags).size() < 1000);
+}
+
+TEST_CASE("frontend: a name written with a non-ASCII letter is one error, not a cascade",
+          "[frontend]") {
+    auto p = parse_text(test::kHeader +
+                        "pag\xc3\xa9s = map docs with f;\n"
+                        "out = map pag\xc3\xa9s with g batch 4;\n");
+    CHECK(ids_at(*p) == Ids{"E0001@2:1", "E0001@3:11"});
+    CHECK(p->diags[0].message ==
+          "invalid character '\xc3\xa9' (U+00E9) in identifier 'pag\xc3\xa9s'; identifiers are "
+          "ASCII letters, digits and '_'");
+    CHECK(span(p->sources, p->diags[1].range) == "3:11-3:16");
+    CHECK(p->program.statements.size() == 2);  // both statements read as written
+}
+
+TEST_CASE("frontend: a file with a byte order mark parses clean", "[frontend]") {
+    auto p = parse_text("\xef\xbb\xbfpipeline t;\na = map x with f\n");
+    CHECK(ids_at(*p) == Ids{"E0010@2:17"});  // columns on line 1 and after it ignore the BOM
+    auto clean = parse_text("\xef\xbb\xbfpipeline t;\n");
+    CHECK(clean->diags.empty());
+    CHECK(span(clean->sources, clean->program.header->range) == "1:1-1:11");
+}
+
+TEST_CASE("frontend: a file with lone-CR line ends has its lines", "[frontend]") {
+    auto p = parse_text("pipeline t;\ra = map x with f\rb = map a with g;\r");
+    CHECK(ids_at(*p) == Ids{"E0010@2:17"});  // the missing ';' at the end of line 2
+    REQUIRE(p->diags[0].fixit);
+    CHECK(span(p->sources, p->diags[0].fixit->range) == "2:17-2:17");
+    CHECK(p->program.statements.size() == 2);  // the fix-it keeps a statement before a new line
+    CHECK(render_text(p->sources, p->diags).find(" 2 | a = map x with f\n") != std::string::npos);
 }
 
 TEST_CASE("frontend: list nesting deeper than the cap is E0015 at the first too-deep bracket",

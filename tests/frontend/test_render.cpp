@@ -204,3 +204,112 @@ TEST_CASE("frontend: SARIF renderer writes a valid 2.1.0 log", "[frontend]") {
     CHECK(run["results"][1]["level"] == "warning");
     CHECK(run["columnKind"] == "unicodeCodePoints");
 }
+
+TEST_CASE("frontend: every format counts columns in characters, fix-its included", "[frontend]") {
+    SourceManager sm;
+    // "é" is two bytes and one column, "中" three bytes, one column and two terminal cells.
+    auto f =
+        sm.add_buffer("u.rop", "pipeline p;\n\xc3\xa9 = map b with f\n\xe4\xb8\xad = map b;\n");
+    Diagnostic d{DiagId::ExpectedToken, Severity::Error, find(sm, f, "map"), "m", {}, {}};
+    d.fixit = FixIt{find(sm, f, "f"), "g"};
+    Diagnostic wide{DiagId::ExpectedToken,
+                    Severity::Error,
+                    find(sm, f, "map", sm.text(f).find("\xe4")),
+                    "w",
+                    {},
+                    {}};
+    CHECK(render_text(sm, {d, wide}) ==
+          "u.rop:2:5: error: m [E0010]\n"
+          " 2 | \xc3\xa9 = map b with f\n"
+          "   |     ^~~\n"
+          "   |                g\n"
+          "fix-it:\"u.rop\":{2:16-2:17}:\"g\"\n"
+          "u.rop:3:5: error: w [E0010]\n"
+          " 3 | \xe4\xb8\xad = map b;\n"
+          "   |      ^~~\n"  // under "map": the wide character takes two cells
+          "2 errors generated.\n");
+
+    json j = json::parse(render_json(sm, {d}))[0];
+    CHECK(j["column"] == 5);
+    CHECK(j["end_column"] == 8);
+    CHECK(j["fixit"]["column"] == 16);
+    CHECK(j["fixit"]["end_column"] == 17);
+    json region = json::parse(render_sarif(
+        sm, {d}, "t"))["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    CHECK(region == json{{"startLine", 2}, {"startColumn", 5}, {"endLine", 2}, {"endColumn", 8}});
+}
+
+TEST_CASE("frontend: text renderer shows bytes that are not UTF-8 as one '?' each", "[frontend]") {
+    SourceManager sm;
+    auto f = sm.add_buffer("b.rop", "\xff\xfe = map x;\n");
+    std::vector<Diagnostic> diags{
+        {DiagId::ExpectedToken, Severity::Error, find(sm, f, "map"), "m", {}, {}}};
+    CHECK(render_text(sm, diags) ==
+          "b.rop:1:6: error: m [E0010]\n"
+          " 1 | ?? = map x;\n"
+          "   |      ^~~\n"
+          "1 error generated.\n");
+}
+
+TEST_CASE("frontend: text renderer cuts a long line to a window around the caret", "[frontend]") {
+    SourceManager sm;
+    std::string line = std::string(300, 'a') + " bad " + std::string(300, 'b');
+    auto f = sm.add_buffer("w.rop", line + "\n");
+    std::vector<Diagnostic> diags{
+        {DiagId::ExpectedToken, Severity::Error, find(sm, f, "bad"), "m", {}, {}}};
+    // 40 columns before the caret, 120 in all, "..." where the line goes on.
+    CHECK(render_text(sm, diags) ==
+          "w.rop:1:302: error: m [E0010]\n"
+          " 1 | ..." +
+              std::string(39, 'a') + " bad " + std::string(76, 'b') + "...\n" + "   | " +
+              std::string(43, ' ') + "^~~\n" + "1 error generated.\n");
+}
+
+TEST_CASE("frontend: text renderer cuts only the start of a long line whose end is the caret",
+          "[frontend]") {
+    SourceManager sm;
+    auto f = sm.add_buffer("e.rop", std::string(200, 'x') + "\nnext\n");
+    Diagnostic d{DiagId::ExpectedToken, Severity::Error, {f, 200, 200}, "m", {}, {}};
+    d.fixit = FixIt{{f, 200, 200}, ";"};
+    CHECK(render_text(sm, {d}) ==
+          "e.rop:1:201: error: m [E0010]\n"
+          " 1 | ..." +
+              std::string(40, 'x') + "\n" + "   | " + std::string(43, ' ') + "^\n" + "   | " +
+              std::string(43, ' ') + ";\n" +
+              "fix-it:\"e.rop\":{1:201-1:201}:\";\"\n"
+              "1 error generated.\n");
+}
+
+TEST_CASE("frontend: text renderer keeps the start of a long line when the caret is near it",
+          "[frontend]") {
+    SourceManager sm;
+    auto f = sm.add_buffer("s.rop", "bad " + std::string(500, 'z'));
+    Diagnostic d{DiagId::ExpectedToken,
+                 Severity::Error,
+                 find(sm, f, "bad " + std::string(200, 'z')),
+                 "m",
+                 {},
+                 {}};
+    CHECK(render_text(sm, {d}) ==
+          "s.rop:1:1: error: m [E0010]\n"
+          " 1 | bad " +
+              std::string(116, 'z') + "...\n" + "   | ^" + std::string(119, '~') +
+              "\n" +  // the underline stops where the text does
+              "1 error generated.\n");
+}
+
+TEST_CASE("frontend: text output stays small for diagnostics on a megabyte-long line",
+          "[frontend]") {
+    SourceManager sm;
+    std::string line;
+    for (int i = 0; i < 100'000; ++i) line += "opt" + std::to_string(i) + " 1 ";
+    auto f = sm.add_buffer("huge.rop", line);
+    std::vector<Diagnostic> diags;
+    for (std::uint32_t at = 0; at < line.size();
+         at += static_cast<std::uint32_t>(line.size() / 1000)) {
+        diags.push_back({first_warning(), Severity::Warning, {f, at, at + 3}, "w", {}, {}});
+    }
+    std::string out = render_text(sm, diags);
+    // About 300 bytes a diagnostic, however long the line: a million before the window.
+    CHECK(out.size() < diags.size() * 400);
+}
