@@ -84,10 +84,16 @@ Checked check_file(FileId file, SourceManager& sources, const Request& request,
     return out;
 }
 
-std::optional<FileId> load(SourceManager& sources, const std::string& path) {
+// Adds `path`, or says on stderr why it cannot be read (F0002) and records that in `failure`.
+std::optional<FileId> load(SourceManager& sources, const std::string& path,
+                           RunFailure* failure = nullptr) {
     std::string error;
     const std::optional<FileId> file = sources.add_file(path, &error);
-    if (!file) std::cerr << "ropc: error: " << error << "\n";
+    if (!file) {
+        RunFailure unreadable{path, error};
+        std::cerr << render_text(unreadable);
+        if (failure) *failure = std::move(unreadable);
+    }
     return file;
 }
 
@@ -103,12 +109,14 @@ void print_text(const SourceManager& sources, const std::vector<Diagnostic>& dia
 int run_check(const Request& request) {
     SourceManager sources;
     std::vector<Diagnostic> all;
-    bool unreadable = false;
+    // Also in JSON and SARIF, so a reader of either never takes a failed run for a clean one.
+    std::vector<RunFailure> unreadable;
     bool errors = false;
     for (const std::string& path : request.files) {
-        const std::optional<FileId> file = load(sources, path);
+        RunFailure failure;
+        const std::optional<FileId> file = load(sources, path, &failure);
         if (!file) {
-            unreadable = true;
+            unreadable.push_back(std::move(failure));
             continue;
         }
         Checked checked = check_file(*file, sources, request, request.bind);
@@ -121,13 +129,13 @@ int run_check(const Request& request) {
             print_text(sources, all, request.color);
             break;
         case Format::Json:
-            std::cout << render_json(sources, all);
+            std::cout << render_json(sources, all, unreadable);
             break;
         case Format::Sarif:
-            std::cout << render_sarif(sources, all, version_string());
+            std::cout << render_sarif(sources, all, version_string(), unreadable);
             break;
     }
-    if (unreadable) return kUsage;
+    if (!unreadable.empty()) return kUsage;
     return errors ? kErrors : kClean;
 }
 

@@ -53,6 +53,13 @@ struct Diagnostic {
     std::optional<FixIt> fixit;
 };
 
+// A failure of the run itself rather than a finding in a file it read: an input that could not
+// be read (F0002, exit status 2). It has no source range; the renderers name its file.
+struct RunFailure {
+    std::string file;
+    std::string message;  // "cannot read 'x.rop': No such file or directory"
+};
+
 class DiagnosticEngine {
   public:
     explicit DiagnosticEngine(const SourceManager& sources) : sources_(sources) {}
@@ -93,8 +100,15 @@ class DiagnosticEngine {
 // renderer shows is cut to a window around the caret, "..." marking each cut end.
 std::string render_text(const SourceManager& sources, const std::vector<Diagnostic>& diags,
                         bool color = false);
-std::string render_json(const SourceManager& sources, const std::vector<Diagnostic>& diags);
+// The text form of a failed run: "ropc: fatal error: cannot read 'x.rop': ... [F0002]".
+std::string render_text(const RunFailure& failure);
+// JSON: failures come first, as F0002 entries without line or column.
+std::string render_json(const SourceManager& sources, const std::vector<Diagnostic>& diags,
+                        const std::vector<RunFailure>& failures = {});
+// SARIF: failures are tool execution notifications of the run's invocation, whose
+// executionSuccessful is false exactly when there are any (findings are results, not failures).
 std::string render_sarif(const SourceManager& sources, const std::vector<Diagnostic>& diags,
-                         std::string_view tool_version);
+                         std::string_view tool_version,
+                         const std::vector<RunFailure>& failures = {});
 
 }  // namespace rop

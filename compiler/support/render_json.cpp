@@ -20,8 +20,19 @@ void put_span(json& object, const detail::Span& span) {
 
 }  // namespace
 
-std::string render_json(const SourceManager& sources, const std::vector<Diagnostic>& diags) {
+std::string render_json(const SourceManager& sources, const std::vector<Diagnostic>& diags,
+                        const std::vector<RunFailure>& failures) {
     json out = json::array();
+    for (const RunFailure& failure : failures) {
+        json item;
+        item["id"] = std::string(diag_info(DiagId::UnreadableFile).code);
+        item["severity"] = to_string(Severity::Fatal);
+        item["file"] = failure.file;
+        item["message"] = failure.message;
+        item["notes"] = json::array();
+        item["fixit"] = nullptr;
+        out.push_back(std::move(item));
+    }
     for (const Diagnostic& d : diags) {
         json item;
         item["id"] = std::string(diag_info(d.id).code);

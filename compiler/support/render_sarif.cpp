@@ -1,5 +1,6 @@
 // The SARIF 2.1.0 renderer, for code-scanning annotations in CI (GitHub, GitLab, Azure).
-// Columns are SourceManager's, Unicode code points (run.columnKind).
+// Columns are SourceManager's, Unicode code points (run.columnKind). A file that could not be
+// read is a tool execution notification and makes the invocation unsuccessful.
 #include <nlohmann/json.hpp>
 
 #include "support/diagnostics.h"
@@ -108,16 +109,37 @@ json result(const SourceManager& sources, const Diagnostic& d) {
     return out;
 }
 
+// One invocation: successful unless an input could not be read; each such file is an
+// error-level notification naming it and the reason, tied to rule F0002.
+json invocation(const std::vector<RunFailure>& failures) {
+    json notifications = json::array();
+    for (const RunFailure& failure : failures) {
+        notifications.push_back(
+            {{"level", "error"},
+             {"message", {{"text", failure.message}}},
+             {"locations",
+              json::array({{{"physicalLocation",
+                             {{"artifactLocation", {{"uri", to_uri(failure.file)}}}}}}})},
+             {"associatedRule",
+              {{"id", std::string(diag_info(DiagId::UnreadableFile).code)},
+               {"index", static_cast<std::size_t>(DiagId::UnreadableFile)}}}});
+    }
+    json out = {{"executionSuccessful", failures.empty()}};
+    if (!failures.empty()) out["toolExecutionNotifications"] = std::move(notifications);
+    return out;
+}
+
 }  // namespace
 
 std::string render_sarif(const SourceManager& sources, const std::vector<Diagnostic>& diags,
-                         std::string_view tool_version) {
+                         std::string_view tool_version, const std::vector<RunFailure>& failures) {
     json results = json::array();
     for (const Diagnostic& d : diags) results.push_back(result(sources, d));
     json driver = {{"name", "ropc"}, {"version", std::string(tool_version)}, {"rules", rules()}};
     json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
                 {"runs", json::array({{{"tool", {{"driver", driver}}},
+                                       {"invocations", json::array({invocation(failures)})},
                                        {"columnKind", "unicodeCodePoints"},
                                        {"results", results}}})}};
     return log.dump(2, ' ', false, json::error_handler_t::replace) + "\n";

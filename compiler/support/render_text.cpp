@@ -282,3 +282,12 @@ std::string render_text(const SourceManager& sources, const std::vector<Diagnost
 }
 
 }  // namespace rop
+
+namespace rop {
+
+std::string render_text(const RunFailure& failure) {
+    return "ropc: " + std::string(to_string(Severity::Fatal)) + ": " + failure.message + " [" +
+           std::string(diag_info(DiagId::UnreadableFile).code) + "]\n";
+}
+
+}  // namespace rop

@@ -35,10 +35,14 @@ if(NOT stderr STREQUAL expected)
     message(FATAL_ERROR "ropc check ${NAME}.rop differs from its golden.\n"
                         "--- expected\n${expected}\n--- actual\n${stderr}")
 endif()
-# An error in the golden means exit status 1; warnings alone mean 0. Nothing on stdout.
+# An error in the golden means exit status 1; warnings alone mean 0; a file that cannot be read
+# (F0002) means 2. Nothing on stdout.
 string(FIND "${expected}" ": error: " has_error)
 string(FIND "${expected}" ": fatal error: " has_fatal)
-if(has_error GREATER -1 OR has_fatal GREATER -1)
+string(FIND "${expected}" "[F0002]" has_unreadable)
+if(has_unreadable GREATER -1)
+    set(want 2)
+elseif(has_error GREATER -1 OR has_fatal GREATER -1)
     set(want 1)
 else()
     set(want 0)

@@ -108,6 +108,41 @@ TEST_CASE("binding notes point into the C++ header in JSON and SARIF", "[diagnos
     CHECK(related[1]["physicalLocation"]["region"]["startLine"] == 36);
 }
 
+TEST_CASE("an unreadable file fails the SARIF invocation and is an F0002 entry in JSON",
+          "[diagnostics][sarif][json]") {
+    // One good file and one missing: the good file's findings still come, and the run says it
+    // failed, so a CI reader of either format never mistakes it for a clean run.
+    const auto sarif = run_ropc(
+        {"check", "--no-bind", "W0001_unused_stream.rop", "no_such_file.rop", "--format=sarif"});
+    CHECK(sarif.exit_code == 2);
+    const json run = json::parse(sarif.out)["runs"][0];
+    REQUIRE(run["results"].size() == 1);
+    CHECK(run["results"][0]["ruleId"] == "W0001");
+    REQUIRE(run["invocations"].size() == 1);
+    const json& invocation = run["invocations"][0];
+    CHECK(invocation["executionSuccessful"] == false);
+    REQUIRE(invocation["toolExecutionNotifications"].size() == 1);
+    const json& note = invocation["toolExecutionNotifications"][0];
+    CHECK(note["level"] == "error");
+    CHECK(note["message"]["text"] == "cannot read 'no_such_file.rop': No such file or directory");
+    CHECK(note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+          "no_such_file.rop");
+    CHECK(note["associatedRule"]["id"] == "F0002");
+
+    const auto clean = run_ropc({"check", "clean/bound.rop", "--format=sarif"});
+    CHECK(json::parse(clean.out)["runs"][0]["invocations"][0]["executionSuccessful"] == true);
+
+    const auto as_json = run_ropc({"check", "no_such_file.rop", "--format=json"});
+    CHECK(as_json.exit_code == 2);
+    const json items = json::parse(as_json.out);
+    REQUIRE(items.size() == 1);
+    CHECK(items[0]["id"] == "F0002");
+    CHECK(items[0]["severity"] == "fatal error");
+    CHECK(items[0]["file"] == "no_such_file.rop");
+    CHECK(items[0]["message"] == "cannot read 'no_such_file.rop': No such file or directory");
+    CHECK_FALSE(items[0].contains("line"));
+}
+
 TEST_CASE("JSON and SARIF columns count characters like the text output",
           "[diagnostics][json][sarif]") {
     // "sink pagés -> ...": the name is characters 6-10 (bytes 6-11) of line 4.

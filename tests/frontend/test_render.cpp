@@ -313,3 +313,47 @@ TEST_CASE("frontend: text output stays small for diagnostics on a megabyte-long 
     // About 300 bytes a diagnostic, however long the line: a million before the window.
     CHECK(out.size() < diags.size() * 400);
 }
+
+TEST_CASE("frontend: JSON and SARIF carry a file that could not be read", "[frontend]") {
+    SourceManager sm;
+    std::vector<RunFailure> failures{
+        {"gone dir/x.rop", "cannot read 'gone dir/x.rop': No such file or directory"}};
+    json items = json::parse(render_json(sm, {}, failures));
+    REQUIRE(items.size() == 1);
+    CHECK(items[0]["id"] == "F0002");
+    CHECK(items[0]["severity"] == "fatal error");
+    CHECK(items[0]["file"] == "gone dir/x.rop");
+    CHECK(items[0]["message"] == "cannot read 'gone dir/x.rop': No such file or directory");
+    CHECK_FALSE(items[0].contains("line"));
+
+    json run = json::parse(render_sarif(sm, {}, "t", failures))["runs"][0];
+    CHECK(run["results"].empty());
+    REQUIRE(run["invocations"].size() == 1);
+    const json& invocation = run["invocations"][0];
+    CHECK(invocation["executionSuccessful"] == false);
+    REQUIRE(invocation["toolExecutionNotifications"].size() == 1);
+    const json& note = invocation["toolExecutionNotifications"][0];
+    CHECK(note["level"] == "error");
+    CHECK(note["message"]["text"] == "cannot read 'gone dir/x.rop': No such file or directory");
+    CHECK(note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+          "gone%20dir/x.rop");
+    CHECK(note["associatedRule"]["id"] == "F0002");
+    CHECK(
+        run["tool"]["driver"]["rules"][note["associatedRule"]["index"].get<std::size_t>()]["id"] ==
+        "F0002");
+
+    CHECK(render_text(failures[0]) ==
+          "ropc: fatal error: cannot read 'gone dir/x.rop': No such file or directory [F0002]\n");
+}
+
+TEST_CASE("frontend: SARIF says a run without failures executed successfully", "[frontend]") {
+    SourceManager sm;
+    auto f = sm.add_buffer("e.rop", "x\n");
+    std::vector<Diagnostic> diags{{DiagId::ExpectedToken, Severity::Error, {f, 0, 1}, "a", {}, {}}};
+    // Errors in the input are results; the tool still ran to the end.
+    for (const auto& list : {std::vector<Diagnostic>{}, diags}) {
+        json invocation = json::parse(render_sarif(sm, list, "t"))["runs"][0]["invocations"][0];
+        CHECK(invocation["executionSuccessful"] == true);
+        CHECK_FALSE(invocation.contains("toolExecutionNotifications"));
+    }
+}
