@@ -31,6 +31,7 @@ constexpr FlagSpec kFlags[] = {
     {"--report", "FILE"},
     {"--max-inflight-roots", "N"},
     {"--max-payload-mb", "N"},
+    {"--stuck-after", "DURATION"},
     {"--resume", ""},
     {"--journal", "FILE"},
 };
@@ -70,6 +71,22 @@ std::optional<std::int64_t> parse_duration_ms(std::string_view text) {
         return *n * u.ms;
     }
     return std::nullopt;
+}
+
+// A duration option value: "30s" etc., or "none" (0). `where` prefixes the messages.
+std::string set_duration(const std::string& where, std::string_view value,
+                         std::chrono::milliseconds& into) {
+    const auto ms = parse_duration_ms(value);
+    if (!ms) {
+        return where + ": '" + std::string(value) +
+               "' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)";
+    }
+    if (*ms > cli::kMaxTimeoutMs || (*ms == 0 && value != "none")) {
+        return where + ": " + std::string(value) + " is out of range 1ms.." +
+               cli::format_duration(cli::kMaxTimeoutMs);
+    }
+    into = std::chrono::milliseconds(*ms);
+    return {};
 }
 
 bool is_identifier(std::string_view s) {
@@ -160,15 +177,19 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
     const std::string option(text.substr(dot + 1, eq - dot - 1));
     const std::string_view value = text.substr(eq + 1);
 
-    std::vector<std::string> call_names;
+    // A Call answers to its name and, with several outputs ("a,b"), to each output's name.
+    std::vector<std::string> known;
     CallDefinition* target = nullptr;
     for (CallDefinition& c : calls) {
-        call_names.push_back(c.name);
+        for (const std::string& name : call_names(c)) {
+            known.push_back(name);
+            if (name == call && !target) target = &c;
+        }
         if (c.name == call) target = &c;
     }
     if (!target) {
-        std::string hint = did_you_mean(call, call_names);
-        if (hint.empty()) hint = " (Calls: " + join(call_names) + ")";
+        std::string hint = did_you_mean(call, known);
+        if (hint.empty()) hint = " (Calls: " + join(known) + ")";
         return "--set: unknown Call '" + call + "'" + hint;
     }
     static const std::vector<std::string> kSettable = {
@@ -203,21 +224,26 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
             {{"any_parent", Batching::AnyParent}, {"single_parent", Batching::SingleParent}},
             o.batching);
     }
-    // timeout
-    const auto ms = parse_duration_ms(value);
-    if (!ms) {
-        return where + ": '" + std::string(value) +
-               "' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)";
-    }
-    if (*ms > cli::kMaxTimeoutMs || (*ms == 0 && value != "none")) {
-        return where + ": " + std::string(value) + " is out of range 1ms.." +
-               cli::format_duration(cli::kMaxTimeoutMs);
-    }
-    o.timeout = std::chrono::milliseconds(*ms);
-    return {};
+    return set_duration(where, value, o.timeout);  // timeout
 }
 
 }  // namespace
+
+std::vector<std::string> call_names(const CallDefinition& call) {
+    std::vector<std::string> names;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t comma = call.name.find(',', from);
+        std::string part = call.name.substr(from, comma - from);
+        if (!part.empty() && std::find(names.begin(), names.end(), part) == names.end()) {
+            names.push_back(std::move(part));
+        }
+        if (comma == std::string::npos) break;
+        from = comma + 1;
+    }
+    if (names.empty()) names.push_back(call.name);
+    return names;
+}
 
 std::vector<CallDefinition> call_definitions(const PipelineDefinition& def) {
     if (!def.calls.empty()) return def.calls;
@@ -302,6 +328,8 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             error = parse_count(name, value, kMaxInflightRoots, args.max_inflight_roots);
         } else if (name == "--max-payload-mb") {
             error = parse_count(name, value, kMaxPayloadMb, args.max_payload_mb);
+        } else if (name == "--stuck-after") {
+            error = set_duration(std::string(name), value, args.stuck_after);
         } else if (name == "--resume") {
             args.resume = true;
         } else if (name == "--journal") {

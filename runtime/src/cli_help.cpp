@@ -44,6 +44,8 @@ constexpr const char* kFlagsHelp =
     "  --report FILE               write the run report (JSON)\n"
     "  --max-inflight-roots N      roots in flight at once (default 64)\n"
     "  --max-payload-mb N          live payload budget before new roots wait (default 1024)\n"
+    "  --stuck-after DURATION      warn about a batch running longer than DURATION and 10x\n"
+    "                              its Call's median batch time (default 10s; none: never)\n"
     "  --resume                    continue an interrupted run: skip the roots its journal\n"
     "                              lists, undo sink writes after the last one\n"
     "  --journal FILE              the journal of finished roots (default: the first sink's\n"
@@ -80,11 +82,21 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
         out << "Sinks (--output NAME=PATH):\n" << table(rows) << "\n";
         rows.clear();
     }
+    std::string several;  // a Call with several outputs, for the note below the table
     for (const CallDefinition& c : args.calls) {
-        rows.push_back({c.name, cli::kind_name(c.kind), c.udf.empty() ? "-" : c.udf,
+        const std::vector<std::string> names = call_names(c);
+        std::string listed;
+        for (const std::string& n : names) listed += (listed.empty() ? "" : ", ") + n;
+        if (names.size() > 1 && several.empty()) several = names[0];
+        rows.push_back({listed, cli::kind_name(c.kind), c.udf.empty() ? "-" : c.udf,
                         cli::format_options(c.options)});
     }
-    out << "Calls (--set CALL.OPTION=VALUE):\n" << table(rows) << "\n" << kFlagsHelp;
+    out << "Calls (--set CALL.OPTION=VALUE):\n" << table(rows);
+    if (!several.empty()) {
+        out << "  A Call with several outputs answers to each of their names (--set " << several
+            << ".batch=8).\n";
+    }
+    out << "\n" << kFlagsHelp;
     return out.str();
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "rop/runtime/pipeline_main.h"
 
@@ -61,7 +62,8 @@ std::string check_output_dir(const std::string& flag, const std::string& path) {
 }
 
 // Draws progress on stderr from the driver thread: redrawn in place on a terminal (~4 Hz),
-// plain periodic lines otherwise.
+// plain periodic lines otherwise. Warnings go through it too, so that on a terminal a warning
+// line is not overwritten by the next redraw: it replaces the block, which is drawn anew below.
 class ProgressPrinter {
   public:
     ProgressPrinter(std::ostream& err, bool tty, std::vector<ProgressCall> calls)
@@ -75,6 +77,14 @@ class ProgressPrinter {
         } else {
             err_ << plain_progress(progress, lines);
         }
+        err_.flush();
+    }
+
+    void warn(const std::string& line) {
+        // Up over the block and erase it to the end of the screen (ESC [ J).
+        if (tty_ && drawn_ > 0) err_ << "\x1b[" << drawn_ << "F\x1b[J";
+        drawn_ = 0;
+        err_ << line << "\n";
         err_.flush();
     }
 
@@ -201,15 +211,27 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     run_options.resume = args.resume;
     const bool show_progress =
         args.progress == ProgressMode::On || (args.progress == ProgressMode::Auto && err_is_tty);
+    // Progress and warnings name the Calls as --set and --help do (the plan's names may carry
+    // a location suffix).
+    std::vector<ProgressCall> calls = progress_calls(plan);
+    for (std::size_t i = 0; i < calls.size(); ++i) calls[i].name = args.calls[i].name;
+    auto printer = std::make_shared<ProgressPrinter>(err, show_progress && err_is_tty, calls);
     if (show_progress) {
-        // Progress names the Calls as --set and --help do (the plan's names may carry a
-        // location suffix).
-        std::vector<ProgressCall> calls = progress_calls(plan);
-        for (std::size_t i = 0; i < calls.size(); ++i) calls[i].name = args.calls[i].name;
-        run_options.on_progress = ProgressPrinter(err, err_is_tty, std::move(calls));
+        run_options.on_progress = [printer](const Progress& p) { (*printer)(p); };
         run_options.progress_interval =
             err_is_tty ? std::chrono::milliseconds(250) : std::chrono::milliseconds(5000);
     }
+    // A stuck batch is reported whether or not progress is shown.
+    if (args.stuck_after.count() > 0) {
+        run_options.stuck_min = args.stuck_after;
+    } else {
+        run_options.stuck_factor = 0;  // --stuck-after none
+    }
+    run_options.on_stuck = [printer, calls, prog](const StuckBatch& stuck) {
+        const std::string& name = stuck.call < calls.size() ? calls[stuck.call].name
+                                                             : stuck.call_name;
+        printer->warn(prog + ": warning: " + stuck_warning(stuck, name));
+    };
 
     RunReport report;
     try {

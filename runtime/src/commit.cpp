@@ -208,6 +208,7 @@ void Engine::commit_grain(BatchJob& job, std::size_t g) {
                         job.inputs[g * job.num_inputs]);  // the source value passes unchanged
             } else {
                 publish(spec.outputs[0], local, Outcome::Dropped, Value());
+                ++cs.counters.dropped;
             }
             break;
         case CallKind::Expand: set_expansion(job.call, local, ExpansionState::Succeeded); break;
@@ -257,7 +258,8 @@ void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
                 fail_grain(job.call, local, reason);
             }
         }
-        cs.counters.retries += again.size();
+        if (!again.empty()) ++cs.counters.retries;  // one replayed batch
+        cs.counters.retried_items += again.size();
         requeue(job.call, std::move(again), false);
         return;
     }
@@ -269,7 +271,8 @@ void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
         bump(cs.grains[job.grains[g]]);
         again.push_back(job.grains[g]);
     }
-    cs.counters.retries += again.size();
+    cs.counters.retries += (first || again.size() < 2) ? 1 : 2;  // the tail, or its halves
+    cs.counters.retried_items += again.size();
     if (first) {
         requeue(job.call, std::move(again), false);
         return;
@@ -293,7 +296,8 @@ void Engine::recover_infra(BatchJob& job, const std::string& reason) {
             fail_grain(job.call, local, reason);
         }
     }
-    cs.counters.infra_retries += again.size();
+    if (!again.empty()) ++cs.counters.infra_retries;  // one replayed batch
+    cs.counters.infra_retried_items += again.size();
     requeue(job.call, std::move(again), false);
 }
 

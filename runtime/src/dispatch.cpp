@@ -90,6 +90,8 @@ BatchJob* Engine::build_job(CallId call) {
     job->inputs.clear();
     job->parent_values.clear();
     job->abandoned = false;
+    job->flagged_stuck = false;
+    job->started_ns.store(0, std::memory_order_relaxed);
     job->id = next_job_id_++;
 
     EntityId batch_parent = kNoEntity;

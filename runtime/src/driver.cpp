@@ -141,6 +141,7 @@ Progress Engine::progress() const {
     p.roots_done = roots_done_;
     p.roots_total = source_.size_hint();
     p.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+    p.stuck = stuck_batches();
     return p;
 }
 
@@ -150,6 +151,11 @@ Progress Engine::progress() const {
 // are waited for until abort_deadline_ (RunOptions::stop_grace), then left behind.
 void Engine::event_loop() {
     auto next_progress = start_ + options_.progress_interval;
+    // Stuck batches are looked for a few times per stuck_min (at least once a second).
+    const auto stuck_every = std::clamp<Clock::duration>(
+        options_.stuck_min / 4, std::chrono::milliseconds(1), std::chrono::seconds(1));
+    const bool watch_stuck = options_.stuck_factor > 0;
+    auto next_stuck_check = start_ + stuck_every;
     for (;;) {
         admit();
         dispatch();
@@ -165,12 +171,20 @@ void Engine::event_loop() {
         if (options_.on_progress) until = std::min(until, next_progress);
         if (report_.aborted) until = std::min(until, abort_deadline_);
         for (const BatchJob* job : timed_) until = std::min(until, job->deadline);
+        if (watch_stuck) until = std::min(until, next_stuck_check);
         reports_->pop_all(inbox_, until, [this] { return take_streamed(); },
                           live_jobs_ > 0 ? kDriverSpinUs : 0);
-        for (Report& r : inbox_) on_report(r);
+        for (Report& r : inbox_) {
+            if (r.kind == Report::Kind::Done && r.job) note_batch_time(*r.job);
+            on_report(r);
+        }
         inbox_.clear();
         take_streamed();
         check_timeouts();
+        if (watch_stuck && Clock::now() >= next_stuck_check) {
+            check_stuck();
+            next_stuck_check = Clock::now() + stuck_every;
+        }
         if (options_.on_progress && Clock::now() >= next_progress) {
             options_.on_progress(progress());
             next_progress = Clock::now() + options_.progress_interval;

@@ -22,6 +22,8 @@ namespace rop::runtime::detail {
 
 using Clock = std::chrono::steady_clock;
 inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
+// Batches per Call whose run times give its median batch time (stuck batches).
+inline constexpr std::size_t kMedianWindow = 64;
 
 // Lineage state of one Grain: 6 bytes, indexed by the entity's index within its Domain.
 struct GrainCell {
@@ -79,6 +81,8 @@ struct CallState {
     std::unordered_map<EntityId, std::vector<std::uint32_t>> broadcast_waiting;  // by ancestor
     CallCounters counters;
     std::uint64_t dispatched = 0;
+    std::vector<std::int64_t> batch_ns;  // run times of the last kMedianWindow batches (ring)
+    std::size_t batch_ns_next = 0;
 };
 
 struct ExpansionTable {
@@ -160,6 +164,7 @@ public:
     void drain();
     void resolve(CallId call, std::uint32_t local);
     void seal_without_running(CallId call, std::uint32_t local, Outcome outcome, GrainEvent ev);
+    static void count_not_run(CallState& cs, Outcome outcome);  // suppressed / dropped
     void make_ready(CallId call, std::uint32_t local);
     void set_expansion(CallId expand, std::uint32_t local, ExpansionState state);
     bool barred(CallId call, EntityId entity) const;
@@ -192,6 +197,13 @@ public:
     void fail_grain(CallId call, std::uint32_t local, const std::string& reason);
     void check_timeouts();
     void recycle(BatchJob* job);
+
+    // ---- stuck.cpp ----
+    void note_batch_time(const BatchJob& job);  // a finished batch's run time (median)
+    double median_batch_s(const CallState& cs) const;
+    void check_stuck();                          // flags new stuck batches (on_stuck)
+    std::vector<StuckBatch> stuck_batches() const;  // flagged and still running
+    StuckBatch describe_stuck(const BatchJob& job, Clock::time_point now) const;
 
     // ---- driver.cpp ----
     void event_loop();

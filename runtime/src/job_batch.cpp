@@ -167,6 +167,7 @@ void BatchJob::clear_results() {
 bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error) {
     job.clear_results();
     job.start_ns = now_ns();
+    job.started_ns.store(job.start_ns, std::memory_order_relaxed);
     bool replace_actor = false;
     if (!actor) {
         job.error = BatchError::Infra;

@@ -1,9 +1,11 @@
-// Progress lines from a Progress snapshot (pure), the terminal redraw and the plain form.
+// Progress lines from a Progress snapshot (pure), the terminal redraw and the plain form, and
+// the warning about a stuck batch.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 
+#include "cli_text.h"
 #include "rop/runtime/pipeline_main.h"
 
 namespace rop::runtime {
@@ -36,6 +38,14 @@ std::string format_eta(double seconds) {
     return buf;
 }
 
+// A running time: "<1ms", "250ms", "4.2s" below 10 s, then as an ETA ("42s", "3m05s").
+std::string format_running(double seconds) {
+    if (seconds < 0.001) return "<1ms";
+    if (seconds < 1) return fixed(seconds * 1000, 0) + "ms";
+    if (seconds < 10) return fixed(seconds, 1) + "s";
+    return format_eta(std::floor(seconds));
+}
+
 std::string pad_right(const std::string& s, std::size_t width) {
     return s + std::string(width > s.size() ? width - s.size() : 0, ' ');
 }
@@ -43,11 +53,26 @@ std::string pad_left(const std::string& s, std::size_t width) {
     return std::string(width > s.size() ? width - s.size() : 0, ' ') + s;
 }
 
-// "ETA 21s", "done" when nothing is left, "ETA ?" when it cannot be told.
-std::string eta_cell(double done, std::optional<double> total, double rate) {
+// "ETA 21s", "done" when nothing is left, "ETA ?" when it cannot be told (unknown total, no
+// rate yet, or a batch is stuck: the run cannot end before it does).
+std::string eta_cell(double done, std::optional<double> total, double rate, bool stuck) {
     if (total && done >= *total) return "done";
-    if (!total || rate <= 0) return "ETA ?";
+    if (!total || rate <= 0 || stuck) return "ETA ?";
     return "ETA " + format_eta((*total - done) / rate);
+}
+
+// "stuck: 1 batch 42s" / "stuck: 3 batches, longest 2m05s" for Call `call`, or "".
+std::string stuck_cell(const std::vector<StuckBatch>& stuck, std::size_t call) {
+    std::size_t count = 0;
+    double longest = 0;
+    for (const StuckBatch& s : stuck) {
+        if (s.call != call) continue;
+        ++count;
+        longest = std::max(longest, s.running_s);
+    }
+    if (count == 0) return {};
+    if (count == 1) return "stuck: 1 batch " + format_running(longest);
+    return "stuck: " + std::to_string(count) + " batches, longest " + format_running(longest);
 }
 
 }  // namespace
@@ -66,6 +91,7 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
         p.roots_admitted > p.roots_done ? p.roots_admitted - p.roots_done : 0;
     const double root_units =
         static_cast<double>(p.roots_done) + 0.5 * static_cast<double>(inflight);
+    const bool stuck = !p.stuck.empty();
 
     std::vector<std::string> lines;
     {
@@ -76,7 +102,11 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
                            std::to_string(inflight) + " in flight, " + fixed(elapsed, 1) + "s";
         std::optional<double> total;
         if (p.roots_total) total = static_cast<double>(*p.roots_total);
-        head += ", " + eta_cell(done, total, rate);
+        head += ", " + eta_cell(done, total, rate, stuck);
+        if (stuck && !finished) {
+            head += " (" + std::to_string(p.stuck.size()) +
+                    (p.stuck.size() == 1 ? " batch" : " batches") + " stuck)";
+        }
         lines.push_back(std::move(head));
     }
 
@@ -85,7 +115,7 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
         const std::string& name = i < calls.size() ? calls[i].name : p.calls[i].name;
         name_width = std::max(name_width, name.size());
     }
-    std::vector<std::array<std::string, 4>> cells;
+    std::vector<std::array<std::string, 5>> cells;
     for (std::size_t i = 0; i < p.calls.size(); ++i) {
         const CallCounters& c = p.calls[i];
         const bool per_root = i < calls.size() && calls[i].per_root;
@@ -110,7 +140,8 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
         }
         const std::string name = i < calls.size() ? calls[i].name : c.name;
         cells.push_back({name, std::to_string(done) + "/" + total_text, format_rate(rate),
-                         eta_cell(static_cast<double>(done), total, rate)});
+                         eta_cell(static_cast<double>(done), total, rate, stuck),
+                         stuck_cell(p.stuck, i)});
     }
     std::size_t count_width = 0;
     std::size_t rate_width = 0;
@@ -121,7 +152,7 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
     for (const auto& row : cells) {
         lines.push_back("  " + pad_right(row[0], name_width) + "  " +
                         pad_left(row[1], count_width) + "  " + pad_left(row[2], rate_width) + "  " +
-                        row[3]);
+                        row[3] + (row[4].empty() ? "" : "  " + row[4]));
     }
     return lines;
 }
@@ -142,6 +173,38 @@ std::string plain_progress(const Progress& progress, std::span<const std::string
     for (const std::string& line : lines) {
         const std::size_t start = line.find_first_not_of(' ');
         out += stamp + (start == std::string::npos ? line : line.substr(start)) + "\n";
+    }
+    return out;
+}
+
+std::string stuck_warning(const StuckBatch& stuck, const std::string& call_name) {
+    constexpr std::size_t kRootsShown = 5;
+    std::string roots;
+    for (std::size_t i = 0; i < stuck.roots.size() && i < kRootsShown; ++i) {
+        roots += (i ? ", " : "") + stuck.roots[i];
+    }
+    if (stuck.roots.size() > kRootsShown) {
+        roots += " and " + std::to_string(stuck.roots.size() - kRootsShown) + " more";
+    }
+    std::string out = "call '" + call_name + "': a batch of " + std::to_string(stuck.grains) +
+                      (stuck.grains == 1 ? " Grain" : " Grains") + " (" +
+                      (stuck.roots.size() == 1 ? "root " : "roots ") + roots + ") has run for " +
+                      format_running(stuck.running_s);
+    if (stuck.median_s > 0) {
+        out += ", the Call's median batch takes " + format_running(stuck.median_s);
+    } else {
+        out += " and no batch of this Call has finished yet";
+    }
+    out += "; it may be stuck.";
+    if (stuck.timeout.count() > 0) {
+        out += " It is abandoned and replayed at the Call's timeout (" +
+               cli::format_duration(stuck.timeout.count()) + ").";
+    } else {
+        // --set takes any one of a multi-output Call's names.
+        const std::string set_name = call_name.substr(0, call_name.find(','));
+        out += " The Call has no timeout: set one with `timeout 30s` on the Call in the .rop "
+               "file, or run with --set " + set_name + ".timeout=30s, and a batch running past "
+               "it is abandoned and replayed.";
     }
     return out;
 }

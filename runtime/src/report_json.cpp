@@ -1,4 +1,5 @@
 // RunReport::to_json (the --report file) and the Chrome/Perfetto trace of batches.
+#include <algorithm>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -6,6 +7,10 @@
 #include "engine.h"
 
 namespace rop::runtime {
+
+namespace {
+constexpr std::size_t kMinP99Sample = 100;  // roots before root_latency_s.p99 is reported
+}  // namespace
 
 const char* to_string(RootStatus status) {
     switch (status) {
@@ -48,11 +53,18 @@ std::string RunReport::to_json() const {
     j["summary"] = {{"roots", roots.size()}, {"ok", counts[0]}, {"dropped", counts[1]},
                     {"failed", counts[2]}, {"resumed", resumed}};
     if (!latencies.empty()) {
+        // Nearest rank: the p-th percentile is the smallest latency with at least p% of the
+        // sample at or below it, so it is always a latency that happened. p99 needs 100 roots
+        // to mean anything (below that it would be the max or next to it): null then.
         std::sort(latencies.begin(), latencies.end());
-        auto pct = [&](double q) {
-            return latencies[static_cast<std::size_t>(q * static_cast<double>(latencies.size() - 1))];
+        const std::size_t n = latencies.size();
+        auto rank = [&](std::size_t percent) {  // ceil(percent * n / 100), 1-based
+            return latencies[(percent * n + 99) / 100 - 1];
         };
-        j["root_latency_s"] = {{"p50", pct(0.5)}, {"p99", pct(0.99)}, {"max", latencies.back()}};
+        j["root_latency_s"] = {{"n", n},
+                               {"p50", rank(50)},
+                               {"p99", n >= kMinP99Sample ? nlohmann::json(rank(99)) : nullptr},
+                               {"max", latencies.back()}};
     }
     auto& calls_json = j["calls"] = nlohmann::json::array();
     for (const CallCounters& c : calls) {
@@ -61,11 +73,15 @@ std::string RunReport::to_json() const {
                               {"batches", c.batches},
                               {"mean_batch_fill", c.mean_batch_fill},
                               {"retries", c.retries},
+                              {"retried_items", c.retried_items},
                               {"infra_retries", c.infra_retries},
+                              {"infra_retried_items", c.infra_retried_items},
                               {"suppressed", c.suppressed},
+                              {"dropped", c.dropped},
                               {"stale_reports", c.stale_reports},
                               {"failed", c.failed},
-                              {"mixed_parent_batches", c.mixed_parent_batches}});
+                              {"mixed_parent_batches", c.mixed_parent_batches},
+                              {"stuck_batches", c.stuck_batches}});
     }
     return j.dump(2);
 }

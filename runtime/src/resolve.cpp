@@ -21,6 +21,14 @@ void Engine::drain() {
     work_.clear();
 }
 
+// A Grain sealed without running: counted as `suppressed` when an input FAILED or was
+// SUPPRESSED (a filter or broadcast passes a FAILED input on unchanged; a map in its place
+// would be SUPPRESSED, and both count the same), `dropped` when its outputs are DROPPED.
+void Engine::count_not_run(CallState& cs, Outcome outcome) {
+    if (outcome == Outcome::Failed || outcome == Outcome::Suppressed) ++cs.counters.suppressed;
+    if (outcome == Outcome::Dropped) ++cs.counters.dropped;
+}
+
 bool Engine::barred(CallId call, EntityId entity) const {
     if (calls_[call].barriers == 0 || parent_[entity] == kNoEntity) return false;
     return barriers_.count(barrier_key(call, parent_[entity])) != 0;
@@ -45,7 +53,9 @@ void Engine::resolve(CallId call, std::uint32_t local) {
             const std::uint32_t slot = ports_[in].slot[at];
             Value value = source == Outcome::Present && slot != kNoSlot ? payloads_[slot].value
                                                                         : Value();
-            publish(spec.outputs[0], local, broadcast_outcome(source), std::move(value));
+            const Outcome outcome = broadcast_outcome(source);
+            publish(spec.outputs[0], local, outcome, std::move(value));
+            count_not_run(cs, outcome);
             seal(call, local, GrainEvent::Resolve);
             return;
         }
@@ -54,7 +64,9 @@ void Engine::resolve(CallId call, std::uint32_t local) {
             if (filter_runs_predicate(source)) {
                 make_ready(call, local);
             } else {
-                publish(spec.outputs[0], local, filter_outcome(source, false), Value());
+                const Outcome outcome = filter_outcome(source, false);
+                publish(spec.outputs[0], local, outcome, Value());
+                count_not_run(cs, outcome);  // as a map in its place counts it
                 seal(call, local, GrainEvent::Resolve);
             }
             return;
@@ -130,7 +142,8 @@ void Engine::seal_without_running(CallId call, std::uint32_t local, Outcome outc
     } else {
         for (PortId out : cs.spec->outputs) publish(out, local, outcome, Value());
     }
-    if (outcome == Outcome::Suppressed) ++cs.counters.suppressed;
+    // (Failed here is fail_grain's: a Grain that ran and failed, counted in `failed`.)
+    if (outcome != Outcome::Failed) count_not_run(cs, outcome);
     seal(call, local, event);
 }
 

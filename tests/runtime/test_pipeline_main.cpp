@@ -82,6 +82,9 @@ TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
     CHECK(args({"--max-payload-mb=16"}).max_payload_mb == 16);
     CHECK(args({"--set", "m.batch=48"}).calls[1].options.batch == 48);
     CHECK(args({"--set=split.actors=3"}).calls[0].options.actors == 3);
+    CHECK(args({}).stuck_after == std::chrono::seconds(10));
+    CHECK(args({"--stuck-after", "2m"}).stuck_after == std::chrono::minutes(2));
+    CHECK(args({"--stuck-after=none"}).stuck_after.count() == 0);
 }
 
 TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
@@ -123,6 +126,10 @@ TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
         {{"--max-payload-mb", "-5"}, "--max-payload-mb: -5 is out of range 1..16777216"},
         {{"--max-payload-mb", "99999999999999999999"},
          "--max-payload-mb: '99999999999999999999' is not a whole number"},
+        {{"--stuck-after", "30"},
+         "--stuck-after: '30' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)"},
+        {{"--stuck-after", "0s"}, "--stuck-after: 0s is out of range 1ms..168h"},
+        {{"--stuck-after"}, "'--stuck-after' needs a value: --stuck-after DURATION"},
     };
     for (const auto& [args, message] : table) {
         INFO(args.front());
@@ -280,7 +287,8 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
     for (const char* flag :
          {"--input [NAME=]PATH", "--output [NAME=]PATH", "--set CALL.OPTION=VALUE",
           "--progress, --no-progress", "--trace FILE", "--report FILE", "--max-inflight-roots N",
-          "--max-payload-mb N", "--resume", "--journal FILE", "-h, --help", "--version",
+          "--max-payload-mb N", "--stuck-after DURATION", "--resume", "--journal FILE",
+          "-h, --help", "--version",
           "batch (1..65536)",
           "actors (1..4096)",
           "Exit status: 0 every root ok or dropped, 3 some roots failed, "
@@ -288,6 +296,43 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
         CHECK_THAT(help, ContainsSubstring(flag));
     }
     CHECK(pipeline_version(def) == "demo 0.1.0 (demo.rop)\n");
+    CHECK_THAT(help, !ContainsSubstring("several outputs"));  // no such Call in the demo
+}
+
+TEST_CASE("pipeline_main: a multi-output Call answers to each output's name", "[runtime][cli]") {
+    // A map with outputs a and b (named "a,b", as ropc names it) next to a Call named "ra".
+    DemoSinks sinks;
+    PipelineDefinition def = demo_definition(sinks);
+    def.calls[1].name = "a,b";
+    def.calls[2].name = "ra";
+    auto set = [&](const std::string& text) {
+        ParseOutcome out = parse({"--set", text}, def);
+        INFO(text << ": " << out.error);
+        REQUIRE(out.args);
+        return *out.args;
+    };
+    CHECK(set("a.batch=8").calls[1].options.batch == 8);
+    CHECK(set("b.batch=9").calls[1].options.batch == 9);
+    CHECK(set("a,b.batch=5").calls[1].options.batch == 5);  // the whole name still works
+    CHECK(set("ra.batch=3").calls[2].options.batch == 3);
+    CHECK(set("a.batch=8").calls[2].options.batch == 4);  // not ra's
+    CHECK(set("b.timeout=30s").calls[1].options.timeout.count() == 30'000);
+    CHECK(parse_error({"--set", "c.batch=1"}, def) ==
+          "--set: unknown Call 'c' (Calls: split, a, b, ra)");
+    CHECK(parse_error({"--set", "a.bach=1"}, def) ==
+          "--set: unknown option 'bach'; did you mean 'batch'?");
+    CHECK(call_names(def.calls[1]) == std::vector<std::string>{"a", "b"});
+    CHECK(call_names(def.calls[2]) == std::vector<std::string>{"ra"});
+
+    ParseOutcome out = parse({"--help"}, def);
+    REQUIRE(out.args);
+    const std::string help = pipeline_help(def, *out.args);
+    CHECK_THAT(help, ContainsSubstring("Calls (--set CALL.OPTION=VALUE):\n"
+                                       "  split  expand  split_pages  batch 8"));
+    CHECK_THAT(help, ContainsSubstring("\n  a, b   map     double_page  batch 16"));
+    CHECK_THAT(help, ContainsSubstring("\n  ra     reduce  sum_pages    batch 4"));
+    CHECK_THAT(help, ContainsSubstring("  A Call with several outputs answers to each of their "
+                                       "names (--set a.batch=8).\n"));
 }
 
 // ---- progress rendering ----

@@ -60,9 +60,13 @@ struct BatchJob {
     std::string error_message;
     std::uint32_t actor = 0;                  // global actor index (trace tid)
     std::int64_t start_ns = 0, end_ns = 0;    // steady_clock, for the trace
+    // start_ns as the driver may read it while the batch runs (stuck batches); 0 until the
+    // batch starts on its actor (a queued batch is not running yet).
+    std::atomic<std::int64_t> started_ns{0};
     // ---- driver bookkeeping ----
     bool running = false;                     // submitted, its Done report not yet received
     bool abandoned = false;                   // timed out; its late report is stale
+    bool flagged_stuck = false;               // reported as a StuckBatch
     std::uint32_t parents = 0;                // distinct direct parents in the batch (trace)
     std::chrono::steady_clock::time_point deadline{};
 

@@ -2,6 +2,7 @@
 // sources, sinks, Call docs) in, flags parsed, the run driven with progress, report, exit code.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -41,7 +42,7 @@ struct SinkDefinition {
 // One Call as the user knows it: its `.rop` name (what --set addresses), kind, UDF and the
 // options compiled into the binary.
 struct CallDefinition {
-    std::string name;
+    std::string name;  // its output stream; a Call with several outputs: "a,b"
     CallKind kind = CallKind::Map;
     std::string udf;  // "ocr_page", "std.pdf_pages"; empty for broadcast / UDF-less reduce
     CallOptions options;
@@ -75,6 +76,7 @@ struct ParsedArgs {
     std::string report_path;
     std::size_t max_inflight_roots = RunOptions{}.max_inflight_roots;
     std::size_t max_payload_mb = RunOptions{}.max_payload_bytes >> 20;
+    std::chrono::milliseconds stuck_after = RunOptions{}.stuck_min;  // 0: never warn
     bool resume = false;       // --resume: continue from the journal
     std::string journal_path;  // --journal; empty: default_journal_path(def, outputs)
 };
@@ -93,6 +95,8 @@ std::string default_journal_path(const PipelineDefinition& def, const ParsedArgs
 
 // The Calls of `def` (def.calls, or derived from def.plan when empty).
 std::vector<CallDefinition> call_definitions(const PipelineDefinition& def);
+// The names --set accepts for a Call: each output's ("a,b" -> a, b); the whole name works too.
+std::vector<std::string> call_names(const CallDefinition& call);
 
 // --help text (with the effective options of `args`) and --version line.
 std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args);
@@ -108,10 +112,17 @@ std::vector<ProgressCall> progress_calls(const Plan& plan);
 // is extrapolated from finished roots is marked `~`; unknown totals are `?`.
 std::vector<std::string> render_progress(const Progress& progress,
                                          std::span<const ProgressCall> calls);
+// While a batch is stuck (Progress::stuck) its Call's line is marked "stuck: ..." and no ETA is
+// claimed ("ETA ?"): the run cannot finish before that batch does.
 // Terminal redraw: moves the cursor up over the `previous` lines drawn before and rewrites them.
 std::string redraw_progress(std::span<const std::string> lines, std::size_t previous);
 // Plain (non-TTY) form: each line prefixed with "[elapsed] ", newline-terminated.
 std::string plain_progress(const Progress& progress, std::span<const std::string> lines);
+
+// The stderr warning for a stuck batch (without the "NAME: warning: " prefix), `call_name` as
+// --set spells it: what runs, for how long, against the Call's median, and how to set a
+// timeout when the Call has none.
+std::string stuck_warning(const StuckBatch& stuck, const std::string& call_name);
 
 // Exit codes.
 inline constexpr int kExitOk = 0;       // every root ok or dropped

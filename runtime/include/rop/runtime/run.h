@@ -94,6 +94,12 @@ struct RunOptions {
     // batch still running then, like one abandoned after a timeout, is left behind: its thread
     // is detached, never joined, so run() never hangs on a stuck UDF (docs/runtime.md).
     std::chrono::milliseconds stop_grace{2000};
+    // Stuck batches (StuckBatch): flagged once a batch has run longer than stuck_min and
+    // stuck_factor x its Call's median batch time; stuck_factor <= 0 turns the check off.
+    // on_stuck is called once per flagged batch, on the driver thread.
+    double stuck_factor = 10;
+    std::chrono::milliseconds stuck_min{10'000};
+    std::function<void(const struct StuckBatch&)> on_stuck;
 };
 
 struct CallCounters {
@@ -101,13 +107,44 @@ struct CallCounters {
     std::uint64_t grains = 0;         // sealed Grains that ran
     std::uint64_t batches = 0;
     double mean_batch_fill = 0;       // grains per batch / batch cap
+    // Replays after an opaque UDF error: one per replayed batch (a retry, a replayed tail, a
+    // bisection half), however many Grains it held; retried_items counts those Grains.
     std::uint64_t retries = 0;
+    std::uint64_t retried_items = 0;
+    // Replays after an infra failure (an InfraFailure, a failed actor setup, a timeout): one
+    // per replayed batch; infra_retried_items counts its Grains.
     std::uint64_t infra_retries = 0;
-    std::uint64_t suppressed = 0;     // Grains sealed SUPPRESSED (barrier or upstream)
+    std::uint64_t infra_retried_items = 0;
+    // Grains that did not run because an input was FAILED or SUPPRESSED (a filter passes a
+    // FAILED source on unchanged, and counts here too), or a barrier / failed expansion.
+    std::uint64_t suppressed = 0;
+    // Grains whose outputs are DROPPED: the filter's predicate said no, or a required input
+    // was DROPPED (the Grain did not run).
+    std::uint64_t dropped = 0;
     std::uint64_t stale_reports = 0;  // rejected by the generation fence
     std::uint64_t failed = 0;
     std::uint64_t mixed_parent_batches = 0;
+    std::uint64_t stuck_batches = 0;  // batches flagged as stuck (see StuckBatch)
 };
+
+// A batch that has run far longer than its Call usually takes: longer than
+// RunOptions::stuck_min and stuck_factor x the Call's median batch time (0 before any batch of
+// the Call has finished). Reported once per batch to RunOptions::on_stuck and listed in every
+// Progress while it runs. Often a UDF that hangs in a Call without a timeout.
+struct StuckBatch {
+    CallId call = 0;
+    std::string call_name;           // the plan's name
+    std::size_t grains = 0;          // Grains in the batch
+    std::vector<std::string> roots;  // their roots' names, distinct, in batch order
+    double running_s = 0;            // since the batch started on its actor
+    double median_s = 0;             // the Call's median batch time; 0: none finished yet
+    std::chrono::milliseconds timeout{0};  // the Call's timeout; 0: none
+};
+
+// The rule above: whether a batch running for running_s is stuck, given its Call's median
+// batch time (0 when none has finished). Never when stuck_factor <= 0 (detection off).
+bool batch_stuck(double running_s, double median_s, double stuck_factor,
+                 std::chrono::milliseconds stuck_min);
 
 struct Progress {
     std::vector<CallCounters> calls;
@@ -115,6 +152,7 @@ struct Progress {
     std::size_t roots_done = 0;
     std::optional<std::size_t> roots_total;
     double elapsed_s = 0;
+    std::vector<StuckBatch> stuck;  // batches flagged stuck and still running
 };
 
 enum class RootStatus : std::uint8_t { Ok, Dropped, Failed };
