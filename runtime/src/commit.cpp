@@ -16,10 +16,13 @@ constexpr std::size_t kKeepStreamCapacity = std::size_t{1} << 16;
 
 namespace {
 
+// The commit fence: a report counts only for a Grain still in flight in the attempt the job
+// was dispatched with. It is the only guard, on purpose: an abandoned job's Grains were replayed
+// (generation+1) or failed (sealed) when it was abandoned, and an out-of-process executor may
+// deliver an older attempt's report by a path that no driver-side flag can see.
 bool is_live(const CallState& cs, const BatchJob& job, std::size_t g) {
     const GrainCell& cell = cs.grains[job.grains[g]];
-    return !job.abandoned && cell.phase == GrainPhase::InFlight &&
-           cell.generation == job.generations[g];
+    return cell.phase == GrainPhase::InFlight && cell.generation == job.generations[g];
 }
 
 bool is_success(GrainResult r) {
@@ -133,25 +136,9 @@ void Engine::on_done(BatchJob& job) {
     for (std::uint32_t g : live) {
         (job.results[g] == GrainResult::None ? tail : head).push_back(g);
     }
-    if (job.error == BatchError::Opaque) {
-        const Recovery policy = cs.spec->options.recovery;
-        if (policy == Recovery::Abort) {
-            if (!report_.aborted) {
-                report_.aborted = true;
-                abort_deadline_ = Clock::now() + options_.stop_grace;
-                report_.abort_reason = "call '" + cs.spec->name + "': " + job.error_message;
-            }
-            for (std::uint32_t g : live) {
-                fail_grain(job.call, job.grains[g], "udf error (abort): " + job.error_message);
-            }
-            recycle(&job);
-            drain();
-            return;
-        }
-        if (policy == Recovery::RetryBatch) {
-            tail = live;
-            head.clear();
-        }
+    if (job.error == BatchError::Opaque && cs.spec->options.recovery == Recovery::RetryBatch) {
+        tail = live;
+        head.clear();
     }
     // Pre-scan 1: explicit failures; a GroupFailure installs its barrier before anything commits.
     for (const auto& [g, reason] : job.reasons) {
@@ -178,7 +165,9 @@ void Engine::on_done(BatchJob& job) {
         }
     }
     if (!tail.empty()) {
-        if (job.error == BatchError::Opaque) {
+        if (job.error == BatchError::Opaque && cs.spec->options.recovery == Recovery::Abort) {
+            abort_on(job, tail);
+        } else if (job.error == BatchError::Opaque) {
             recover_opaque(job, tail);
         } else {  // a typed failure was thrown mid-batch: replay the Grains left without result
             std::vector<std::uint32_t> grains;
@@ -280,6 +269,33 @@ void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
     const auto mid = static_cast<std::ptrdiff_t>(again.size() / 2);
     requeue(job.call, std::vector<std::uint32_t>(again.begin(), again.begin() + mid), true);
     requeue(job.call, std::vector<std::uint32_t>(again.begin() + mid, again.end()), true);
+}
+
+// recovery abort: the error stops the run -- unless every Grain it could have come from was
+// already doomed by a GroupFailure barrier (or a failed expansion): those are SUPPRESSED, as under
+// any policy, and the run goes on. Runs after the pre-scan, so a GroupFailure reported in this
+// very batch has installed its barrier and keeps its own reason.
+void Engine::abort_on(BatchJob& job, const std::vector<std::uint32_t>& tail) {
+    CallState& cs = calls_[job.call];
+    std::vector<std::uint32_t> culprits;
+    for (std::uint32_t g : tail) {
+        const std::uint32_t local = job.grains[g];
+        const EntityId e = entity_of(cs.spec->domain, local);
+        if (doomed_[e] || barred(job.call, e)) {
+            seal_without_running(job.call, local, Outcome::Suppressed, GrainEvent::Commit);
+        } else {
+            culprits.push_back(local);
+        }
+    }
+    if (culprits.empty()) return;
+    if (!report_.aborted) {
+        report_.aborted = true;
+        abort_deadline_ = Clock::now() + options_.stop_grace;
+        report_.abort_reason = "call '" + cs.spec->name + "': " + job.error_message;
+    }
+    for (std::uint32_t local : culprits) {
+        fail_grain(job.call, local, "udf error (abort): " + job.error_message);
+    }
 }
 
 void Engine::recover_infra(BatchJob& job, const std::string& reason) {

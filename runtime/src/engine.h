@@ -156,7 +156,8 @@ public:
     // ---- root_sinks.cpp ----
     void open_root_sinks();  // journal, restore(); before the executor starts
     void buffer_for_sinks(const PortState& ps, EntityId entity, const Value& value);
-    void flush_root_sinks(RootState& root);  // write_root per sink, then the journal line
+    void write_root_sinks(RootState& root);   // write_root per sink, in ordinal order
+    void journal_root(const RootState& root);  // one journal line: status and sink checkpoints
     // A root the journal lists (resume): recorded done with its earlier status; true if so.
     bool skip_journaled(std::uint32_t ordinal, const std::string& name);
 
@@ -192,6 +193,7 @@ public:
     void commit_grain(BatchJob& job, std::size_t g);
     // tail: batch indexes to replay (retry_batch: the whole live batch).
     void recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail);
+    void abort_on(BatchJob& job, const std::vector<std::uint32_t>& tail);  // recovery abort
     void recover_infra(BatchJob& job, const std::string& reason);
     void requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred);
     void fail_grain(CallId call, std::uint32_t local, const std::string& reason);

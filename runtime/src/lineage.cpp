@@ -193,7 +193,10 @@ void Engine::root_done(RootState& root) {
     if (root.result.status != RootStatus::Failed) {
         root.result.status = root.any_result ? RootStatus::Ok : RootStatus::Dropped;
     }
-    if (!sink_buffers_.empty() || journal_) flush_root_sinks(root);  // sinks, journal
+    // Sinks first, then the journal line: a root is journaled, and so skipped by --resume, only
+    // once every sink holds its output (a crash in between replays it; restore() undoes it).
+    if (!sink_buffers_.empty()) write_root_sinks(root);
+    if (journal_) journal_root(root);
     for (const auto& [port, local] : root.pins) release_ref(port, local);
     root.pins.clear();
     root.pins.shrink_to_fit();

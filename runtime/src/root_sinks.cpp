@@ -69,7 +69,7 @@ bool Engine::skip_journaled(std::uint32_t ordinal, const std::string& name) {
     return true;
 }
 
-void Engine::flush_root_sinks(RootState& root) {
+void Engine::write_root_sinks(RootState& root) {
     const std::uint32_t ordinal = ordinal_[root.entity];
     std::vector<BufferedItem> items;
     if (auto it = sink_buffers_.find(ordinal); it != sink_buffers_.end()) {
@@ -123,9 +123,11 @@ void Engine::flush_root_sinks(RootState& root) {
             }
         }
     }
-    if (!journal_) return;
+}
+
+void Engine::journal_root(const RootState& root) {
     JournalEntry entry;
-    entry.ordinal = ordinal;
+    entry.ordinal = ordinal_[root.entity];
     entry.name = root.result.name;
     entry.status = root.result.status;
     entry.failed_call = root.result.failed_call;
