@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config git
+    patch                               # tests/mutation: applies the mutation suite's patches
     libcatch2-dev                       # Catch2 v3 (bookworm-backports)
     nlohmann-json3-dev
     libboost1.81-dev

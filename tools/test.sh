@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds with warnings as errors and runs every
 # ctest; then rebuilds the runtime under ThreadSanitizer and AddressSanitizer+UBSan and runs its
-# tests there (the runtime is the concurrent part; the parser is covered by the fuzz target).
+# tests there (the runtime is the concurrent part; the parser is covered by the fuzz target);
+# last, the mutation suite: every rule of SEMANTICS.md broken in turn must fail a test.
 # Usage: tools/test.sh [ctest args...]      e.g. tools/test.sh -R sema
 #        ROP_SANITIZERS=0 tools/test.sh    skips the sanitizer builds
+#        ROP_MUTATION=0 tools/test.sh      skips the mutation suite (tests/mutation/run_mutations.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
@@ -20,4 +22,8 @@ if [ "${ROP_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
         ROP_RANDOM_SEEDS=${ROP_SANITIZER_SEEDS:-400} ctest --test-dir "$dir" -R runtime \
             -j "$(nproc)" --output-on-failure
     done
+fi
+
+if [ "${ROP_MUTATION:-1}" != 0 ] && [ $# -eq 0 ]; then
+    bash tests/mutation/run_mutations.sh
 fi

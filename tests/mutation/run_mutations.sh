@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The mutation suite (docs/runtime.md, "Every rule has a guard"). Each patch in mutations/ breaks
+# one rule of SEMANTICS.md in the runtime. For each, in turn, on a scratch copy of the tree: apply
+# it, rebuild the runtime tests incrementally, run the tests its `killed-by:` lines name, revert.
+# A mutation those tests do not fail SURVIVES; a patch that no longer applies or builds is an
+# error. Exits 0 only when every mutation is killed.
+#
+# Usage: tests/mutation/run_mutations.sh [--all] [NAME_SUBSTRING...]
+#   --all   also run the whole runtime suite (ctest -R runtime) on each mutation and list every
+#           test that kills it (slower; the table in docs/runtime.md comes from this mode)
+#   ROP_MUTATION_DIR   scratch copy and build (default: build/mutation)
+#   ROP_JOBS           build parallelism (default: nproc)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${ROP_MUTATION_DIR:-$root/build/mutation}
+jobs=${ROP_JOBS:-$(nproc)}
+all=0
+filters=()
+for arg in "$@"; do
+    case "$arg" in
+        --all) all=1 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        *) filters+=("$arg") ;;
+    esac
+done
+
+src=$work/src
+bld=$work/build
+rm -rf "$src"
+mkdir -p "$src" "$bld"
+# The scratch copy keeps the sources' mtimes, so the build stays incremental between runs (and a
+# fresh copy drops files deleted from the tree since the last run).
+tar -C "$root" --exclude=./build --exclude=./.git --exclude=./bench/.venv -cf - . | tar -C "$src" -xf -
+patches=()
+for p in "$root"/tests/mutation/mutations/*.patch; do
+    name=$(basename "$p" .patch)
+    if [ ${#filters[@]} -gt 0 ]; then
+        keep=0
+        for f in "${filters[@]}"; do [[ "$name" == *"$f"* ]] && keep=1; done
+        [ $keep = 1 ] || continue
+    fi
+    patches+=("$p")
+done
+# Files a mutation touches are rebuilt once up front: an interrupted earlier run may have left
+# objects compiled from a mutated copy that is older than the restored file.
+touched() { grep -E '^\+\+\+ b/' "$1" | sed -E 's|^\+\+\+ b/||; s|\t.*$||'; }
+for p in "${patches[@]}"; do
+    for f in $(touched "$p"); do touch "$src/$f"; done
+done
+
+targets=(rop_runtime_tests rop_runtime_reference_tests rop_kill_pipeline rop_kill_resume_test)
+echo "== mutation suite: ${#patches[@]} mutations, scratch build in $bld =="
+cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_WERROR=OFF \
+    -DROP_BUILD_COMPILER=OFF -DROP_BUILD_STDLIB=OFF -DROP_BUILD_BENCH=OFF >"$work/configure.log"
+cmake --build "$bld" -j "$jobs" --target "${targets[@]}" >"$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; echo "mutation suite: the unmutated tree does not build"; exit 2; }
+
+# Baseline: every killed-by command must match tests and pass on the unmutated tree, or a
+# "kill" would mean nothing (Catch2 also exits non-zero when a filter matches no test).
+for p in "${patches[@]}"; do
+    while IFS= read -r spec; do
+        [ -n "$spec" ] || continue
+        if ! (cd "$bld/bin" && timeout 300 bash -c "./$spec" >"$work/baseline.log" 2>&1); then
+            tail -20 "$work/baseline.log"
+            echo "mutation suite: '$spec' ($(basename "$p")) fails or matches no test on the unmutated tree"
+            exit 2
+        fi
+    done < <(sed -n 's/^killed-by: //p' "$p")
+done
+
+results=()
+bad=0
+for p in "${patches[@]}"; do
+    name=$(basename "$p" .patch)
+    log=$work/$name.log
+    : >"$log"
+    if ! patch -d "$src" -p1 -s --dry-run <"$p" >>"$log" 2>&1; then
+        results+=("$name|ERROR: patch does not apply (update it to the current code)")
+        bad=1
+        continue
+    fi
+    patch -d "$src" -p1 -s <"$p"
+    revert() { patch -d "$src" -p1 -s -R <"$p"; for f in $(touched "$p"); do touch "$src/$f"; done; }
+    trap revert EXIT  # an interrupted run leaves the scratch copy unmutated
+    if ! cmake --build "$bld" -j "$jobs" --target "${targets[@]}" >>"$log" 2>&1; then
+        revert
+        trap - EXIT
+        results+=("$name|ERROR: does not build (see $log)")
+        bad=1
+        continue
+    fi
+    killers=()
+    while IFS= read -r spec; do
+        [ -n "$spec" ] || continue
+        if ! (cd "$bld/bin" && timeout 300 bash -c "./$spec" >>"$log" 2>&1); then killers+=("$spec"); fi
+    done < <(sed -n 's/^killed-by: //p' "$p")
+    extra=""
+    if [ $all = 1 ]; then
+        failed=$( (ctest --test-dir "$bld" -R runtime -j "$jobs" --timeout 300 2>&1 || true) |
+                 tee -a "$log" | sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (.*)$/\1/p' |
+                 paste -sd ';' -)
+        extra=" | whole suite: ${failed:-nothing failed}"
+    fi
+    revert
+    trap - EXIT
+    if [ ${#killers[@]} -gt 0 ]; then
+        results+=("$name|killed by ${killers[*]}$extra")
+    else
+        results+=("$name|SURVIVED: no killed-by test failed$extra")
+        bad=1
+    fi
+done
+
+printf '%s\n' "${results[@]}" | tee "$work/results.txt" | while IFS='|' read -r name verdict; do
+    printf '  %-32s %s\n' "$name" "$verdict"
+done
+killed=$(grep -c '|killed by' "$work/results.txt" || true)
+echo "mutations: $killed passed, $(( ${#patches[@]} - killed )) failed"
+exit $bad
