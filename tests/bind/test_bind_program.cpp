@@ -213,6 +213,45 @@ TEST_CASE("bind program: type flow that binds", "[bind]") {
     }
 }
 
+TEST_CASE("bind program: a multi-output reduce gives each output its tuple element's type",
+          "[bind]") {
+    const auto run = bind_text(kPrelude +
+                               "pages = expand docs as Page with flow.split;\n"
+                               "text = map pages with flow.ocr;\n"
+                               "(md, box) = reduce text to Doc with flow.summarize;\n"
+                               "d = map box with flow.describe;\n"
+                               "sink md -> flow.Jsonl(path: \"o\");\nsink d -> flow.Jsonl(path: \"p\");\n");
+    INFO(render_text(run->sources, run->diags));
+    REQUIRE(binding_diags(*run).empty());
+    REQUIRE(run->bound);
+    const BoundProgram& b = *run->bound;
+    auto port = [&](const std::string& name) {
+        for (std::size_t p = 0; p < run->program->ports.size(); ++p) {
+            if (run->program->ports[p].name == name) return b.port_types[p].name;
+        }
+        return std::string("?");
+    };
+    CHECK(port("md") == "std::string");
+    CHECK(port("box") == "flow::Box");
+    const BoundCall& reduce = b.calls[3];
+    CHECK(reduce.binding.shape == Shape::SpanReduce);
+    CHECK(reduce.binding.multi_output);
+    CHECK(reduce.binding.ordinals_param == 1u);
+    REQUIRE(reduce.output_types.size() == 2);
+    CHECK(reduce.output_types[1].name == "flow::Box");
+
+    // One value where the Call names two outputs: the tuple rule, at the UDF's name.
+    const auto wrong = bind_text(kPrelude +
+                                 "pages = expand docs as Page with flow.split;\n"
+                                 "text = map pages with flow.ocr;\n"
+                                 "(md, n) = reduce text to Doc with flow.with_doc;\n"
+                                 "sink md -> flow.Jsonl(path: \"o\");\n");
+    const auto found = binding_diags(*wrong);
+    REQUIRE(found.size() == 1);
+    CHECK(code_of(*found[0]) == "E0501");
+    CHECK(line_col(wrong->sources, found[0]->range) == "6:35");
+}
+
 TEST_CASE("bind program: overloads bind the one the item types fit", "[bind]") {
     const auto run = bind_text(kPrelude +
                                "pages = expand docs as Page with flow.split;\n"

@@ -135,6 +135,15 @@ TEST_CASE("bind classify: reduce over a span, with ordinals and parent", "[bind]
     CHECK(assemble.outputs[0].name == "demo::Doc");
 }
 
+TEST_CASE("bind classify: multi-output reduce returns a tuple", "[bind]") {
+    Binding b = bind_ok(shapes(), "demo::join_stats", Primitive::Reduce);
+    CHECK(b.shape == Shape::SpanReduce);
+    CHECK(b.multi_output);
+    REQUIRE(b.outputs.size() == 2);
+    CHECK(b.outputs[0].name == "std::string");
+    CHECK(b.outputs[1].name == "int");
+}
+
 TEST_CASE("bind classify: class UDFs bind operator() and name their constructor's params",
           "[bind]") {
     Binding ocr = bind_ok(shapes(), "demo::Ocr", Primitive::Map);

@@ -48,14 +48,16 @@ TEST_CASE("input count per construct", "[sema][structure]") {
     });
 }
 
-TEST_CASE("only map has several outputs", "[sema][structure]") {
+TEST_CASE("only map and a reduce with a UDF have several outputs", "[sema][structure]") {
     check_rows({
         {"(x, y) = map docs with f;", {}},
         {"(x, y, z) = map (docs, t) with f;", {}},
         {"(x, y) = filter t with keep;", {at("E0211", kLine, 2)}},
         {"(x, y) = expand docs as Part with s;", {at("E0211", kLine, 2)}},
         {"(x, y) = broadcast t to Page;", {at("E0211", kLine, 2)}},
-        {"(x, y) = reduce pt to Doc with join;", {at("E0211", kLine, 2)}},
+        {"(x, y) = reduce pt to Doc with join;", {}},
+        {"(x, y, z) = reduce pt to Doc with join;", {}},
+        {"(x, y) = reduce pt to Doc;", {at("E0211", kLine, 2)}},
         {"(x) = reduce pt to Doc;", {}},
     });
 }
