@@ -295,3 +295,70 @@ TEST_CASE("multi-output map: all outputs or none, also across a replay", "[confo
         CHECK(run.root(2).status == RootStatus::Ok);
     }
 }
+
+// The same rule on a multi-output reduce (`(text, count) = reduce pages to Doc with f;`, a UDF
+// returning a std::tuple): RayOrch MG test_recovery_policy.py::test_inline_record_retry_recovers_all_output_ports_atomically
+// and RPS test_aligned_expand_mismatch_has_no_partial_publication, applied to a reduce.
+// Matches: both outputs or neither — a suppressed group suppresses both, a failure after the
+// first output fails both, a replay after a transient error publishes both once.
+TEST_CASE("multi-output reduce: all outputs or none", "[conformance][multi-output][reduce]") {
+    for (const Schedule& s : schedules()) {
+        INFO(s.label());
+        CallOptions o = s.options(Recovery::RetryTail);
+        o.retries = 1;
+        std::atomic<bool> flaked{false};
+        PlanBuilder b;
+        const DomainId doc = b.add_domain("Doc");
+        const DomainId page = b.add_domain("Page", doc);
+        const PortId src = b.source("docs");
+        const PortId pages = b.add_port("pages", page);
+        const PortId emb = b.add_port("emb", page);
+        const PortId text = b.add_port("text", doc);
+        const PortId count = b.add_port("count", doc);
+        // doc d has d pages (10d + i); page 32 fails in embed.
+        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
+                    expand_int([](long d) { return d; }, [](long d, long i) { return 10 * d + i; })});
+        b.add_call({"embed", CallKind::Map, page, {{pages}}, {emb}, o, actor([](Batch& bt) {
+                        for (std::size_t g = 0; g < bt.size(); ++g) {
+                            const long x = bt.input(g, 0).get<long>();
+                            if (x == 32) {
+                                bt.fail_record(g, "lost page");
+                            } else {
+                                bt.set_output(g, 0, Value::of<long>(x));
+                            }
+                        }
+                    })});
+        const CallId summarize = b.add_call(
+            {"summarize", CallKind::Reduce, doc, {{emb}}, {text, count}, o, actor([&](Batch& bt) {
+                 for (std::size_t g = 0; g < bt.size(); ++g) {
+                     const long d = bt.parent(g).get<long>();
+                     const auto& group = bt.input(g, 0).get<ReduceGroup>();
+                     long n = 0;
+                     for (const Value& v : group.values) n = 10 * n + v.get<long>() % 10 + 1;
+                     bt.set_output(g, 0, Value::of<long>(n));
+                     if (d == 4) {
+                         bt.fail_record(g, "cannot summarize doc 4");  // after output 0
+                         continue;
+                     }
+                     if (d == 2 && !flaked.exchange(true)) throw std::runtime_error("transient");
+                     bt.set_output(g, 1, Value::of<long>(long(group.values.size())));
+                 }
+             })});
+        const Plan plan = b.build();
+        const Run run = run_under(s, plan, {1, 2, 3, 4});
+        CHECK(run.items->by_root(text) ==
+              std::map<long, std::string>{{1, "1"}, {2, "12"}, {3, "SUPPRESSED"}, {4, "FAILED"}});
+        CHECK(run.items->by_root(count) ==
+              std::map<long, std::string>{{1, "1"}, {2, "2"}, {3, "SUPPRESSED"}, {4, "FAILED"}});
+        CHECK(run.call(summarize).failed == 1);
+        CHECK(run.call(summarize).suppressed == 1);
+        CHECK(run.call(summarize).retries == 1);
+        CHECK(run.root(0).status == RootStatus::Ok);
+        CHECK(run.root(1).status == RootStatus::Ok);
+        CHECK(run.root(2).status == RootStatus::Failed);
+        CHECK(run.root(2).reason == "lost page");
+        CHECK(run.root(3).status == RootStatus::Failed);
+        CHECK(run.root(3).reason == "cannot summarize doc 4");
+        CHECK(run.root(3).failed_call == "summarize");
+    }
+}
