@@ -267,7 +267,8 @@ Run run_infra(const Schedule& s, bool persistent, CallId& m) {
 }  // namespace
 
 // RayOrch: test_runtime_plan_semantics.py::test_group_barrier_partitions_late_failed_lease_before_recovery
-// (infrastructure), test_recovery.py::test_infrastructure_policy_preflight_does_not_mutate_dispatch_group.
+// (infrastructure), ::test_retry_keeps_grain_identity_and_generation_fences_stale_report (an
+// infrastructure retry under RecoveryPolicy.abort(infra_retries=1)).
 // Matches: an infra failure replays the batch on a fresh actor (generation + 1), whatever the
 // UDF recovery policy (abort here), and counts as an infra retry, not a UDF retry.
 TEST_CASE("infra failures: replayed on a fresh actor, whatever the policy", "[conformance][recovery][infra]") {
@@ -283,8 +284,8 @@ TEST_CASE("infra failures: replayed on a fresh actor, whatever the policy", "[co
     }
 }
 
-// RayOrch: test_runtime_plan_semantics.py::test_retry_keeps_grain_identity_and_generation_fences_stale_report
-// with RecoveryPolicy.abort(infra_retries=1): an exhausted infra budget ends the run.
+// RayOrch: test_recovery.py::test_infrastructure_policy_preflight_does_not_mutate_dispatch_group:
+// a spent infra budget allows no retry, and RayOrch then ends the run.
 // DEPARTS ON PURPOSE (SEMANTICS.md, infra failure row): "when the same Grains keep bringing
 // their actor down, bisect to the culprit and fail its root with an infra reason"; the other
 // roots end Ok and the run goes on.
