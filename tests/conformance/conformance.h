@@ -7,7 +7,6 @@
 #pragma once
 
 #include <catch2/catch_test_macros.hpp>
-
 #include <functional>
 #include <map>
 #include <memory>
@@ -22,10 +21,10 @@ namespace rop::conformance {
 
 using namespace rop::runtime;
 using runtime::test::actor;
+using runtime::test::BatchFn;
 using runtime::test::expand_int;
 using runtime::test::keep_int;
 using runtime::test::map_int;
-using runtime::test::BatchFn;
 using runtime::test::Recorder;
 using runtime::test::VecSource;
 
@@ -64,7 +63,7 @@ inline std::vector<Schedule> schedules() {
 // A Recorder that also remembers which root each root-Domain entity is (the source port's
 // value), so that root-Domain Items can be checked per root, schedule-independently.
 class Outcomes final : public ItemObserver {
-public:
+  public:
     explicit Outcomes(PortId source) : source_(source) {}
     void on_item(PortId port, EntityId entity, Outcome outcome, const Value& value) override {
         if (port == source_ && outcome == Outcome::Present) root_value[entity] = value.get<long>();
@@ -85,13 +84,15 @@ public:
         return out;
     }
     std::multiset<std::string> of(PortId port) const { return rec.of(port); }
-    std::size_t count(PortId port, const std::string& text) const { return rec.of(port).count(text); }
+    std::size_t count(PortId port, const std::string& text) const {
+        return rec.of(port).count(text);
+    }
 
     Recorder rec;
     std::map<EntityId, long> root_value;
     std::function<void(PortId, Outcome)> on_item_hook;  // driver thread, at commit
 
-private:
+  private:
     PortId source_;
 };
 
@@ -154,12 +155,12 @@ inline PortId outcome_chain(PlanBuilder& b, DomainId domain, PortId in, const st
     };
     b.add_call({tag + ".up", CallKind::Map, domain, {{in}}, {up}, o, fail_if(S)});
     b.add_call({tag + ".fail", CallKind::Map, domain, {{up}}, {failed}, o, fail_if(F)});
-    b.add_call({tag + ".drop", CallKind::Filter, domain, {{failed}}, {out}, o,
-                actor([code](Batch& bt) {
-                    for (std::size_t g = 0; g < bt.size(); ++g) {
-                        bt.set_keep(g, code(bt.input(g, 0).get<long>()) != D);
-                    }
-                })});
+    b.add_call(
+        {tag + ".drop", CallKind::Filter, domain, {{failed}}, {out}, o, actor([code](Batch& bt) {
+             for (std::size_t g = 0; g < bt.size(); ++g) {
+                 bt.set_keep(g, code(bt.input(g, 0).get<long>()) != D);
+             }
+         })});
     return out;
 }
 

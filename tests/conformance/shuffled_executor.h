@@ -17,7 +17,7 @@
 namespace rop::conformance {
 
 class ShuffledExecutor final : public runtime::Executor {
-public:
+  public:
     explicit ShuffledExecutor(unsigned seed) : rng_(seed) {}
     ~ShuffledExecutor() override { stop(); }
 
@@ -41,7 +41,7 @@ public:
         if (thread_.joinable()) thread_.join();
     }
 
-private:
+  private:
     void loop() {
         std::map<runtime::CallId, std::unique_ptr<runtime::Actor>> actors;
         std::unique_lock<std::mutex> lock(mu_);

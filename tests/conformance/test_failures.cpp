@@ -1,10 +1,10 @@
 // Typed failures end to end: RecordFailure, GroupFailure barriers per (Call, parent), what a
 // barrier leaves alone, the missing-child cascade into a reduce, and multi-output atomicity.
 // RayOrch: test/core/unit/test_runtime_plan_semantics.py and test/experimental/multigrain/.
-#include "conformance.h"
-
 #include <atomic>
 #include <mutex>
+
+#include "conformance.h"
 
 using namespace rop::conformance;
 
@@ -22,19 +22,27 @@ struct Pages {
         const PortId src = b.source("src");
         const PortId pages = b.add_port("pages", page);
         out = b.add_port("out", page);
-        b.add_call({"render", CallKind::Expand, doc, {{src}}, {pages}, o,
+        b.add_call({"render",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    o,
                     expand_int([](long) { return 3; }, [](long d, long i) { return 10 * d + i; })});
-        transform = b.add_call({"transform", CallKind::Map, page, {{pages}}, {out}, o, actor(std::move(fn))});
+        transform = b.add_call(
+            {"transform", CallKind::Map, page, {{pages}}, {out}, o, actor(std::move(fn))});
         plan = b.build();
     }
 };
 
 }  // namespace
 
-// RayOrch: test_runtime_plan_semantics.py::test_record_and_group_failure_have_distinct_no_reduce_semantics
+// RayOrch:
+// test_runtime_plan_semantics.py::test_record_and_group_failure_have_distinct_no_reduce_semantics
 // (the RecordFailure half). Matches: only that page FAILED, its siblings and the other
 // document untouched; the root fails with the record's reason.
-TEST_CASE("RecordFailure: fails one page, siblings and other roots untouched", "[conformance][failure]") {
+TEST_CASE("RecordFailure: fails one page, siblings and other roots untouched",
+          "[conformance][failure]") {
     for (const Schedule& s : schedules()) {
         INFO(s.label());
         Pages p(s.options(Recovery::IsolateTail), [](Batch& bt) {
@@ -45,7 +53,8 @@ TEST_CASE("RecordFailure: fails one page, siblings and other roots untouched", "
             }
         });
         const Run run = run_under(s, p.plan, {0, 1});
-        CHECK(run.items->of(p.out) == std::multiset<std::string>{"0", "1", "2", "10", "FAILED", "12"});
+        CHECK(run.items->of(p.out) ==
+              std::multiset<std::string>{"0", "1", "2", "10", "FAILED", "12"});
         CHECK(run.root(0).status == RootStatus::Ok);
         CHECK(run.root(1).status == RootStatus::Failed);
         CHECK(run.root(1).reason == "bad page");
@@ -56,7 +65,8 @@ TEST_CASE("RecordFailure: fails one page, siblings and other roots untouched", "
     }
 }
 
-// RayOrch: test_runtime_plan_semantics.py::test_record_and_group_failure_have_distinct_no_reduce_semantics
+// RayOrch:
+// test_runtime_plan_semantics.py::test_record_and_group_failure_have_distinct_no_reduce_semantics
 // (the GroupFailure half), ::test_group_barrier_linearizes_same_batch_and_late_in_flight_success;
 // test_core/unit/test_recovery.py::test_barriered_reserve_seals_only_barriered_parents_and_preserves_fifo.
 // Matches: the page FAILED; its siblings in that Call are SUPPRESSED unless they committed
@@ -105,7 +115,8 @@ TEST_CASE("GroupFailure: barrier on (Call, parent); same-batch successes are dis
     }
 }
 
-// RayOrch: test_runtime_plan_semantics.py::test_worker_group_failure_dominates_record_failure_per_grain.
+// RayOrch:
+// test_runtime_plan_semantics.py::test_worker_group_failure_dominates_record_failure_per_grain.
 // RayOrch: a Grain given both a RecordFailure and a GroupFailure is a GroupFailure (its
 // siblings are barred, the reason is the group's), whichever was reported first.
 // DEFECT in rop (shouldfail until fixed): Batch::fail_record / fail_group each overwrite the
@@ -145,7 +156,8 @@ TEST_CASE("GroupFailure dominates a RecordFailure on the same Grain",
     }
 }
 
-// RayOrch: test_runtime_plan_semantics.py::test_group_barrier_closes_waiting_sibling_at_input_admission;
+// RayOrch:
+// test_runtime_plan_semantics.py::test_group_barrier_closes_waiting_sibling_at_input_admission;
 // SEMANTICS.md invariant 4 (a barrier never touches another parent or Call).
 // Matches: combine's barrier closes page 1's combine Grain however its inputs arrive (never run
 // once the barrier is in; SUPPRESSED, unless it committed first); left and right, other Calls
@@ -165,22 +177,36 @@ TEST_CASE("GroupFailure: closes a sibling still waiting for inputs, leaves other
         const PortId left = b.add_port("left", page);
         const PortId right = b.add_port("right", page);
         const PortId combined = b.add_port("combined", page);
-        b.add_call({"render", CallKind::Expand, doc, {{src}}, {pages}, o,
+        b.add_call({"render",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    o,
                     expand_int([](long) { return 2; }, [](long d, long i) { return 10 * d + i; })});
-        b.add_call({"left", CallKind::Map, page, {{pages}}, {left}, o, map_int([](long x) { return x; })});
-        b.add_call({"right", CallKind::Map, page, {{pages}}, {right}, o, map_int([](long x) { return x; })});
-        const CallId combine = b.add_call(
-            {"combine", CallKind::Map, page, {{left}, {right}}, {combined}, o, actor([&](Batch& bt) {
-                 for (std::size_t g = 0; g < bt.size(); ++g) {
-                     const long x = bt.input(g, 0).get<long>();
-                     if (x == 10) {
-                         bt.fail_group(g, "parent invalid");
-                     } else {
-                         if (x == 11 && barrier_in) ran_after_barrier = true;
-                         bt.set_output(g, 0, Value::of<long>(x));
-                     }
-                 }
-             })});
+        b.add_call(
+            {"left", CallKind::Map, page, {{pages}}, {left}, o, map_int([](long x) { return x; })});
+        b.add_call({"right", CallKind::Map, page, {{pages}}, {right}, o, map_int([](long x) {
+                        return x;
+                    })});
+        const CallId combine = b.add_call({"combine",
+                                           CallKind::Map,
+                                           page,
+                                           {{left}, {right}},
+                                           {combined},
+                                           o,
+                                           actor([&](Batch& bt) {
+                                               for (std::size_t g = 0; g < bt.size(); ++g) {
+                                                   const long x = bt.input(g, 0).get<long>();
+                                                   if (x == 10) {
+                                                       bt.fail_group(g, "parent invalid");
+                                                   } else {
+                                                       if (x == 11 && barrier_in)
+                                                           ran_after_barrier = true;
+                                                       bt.set_output(g, 0, Value::of<long>(x));
+                                                   }
+                                               }
+                                           })});
         const Plan plan = b.build();
         const Run run = run_under(s, plan, {0, 1}, [&](PortId port, Outcome outcome) {
             if (port == combined && outcome == Outcome::Failed) barrier_in = true;
@@ -201,11 +227,13 @@ TEST_CASE("GroupFailure: closes a sibling still waiting for inputs, leaves other
     }
 }
 
-// RayOrch: test/experimental/multigrain/test_missing_child_cascade.py::test_fail_closed_suppresses_only_the_affected_document.
+// RayOrch:
+// test/experimental/multigrain/test_missing_child_cascade.py::test_fail_closed_suppresses_only_the_affected_document.
 // Matches RayOrch's FAIL_CLOSED (rop's only reduce behaviour unless `on_failure skip`): a lost
 // page suppresses its document's reduce (the UDF is never called for it), the root fails with
 // the page's reason, other documents assemble normally.
-TEST_CASE("reduce: a failed page suppresses only its document (fail-closed)", "[conformance][reduce][failure]") {
+TEST_CASE("reduce: a failed page suppresses only its document (fail-closed)",
+          "[conformance][reduce][failure]") {
     for (const Schedule& s : schedules()) {
         INFO(s.label());
         const CallOptions o = s.options(Recovery::IsolateTail);
@@ -218,8 +246,14 @@ TEST_CASE("reduce: a failed page suppresses only its document (fail-closed)", "[
         const PortId emb = b.add_port("emb", page);
         const PortId assembled = b.add_port("assembled", doc);
         // doc d has d pages (10d + i); page 42 fails in embed.
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
-                    expand_int([](long d) { return d; }, [](long d, long i) { return 10 * d + i; })});
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             o,
+             expand_int([](long d) { return d; }, [](long d, long i) { return 10 * d + i; })});
         b.add_call({"embed", CallKind::Map, page, {{pages}}, {emb}, o, actor([](Batch& bt) {
                         for (std::size_t g = 0; g < bt.size(); ++g) {
                             const long x = bt.input(g, 0).get<long>();
@@ -235,7 +269,8 @@ TEST_CASE("reduce: a failed page suppresses only its document (fail-closed)", "[
                  for (std::size_t g = 0; g < bt.size(); ++g) {
                      if (bt.parent(g).get<long>() == 4) ++assembled_boom;
                      long n = 0;
-                     for (const Value& v : bt.input(g, 0).get<ReduceGroup>().values) n = 10 * n + v.get<long>() % 10 + 1;
+                     for (const Value& v : bt.input(g, 0).get<ReduceGroup>().values)
+                         n = 10 * n + v.get<long>() % 10 + 1;
                      bt.set_output(g, 0, Value::of<long>(n));
                  }
              })});
@@ -254,12 +289,14 @@ TEST_CASE("reduce: a failed page suppresses only its document (fail-closed)", "[
     }
 }
 
-// RayOrch: test/experimental/multigrain/test_recovery_policy.py::test_inline_record_retry_recovers_all_output_ports_atomically;
+// RayOrch:
+// test/experimental/multigrain/test_recovery_policy.py::test_inline_record_retry_recovers_all_output_ports_atomically;
 // test_runtime_plan_semantics.py::test_aligned_expand_mismatch_has_no_partial_publication (the
 // no-partial-publication rule; rop has no aligned expand). Matches: a Grain publishes all its
 // outputs or none — a failure after writing one output leaves both FAILED, and a replay after
 // a transient error publishes both once.
-TEST_CASE("multi-output map: all outputs or none, also across a replay", "[conformance][multi-output]") {
+TEST_CASE("multi-output map: all outputs or none, also across a replay",
+          "[conformance][multi-output]") {
     for (const Schedule& s : schedules()) {
         INFO(s.label());
         CallOptions o = s.options(Recovery::RetryBatch);
@@ -270,18 +307,19 @@ TEST_CASE("multi-output map: all outputs or none, also across a replay", "[confo
         const PortId src = b.source("rows");
         const PortId upper = b.add_port("upper", doc);
         const PortId lengths = b.add_port("lengths", doc);
-        const CallId m = b.add_call({"split2", CallKind::Map, doc, {{src}}, {upper, lengths}, o, actor([&](Batch& bt) {
-                                         for (std::size_t g = 0; g < bt.size(); ++g) {
-                                             const long x = bt.input(g, 0).get<long>();
-                                             bt.set_output(g, 0, Value::of<long>(x * 10));
-                                             if (x == 2) {
-                                                 bt.fail_record(g, "bad row");  // after output 0
-                                                 continue;
-                                             }
-                                             if (x == 3 && !flaked.exchange(true)) throw std::runtime_error("transient");
-                                             bt.set_output(g, 1, Value::of<long>(x + 100));
-                                         }
-                                     })});
+        const CallId m = b.add_call(
+            {"split2", CallKind::Map, doc, {{src}}, {upper, lengths}, o, actor([&](Batch& bt) {
+                 for (std::size_t g = 0; g < bt.size(); ++g) {
+                     const long x = bt.input(g, 0).get<long>();
+                     bt.set_output(g, 0, Value::of<long>(x * 10));
+                     if (x == 2) {
+                         bt.fail_record(g, "bad row");  // after output 0
+                         continue;
+                     }
+                     if (x == 3 && !flaked.exchange(true)) throw std::runtime_error("transient");
+                     bt.set_output(g, 1, Value::of<long>(x + 100));
+                 }
+             })});
         const Plan plan = b.build();
         const Run run = run_under(s, plan, {1, 2, 3, 4});
         CHECK(run.items->by_root(upper) ==
@@ -297,10 +335,11 @@ TEST_CASE("multi-output map: all outputs or none, also across a replay", "[confo
 }
 
 // The same rule on a multi-output reduce (`(text, count) = reduce pages to Doc with f;`, a UDF
-// returning a std::tuple): RayOrch MG test_recovery_policy.py::test_inline_record_retry_recovers_all_output_ports_atomically
-// and RPS test_aligned_expand_mismatch_has_no_partial_publication, applied to a reduce.
-// Matches: both outputs or neither — a suppressed group suppresses both, a failure after the
-// first output fails both, a replay after a transient error publishes both once.
+// returning a std::tuple): RayOrch MG
+// test_recovery_policy.py::test_inline_record_retry_recovers_all_output_ports_atomically and RPS
+// test_aligned_expand_mismatch_has_no_partial_publication, applied to a reduce. Matches: both
+// outputs or neither — a suppressed group suppresses both, a failure after the first output fails
+// both, a replay after a transient error publishes both once.
 TEST_CASE("multi-output reduce: all outputs or none", "[conformance][multi-output][reduce]") {
     for (const Schedule& s : schedules()) {
         INFO(s.label());
@@ -316,8 +355,14 @@ TEST_CASE("multi-output reduce: all outputs or none", "[conformance][multi-outpu
         const PortId text = b.add_port("text", doc);
         const PortId count = b.add_port("count", doc);
         // doc d has d pages (10d + i); page 32 fails in embed.
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
-                    expand_int([](long d) { return d; }, [](long d, long i) { return 10 * d + i; })});
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             o,
+             expand_int([](long d) { return d; }, [](long d, long i) { return 10 * d + i; })});
         b.add_call({"embed", CallKind::Map, page, {{pages}}, {emb}, o, actor([](Batch& bt) {
                         for (std::size_t g = 0; g < bt.size(); ++g) {
                             const long x = bt.input(g, 0).get<long>();

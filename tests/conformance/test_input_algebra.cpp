@@ -35,8 +35,10 @@ TEST_CASE("input algebra: {required, optional}^2 x 4 outcomes^2, either input or
                 PlanBuilder b;
                 const DomainId doc = b.add_domain("Doc");
                 const PortId src = b.source("src");
-                const PortId left = outcome_chain(b, doc, src, "left", [](long v) { return int(v / 4); }, o);
-                const PortId right = outcome_chain(b, doc, src, "right", [](long v) { return int(v % 4); }, o);
+                const PortId left = outcome_chain(
+                    b, doc, src, "left", [](long v) { return int(v / 4); }, o);
+                const PortId right = outcome_chain(
+                    b, doc, src, "right", [](long v) { return int(v % 4); }, o);
                 const PortId out = b.add_port("out", doc);
                 std::vector<CallInput> inputs = {{left, lm}, {right, rm}};
                 if (swapped) std::swap(inputs[0], inputs[1]);
@@ -74,10 +76,15 @@ TEST_CASE("input algebra: {required, optional}^2 x 4 outcomes^2, either input or
                     const RootResult& root = run.root(std::size_t(v));
                     if (lc >= F || rc >= F) {
                         CHECK(root.status == RootStatus::Failed);
-                        if (lc < F) CHECK(root.reason == (rc == S ? "right.up:" : "right:") + std::to_string(v));
-                        if (rc < F) CHECK(root.reason == (lc == S ? "left.up:" : "left:") + std::to_string(v));
+                        if (lc < F)
+                            CHECK(root.reason ==
+                                  (rc == S ? "right.up:" : "right:") + std::to_string(v));
+                        if (rc < F)
+                            CHECK(root.reason ==
+                                  (lc == S ? "left.up:" : "left:") + std::to_string(v));
                     } else {
-                        CHECK(root.status == (want == "DROPPED" ? RootStatus::Dropped : RootStatus::Ok));
+                        CHECK(root.status ==
+                              (want == "DROPPED" ? RootStatus::Dropped : RootStatus::Ok));
                     }
                 }
                 CHECK_FALSE(run.report.aborted);
@@ -103,16 +110,19 @@ TEST_CASE("filter: source outcome x predicate", "[conformance][filter]") {
         const DomainId doc = b.add_domain("Doc");
         const PortId src = b.source("src");
         // v = 2 * source code + keep
-        const PortId in = outcome_chain(b, doc, src, "in", [](long v) { return int(v / 2); }, o);
+        const PortId in = outcome_chain(
+            b, doc, src, "in", [](long v) { return int(v / 2); }, o);
         const PortId out = b.add_port("out", doc);
-        const CallId filter = b.add_call({"keep", CallKind::Filter, doc, {{in}}, {out}, o,
-                                          keep_int([](long v) { return v % 2 == 1; })});
+        const CallId filter =
+            b.add_call({"keep", CallKind::Filter, doc, {{in}}, {out}, o, keep_int([](long v) {
+                            return v % 2 == 1;
+                        })});
         const Plan plan = b.build();
         const Run run = run_under(s, plan, {0, 1, 2, 3, 4, 5, 6, 7});
         const auto got = run.items->by_root(out);
         const std::map<long, std::string> want = {
-            {0, "DROPPED"}, {1, "1"},          {2, "DROPPED"},    {3, "DROPPED"},
-            {4, "FAILED"},  {5, "FAILED"},     {6, "SUPPRESSED"}, {7, "SUPPRESSED"}};
+            {0, "DROPPED"}, {1, "1"},      {2, "DROPPED"},    {3, "DROPPED"},
+            {4, "FAILED"},  {5, "FAILED"}, {6, "SUPPRESSED"}, {7, "SUPPRESSED"}};
         CHECK(got == want);
         CHECK(run.call(filter).grains == 2);  // only PRESENT sources run the predicate
         CHECK(run.call(filter).failed == 0);
@@ -136,10 +146,13 @@ TEST_CASE("filter: chained filters drop what either drops", "[conformance][filte
         const PortId member = b.add_port("member", doc);
         const PortId out = b.add_port("out", doc);
         // membership: 10 and 20 (not 30); bools: 10 and 30 (not 20).
-        b.add_call({"membership", CallKind::Filter, doc, {{src}}, {member}, o,
-                    keep_int([](long v) { return v != 30; })});
-        const CallId second = b.add_call({"bools", CallKind::Filter, doc, {{member}}, {out}, o,
-                                          keep_int([](long v) { return v != 20; })});
+        b.add_call({"membership", CallKind::Filter, doc, {{src}}, {member}, o, keep_int([](long v) {
+                        return v != 30;
+                    })});
+        const CallId second =
+            b.add_call({"bools", CallKind::Filter, doc, {{member}}, {out}, o, keep_int([](long v) {
+                            return v != 20;
+                        })});
         const Plan plan = b.build();
         const Run run = run_under(s, plan, {10, 20, 30});
         CHECK(run.items->by_root(out) ==

@@ -2,16 +2,15 @@
 // retries, the generation fence, the default policy and the batching modes.
 // RayOrch: test/core/unit/test_engine_recovery.py, test_recovery.py,
 // test_runtime_plan_semantics.py; test/experimental/multigrain/test_recovery_policy.py.
-#include "conformance.h"
-
-#include <catch2/matchers/catch_matchers_string.hpp>
-
 #include <atomic>
+#include <catch2/matchers/catch_matchers_string.hpp>
 #include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
+
+#include "conformance.h"
 
 using namespace rop::conformance;
 using Catch::Matchers::ContainsSubstring;
@@ -58,8 +57,10 @@ std::map<long, std::string> identity_of(const std::vector<long>& v) {
 
 }  // namespace
 
-// RayOrch: test_engine_recovery.py::test_recovery_preserves_rpc_membership_order_generations_and_batch_sizes
-// (retry_batch, retry_tail); test_recovery.py::test_immediate_recovery_precedes_ready_work_and_preserves_exact_batch,
+// RayOrch:
+// test_engine_recovery.py::test_recovery_preserves_rpc_membership_order_generations_and_batch_sizes
+// (retry_batch, retry_tail);
+// test_recovery.py::test_immediate_recovery_precedes_ready_work_and_preserves_exact_batch,
 // ::test_retry_tail_yields_to_ready_work_then_preserves_exact_batch.
 // Matches in outcomes and counters: a transient error costs one replayed batch and every
 // Item ends PRESENT once. (Queue order and RPC membership are not observable through rop's API.)
@@ -87,8 +88,10 @@ TEST_CASE("retry_batch, retry_tail: a transient error is replayed, nothing lost 
     }
 }
 
-// RayOrch: test_engine_recovery.py::test_recovery_preserves_rpc_membership_order_generations_and_batch_sizes
-// (isolate_tail, poison); test_recovery.py::test_isolate_tail_is_one_retry_then_finite_binary_isolation,
+// RayOrch:
+// test_engine_recovery.py::test_recovery_preserves_rpc_membership_order_generations_and_batch_sizes
+// (isolate_tail, poison);
+// test_recovery.py::test_isolate_tail_is_one_retry_then_finite_binary_isolation,
 // ::test_isolation_split_releases_once_and_queues_ordered_halves;
 // multigrain test_recovery_policy.py::test_inline_record_retry_exhaustion_isolates_only_failed_row.
 // Matches: a persistent poison is isolated by replay then bisection; only its Item FAILS and
@@ -185,16 +188,18 @@ TEST_CASE("abort: an error from live work aborts the run", "[conformance][recove
 // RayOrch: test_engine_recovery.py::test_abort_preserves_state_but_all_barriered_work_finishes
 // (all_barriered=True), ::test_isolation_decision_uses_live_subset_after_barriers;
 // test_runtime_plan_semantics.py::test_group_barrier_partitions_late_failed_lease_before_recovery
-// (udf and infrastructure); test_recovery.py::test_barriered_recovery_partitions_exact_batch_without_resetting_budget.
-// Page 200 raises a GroupFailure; page 201, its sibling, raises an error (opaque, or an
-// InfraFailure) only once the barrier is in. Matches: under every policy, abort included, the
-// doomed sibling's error neither aborts the run nor fails anyone: 201 is SUPPRESSED (or
-// committed before the barrier), the live pages of root 3 that shared its batch are replayed
-// and commit, and only root 2 fails, with the GroupFailure's reason.
+// (udf and infrastructure);
+// test_recovery.py::test_barriered_recovery_partitions_exact_batch_without_resetting_budget. Page
+// 200 raises a GroupFailure; page 201, its sibling, raises an error (opaque, or an InfraFailure)
+// only once the barrier is in. Matches: under every policy, abort included, the doomed sibling's
+// error neither aborts the run nor fails anyone: 201 is SUPPRESSED (or committed before the
+// barrier), the live pages of root 3 that shared its batch are replayed and commit, and only root 2
+// fails, with the GroupFailure's reason.
 TEST_CASE("GroupFailure + recovery: a doomed sibling's error is suppressed under every policy",
           "[conformance][recovery][barrier][abort]") {
     for (const Schedule& s : schedules()) {
-        for (Recovery policy : {Recovery::Abort, Recovery::RetryBatch, Recovery::RetryTail, Recovery::IsolateTail}) {
+        for (Recovery policy :
+             {Recovery::Abort, Recovery::RetryBatch, Recovery::RetryTail, Recovery::IsolateTail}) {
             for (bool infra : {false, true}) {
                 INFO(s.label() << " policy=" << int(policy) << " infra=" << infra);
                 CallOptions o = s.options(policy);
@@ -206,22 +211,35 @@ TEST_CASE("GroupFailure + recovery: a doomed sibling's error is suppressed under
                 const PortId src = b.source("src");
                 const PortId pages = b.add_port("pages", page);
                 const PortId out = b.add_port("out", page);
-                b.add_call({"render", CallKind::Expand, doc, {{src}}, {pages}, o,
-                            expand_int([](long d) { return d; }, [](long d, long i) { return 100 * d + i; })});
-                const CallId t = b.add_call({"transform", CallKind::Map, page, {{pages}}, {out}, o, actor([&, infra](Batch& bt) {
-                                                 for (std::size_t g = 0; g < bt.size(); ++g) {
-                                                     const long x = bt.input(g, 0).get<long>();
-                                                     if (x == 200) {
-                                                         bt.fail_group(g, "page 0 is poison");
-                                                         continue;
-                                                     }
-                                                     if (x == 201 && barrier_in) {
-                                                         if (infra) throw InfraFailure("device lost");
-                                                         throw std::runtime_error("model server returned 500");
-                                                     }
-                                                     bt.set_output(g, 0, Value::of<long>(x));
-                                                 }
-                                             })});
+                b.add_call({"render",
+                            CallKind::Expand,
+                            doc,
+                            {{src}},
+                            {pages},
+                            o,
+                            expand_int([](long d) { return d; },
+                                       [](long d, long i) { return 100 * d + i; })});
+                const CallId t =
+                    b.add_call({"transform",
+                                CallKind::Map,
+                                page,
+                                {{pages}},
+                                {out},
+                                o,
+                                actor([&, infra](Batch& bt) {
+                                    for (std::size_t g = 0; g < bt.size(); ++g) {
+                                        const long x = bt.input(g, 0).get<long>();
+                                        if (x == 200) {
+                                            bt.fail_group(g, "page 0 is poison");
+                                            continue;
+                                        }
+                                        if (x == 201 && barrier_in) {
+                                            if (infra) throw InfraFailure("device lost");
+                                            throw std::runtime_error("model server returned 500");
+                                        }
+                                        bt.set_output(g, 0, Value::of<long>(x));
+                                    }
+                                })});
                 const Plan plan = b.build();
                 const Run run = run_under(s, plan, {2, 3}, [&](PortId port, Outcome outcome) {
                     if (port == out && outcome == Outcome::Failed) barrier_in = true;
@@ -266,12 +284,14 @@ Run run_infra(const Schedule& s, bool persistent, CallId& m) {
 
 }  // namespace
 
-// RayOrch: test_runtime_plan_semantics.py::test_group_barrier_partitions_late_failed_lease_before_recovery
+// RayOrch:
+// test_runtime_plan_semantics.py::test_group_barrier_partitions_late_failed_lease_before_recovery
 // (infrastructure), ::test_retry_keeps_grain_identity_and_generation_fences_stale_report (an
 // infrastructure retry under RecoveryPolicy.abort(infra_retries=1)).
 // Matches: an infra failure replays the batch on a fresh actor (generation + 1), whatever the
 // UDF recovery policy (abort here), and counts as an infra retry, not a UDF retry.
-TEST_CASE("infra failures: replayed on a fresh actor, whatever the policy", "[conformance][recovery][infra]") {
+TEST_CASE("infra failures: replayed on a fresh actor, whatever the policy",
+          "[conformance][recovery][infra]") {
     for (const Schedule& s : schedules()) {
         INFO(s.label());
         CallId m = 0;
@@ -308,10 +328,12 @@ TEST_CASE("infra failures: an exhausted budget fails only the culprit (departs)"
     }
 }
 
-// RayOrch: test_runtime_plan_semantics.py::test_retry_keeps_grain_identity_and_generation_fences_stale_report.
+// RayOrch:
+// test_runtime_plan_semantics.py::test_retry_keeps_grain_identity_and_generation_fences_stale_report.
 // Matches: a timed-out attempt is replayed with generation + 1 for the same Grains; the old
 // attempt's late report is fenced off (counted as stale) and each Item commits once.
-TEST_CASE("generation fence: a late report from a timed-out attempt is stale", "[conformance][recovery][fence]") {
+TEST_CASE("generation fence: a late report from a timed-out attempt is stale",
+          "[conformance][recovery][fence]") {
     for (const Schedule& s : schedules()) {
         INFO(s.label());
         CallOptions o = s.options(Recovery::IsolateTail);
@@ -319,7 +341,8 @@ TEST_CASE("generation fence: a late report from a timed-out attempt is stale", "
         o.infra_retries = 3;
         auto slow_once = std::make_shared<std::atomic<bool>>(false);
         Identity p(o, [slow_once](Batch& bt) {
-            if (!slow_once->exchange(true)) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            if (!slow_once->exchange(true))
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));
             pass_all(bt);
         });
         const Run run = run_under(s, p.plan, {0, 1, 2});
@@ -369,14 +392,21 @@ TEST_CASE("batching: any_parent mixes parents, single_parent never; same Items",
             const PortId src = b.source("src");
             const PortId pages = b.add_port("pages", page);
             const PortId out = b.add_port("out", page);
-            b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
-                        expand_int([](long d) { return d; }, [](long d, long i) { return 100 * d + i; })});
-            const CallId m = b.add_call({"m", CallKind::Map, page, {{pages}}, {out}, o, actor([mixed](Batch& bt) {
-                                             std::set<EntityId> parents;
-                                             for (std::size_t g = 0; g < bt.size(); ++g) parents.insert(bt.info(g).parent);
-                                             if (parents.size() > 1) ++*mixed;
-                                             pass_all(bt);
-                                         })});
+            b.add_call(
+                {"split",
+                 CallKind::Expand,
+                 doc,
+                 {{src}},
+                 {pages},
+                 o,
+                 expand_int([](long d) { return d; }, [](long d, long i) { return 100 * d + i; })});
+            const CallId m = b.add_call(
+                {"m", CallKind::Map, page, {{pages}}, {out}, o, actor([mixed](Batch& bt) {
+                     std::set<EntityId> parents;
+                     for (std::size_t g = 0; g < bt.size(); ++g) parents.insert(bt.info(g).parent);
+                     if (parents.size() > 1) ++*mixed;
+                     pass_all(bt);
+                 })});
             const Plan plan = b.build();
             const Run run = run_under(s, plan, {3, 1, 4, 1, 5, 2, 6});
             CHECK(run.items->of(out).size() == 22);
@@ -387,7 +417,8 @@ TEST_CASE("batching: any_parent mixes parents, single_parent never; same Items",
     }
 }
 
-// RayOrch: test_runtime_plan_semantics.py::test_worker_classifies_udf_and_contract_failures_at_one_boundary,
+// RayOrch:
+// test_runtime_plan_semantics.py::test_worker_classifies_udf_and_contract_failures_at_one_boundary,
 // ::test_udf_raising_contract_error_name_is_still_a_udf_failure.
 // Matches: a UDF that leaves a Grain without a result broke the ABI (a contract error: rop
 // fails the run fast, naming the Call); any exception the UDF throws is a UDF error handled
@@ -412,13 +443,15 @@ TEST_CASE("contract errors fail fast; a user exception is a UDF error whatever i
         }
         Identity user(s.options(Recovery::IsolateTail), [](Batch& bt) {
             for (std::size_t g = 0; g < bt.size(); ++g) {
-                if (bt.input(g, 0).get<long>() == 1) throw ContractError("a user exception, not an ABI violation");
+                if (bt.input(g, 0).get<long>() == 1)
+                    throw ContractError("a user exception, not an ABI violation");
                 bt.set_output(g, 0, bt.input(g, 0));
             }
         });
         const Run run = run_under(s, user.plan, kFive);
         CHECK_FALSE(run.report.aborted);
         CHECK(run.root(1).status == RootStatus::Failed);
-        CHECK_THAT(run.root(1).reason, StartsWith("udf error") && ContainsSubstring("not an ABI violation"));
+        CHECK_THAT(run.root(1).reason,
+                   StartsWith("udf error") && ContainsSubstring("not an ABI violation"));
     }
 }
