@@ -299,7 +299,9 @@ private:
     bool reject_special(const UdfParam& p, std::size_t index) {
         const std::string where =
             callable_name(decl_) + " takes " +
-            (p.type.form == TypeForm::Ordinals ? "rop::Ordinals" : quoted(p.type.spelling)) +
+            (p.type.form == TypeForm::Ordinals  ? "rop::Ordinals"
+             : p.type.form == TypeForm::Skipped ? "rop::Skipped"
+                                                : quoted(p.type.spelling)) +
             " as its " + ordinal(index) + " parameter; ";
         switch (p.type.form) {
             case TypeForm::Emitter:
@@ -324,6 +326,17 @@ private:
                                 "only a reduce UDF takes ordinals, "
                                 "right after its span of children",
                             p.location);
+            case TypeForm::Skipped:
+                if (primitive_ == Primitive::Reduce) {
+                    return fail(where + "a reduce UDF takes it after its children and "
+                                        "ordinals, before its parent: " +
+                                    std::string(kReduceOrder),
+                                p.location);
+                }
+                return fail(where +
+                                "only a reduce UDF takes skipped children, "
+                                "after its children (and ordinals)",
+                            p.location);
             case TypeForm::Parent:
                 if (primitive_ == Primitive::Reduce) {
                     return fail(where + "a reduce UDF takes its parent after its children and "
@@ -341,8 +354,9 @@ private:
     }
 
     static constexpr std::string_view kReduceOrder =
-        "f(std::span<const T> children, rop::Ordinals ordinals, const rop::Parent<P>& parent, "
-        "named arguments...), ordinals and parent each optional";
+        "f(std::span<const T> children, rop::Ordinals ordinals, rop::Skipped skipped, "
+        "const rop::Parent<P>& parent, named arguments...), ordinals, skipped and parent each "
+        "optional";
     static constexpr std::string_view kExpandOrder =
         "void f(const In& input, rop::Emitter<Child>& out, named arguments...)";
 
@@ -543,6 +557,17 @@ private:
             param(next_param_).type.form == TypeForm::Ordinals) {
             binding_.ordinals_param = next_param_++;
         }
+        if (next_param_ < decl_.params.size() &&
+            param(next_param_).type.form == TypeForm::Skipped) {
+            const UdfParam& skipped = param(next_param_);
+            if (skipped.type.ref == RefKind::RValue ||
+                (skipped.type.ref == RefKind::LValue && !skipped.type.is_const)) {
+                return fail("reduce UDF takes its skipped children as 'rop::Skipped', " +
+                                callable_name(decl_) + " takes " + quoted(skipped.type.spelling),
+                            skipped.location);
+            }
+            binding_.skipped_param = next_param_++;
+        }
         if (next_param_ < decl_.params.size() && param(next_param_).type.form == TypeForm::Parent) {
             const UdfParam& parent = param(next_param_);
             if ((parent.type.ref == RefKind::LValue && !parent.type.is_const) ||
@@ -558,6 +583,14 @@ private:
                 return fail(callable_name(decl_) +
                                 " takes rop::Ordinals after its rop::Parent; a reduce UDF takes "
                                 "its ordinals first, right after its span of children: " +
+                                std::string(kReduceOrder),
+                            param(next_param_).location);
+            }
+            if (next_param_ < decl_.params.size() &&
+                param(next_param_).type.form == TypeForm::Skipped) {
+                return fail(callable_name(decl_) +
+                                " takes rop::Skipped after its rop::Parent; a reduce UDF takes "
+                                "its skipped children before its parent: " +
                                 std::string(kReduceOrder),
                             param(next_param_).location);
             }

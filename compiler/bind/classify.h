@@ -24,7 +24,8 @@ enum class Shape : std::uint8_t {
     BatchFilter,      // std::vector<bool> f(std::span<const In>...)
     VectorExpand,     // std::vector<Child> f(const In&...)
     StreamingExpand,  // void f(const In&..., rop::Emitter<Child>&)
-    SpanReduce,       // Out f(std::span<const In> [, rop::Ordinals] [, const rop::Parent<P>&])
+    SpanReduce,       // Out f(std::span<const In> [, rop::Ordinals] [, rop::Skipped]
+                      //        [, const rop::Parent<P>&])
     Source,           // class with std::optional<Out> next(); constructor(input, named...)
     Sink,             // class with void write(const rop::RootKey&, std::span<const In>);
                       // constructor(output, named...)
@@ -56,6 +57,7 @@ struct Binding {
     bool multi_output = false;                  // the result is a std::tuple, one element per port
     std::optional<std::size_t> emitter_param;   // StreamingExpand
     std::optional<std::size_t> ordinals_param;  // SpanReduce with rop::Ordinals
+    std::optional<std::size_t> skipped_param;   // SpanReduce with rop::Skipped
     std::optional<std::size_t> parent_param;    // SpanReduce with rop::Parent<P>
     std::optional<CxxType> parent;              // ... and its P
     // What the Call's `name: value` arguments bind to, by name: a function's parameters after

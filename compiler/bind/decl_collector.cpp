@@ -62,6 +62,11 @@ public:
             std::string tmpl = plain_qualified_name(*spec->getSpecializedTemplate());
             out.form = form_of_template(tmpl);
             if (out.form != TypeForm::Value) out.args = template_args(value, *spec);
+            // A span of rop::SkippedChild is rop::Skipped however it is spelt.
+            if (out.form == TypeForm::Span && !out.args.empty() &&
+                out.args[0].canonical == "rop::SkippedChild") {
+                out.form = TypeForm::Skipped;
+            }
         }
         return out;
     }

@@ -36,6 +36,7 @@ enum class TypeForm : std::uint8_t {
     Tuple,     // std::tuple<A, B, ...>       args = {A, B, ...}
     Emitter,   // rop::Emitter<T>             args = {T}
     Ordinals,  // rop::Ordinals (written through that alias)
+    Skipped,   // rop::Skipped: std::span<const rop::SkippedChild>
     Parent,    // rop::Parent<T>              args = {T}
 };
 

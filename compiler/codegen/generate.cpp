@@ -315,6 +315,7 @@ class Generator {
         for (std::size_t i = 0; i < b.inputs.size(); ++i) by_index[b.inputs[i].param_index] = input_exprs[i];
         if (b.emitter_param) by_index[*b.emitter_param] = "emitter";
         if (b.ordinals_param) by_index[*b.ordinals_param] = "ordinals";
+        if (b.skipped_param) by_index[*b.skipped_param] = "skipped";
         if (b.parent_param) by_index[*b.parent_param] = "parent";
         std::vector<std::string> out;
         std::size_t expected = 0;
@@ -506,6 +507,10 @@ class Generator {
         out += ", .timeout = std::chrono::milliseconds(" + std::to_string(o.timeout_ms.value_or(0)) + ")";
         out += std::string(", .isolation = rop::runtime::Isolation::") +
                (o.isolation == sema::Isolation::Thread ? "Thread" : "Process");
+        // Only a reduce takes on_failure; written when it is not the default.
+        if (o.on_failure == sema::OnFailure::Skip) {
+            out += ", .on_failure = rop::runtime::OnFailure::Skip";
+        }
         return out + "}";
     }
 

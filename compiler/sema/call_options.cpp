@@ -5,6 +5,7 @@ namespace rop::sema {
 namespace {
 
 constexpr unsigned kCall = static_cast<unsigned>(OptionSite::Call);
+constexpr unsigned kReduce = static_cast<unsigned>(OptionSite::Reduce);
 constexpr unsigned kEverywhere =
     kCall | static_cast<unsigned>(OptionSite::Source) | static_cast<unsigned>(OptionSite::Sink);
 
@@ -24,6 +25,10 @@ const char* to_string(Recovery recovery) {
             return "isolate_tail";
     }
     return "?";
+}
+
+const char* to_string(OnFailure on_failure) {
+    return on_failure == OnFailure::Suppress ? "suppress" : "skip";
 }
 
 const char* to_string(Batching batching) {
@@ -81,6 +86,13 @@ const std::vector<OptionSpec>& option_specs() {
          {"thread", "process"},
          kCall,
          "run the UDF in threads of the executor or in separate actor processes"},
+        {"on_failure",
+         OptionKind::Enum,
+         0,
+         0,
+         {"suppress", "skip"},
+         kReduce,
+         "what failed children do to a reduce: suppress its group, or skip them (fail-open)"},
     };
     return specs;
 }
@@ -122,6 +134,8 @@ void apply_option(const ast::Option& option, CallOptions& options) {
         options.batching = v.text == "single_parent" ? Batching::SingleParent : Batching::AnyParent;
     } else if (name == "isolation") {
         options.isolation = v.text == "process" ? Isolation::Process : Isolation::Thread;
+    } else if (name == "on_failure") {
+        options.on_failure = v.text == "skip" ? OnFailure::Skip : OnFailure::Suppress;
     }
 }
 

@@ -14,10 +14,12 @@ namespace rop::sema {
 enum class Recovery { Abort, RetryBatch, RetryTail, IsolateTail };
 enum class Batching { AnyParent, SingleParent };
 enum class Isolation { Thread, Process };
+enum class OnFailure { Suppress, Skip };  // reduce: suppress the group, or skip failed children
 
 const char* to_string(Recovery recovery);
 const char* to_string(Batching batching);
 const char* to_string(Isolation isolation);
+const char* to_string(OnFailure on_failure);
 
 // Every option with its default; SEMANTICS.md says what each one means at run time.
 struct CallOptions {
@@ -30,11 +32,13 @@ struct CallOptions {
     std::optional<std::int64_t> timeout_ms;  // empty: no timeout
     Batching batching = Batching::AnyParent;
     Isolation isolation = Isolation::Thread;
+    OnFailure on_failure = OnFailure::Suppress;
 };
 
-// Where an option may appear. A Call with a UDF takes every option; broadcast and a reduce
-// without `with` run no UDF and take none; sources and sinks take the failure-handling subset.
-enum class OptionSite : unsigned { Call = 1, Source = 2, Sink = 4 };
+// Where an option may appear. A Call with a UDF takes every Call option; broadcast and a reduce
+// without `with` run no UDF and take none of those; sources and sinks take the failure-handling
+// subset. Reduce options (on_failure) go on every reduce, with or without `with`, and only there.
+enum class OptionSite : unsigned { Call = 1, Source = 2, Sink = 4, Reduce = 8 };
 
 // Gpus: whole devices (an integer 1..max) or a fraction in (0, 1] of one shared device.
 enum class OptionKind { Int, Number, Duration, Enum, Gpus };

@@ -12,11 +12,18 @@ namespace rop::sema {
 
 namespace {
 
-// Where a statement's options sit, or nothing when it runs no UDF and so takes no option.
+// Where a statement's options sit, or nothing when it runs no UDF and so takes no Call option;
+// a reduce also takes the reduce options, with or without `with`.
 struct Site {
     std::optional<OptionSite> site;
     std::string construct;  // "a source", "map", ...
+    bool reduce = false;
 };
+
+bool allowed_on(const OptionSpec& spec, const Site& site) {
+    return (site.site && allowed_at(spec, *site.site)) ||
+           (site.reduce && allowed_at(spec, OptionSite::Reduce));
+}
 
 Site site_of(const ast::Statement& statement) {
     if (std::holds_alternative<ast::Source>(statement)) return {OptionSite::Source, "a source"};
@@ -25,8 +32,8 @@ Site site_of(const ast::Statement& statement) {
     const std::string kind = ast::to_string(stage.kind);
     if (stage.kind == ast::StageKind::Broadcast) return {std::nullopt, "broadcast"};
     if (stage.kind == ast::StageKind::Reduce && !stage.op)
-        return {std::nullopt, "reduce without `with`"};
-    return {OptionSite::Call, kind};
+        return {std::nullopt, "reduce without `with`", true};
+    return {OptionSite::Call, kind, stage.kind == ast::StageKind::Reduce};
 }
 
 const std::vector<ast::Option>& options_of(const ast::Statement& statement) {
@@ -45,6 +52,14 @@ std::vector<std::string_view> names_at(std::optional<OptionSite> site) {
     std::vector<std::string_view> names;
     for (const OptionSpec& spec : option_specs()) {
         if (!site || allowed_at(spec, *site)) names.push_back(spec.name);
+    }
+    return names;
+}
+
+std::vector<std::string_view> names_at(const Site& site) {
+    std::vector<std::string_view> names;
+    for (const OptionSpec& spec : option_specs()) {
+        if (allowed_on(spec, site)) names.push_back(spec.name);
     }
     return names;
 }
@@ -108,7 +123,7 @@ class OptionChecker {
                 duplicate(option, *it->second);
                 continue;
             }
-            if (!site.site || !allowed_at(*spec, *site.site)) {
+            if (!allowed_on(*spec, site)) {
                 not_allowed(option, site);
                 continue;
             }
@@ -129,9 +144,9 @@ class OptionChecker {
             d.notes.push_back({std::nullopt, "did you mean '" + std::string(*guess) + "'?"});
             d.fixit = FixIt{option.name.range, std::string(*guess)};
         }
-        if (site.site) {
+        if (site.site || site.reduce) {
             d.notes.push_back(
-                {std::nullopt, site.construct + " takes: " + join_names(names_at(site.site))});
+                {std::nullopt, site.construct + " takes: " + join_names(names_at(site))});
         }
     }
 
@@ -143,9 +158,11 @@ class OptionChecker {
     }
 
     void not_allowed(const ast::Option& option, const Site& site) {
-        std::string why = site.site
-                              ? site.construct + " takes only: " + join_names(names_at(site.site))
-                              : site.construct + " runs no UDF, so it takes no options";
+        std::string why =
+            site.site ? site.construct + " takes only: " + join_names(names_at(site))
+            : site.reduce
+                ? site.construct + " runs no UDF, so it takes only: " + join_names(names_at(site))
+                : site.construct + " runs no UDF, so it takes no options";
         Diagnostic& d =
             diags_.report(DiagId::OptionNotAllowed, option.name.range,
                           "option '" + option.name.name + "' is not allowed on " + site.construct);

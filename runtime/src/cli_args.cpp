@@ -193,7 +193,8 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
         return "--set: unknown Call '" + call + "'" + hint;
     }
     static const std::vector<std::string> kSettable = {
-        "batch", "actors", "retries", "infra_retries", "recovery", "timeout", "batching"};
+        "batch", "actors", "retries", "infra_retries", "recovery", "timeout", "batching",
+        "on_failure"};
     if (option == "gpus" || option == "isolation") {
         return "--set: option '" + option + "' is fixed when the pipeline is built";
     }
@@ -217,6 +218,14 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
                                    {"retry_tail", Recovery::RetryTail},
                                    {"isolate_tail", Recovery::IsolateTail}},
                                   o.recovery);
+    }
+    if (option == "on_failure") {
+        if (target->kind != CallKind::Reduce) {
+            return where + ": only a reduce takes on_failure";
+        }
+        return set_enum<OnFailure>(
+            where, value, {{"suppress", OnFailure::Suppress}, {"skip", OnFailure::Skip}},
+            o.on_failure);
     }
     if (option == "batching") {
         return set_enum<Batching>(

@@ -39,6 +39,19 @@ void Engine::admit() {
 
 void Engine::dispatch() {
     if (report_.aborted) return;
+    // Grains suppressed at dequeue can make a Call already passed READY (a reduce with
+    // `on_failure skip` runs over suppressed members): pass again while an idle Call has work.
+    for (bool again = true; again && !report_.aborted;) {
+        dispatch_pass();
+        again = false;
+        for (const CallState& cs : calls_) {
+            again = again || (cs.inflight == 0 && (!cs.ready.empty() || !cs.immediate.empty() ||
+                                                   !cs.deferred.empty()));
+        }
+    }
+}
+
+void Engine::dispatch_pass() {
     for (CallId c : dispatch_order_) {
         CallState& cs = calls_[c];
         // Up to kPipelineDepth batches per actor, so an actor finds its next batch without a

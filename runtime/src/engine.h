@@ -113,6 +113,22 @@ struct SinkBuffer {
     std::size_t bytes = 0;  // their payload bytes (counted in live_bytes_ for admission)
 };
 
+// A failure recorded in a root while the plan has a reduce with `on_failure skip`: judged when
+// the root is done (absorbed by a skip-reduce, or the root's failure).
+struct FailureRecord {
+    EntityId entity;  // the failed Grain's entity
+    CallId call;
+    std::string reason;
+    std::uint32_t attempts;
+};
+
+// A member a skip-reduce left out: the child entity, for judging failures below it.
+struct SkipRecord {
+    EntityId child;
+    CallId call;
+    std::string reason;
+};
+
 struct RootState {
     EntityId entity = kNoEntity;
     std::uint32_t pending = 0;  // unsealed Grains in the subtree
@@ -120,6 +136,10 @@ struct RootState {
     bool any_result = false;
     Clock::time_point admitted{};
     std::vector<std::pair<PortId, std::uint32_t>> pins;  // items held for broadcast until done
+    // Only with a skip-reduce in the plan, and only on failures (nothing on the happy path):
+    std::vector<FailureRecord> failures;  // in the order they were recorded
+    std::vector<SkipRecord> skips;
+    std::vector<EntityId> strict_parents;  // a suppress-reduce under it suppressed on a member
     RootResult result;
 };
 
@@ -148,6 +168,9 @@ public:
     void record_failure(CallId call, std::uint32_t local, const std::string& reason,
                         std::uint32_t attempts);
     void root_done(RootState& root);
+    // ---- resolve.cpp / lineage.cpp: fail-open reduce (on_failure skip) ----
+    std::string skip_reason(const RootState& root, EntityId child) const;
+    void judge_failures(RootState& root);  // at root_done: absorbed, or the root's failure
     EntityId entity_of(DomainId domain, std::uint32_t local) const {
         return domain_members_[domain][local];
     }
@@ -175,6 +198,7 @@ public:
     // ---- dispatch.cpp ----
     void admit();
     void dispatch();
+    void dispatch_pass();  // one pass over the Calls, downstream first
     BatchJob* build_job(CallId call);
 
     // ---- commit.cpp ----
@@ -216,6 +240,13 @@ public:
     void finish_counters();
 
     const Plan& plan_;
+    // Some reduce has `on_failure skip`: failures are kept per root and judged at root_done.
+    const bool skip_reduces_ = [this] {
+        for (const CallSpec& c : plan_.calls) {
+            if (c.kind == CallKind::Reduce && c.options.on_failure == OnFailure::Skip) return true;
+        }
+        return false;
+    }();
     RootSource& source_;
     const RunOptions& options_;
     Executor& executor_;

@@ -172,7 +172,12 @@ void Engine::record_failure(CallId call, std::uint32_t local, const std::string&
                             std::uint32_t attempts) {
     CallState& cs = calls_[call];
     ++cs.counters.failed;
-    RootState& r = root_of(entity_of(cs.spec->domain, local));
+    const EntityId entity = entity_of(cs.spec->domain, local);
+    RootState& r = root_of(entity);
+    if (skip_reduces_) {  // a skip-reduce may absorb it: judged at root_done
+        r.failures.push_back({entity, call, reason, attempts});
+        return;
+    }
     if (r.result.status == RootStatus::Failed) return;  // the first failure is reported
     r.result.status = RootStatus::Failed;
     r.result.failed_call = cs.spec->name;
@@ -190,6 +195,7 @@ void Engine::root_done(RootState& root) {
         first_root_ = true;
         report_.time_to_first_root_s = std::chrono::duration<double>(now - start_).count();
     }
+    if (skip_reduces_) judge_failures(root);
     if (root.result.status != RootStatus::Failed) {
         root.result.status = root.any_result ? RootStatus::Ok : RootStatus::Dropped;
     }
@@ -201,6 +207,66 @@ void Engine::root_done(RootState& root) {
     root.pins.clear();
     root.pins.shrink_to_fit();
     if (options_.observer) options_.observer->on_root_done(root.entity);
+}
+
+// Why a skip-reduce left `child` out: the failure recorded for the child itself, else the first
+// one recorded below it (a failed line under a suppressed page), else "suppressed" (a sibling's
+// GroupFailure, a barrier). The root's failures are few; nothing is stored per child.
+std::string Engine::skip_reason(const RootState& root, EntityId child) const {
+    const FailureRecord* below = nullptr;
+    for (const FailureRecord& f : root.failures) {
+        if (f.entity == child) return f.reason;
+        if (below != nullptr) continue;
+        for (EntityId e = parent_[f.entity]; e != kNoEntity; e = parent_[e]) {
+            if (e == child) {
+                below = &f;
+                break;
+            }
+        }
+    }
+    return below != nullptr ? below->reason : "suppressed";
+}
+
+// A failure is absorbed when a skip-reduce left out the child it happened in (or under), unless
+// a suppress-reduce over the same parent's children suppressed its group on a member failure
+// (that output is lost, so the root did fail). The first failure not absorbed fails the root,
+// as without skip-reduces; otherwise a root with skipped members is partial.
+void Engine::judge_failures(RootState& root) {
+    auto skipped = [&](EntityId e) {
+        for (const SkipRecord& s : root.skips) {
+            if (s.child == e) return true;
+        }
+        return false;
+    };
+    auto strict = [&](EntityId parent) {
+        for (EntityId p : root.strict_parents) {
+            if (p == parent) return true;
+        }
+        return false;
+    };
+    auto absorbed = [&](EntityId failed) {
+        for (EntityId e = failed; parent_[e] != kNoEntity; e = parent_[e]) {
+            if (skipped(e) && !strict(parent_[e])) return true;
+        }
+        return false;
+    };
+    for (const FailureRecord& f : root.failures) {
+        if (absorbed(f.entity)) continue;
+        if (root.result.status != RootStatus::Failed) {
+            root.result.status = RootStatus::Failed;
+            root.result.failed_call = calls_[f.call].spec->name;
+            root.result.reason = f.reason;
+            root.result.attempts = f.attempts;
+        }
+        break;
+    }
+    for (const SkipRecord& s : root.skips) {
+        root.result.skipped.push_back({calls_[s.call].spec->name, ordinal_[s.child], s.reason});
+    }
+    root.result.partial = root.result.status != RootStatus::Failed && !root.skips.empty();
+    root.failures = {};
+    root.skips = {};
+    root.strict_parents = {};
 }
 
 }  // namespace rop::runtime::detail

@@ -48,6 +48,13 @@ std::string RunReport::to_json() const {
             e["reason"] = r.reason;
             e["attempts"] = r.attempts;
         }
+        if (r.partial) e["partial"] = true;
+        if (!r.skipped.empty()) {
+            auto& skipped = e["skipped"] = nlohmann::json::array();
+            for (const SkippedMember& s : r.skipped) {
+                skipped.push_back({{"call", s.call}, {"ordinal", s.ordinal}, {"reason", s.reason}});
+            }
+        }
         roots_json.push_back(std::move(e));
     }
     j["summary"] = {{"roots", roots.size()}, {"ok", counts[0]}, {"dropped", counts[1]},
@@ -81,7 +88,8 @@ std::string RunReport::to_json() const {
                               {"stale_reports", c.stale_reports},
                               {"failed", c.failed},
                               {"mixed_parent_batches", c.mixed_parent_batches},
-                              {"stuck_batches", c.stuck_batches}});
+                              {"stuck_batches", c.stuck_batches},
+                              {"skipped_members", c.skipped_members}});
     }
     return j.dump(2);
 }

@@ -94,7 +94,8 @@ void Engine::resolve(CallId call, std::uint32_t local) {
             const std::vector<EntityId>& members = x.children[local];
             scratch_.clear();
             for (EntityId m : members) scratch_.push_back(ports_[in].outcome[local_[m]]);
-            const ReduceVerdict verdict = reduce_verdict(x.state[local], scratch_);
+            const OnFailure on_failure = spec.options.on_failure;
+            const ReduceVerdict verdict = reduce_verdict(x.state[local], scratch_, on_failure);
             if (verdict == ReduceVerdict::Wait) {
                 throw ContractError("bug: reduce '" + spec.name + "' resolved while pending");
             }
@@ -104,10 +105,25 @@ void Engine::resolve(CallId call, std::uint32_t local) {
                 group.ordinals.reserve(members.size());
                 for (EntityId m : members) {
                     const std::uint32_t slot = ports_[in].slot[local_[m]];
-                    if (ports_[in].outcome[local_[m]] != Outcome::Present) continue;
+                    const Outcome member = ports_[in].outcome[local_[m]];
+                    if (reduce_skips(member, on_failure)) {
+                        RootState& root = root_of(m);
+                        std::string reason = skip_reason(root, m);
+                        group.skipped.push_back({ordinal_[m], reason});
+                        root.skips.push_back({m, call, std::move(reason)});
+                        ++cs.counters.skipped_members;
+                    }
+                    if (member != Outcome::Present) continue;
                     group.values.push_back(slot == kNoSlot ? Value() : payloads_[slot].value);
                     group.ordinals.push_back(ordinal_[m]);
                 }
+            }
+            if (skip_reduces_ && verdict == ReduceVerdict::Suppress &&
+                x.state[local] == ExpansionState::Succeeded) {
+                // A suppress-reduce lost this parent's output to a member failure: no
+                // skip-reduce over the same children absorbs that failure (judge_failures).
+                const EntityId parent = entity_of(spec.domain, local);
+                root_of(parent).strict_parents.push_back(parent);
             }
             for (EntityId m : members) release_ref(in, local_[m]);
             Value parent;

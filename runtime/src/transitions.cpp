@@ -62,6 +62,16 @@ ExpansionState expansion_from_report(bool success) {
 }
 
 ReduceVerdict reduce_verdict(ExpansionState expansion, std::span<const Outcome> members) {
+    return reduce_verdict(expansion, members, OnFailure::Suppress);
+}
+
+bool reduce_skips(Outcome member, OnFailure on_failure) {
+    return on_failure == OnFailure::Skip &&
+           (member == Outcome::Failed || member == Outcome::Suppressed);
+}
+
+ReduceVerdict reduce_verdict(ExpansionState expansion, std::span<const Outcome> members,
+                             OnFailure on_failure) {
     switch (expansion) {
         case ExpansionState::Pending: return ReduceVerdict::Wait;
         case ExpansionState::Dropped: return ReduceVerdict::Drop;
@@ -71,6 +81,7 @@ ReduceVerdict reduce_verdict(ExpansionState expansion, std::span<const Outcome> 
     bool bad = false;
     for (Outcome member : members) {
         if (member == Outcome::Unresolved) return ReduceVerdict::Wait;
+        if (reduce_skips(member, on_failure)) continue;
         if (member == Outcome::Failed || member == Outcome::Suppressed) bad = true;
     }
     return bad ? ReduceVerdict::Suppress : ReduceVerdict::Run;

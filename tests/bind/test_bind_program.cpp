@@ -366,7 +366,8 @@ TEST_CASE("bind program: a reduce's rop::Ordinals after its rop::Parent says the
                "E0501", "6:26", cxx("rop::Ordinals ordinals)", "ordinals)"),
                "takes rop::Ordinals after its rop::Parent; a reduce UDF takes its ordinals "
                "first, right after its span of children: f(std::span<const T> children, "
-               "rop::Ordinals ordinals, const rop::Parent<P>& parent, named arguments...)"});
+               "rop::Ordinals ordinals, rop::Skipped skipped, const rop::Parent<P>& parent, "
+               "named arguments...)"});
 }
 
 TEST_CASE("bind program: a source must be a source class", "[bind]") {

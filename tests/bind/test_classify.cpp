@@ -135,6 +135,22 @@ TEST_CASE("bind classify: reduce over a span, with ordinals and parent", "[bind]
     CHECK(assemble.outputs[0].name == "demo::Doc");
 }
 
+TEST_CASE("bind classify: reduce takes its skipped children as rop::Skipped", "[bind]") {
+    Binding alone = bind_ok(shapes(), "demo::join_skipped", Primitive::Reduce);
+    CHECK(alone.shape == Shape::SpanReduce);
+    CHECK_FALSE(alone.ordinals_param);
+    CHECK(alone.skipped_param == 1u);
+    CHECK(alone.named.empty());
+
+    // Spelt as the span it aliases, between ordinals and parent.
+    Binding all = bind_ok(shapes(), "demo::assemble_partial", Primitive::Reduce);
+    CHECK(all.ordinals_param == 1u);
+    CHECK(all.skipped_param == 2u);
+    CHECK(all.parent_param == 3u);
+    CHECK(all.named.empty());
+    CHECK(all.outputs[0].name == "demo::Doc");
+}
+
 TEST_CASE("bind classify: multi-output reduce returns a tuple", "[bind]") {
     Binding b = bind_ok(shapes(), "demo::join_stats", Primitive::Reduce);
     CHECK(b.shape == Shape::SpanReduce);
@@ -237,8 +253,8 @@ TEST_CASE("bind classify: wrong shapes say why, at the C++ declaration", "[bind]
         {"bad::ordinals_first", Primitive::Reduce,
          "'bad::ordinals_first' takes rop::Ordinals as its 1st parameter; a reduce UDF takes "
          "it right after its span of children, before its parent: f(std::span<const T> "
-         "children, rop::Ordinals ordinals, const rop::Parent<P>& parent, named arguments...), "
-         "ordinals and parent each optional",
+         "children, rop::Ordinals ordinals, rop::Skipped skipped, const rop::Parent<P>& parent, "
+         "named arguments...), ordinals, skipped and parent each optional",
          loc_of(h, "ordinals_first(", "ordinals,")},
         {"bad::ordinals_first", Primitive::Map,
          "'bad::ordinals_first' takes rop::Ordinals as its 1st parameter; only a reduce UDF "
@@ -247,9 +263,19 @@ TEST_CASE("bind classify: wrong shapes say why, at the C++ declaration", "[bind]
         {"bad::parent_then_ordinals", Primitive::Reduce,
          "'bad::parent_then_ordinals' takes rop::Ordinals after its rop::Parent; a reduce UDF "
          "takes its ordinals first, right after its span of children: f(std::span<const T> "
-         "children, rop::Ordinals ordinals, const rop::Parent<P>& parent, named arguments...), "
-         "ordinals and parent each optional",
+         "children, rop::Ordinals ordinals, rop::Skipped skipped, const rop::Parent<P>& parent, "
+         "named arguments...), ordinals, skipped and parent each optional",
          loc_of(h, "rop::Ordinals ordinals);", "ordinals)")},
+        {"bad::parent_then_skipped", Primitive::Reduce,
+         "'bad::parent_then_skipped' takes rop::Skipped after its rop::Parent; a reduce UDF "
+         "takes its skipped children before its parent: f(std::span<const T> children, "
+         "rop::Ordinals ordinals, rop::Skipped skipped, const rop::Parent<P>& parent, named "
+         "arguments...), ordinals, skipped and parent each optional",
+         loc_of(h, "rop::Skipped skipped);", "skipped)")},
+        {"bad::skipped_in_map", Primitive::Map,
+         "'bad::skipped_in_map' takes rop::Skipped as its 2nd parameter; only a reduce UDF "
+         "takes skipped children, after its children (and ordinals)",
+         loc_of(h, "skipped_in_map(", "skipped)")},
         {"bad::keep_vec", Primitive::Filter,
          "batch UDFs take std::span<const T>, not a vector: 'bad::keep_vec' takes 'const "
          "std::vector<Page> &'; take 'std::span<const demo::Page>'",

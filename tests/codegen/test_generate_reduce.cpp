@@ -1,5 +1,6 @@
 // generate() for reduce Calls beyond the single-output one of test_generate.cpp: a reduce UDF
-// returning a std::tuple publishes one output per element; the generated C++ compiles against
+// returning a std::tuple publishes one output per element; a reduce with `on_failure skip` gets
+// the option in its plan entry and its rop::Skipped parameter; the generated C++ compiles against
 // the real runtime and stdlib headers.
 #include <catch2/catch_test_macros.hpp>
 #include <string>
@@ -24,6 +25,7 @@ source docs : Doc = stub.Docs(glob: "in/*.doc");
 pages  = expand docs as Page with stub.render;
 texts  = map pages with stub.page_text;
 (joined, count) = reduce texts to Doc with stub.join_count;
+partial = reduce texts to Doc with stub.join_partial on_failure skip;
 sink joined -> stub.Out(path: "out/all.txt");
 )";
 
@@ -99,6 +101,15 @@ struct Fixture {
                 bc.binding.multi_output = true;
                 bc.binding.outputs = {type("std::string"), type("int")};
                 input("std::string");
+            } else if (name == "stub.join_partial") {
+                bc.decl = decl("stub::join_partial", false);
+                bc.binding.shape = Shape::SpanReduce;
+                bc.binding.ordinals_param = 1;
+                bc.binding.skipped_param = 2;
+                bc.binding.parent_param = 3;
+                bc.binding.parent = type("stub::Doc");
+                bc.binding.outputs = {type("std::string")};
+                input("std::string");
             } else if (name == "stub.Out") {
                 bc.decl = decl("stub::Out", true);
                 bc.binding.shape = Shape::Sink;
@@ -139,6 +150,35 @@ TEST_CASE("a reduce returning a std::tuple publishes one output per element",
     CHECK(code.code.find("batch.set_output(grain, 1, rop::runtime::Value::of<int>("
                          "std::move(std::get<1>(result))));") != std::string::npos);
     auto compiled = syntax_check(t::work_dir("generate_reduce_compile"), code.code);
+    INFO(compiled.output);
+    CHECK(compiled.exit_code == 0);
+}
+
+TEST_CASE("a reduce with on_failure skip gets the option and its skipped children",
+          "[codegen][generate][host]") {
+    Fixture fixture;
+    GenerateOptions options;
+    options.cpp_file = "generated.cpp";
+    options.version = "test";
+    const GeneratedCode code = generate(fixture.bound, fixture.sources, options);
+    INFO(code.code);
+    CHECK(code.code.find("stub::join_partial(children, ordinals, skipped, parent)") !=
+          std::string::npos);
+    // Only the skip-reduce names the option (suppress is the runtime default): in its plan
+    // entry and in its Call definition (what --set starts from).
+    std::vector<std::size_t> at;
+    for (std::size_t i = code.code.find(".on_failure = rop::runtime::OnFailure::Skip");
+         i != std::string::npos; i = code.code.find(".on_failure = rop::runtime::OnFailure::Skip", i + 1)) {
+        at.push_back(i);
+    }
+    REQUIRE(at.size() == 2);
+    for (std::size_t i : at) {
+        const std::size_t name = code.code.rfind("\"partial\"", i);
+        REQUIRE(name != std::string::npos);
+        CHECK(i - name < 700);
+        CHECK(code.code.substr(name, i - name).find("\"joined") == std::string::npos);
+    }
+    auto compiled = syntax_check(t::work_dir("generate_reduce_skip_compile"), code.code);
     INFO(compiled.output);
     CHECK(compiled.exit_code == 0);
 }

@@ -180,7 +180,7 @@ TEST_CASE("pipeline_main: --set validation table", "[runtime][cli]") {
         {"m.bach=2", "--set: unknown option 'bach'; did you mean 'batch'?"},
         {"m.colour=2",
          "--set: unknown option 'colour' (options: batch, actors, retries, infra_retries, "
-         "recovery, timeout, batching)"},
+         "recovery, timeout, batching, on_failure)"},
         {"m.gpus=1", "--set: option 'gpus' is fixed when the pipeline is built"},
         {"m.isolation=process", "--set: option 'isolation' is fixed when the pipeline is built"},
         {"mbatch=2", "--set: expected CALL.OPTION=VALUE, got 'mbatch=2'"},

@@ -1,5 +1,5 @@
 // rop/udf.h: the vocabulary a UDF header includes to talk to rop — streaming emitters, typed
-// failures, reduce ordinals and the reduce parent. docs/udfs.md gives the signature conventions.
+// failures, reduce ordinals, skipped children and the reduce parent. docs/udfs.md gives the signature conventions.
 //
 // Slim on purpose: ropc parses this header (and the user's) for every pipeline it checks, so it
 // includes standard headers only and declares no functions with bodies worth compiling.
@@ -64,6 +64,17 @@ public:
 // right after its span of children: ordinals[i] is the zero-based ordinal of children[i] as the
 // expand emitted it. Children that were dropped (filtered out, failed) leave gaps.
 using Ordinals = std::span<const std::uint32_t>;
+
+// A reduce with `on_failure skip` leaves out children that FAILED (or were suppressed by a
+// failure) and folds the rest. A reduce UDF that wants to know which takes `rop::Skipped` after
+// its span of children (and after rop::Ordinals, before rop::Parent, when it takes those): one
+// entry per left-out child, in ordinal order, with the reason recorded for it ("suppressed" when
+// none was). Empty under the default `on_failure suppress`, which never runs a partial group.
+struct SkippedChild {
+    std::uint32_t ordinal = 0;
+    std::string reason;
+};
+using Skipped = std::span<const SkippedChild>;
 
 // A reduce UDF that needs its parent's item (the Doc a span of Pages folds into) takes
 // `const rop::Parent<Doc>&` after its children (and after rop::Ordinals when it takes those).

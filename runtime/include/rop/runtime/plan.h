@@ -18,6 +18,9 @@ enum class InputMode : std::uint8_t { Required, Optional };
 enum class Batching : std::uint8_t { AnyParent, SingleParent };
 enum class Recovery : std::uint8_t { Abort, RetryBatch, RetryTail, IsolateTail };
 enum class Isolation : std::uint8_t { Thread, Process };
+// What a reduce does with members that FAILED or were SUPPRESSED: suppress its group (the
+// default), or skip them like DROPPED ones and fold the rest (fail-open; docs/runtime.md).
+enum class OnFailure : std::uint8_t { Suppress, Skip };
 
 struct CallOptions {
     std::uint32_t batch = 1;
@@ -29,6 +32,7 @@ struct CallOptions {
     std::uint32_t infra_retries = 2;  // replays after an infra failure (crash, timeout)
     std::chrono::milliseconds timeout{0};  // 0: none
     Isolation isolation = Isolation::Thread;
+    OnFailure on_failure = OnFailure::Suppress;  // reduce only
 };
 
 struct DomainSpec {

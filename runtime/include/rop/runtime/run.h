@@ -125,6 +125,8 @@ struct CallCounters {
     std::uint64_t failed = 0;
     std::uint64_t mixed_parent_batches = 0;
     std::uint64_t stuck_batches = 0;  // batches flagged as stuck (see StuckBatch)
+    // A reduce with `on_failure skip`: FAILED or SUPPRESSED members left out of its groups.
+    std::uint64_t skipped_members = 0;
 };
 
 // A batch that has run far longer than its Call usually takes: longer than
@@ -158,9 +160,20 @@ struct Progress {
 enum class RootStatus : std::uint8_t { Ok, Dropped, Failed };
 const char* to_string(RootStatus status);  // "ok", "dropped", "failed": the report and journal spelling
 
+// A member a reduce with `on_failure skip` left out (RootResult::skipped).
+struct SkippedMember {
+    std::string call;  // the reduce Call's plan name
+    std::uint32_t ordinal = 0;
+    std::string reason;
+};
+
 struct RootResult {
     std::string name;
     RootStatus status = RootStatus::Ok;
+    // Ok (or Dropped) although a skip-reduce absorbed failures below it: what it left out, in
+    // the order the reduces resolved. A failure outside every absorbed subtree still fails it.
+    bool partial = false;
+    std::vector<SkippedMember> skipped;
     bool resumed = false;  // skipped: an earlier run journaled it (status, reason from there)
     // For failures: the first failing Call, its reason and the attempts it took.
     std::string failed_call;

@@ -51,6 +51,12 @@ enum class ReduceVerdict : std::uint8_t {
     Suppress,  // Expansion FAILED, or a member FAILED/SUPPRESSED -> output SUPPRESSED
 };
 ReduceVerdict reduce_verdict(ExpansionState expansion, std::span<const Outcome> members);
+// The same rule for a reduce's `on_failure` option: with Skip, FAILED/SUPPRESSED members do not
+// suppress the group; they are left out like DROPPED ones (Run). The Expansion rules stay.
+ReduceVerdict reduce_verdict(ExpansionState expansion, std::span<const Outcome> members,
+                             OnFailure on_failure);
+// Whether the member is left out of a running group as skipped (recorded with its reason).
+bool reduce_skips(Outcome member, OnFailure on_failure);
 Outcome outcome_of(ReduceVerdict verdict);
 
 // ---- Item publication: exactly once ----

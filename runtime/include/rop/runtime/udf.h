@@ -53,10 +53,19 @@ struct GrainInfo {
     std::uint32_t ordinal;  // zero-based among its parent's children (root: source order)
 };
 
-// The members of one reduce group, in ordinal order (DROPPED children left out).
+// A member that a reduce with `on_failure skip` left out because it FAILED or was SUPPRESSED:
+// its ordinal under the parent and the reason recorded for it (or below it), else "suppressed".
+struct SkippedChild {
+    std::uint32_t ordinal = 0;
+    std::string reason;
+};
+
+// The members of one reduce group, in ordinal order (DROPPED children left out; with
+// `on_failure skip`, FAILED and SUPPRESSED ones too, listed in `skipped` in ordinal order).
 struct ReduceGroup {
     std::vector<Value> values;
     std::vector<std::uint32_t> ordinals;
+    std::vector<SkippedChild> skipped;
 };
 
 // One physical batch. Results are written per Grain; a Grain left without a result when
