@@ -84,8 +84,8 @@ struct Fixture {
             if (name == "stub.Docs") {
                 bc.decl = decl("stub::Docs", true);
                 bc.binding.shape = Shape::Source;
-                bc.arguments.push_back({param("glob", "std::string", ArgKind::String),
-                                        call.op->args.at(0)});
+                bc.arguments.push_back(
+                    {param("glob", "std::string", ArgKind::String), call.op->args.at(0)});
             } else if (name == "stub.render") {
                 bc.decl = decl("stub::render", false);
                 bc.binding.shape = Shape::VectorExpand;
@@ -113,8 +113,8 @@ struct Fixture {
             } else if (name == "stub.Out") {
                 bc.decl = decl("stub::Out", true);
                 bc.binding.shape = Shape::Sink;
-                bc.arguments.push_back({param("path", "std::string", ArgKind::String),
-                                        call.op->args.at(0)});
+                bc.arguments.push_back(
+                    {param("path", "std::string", ArgKind::String), call.op->args.at(0)});
                 bind::UdfParam width = param("width", "int", ArgKind::Integer);
                 width.has_default = true;
                 width.default_text = "80";
@@ -168,7 +168,8 @@ TEST_CASE("a reduce with on_failure skip gets the option and its skipped childre
     // entry and in its Call definition (what --set starts from).
     std::vector<std::size_t> at;
     for (std::size_t i = code.code.find(".on_failure = rop::runtime::OnFailure::Skip");
-         i != std::string::npos; i = code.code.find(".on_failure = rop::runtime::OnFailure::Skip", i + 1)) {
+         i != std::string::npos;
+         i = code.code.find(".on_failure = rop::runtime::OnFailure::Skip", i + 1)) {
         at.push_back(i);
     }
     REQUIRE(at.size() == 2);

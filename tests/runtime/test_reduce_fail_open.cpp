@@ -2,9 +2,8 @@
 // DROPPED ones and listed with their ordinal and reason; the root is Ok and partial unless a
 // failure outside every absorbed child subtree fails it. The rule table parallels
 // "reduce: expansion state x member outcomes" in test_transitions.cpp.
-#include <catch2/catch_test_macros.hpp>
-
 #include <array>
+#include <catch2/catch_test_macros.hpp>
 #include <mutex>
 
 #include "rop/runtime/pipeline_main.h"
@@ -20,8 +19,8 @@ namespace {
 constexpr std::array<Outcome, 5> kAll = {Outcome::Unresolved, Outcome::Present, Outcome::Dropped,
                                          Outcome::Failed, Outcome::Suppressed};
 
-const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {
-    {1, 1}, {3, 1}, {8, 1}, {1, 4}, {3, 4}, {8, 4}};
+const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {{1, 1}, {3, 1}, {8, 1},
+                                                                      {1, 4}, {3, 4}, {8, 4}};
 
 CallOptions skip_opts(std::uint32_t batch, std::uint32_t actors) {
     CallOptions o = opts(batch, actors);
@@ -70,7 +69,12 @@ struct Document {
         total = b.add_port("total", doc);
         title = b.add_port("title", doc);
         const CallOptions o = opts(cap, actors);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    o,
                     expand_int([](long x) { return x % 10; },
                                [](long x, long i) { return 100 * x + i; })});
         b.add_call({"read", CallKind::Map, page, {{pages}}, {read}, o, actor([](Batch& batch) {
@@ -88,7 +92,12 @@ struct Document {
                             }
                         }
                     })});
-        b.add_call({"assemble", CallKind::Reduce, doc, {{read}}, {total}, skip_opts(cap, actors),
+        b.add_call({"assemble",
+                    CallKind::Reduce,
+                    doc,
+                    {{read}},
+                    {total},
+                    skip_opts(cap, actors),
                     actor([&seen](Batch& batch) {
                         for (std::size_t g = 0; g < batch.size(); ++g) {
                             const auto& group = batch.input(g, 0).get<ReduceGroup>();
@@ -217,8 +226,8 @@ TEST_CASE("reduce on_failure skip: a document with one unreadable page", "[runti
             expected_total -= 8400 + m.ordinal;
         }
         CHECK(torn);
-        CHECK(rec.of(d.total) == std::multiset<std::string>{"22008", "2510", "34219",
-                                                            std::to_string(expected_total)});
+        CHECK(rec.of(d.total) ==
+              std::multiset<std::string>{"22008", "2510", "34219", std::to_string(expected_total)});
 
         std::uint64_t skipped = 0;
         for (const CallCounters& c : report.calls) {
@@ -243,9 +252,19 @@ TEST_CASE("reduce on_failure skip: a reduce without a UDF lists the skipped memb
         const PortId pages = b.add_port("pages", page);
         const PortId read = b.add_port("read", page);
         const PortId all = b.add_port("all", doc);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(cap, actors),
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    opts(cap, actors),
                     expand_int([](long x) { return x; }, [](long, long i) { return i; })});
-        b.add_call({"read", CallKind::Map, page, {{pages}}, {read}, opts(cap, actors),
+        b.add_call({"read",
+                    CallKind::Map,
+                    page,
+                    {{pages}},
+                    {read},
+                    opts(cap, actors),
                     actor([](Batch& batch) {
                         for (std::size_t g = 0; g < batch.size(); ++g) {
                             if (batch.input(g, 0).get<long>() == 1) {
@@ -255,8 +274,7 @@ TEST_CASE("reduce on_failure skip: a reduce without a UDF lists the skipped memb
                             }
                         }
                     })});
-        b.add_call({"collect", CallKind::Reduce, doc, {{read}}, {all}, skip_opts(cap, actors),
-                    {}});
+        b.add_call({"collect", CallKind::Reduce, doc, {{read}}, {all}, skip_opts(cap, actors), {}});
         const Plan plan = b.build();
         std::vector<std::string> groups;
         RunOptions options;
@@ -282,10 +300,14 @@ TEST_CASE("reduce on_failure skip: a suppress-reduce over the same children keep
     const PortId read = b.add_port("read", page);
     const PortId lenient = b.add_port("lenient", doc);
     const PortId strict = b.add_port("strict", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(1, 1),
                 expand_int([](long x) { return x; }, [](long, long i) { return i; })});
-    b.add_call({"read", CallKind::Map, page, {{pages}}, {read}, opts(1, 1),
-                actor([](Batch& batch) {
+    b.add_call({"read", CallKind::Map, page, {{pages}}, {read}, opts(1, 1), actor([](Batch& batch) {
                     for (std::size_t g = 0; g < batch.size(); ++g) {
                         if (batch.input(g, 0).get<long>() == 1) {
                             batch.fail_record(g, "bad");
@@ -325,12 +347,21 @@ TEST_CASE("reduce on_failure skip: a failure deeper down gives the skipped child
     const PortId read = b.add_port("read", line);
     const PortId page_text = b.add_port("page_text", page);
     const PortId doc_text = b.add_port("doc_text", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(1, 1),
                 expand_int([](long x) { return x; }, [](long, long i) { return 10 * i; })});
-    b.add_call({"lines", CallKind::Expand, page, {{pages}}, {lines}, opts(1, 1),
+    b.add_call({"lines",
+                CallKind::Expand,
+                page,
+                {{pages}},
+                {lines},
+                opts(1, 1),
                 expand_int([](long) { return 2; }, [](long p, long i) { return p + i; })});
-    b.add_call({"read", CallKind::Map, line, {{lines}}, {read}, opts(1, 1),
-                actor([](Batch& batch) {
+    b.add_call({"read", CallKind::Map, line, {{lines}}, {read}, opts(1, 1), actor([](Batch& batch) {
                     for (std::size_t g = 0; g < batch.size(); ++g) {
                         if (batch.input(g, 0).get<long>() == 11) {
                             batch.fail_record(g, "smudged line");

@@ -10,8 +10,8 @@ using namespace rop::runtime::test;
 
 namespace {
 
-const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {
-    {1, 1}, {3, 1}, {8, 1}, {1, 4}, {3, 4}, {8, 4}};
+const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {{1, 1}, {3, 1}, {8, 1},
+                                                                      {1, 4}, {3, 4}, {8, 4}};
 
 // Doc(x) -> x pages valued 100x+i -> "fail" fails the page valued fail_value ->
 // "stats" (reduce, two outputs: sum and count). stats fails a whole group when its sum is 0.
@@ -28,10 +28,20 @@ struct TwoOutputReduce {
         const PortId checked = b.add_port("checked", page);
         sum = b.add_port("sum", doc);
         count = b.add_port("count", doc);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
-                    expand_int([](long x) { return x; },
-                               [](long x, long i) { return 100 * x + i; })});
-        b.add_call({"check", CallKind::Map, page, {{pages}}, {checked}, o,
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             o,
+             expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
+        b.add_call({"check",
+                    CallKind::Map,
+                    page,
+                    {{pages}},
+                    {checked},
+                    o,
                     actor([fail_value](Batch& batch) {
                         for (std::size_t g = 0; g < batch.size(); ++g) {
                             const long v = batch.input(g, 0).get<long>();
@@ -42,22 +52,22 @@ struct TwoOutputReduce {
                             }
                         }
                     })});
-        b.add_call({"stats", CallKind::Reduce, doc, {{checked}}, {sum, count}, o,
-                    actor([](Batch& batch) {
-                        for (std::size_t g = 0; g < batch.size(); ++g) {
-                            const auto& group = batch.input(g, 0).get<ReduceGroup>();
-                            long s = 0;
-                            for (const Value& v : group.values) s += v.get<long>();
-                            // One output set, then the failure: neither may be published.
-                            batch.set_output(g, 0, Value::of<long>(s));
-                            if (s == 0) {
-                                batch.fail_record(g, "empty document");
-                                continue;
-                            }
-                            batch.set_output(g, 1, Value::of<long>(
-                                                       static_cast<long>(group.values.size())));
-                        }
-                    })});
+        b.add_call(
+            {"stats", CallKind::Reduce, doc, {{checked}}, {sum, count}, o, actor([](Batch& batch) {
+                 for (std::size_t g = 0; g < batch.size(); ++g) {
+                     const auto& group = batch.input(g, 0).get<ReduceGroup>();
+                     long s = 0;
+                     for (const Value& v : group.values) s += v.get<long>();
+                     // One output set, then the failure: neither may be published.
+                     batch.set_output(g, 0, Value::of<long>(s));
+                     if (s == 0) {
+                         batch.fail_record(g, "empty document");
+                         continue;
+                     }
+                     batch.set_output(g, 1,
+                                      Value::of<long>(static_cast<long>(group.values.size())));
+                 }
+             })});
         plan = b.build();
     }
 };
@@ -96,7 +106,12 @@ TEST_CASE("a reduce without a UDF has exactly one output", "[runtime][reduce]") 
     const PortId pages = b.add_port("pages", page);
     const PortId a = b.add_port("a", doc);
     const PortId c = b.add_port("c", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(1, 1),
                 expand_int([](long x) { return x; }, [](long, long i) { return i; })});
     b.add_call({"collect", CallKind::Reduce, doc, {{pages}}, {a, c}, opts(1, 1), {}});
     CHECK_THROWS_AS(b.build(), ContractError);

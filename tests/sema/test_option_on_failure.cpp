@@ -33,8 +33,8 @@ struct Construct {
 };
 
 const std::vector<Construct> kConstructs = {
-    {"source", 2, false},    {"expand", 3, false},     {"map", 4, false},
-    {"filter", 5, false},    {"broadcast", 7, false},  {"reduce_with", 9, true},
+    {"source", 2, false},       {"expand", 3, false},    {"map", 4, false},
+    {"filter", 5, false},       {"broadcast", 7, false}, {"reduce_with", 9, true},
     {"reduce_plain", 10, true}, {"sink", 11, false},
 };
 

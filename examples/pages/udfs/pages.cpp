@@ -49,9 +49,8 @@ std::string read_page(const Page& page) {
     return page.text;
 }
 
-std::tuple<rop::stdlib::JsonText, rop::stdlib::JsonText> assemble(std::span<const std::string> texts,
-                                                                  rop::Ordinals ordinals,
-                                                                  rop::Skipped skipped) {
+std::tuple<rop::stdlib::JsonText, rop::stdlib::JsonText> assemble(
+    std::span<const std::string> texts, rop::Ordinals ordinals, rop::Skipped skipped) {
     std::string doc = "{\"pages\": [";
     for (std::size_t i = 0; i < texts.size(); ++i) {
         doc += std::string(i ? ", " : "") + "{\"ordinal\": " + std::to_string(ordinals[i]) +

@@ -2,13 +2,13 @@
 // unreadable) and assembled fail-open: the pages that failed are listed, not fatal.
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <span>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace pages {
 
@@ -24,8 +24,7 @@ std::string read_page(const Page& page);
 
 // reduce (run with `on_failure skip`): the document as JSON (its readable pages, each with its
 // ordinal, and the skipped ones with their reasons), and its page stats as JSON.
-std::tuple<rop::stdlib::JsonText, rop::stdlib::JsonText> assemble(std::span<const std::string> texts,
-                                                                  rop::Ordinals ordinals,
-                                                                  rop::Skipped skipped);
+std::tuple<rop::stdlib::JsonText, rop::stdlib::JsonText> assemble(
+    std::span<const std::string> texts, rop::Ordinals ordinals, rop::Skipped skipped);
 
 }  // namespace pages
