@@ -192,6 +192,7 @@ public:
     void make_ready(CallId call, std::uint32_t local);
     void set_expansion(CallId expand, std::uint32_t local, ExpansionState state);
     bool barred(CallId call, EntityId entity) const;
+    bool group_failed(EntityId parent, std::span<const Outcome> members) const;
     void install_barrier(CallId call, EntityId entity);
     void add_child(CallId expand, std::uint32_t local, std::uint32_t ordinal, Value value);
 

@@ -34,6 +34,18 @@ bool Engine::barred(CallId call, EntityId entity) const {
     return barriers_.count(barrier_key(call, parent_[entity])) != 0;
 }
 
+// Whether a GroupFailure barred some Call over the children of `parent` (only looked for when a
+// member of a skip-reduce's group is FAILED or SUPPRESSED).
+bool Engine::group_failed(EntityId parent, std::span<const Outcome> members) const {
+    bool failed = false;
+    for (Outcome m : members) failed = failed || reduce_skips(m, OnFailure::Skip);
+    if (!failed) return false;
+    for (CallId c = 0; c < calls_.size(); ++c) {
+        if (calls_[c].barriers != 0 && barriers_.count(barrier_key(c, parent)) != 0) return true;
+    }
+    return false;
+}
+
 // A root has no siblings: a GroupFailure on a root-Domain Grain fails only that root.
 void Engine::install_barrier(CallId call, EntityId entity) {
     if (parent_[entity] == kNoEntity) return;
@@ -94,7 +106,13 @@ void Engine::resolve(CallId call, std::uint32_t local) {
             const std::vector<EntityId>& members = x.children[local];
             scratch_.clear();
             for (EntityId m : members) scratch_.push_back(ports_[in].outcome[local_[m]]);
-            const OnFailure on_failure = spec.options.on_failure;
+            OnFailure on_failure = spec.options.on_failure;
+            if (on_failure == OnFailure::Skip &&
+                group_failed(entity_of(spec.domain, local), scratch_)) {
+                // A GroupFailure failed the whole group: skipping its members would fold
+                // whichever siblings committed before the barrier (timing), so it suppresses.
+                on_failure = OnFailure::Suppress;
+            }
             const ReduceVerdict verdict = reduce_verdict(x.state[local], scratch_, on_failure);
             if (verdict == ReduceVerdict::Wait) {
                 throw ContractError("bug: reduce '" + spec.name + "' resolved while pending");

@@ -177,7 +177,7 @@ TEST_CASE("reduce on_failure skip: a document with one unreadable page", "[runti
         Seen seen;
         Document d(batch, actors, seen);
         // root0: 5 pages, page 2 unreadable; root1: fine; root2: page 2 unreadable and no
-        // title; root3: a GroupFailure on page 2 (its siblings suppressed).
+        // title; root3: a GroupFailure on page 2.
         VecSource source({55, 5, 57, 84});
         Recorder rec;
         RunOptions options;
@@ -188,7 +188,6 @@ TEST_CASE("reduce on_failure skip: a document with one unreadable page", "[runti
         CHECK(seen.groups[1] == "v=500,501,502,503,504 o=0,1,2,3,4 s=");
         CHECK(seen.groups[2] ==
               "v=5700,5701,5703,5704,5705,5706 o=0,1,3,4,5,6 s=2:unreadable page");
-        CHECK(seen.groups[3].find("2:torn binding") != std::string::npos);
 
         REQUIRE(report.roots.size() == 4);
         const RootResult& partial = report.roots[0];
@@ -212,33 +211,74 @@ TEST_CASE("reduce on_failure skip: a document with one unreadable page", "[runti
         CHECK_FALSE(failed.partial);
         CHECK(failed.skipped.size() == 1);
 
-        // A GroupFailure on page 2: siblings that had not committed are suppressed (which
-        // ones depends on timing), and skipped as "suppressed"; committed ones are folded.
+        // A GroupFailure fails the whole group even under skip: folding the siblings that
+        // committed before the barrier would make the result depend on timing.
         const RootResult& group = report.roots[3];
-        CHECK(group.status == RootStatus::Ok);
-        CHECK(group.partial);
-        long expected_total = 8400 + 8401 + 8402 + 8403;
-        bool torn = false;
-        for (const SkippedMember& m : group.skipped) {
-            CAPTURE(m.ordinal, m.reason);
-            CHECK(m.reason == (m.ordinal == 2 ? "torn binding" : "suppressed"));
-            torn = torn || m.ordinal == 2;
-            expected_total -= 8400 + m.ordinal;
-        }
-        CHECK(torn);
+        CHECK(group.status == RootStatus::Failed);
+        CHECK(group.failed_call == "read");
+        CHECK(group.reason == "torn binding");
+        CHECK_FALSE(group.partial);
+        CHECK(group.skipped.empty());
+        CHECK(seen.groups.count(3) == 0);
         CHECK(rec.of(d.total) ==
-              std::multiset<std::string>{"22008", "2510", "34219", std::to_string(expected_total)});
+              std::multiset<std::string>{"22008", "2510", "34219", "SUPPRESSED"});
 
         std::uint64_t skipped = 0;
         for (const CallCounters& c : report.calls) {
             if (c.name == "assemble") skipped = c.skipped_members;
         }
-        CHECK(skipped == 1 + 1 + group.skipped.size());
+        CHECK(skipped == 2);
         const std::string json = report.to_json();
         CHECK(json.find("\"partial\": true") != std::string::npos);
         CHECK(json.find("\"reason\": \"unreadable page\"") != std::string::npos);
         CHECK(json.find("\"skipped_members\": " + std::to_string(skipped)) != std::string::npos);
     }
+}
+
+TEST_CASE("reduce on_failure skip: a member suppressed from above is skipped as 'suppressed'",
+          "[runtime][reduce]") {
+    // The title fails at the Doc; broadcast to every page, it suppresses each page's map. The
+    // pages are skipped with no failure of their own ("suppressed"), and the Doc's failure is
+    // outside every skipped child, so the root is Failed.
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId title = b.add_port("title", doc);
+    const PortId hint = b.add_port("hint", page);
+    const PortId noted = b.add_port("noted", page);
+    const PortId all = b.add_port("all", doc);
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(1, 1),
+                expand_int([](long x) { return x; }, [](long, long i) { return i; })});
+    b.add_call({"title", CallKind::Map, doc, {{src}}, {title}, opts(1, 1), actor([](Batch& bt) {
+                    for (std::size_t g = 0; g < bt.size(); ++g) bt.fail_record(g, "no title");
+                })});
+    b.add_call({"hint", CallKind::Broadcast, page, {{title}}, {hint}, opts(1, 1), {}});
+    b.add_call(
+        {"note", CallKind::Map, page, {{pages}, {hint}}, {noted}, opts(1, 1), actor([](Batch& bt) {
+             for (std::size_t g = 0; g < bt.size(); ++g) bt.set_output(g, 0, bt.input(g, 0));
+         })});
+    b.add_call({"collect", CallKind::Reduce, doc, {{noted}}, {all}, skip_opts(1, 1), {}});
+    const Plan plan = b.build();
+    VecSource source({2});
+    const RunReport report = run(plan, source, {});
+    REQUIRE(report.roots.size() == 1);
+    const RootResult& root = report.roots[0];
+    CHECK(root.status == RootStatus::Failed);
+    CHECK(root.failed_call == "title");
+    CHECK(root.reason == "no title");
+    CHECK_FALSE(root.partial);
+    REQUIRE(root.skipped.size() == 2);
+    CHECK(root.skipped[0].ordinal == 0);
+    CHECK(root.skipped[0].reason == "suppressed");
+    CHECK(root.skipped[1].ordinal == 1);
+    CHECK(root.skipped[1].reason == "suppressed");
 }
 
 TEST_CASE("reduce on_failure skip: a reduce without a UDF lists the skipped members",
