@@ -28,7 +28,7 @@ struct CallOptions {
     double gpus = 0;
     std::int64_t retries = 0;
     std::int64_t infra_retries = 3;
-    Recovery recovery = Recovery::Abort;
+    Recovery recovery = Recovery::IsolateTail;  // SEMANTICS.md: the default isolates
     std::optional<std::int64_t> timeout_ms;  // empty: no timeout
     Batching batching = Batching::AnyParent;
     Isolation isolation = Isolation::Thread;

@@ -289,7 +289,12 @@ TEST_CASE("reference: recovery policies on one-Grain batches", "[runtime][random
     RefRun poisoned = one_call(flaky<std::runtime_error>(count(1000)), isolate);
     CHECK(poisoned.items.at({1, {0}}) == kFailed);
     CHECK(poisoned.roots == std::vector<RootStatus>{RootStatus::Failed});
-    CHECK(one_call(flaky<std::runtime_error>(count(1)), CallOptions{}).aborted);
+    CHECK(one_call(flaky<std::runtime_error>(count(1)), CallOptions{.recovery = Recovery::Abort})
+              .aborted);
+    // The default isolates (SEMANTICS.md): the failing Grain fails alone, nothing aborts.
+    RefRun by_default = one_call(flaky<std::runtime_error>(count(1000)), CallOptions{});
+    CHECK_FALSE(by_default.aborted);
+    CHECK(by_default.roots == std::vector<RootStatus>{RootStatus::Failed});
     CallOptions infra{.infra_retries = 2};
     CHECK(one_call(flaky<InfraFailure>(count(2)), infra).items.at({1, {0}}) == present("7"));
     CHECK(one_call(flaky<InfraFailure>(count(3)), infra).aborted);

@@ -279,9 +279,9 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
                                        "  pages   pages.txt   Page.doubled\n"));
     CHECK_THAT(help,
                ContainsSubstring("Calls (--set CALL.OPTION=VALUE):\n"
-                                 "  split  expand  split_pages  batch 8 actors 1 recovery abort "
+                                 "  split  expand  split_pages  batch 8 actors 1 recovery isolate_tail "
                                  "retries 0 infra_retries 2 timeout none batching any_parent\n"
-                                 "  m      map     double_page  batch 4 actors 2 recovery abort "
+                                 "  m      map     double_page  batch 4 actors 2 recovery isolate_tail "
                                  "retries 0 infra_retries 2 timeout 30s batching any_parent\n"
                                  "  sum    reduce  sum_pages    batch 4 actors 1"));
     for (const char* flag :

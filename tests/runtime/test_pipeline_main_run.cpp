@@ -126,15 +126,15 @@ TEST_CASE("pipeline_main: --set reaches the plan", "[runtime][cli]") {
         return plan;
     };
     def.plan = Plan{};
-    Argv a({"--set", "m.actors=3", "--set", "sum.recovery=isolate_tail"});
+    Argv a({"--set", "m.actors=3", "--set", "sum.recovery=retry_tail"});
     std::ostringstream out;
     std::ostringstream err;
     CHECK(pipeline_main(a.argc(), a.argv(), std::move(def), out, err, false) == kExitOk);
     REQUIRE(seen.size() == 3);
     CHECK(seen[1].actors == 3);
     CHECK(seen[1].batch == 16);
-    CHECK(seen[2].recovery == Recovery::IsolateTail);
-    CHECK(seen[0].recovery == Recovery::Abort);
+    CHECK(seen[2].recovery == Recovery::RetryTail);
+    CHECK(seen[0].recovery == Recovery::IsolateTail);  // the default
 }
 
 TEST_CASE("pipeline_main: exit 3 with failed roots and a stderr summary", "[runtime][cli]") {
@@ -198,7 +198,8 @@ TEST_CASE("pipeline_main: exit 1 when the run aborts", "[runtime][cli]") {
     DemoSinks sinks;
     TempDir dir;
     const auto report = dir.path / "report.json";
-    const MainResult o = run_demo(sinks, {"--input", "9,1", "--report", report.string()});
+    const MainResult o = run_demo(
+        sinks, {"--input", "9,1", "--set", "m.recovery=abort", "--report", report.string()});
     CHECK(o.code == kExitAborted);
     CHECK_THAT(o.err, StartsWith("demo: aborted: call 'm': "));
     CHECK_THAT(o.err, ContainsSubstring("boom on 902"));
@@ -207,10 +208,9 @@ TEST_CASE("pipeline_main: exit 1 when the run aborts", "[runtime][cli]") {
     CHECK(j["aborted"] == true);
     CHECK_THAT(j["abort_reason"].get<std::string>(), ContainsSubstring("boom on 902"));
 
-    // The same input with isolate_tail fails only that root: exit 3.
+    // The same input under the default recovery (isolate_tail) fails only that root: exit 3.
     DemoSinks isolated;
-    const MainResult o3 =
-        run_demo(isolated, {"--input", "9,1", "--set", "m.recovery=isolate_tail"});
+    const MainResult o3 = run_demo(isolated, {"--input", "9,1"});
     CHECK(o3.code == kExitFailedRoots);
     CHECK_THAT(o3.err, StartsWith("demo: 1 failed of 2 roots\n  doc9: call 'm': "));
 }

@@ -49,7 +49,9 @@ RunReport run_one(const OneMap& m, std::vector<long> roots, Recorder& rec) {
 }  // namespace
 
 TEST_CASE("abort: an opaque error aborts the run, every root still reported", "[runtime][recovery]") {
-    OneMap m(opts(4, 1), [](Batch& bt) {
+    CallOptions o = opts(4, 1);
+    o.recovery = Recovery::Abort;  // asked for: the default isolates
+    OneMap m(o, [](Batch& bt) {
         // Any batch holding a page of root 1 throws, whatever else shares it.
         for (std::size_t g = 0; g < bt.size(); ++g) {
             if (bt.input(g, 0).get<long>() / 100 == 3) throw std::runtime_error("model crashed");

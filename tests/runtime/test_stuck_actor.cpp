@@ -167,7 +167,9 @@ struct AbortAndSlow {
         const PortId boom_out = b.add_port("boom_out", doc);
         b.add_call({"slow", CallKind::Map, doc, {{src}}, {slow_out}, opts(1, 1),
                     actor(std::move(slow))});
-        b.add_call({"boom", CallKind::Map, doc, {{src}}, {boom_out}, opts(1, 1),
+        CallOptions abort_on_error = opts(1, 1);
+        abort_on_error.recovery = Recovery::Abort;  // not the default (isolate_tail)
+        b.add_call({"boom", CallKind::Map, doc, {{src}}, {boom_out}, abort_on_error,
                     actor([](Batch& bt) {
                         if (bt.input(0, 0).get<long>() == 1) throw std::runtime_error("boom");
                         bt.set_output(0, 0, bt.input(0, 0));

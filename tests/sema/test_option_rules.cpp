@@ -225,5 +225,5 @@ TEST_CASE("checked options reach the Call with defaults filled in", "[sema][opti
     const auto& other = run.program->calls[3];
     CHECK(other.options.batch == 1);
     CHECK_FALSE(other.options.timeout_ms.has_value());
-    CHECK(other.options.recovery == rop::sema::Recovery::Abort);
+    CHECK(other.options.recovery == rop::sema::Recovery::IsolateTail);  // SEMANTICS.md
 }

@@ -27,7 +27,7 @@ struct CallOptions {
     std::uint32_t actors = 1;
     double gpus = 0;
     Batching batching = Batching::AnyParent;
-    Recovery recovery = Recovery::Abort;
+    Recovery recovery = Recovery::IsolateTail;  // SEMANTICS.md: the default isolates
     std::uint32_t retries = 0;        // opaque-error retries for retry_* / isolate_tail
     std::uint32_t infra_retries = 2;  // replays after an infra failure (crash, timeout)
     std::chrono::milliseconds timeout{0};  // 0: none
