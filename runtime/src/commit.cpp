@@ -237,19 +237,18 @@ void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
         if (g.attempts < 255) ++g.attempts;
     };
     if (opt.recovery != Recovery::IsolateTail || tail.size() == 1) {
+        std::vector<std::uint32_t> spent;  // out of retries
         for (std::uint32_t g : tail) {
             const std::uint32_t local = job.grains[g];
             GrainCell& cell = cs.grains[local];
             bump(cell);
-            if (cell.attempts <= opt.retries) {
-                again.push_back(local);
-            } else {
-                fail_grain(job.call, local, reason);
-            }
+            (cell.attempts <= opt.retries ? again : spent).push_back(local);
         }
         if (!again.empty()) ++cs.counters.retries;  // one replayed batch
-        cs.counters.retried_items += again.size();
+        if (spent.size() > 1) cs.counters.retries += 2;  // bisection halves
+        cs.counters.retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
         requeue(job.call, std::move(again), false);
+        fail_or_bisect(job.call, std::move(spent), reason);
         return;
     }
     // isolate_tail: replay the tail once, then bisect still-failing batches until single
@@ -266,9 +265,29 @@ void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
         requeue(job.call, std::move(again), false);
         return;
     }
-    const auto mid = static_cast<std::ptrdiff_t>(again.size() / 2);
-    requeue(job.call, std::vector<std::uint32_t>(again.begin(), again.begin() + mid), true);
-    requeue(job.call, std::vector<std::uint32_t>(again.begin() + mid, again.end()), true);
+    requeue_halves(job.call, std::move(again));
+}
+
+// Splits Grains that keep failing together into two deferred halves, so that a culprit ends up
+// alone: each Grain runs at most log2(batch) more times.
+void Engine::requeue_halves(CallId call, std::vector<std::uint32_t> grains) {
+    const auto mid = static_cast<std::ptrdiff_t>(grains.size() / 2);
+    requeue(call, std::vector<std::uint32_t>(grains.begin(), grains.begin() + mid), true);
+    requeue(call, std::vector<std::uint32_t>(grains.begin() + mid, grains.end()), true);
+}
+
+// Grains whose retry (or infra) budget is spent: one that failed alone fails; several that
+// failed together are bisected first, so that no root that only shared the batch with the
+// culprit is failed (SEMANTICS.md: no policy fails a root that did nothing wrong). Their budget
+// stays spent, so each half that fails again is split again, down to single Grains.
+void Engine::fail_or_bisect(CallId call, std::vector<std::uint32_t> spent,
+                            const std::string& reason) {
+    if (spent.empty()) return;
+    if (spent.size() == 1) {
+        fail_grain(call, spent.front(), reason);
+        return;
+    }
+    requeue_halves(call, std::move(spent));
 }
 
 // recovery abort: the error stops the run -- unless every Grain it could have come from was
@@ -300,21 +319,19 @@ void Engine::abort_on(BatchJob& job, const std::vector<std::uint32_t>& tail) {
 
 void Engine::recover_infra(BatchJob& job, const std::string& reason) {
     CallState& cs = calls_[job.call];
-    std::vector<std::uint32_t> again;
+    std::vector<std::uint32_t> again, spent;
     for (std::size_t g = 0; g < job.size(); ++g) {
         if (!is_live(cs, job, g)) continue;
         const std::uint32_t local = job.grains[g];
         GrainCell& cell = cs.grains[local];
         if (cell.infra < 255) ++cell.infra;
-        if (cell.infra <= cs.spec->options.infra_retries) {
-            again.push_back(local);
-        } else {
-            fail_grain(job.call, local, reason);
-        }
+        (cell.infra <= cs.spec->options.infra_retries ? again : spent).push_back(local);
     }
     if (!again.empty()) ++cs.counters.infra_retries;  // one replayed batch
-    cs.counters.infra_retried_items += again.size();
+    if (spent.size() > 1) cs.counters.infra_retries += 2;  // bisection halves
+    cs.counters.infra_retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
     requeue(job.call, std::move(again), false);
+    fail_or_bisect(job.call, std::move(spent), reason);
 }
 
 void Engine::check_timeouts() {

@@ -219,6 +219,8 @@ public:
     // tail: batch indexes to replay (retry_batch: the whole live batch).
     void recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail);
     void abort_on(BatchJob& job, const std::vector<std::uint32_t>& tail);  // recovery abort
+    void requeue_halves(CallId call, std::vector<std::uint32_t> grains);
+    void fail_or_bisect(CallId call, std::vector<std::uint32_t> spent, const std::string& reason);
     void recover_infra(BatchJob& job, const std::string& reason);
     void requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred);
     void fail_grain(CallId call, std::uint32_t local, const std::string& reason);

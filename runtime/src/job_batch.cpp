@@ -2,6 +2,7 @@
 // classification, streaming of emitted children, and the report queue.
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "rop/runtime/executor.h"
 
@@ -85,13 +86,11 @@ public:
     }
     void fail_record(std::size_t grain, std::string reason) override {
         check_grain(grain, "fail_record");
-        job_.results[grain] = GrainResult::RecordFailed;
-        job_.reasons.emplace_back(static_cast<std::uint32_t>(grain), std::move(reason));
+        mark_failed(grain, GrainResult::RecordFailed, std::move(reason));
     }
     void fail_group(std::size_t grain, std::string reason) override {
         check_grain(grain, "fail_group");
-        job_.results[grain] = GrainResult::GroupFailed;
-        job_.reasons.emplace_back(static_cast<std::uint32_t>(grain), std::move(reason));
+        mark_failed(grain, GrainResult::GroupFailed, std::move(reason));
     }
 
     // After a normal return: every Grain needs a complete result (expand: implicit).
@@ -129,8 +128,20 @@ public:
             throw ContractError("a typed failure names grain " + std::to_string(index) +
                                 " but the batch has " + std::to_string(job_.size()));
         }
-        job_.results[index] = kind;
-        job_.reasons.emplace_back(static_cast<std::uint32_t>(index), what);
+        mark_failed(index, kind, what);
+    }
+    // One failure per Grain, whatever order the UDF reported them in: a GroupFailure dominates a
+    // RecordFailure (it raises the barrier and its reason is the Grain's), and the first reason
+    // of the winning kind stays (as in RayOrch).
+    void mark_failed(std::size_t grain, GrainResult kind, std::string reason) {
+        GrainResult& current = job_.results[grain];
+        if (current == GrainResult::GroupFailed) return;
+        if (current == GrainResult::RecordFailed) {
+            if (kind == GrainResult::RecordFailed) return;
+            std::erase_if(job_.reasons, [grain](const auto& r) { return r.first == grain; });
+        }
+        current = kind;
+        job_.reasons.emplace_back(static_cast<std::uint32_t>(grain), std::move(reason));
     }
 
 private:

@@ -119,13 +119,10 @@ TEST_CASE("GroupFailure: barrier on (Call, parent); same-batch successes are dis
 // test_runtime_plan_semantics.py::test_worker_group_failure_dominates_record_failure_per_grain.
 // RayOrch: a Grain given both a RecordFailure and a GroupFailure is a GroupFailure (its
 // siblings are barred, the reason is the group's), whichever was reported first.
-// DEFECT in rop (shouldfail until fixed): Batch::fail_record / fail_group each overwrite the
-// Grain's result kind and append a reason, and the commit reports the first reason. So the
-// last call decides whether a barrier goes up and the first decides the root's reason:
-// record-then-group raises a barrier but reports "record-0"; group-then-record raises no
-// barrier at all (the siblings commit) yet reports "group-0".
+// Matches (fixed: the last call used to decide whether a barrier went up, the first the reason):
+// the Batch keeps one failure per Grain and a GroupFailure dominates (runtime/src/job_batch.cpp).
 TEST_CASE("GroupFailure dominates a RecordFailure on the same Grain",
-          "[conformance][failure][barrier][!shouldfail]") {
+          "[conformance][failure][barrier]") {
     for (const Schedule& s : schedules()) {
         for (bool record_first : {true, false}) {
             INFO(s.label() << " record_first=" << record_first);

@@ -155,17 +155,14 @@ void check_exhausted_budget_isolates(Recovery policy) {
 // when retry_batch / retry_tail run out of attempts; rop must isolate before failing anyone:
 // "No policy ever fails a root that did nothing wrong: when retry_batch or retry_tail run out
 // of attempts, they isolate before failing anyone".
-// DEFECT in rop (shouldfail until fixed): an exhausted retry_batch fails every Grain of its
-// batch, an exhausted retry_tail every Grain of its tail (commit.cpp; docs/runtime.md
-// "Recovery" even says "retry_batch/retry_tail fail whole tails"). With batch cap 3 or 48 the
-// roots that shared the poison's batch (retry_batch) or came after it in the batch
-// (retry_tail) end Failed too. Batch cap 1 conforms.
+// rop: Grains whose budget is spent and that failed together are bisected before anyone fails
+// (Engine::fail_or_bisect), so only the poisoned root fails, whatever the batch cap.
 TEST_CASE("retry_batch: an exhausted budget isolates instead of aborting (departs)",
-          "[conformance][recovery][departs][!shouldfail]") {
+          "[conformance][recovery][departs]") {
     check_exhausted_budget_isolates(Recovery::RetryBatch);
 }
 TEST_CASE("retry_tail: an exhausted budget isolates instead of aborting (departs)",
-          "[conformance][recovery][departs][!shouldfail]") {
+          "[conformance][recovery][departs]") {
     check_exhausted_budget_isolates(Recovery::RetryTail);
 }
 
@@ -309,11 +306,10 @@ TEST_CASE("infra failures: replayed on a fresh actor, whatever the policy",
 // DEPARTS ON PURPOSE (SEMANTICS.md, infra failure row): "when the same Grains keep bringing
 // their actor down, bisect to the culprit and fail its root with an infra reason"; the other
 // roots end Ok and the run goes on.
-// DEFECT in rop (shouldfail until fixed): an exhausted infra budget fails every live Grain of
-// the batch with "infra: ..." (no bisection), so with batch cap 3 or 48 the roots that shared
-// the culprit's batch end Failed too. Batch cap 1 conforms.
+// rop: an exhausted infra budget bisects the Grains that keep bringing their actor down
+// (Engine::fail_or_bisect) and fails only the culprit, with the infra reason.
 TEST_CASE("infra failures: an exhausted budget fails only the culprit (departs)",
-          "[conformance][recovery][infra][departs][!shouldfail]") {
+          "[conformance][recovery][infra][departs]") {
     for (const Schedule& s : schedules()) {
         INFO(s.label());
         CallId m = 0;

@@ -48,7 +48,8 @@ for p in "${patches[@]}"; do
     for f in $(touched "$p"); do touch "$src/$f"; done
 done
 
-targets=(rop_runtime_tests rop_runtime_reference_tests rop_kill_pipeline rop_kill_resume_test)
+targets=(rop_runtime_tests rop_runtime_reference_tests rop_conformance_tests rop_kill_pipeline
+         rop_kill_resume_test)
 echo "== mutation suite: ${#patches[@]} mutations, scratch build in $bld =="
 cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_WERROR=OFF \
     -DROP_BUILD_COMPILER=OFF -DROP_BUILD_STDLIB=OFF -DROP_BUILD_BENCH=OFF >"$work/configure.log"

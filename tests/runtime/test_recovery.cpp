@@ -92,11 +92,12 @@ TEST_CASE("retry_batch: transient errors are replayed; persistent ones fail the 
         report = run_one(bad, {3, 2}, rec2);
         CHECK(report.roots[0].status == RootStatus::Failed);
         CHECK_THAT(report.roots[0].reason, StartsWith("udf error: flaky 301"));
-        CHECK(report.roots[0].attempts == 3);
-        if (batch == 1) {  // retry_batch fails whole batches: siblings share the fate
-            CHECK(report.roots[1].status == RootStatus::Ok);
-            CHECK(rec2.of(bad.out).count("FAILED") == 1);
-        }
+        // 1 + retries attempts, then (batch 4) up to log2(4) bisection rounds before 301 is
+        // alone: the siblings that shared its batches never share its fate.
+        CHECK(report.roots[0].attempts >= 3);
+        CHECK(report.roots[0].attempts <= (batch == 1 ? 3u : 5u));
+        CHECK(report.roots[1].status == RootStatus::Ok);
+        CHECK(rec2.of(bad.out).count("FAILED") == 1);
     }
 }
 
@@ -224,7 +225,10 @@ TEST_CASE("infra failures replay on a fresh actor, then fail with an infra reaso
         } else {
             CHECK(report.roots[0].status == RootStatus::Failed);
             CHECK_THAT(report.roots[0].reason, StartsWith("infra: device lost"));
-            CHECK(report.roots[0].attempts == 3);
+            // 1 + infra_retries attempts, one more if the two docs shared the batch and were
+            // bisected (this fake fails every batch, so both then fail alone).
+            CHECK(report.roots[0].attempts >= 3);
+            CHECK(report.roots[0].attempts <= 4);
             CHECK_FALSE(report.aborted);
         }
     }
