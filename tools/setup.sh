@@ -8,6 +8,8 @@ packages=(
     patch                               # tests/mutation: applies the mutation suite's patches
     libcatch2-dev                       # Catch2 v3 (bookworm-backports)
     nlohmann-json3-dev
+    libcli11-dev                        # ropc's and the generated binaries' command lines
+    clang-format-19                     # the format gate (tests/check_format.sh)
     libboost1.81-dev
     zlib1g-dev libpng-dev               # std.model: PNG data URLs (zlib), its tests decode them (libpng)
     llvm-19-dev libclang-19-dev clang-19 libclang-rt-19-dev
