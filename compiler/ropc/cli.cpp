@@ -1,5 +1,6 @@
 #include "ropc/cli.h"
 
+#include <CLI/CLI.hpp>
 #include <array>
 #include <charconv>
 #include <string_view>
@@ -10,27 +11,19 @@ namespace rop::cli {
 
 namespace {
 
+// Every command word, for the did-you-mean of a misspelt one.
+constexpr std::array<std::string_view, 7> kCommands = {"check",   "build",   "emit", "graph",
+                                                       "explain", "version", "help"};
+
 std::optional<Command> subcommand(std::string_view word) {
     if (word == "check") return Command::Check;
+    if (word == "build") return Command::Build;
     if (word == "emit") return Command::Emit;
     if (word == "graph") return Command::Graph;
     if (word == "explain") return Command::Explain;
     if (word == "version") return Command::Version;
     if (word == "help") return Command::Help;
     return std::nullopt;
-}
-
-// Every command word (`build` is dispatched before this parser, but a typo of it lands here).
-constexpr std::array<std::string_view, 7> kCommands = {"check",   "build",   "emit", "graph",
-                                                       "explain", "version", "help"};
-constexpr std::array<std::string_view, 11> kOptions = {
-    "--help",    "--version", "--explain", "--emit", "--format", "--max-errors",
-    "--no-bind", "--color",   "-Werror",   "-I",     "-h"};
-
-// "; did you mean 'check'?" or "".
-std::string did_you_mean(std::string_view word, const auto& candidates) {
-    const auto guess = vocab::closest(word, candidates);
-    return guess ? "; did you mean '" + std::string(*guess) + "'?" : "";
 }
 
 std::optional<EmitStage> emit_stage(std::string_view word) {
@@ -41,210 +34,345 @@ std::optional<EmitStage> emit_stage(std::string_view word) {
     return std::nullopt;
 }
 
-// `--name=value` or `--name value`; advances `i` past a separate value.
-std::optional<std::string> option_value(const std::vector<std::string>& args, std::size_t& i,
-                                        std::string_view name) {
-    const std::string& arg = args[i];
-    if (arg.size() > name.size() && arg.compare(0, name.size(), name) == 0 &&
-        arg[name.size()] == '=') {
-        return arg.substr(name.size() + 1);
-    }
-    if (arg == name && i + 1 < args.size()) return args[++i];
-    return std::nullopt;
+// "; did you mean 'check'?" or "".
+std::string did_you_mean(std::string_view word, const auto& candidates) {
+    const auto guess = vocab::closest(word, candidates);
+    return guess ? "; did you mean '" + std::string(*guess) + "'?" : "";
 }
 
-class Parser {
-  public:
-    explicit Parser(const std::vector<std::string>& args) : args_(args) {}
+// Which options a command line takes. Each subcommand registers exactly the groups its --help
+// lists, so "works where it is listed" holds by construction.
+enum Group : unsigned {
+    kDiagnostics = 1u << 0,  // -Werror, --max-errors=N, --color=WHEN
+    kIncludes = 1u << 1,     // -I DIR
+    kFormat = 1u << 2,       // --format=FORMAT
+    kNoBind = 1u << 3,       // --no-bind
+    kEmit = 1u << 4,         // --emit=STAGE
+    kTopLevel = 1u << 5,     // --explain ID, --version
+    kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v
+};
 
-    ParseResult run() {
-        std::size_t i = 0;
-        bool explicit_command = false;
-        if (!args_.empty()) {
-            if (const auto command = subcommand(args_[0])) {
-                request_.command = *command;
-                explicit_command = true;
-                i = 1;
-            }
-        }
-        for (; i < args_.size(); ++i) {
-            if (!take(i, explicit_command)) return {std::nullopt, error_};
-        }
-        return finish(explicit_command);
+// What CLI11 fills for one (sub)command; validated afterwards, so the messages stay ropc's.
+struct Words {
+    CLI::App* app = nullptr;
+    bool help = false;
+    std::vector<std::string> positional;
+    std::vector<std::string> include_dirs;
+    std::vector<std::string> warnings;  // -W VALUE: -Werror is -W with "error"
+    std::string max_errors, format, color, emit, explain;
+    bool no_bind = false;
+    bool version = false;
+    std::string output, cxx, keep_cpp, opt_level, jobs;
+    std::vector<std::string> sources;
+    bool verbose = false;
+
+    // Whether the option `name` was on the command line (false when this command has none).
+    bool given(const char* name) const {
+        const CLI::Option* option = app->get_option_no_throw(name);
+        return option != nullptr && option->count() > 0;
     }
+};
 
-  private:
+// As with GCC's flags, a single-valued option given twice takes the last value.
+CLI::Option* last_wins(CLI::Option* option) {
+    return option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+void register_words(CLI::App& app, Words& w, unsigned groups) {
+    w.app = &app;
+    app.set_help_flag();  // the help texts are ropc's own (help.cpp)
+    app.allow_extras();   // unknown options come back to us for a did-you-mean
+    app.add_flag("-h,--help", w.help);
+    if (groups & kIncludes) app.add_option("-I", w.include_dirs)->allow_extra_args(false);
+    if (groups & kDiagnostics) {
+        app.add_option("-W", w.warnings)->allow_extra_args(false);
+        last_wins(app.add_option("--max-errors", w.max_errors));
+        last_wins(app.add_option("--color", w.color));
+    }
+    if (groups & kFormat) last_wins(app.add_option("--format", w.format));
+    if (groups & kNoBind) app.add_flag("--no-bind", w.no_bind);
+    if (groups & kEmit) last_wins(app.add_option("--emit", w.emit));
+    if (groups & kTopLevel) {
+        last_wins(app.add_option("--explain", w.explain));
+        app.add_flag("--version", w.version);
+    }
+    if (groups & kBuild) {
+        last_wins(app.add_option("-o", w.output));
+        last_wins(app.add_option("--cxx", w.cxx));
+        last_wins(app.add_option("--keep-cpp", w.keep_cpp));
+        app.add_option("--src", w.sources)->allow_extra_args(false);
+        last_wins(app.add_option("-O", w.opt_level));
+        last_wins(app.add_option("-j,--jobs", w.jobs));
+        app.add_flag("-v,--verbose", w.verbose);
+    }
+    app.add_option("words", w.positional);
+}
+
+// The spellings a (sub)command accepts, for suggestions: CLI11's own option table.
+std::vector<std::string> option_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : app.get_options()) {
+        for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+        for (const std::string& name : option->get_snames()) {
+            names.push_back(name == "W" ? "-Werror" : "-" + name);
+        }
+    }
+    return names;
+}
+
+// What a missing value means, per option (CLI11 says "-I: 1 required TEXT missing").
+std::string missing_value(const std::string& option) {
+    if (option == "-I") return "-I needs a directory";
+    if (option == "--explain") return "--explain needs a diagnostic id, e.g. --explain E0203";
+    if (option == "-o") return "-o needs a file name";
+    if (option == "--cxx") return "--cxx needs a compiler";
+    if (option == "--keep-cpp") return "--keep-cpp needs a directory";
+    if (option == "--src") return "--src needs a file";
+    if (option == "-O") return "-O needs a level (0, 1, 2, 3, s)";
+    if (option == "-j" || option == "--jobs") return "-j needs a number of jobs";
+    return option + " needs a value";
+}
+
+std::optional<std::size_t> number(const std::string& text) {
+    std::size_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    return n;
+}
+
+class Validator {
+  public:
+    explicit Validator(ParseResult& result) : result_(result) {}
+
     bool fail(std::string message) {
-        error_ = std::move(message);
+        if (result_.error.empty()) result_.error = std::move(message);
         return false;
     }
 
-    bool take(std::size_t& i, bool explicit_command) {
-        const std::string& arg = args_[i];
-        if (arg == "-h" || arg == "--help") {
-            if (explicit_command && request_.command != Command::Help) help_for_ = request_.command;
-            wants_help_ = true;
-            return true;
+    // The options every front-half subcommand shares.
+    bool front(const Words& w, driver::FrontOptions& out) {
+        out.include_dirs = w.include_dirs;
+        for (const std::string& value : w.warnings) {
+            if (value != "error") {
+                return fail("unknown option '-W" + value + "'; did you mean '-Werror'?");
+            }
+            out.warnings_as_errors = true;
         }
-        if (arg == "--version") return set_command(Command::Version, explicit_command);
-        if (arg == "-Werror") {
-            request_.warnings_as_errors = true;
-            return true;
+        if (w.given("--max-errors")) {
+            const auto n = number(w.max_errors);
+            if (!n) return fail("--max-errors takes a number, found '" + w.max_errors + "'");
+            out.max_errors = *n;
         }
-        if (arg == "--no-bind") {
-            request_.bind = false;
-            return true;
-        }
-        if (arg.rfind("-I", 0) == 0) {
-            if (arg.size() > 2) {
-                request_.include_dirs.push_back(arg.substr(2));
-            } else if (i + 1 < args_.size()) {
-                request_.include_dirs.push_back(args_[++i]);
+        if (w.given("--color")) {
+            if (w.color == "auto") {
+                out.color = ColorMode::Auto;
+            } else if (w.color == "always") {
+                out.color = ColorMode::Always;
+            } else if (w.color == "never") {
+                out.color = ColorMode::Never;
             } else {
-                return fail("-I needs a directory");
-            }
-            return true;
-        }
-        if (const auto value = option_value(args_, i, "--explain")) {
-            request_.explain_code = *value;
-            return set_command(Command::Explain, explicit_command);
-        }
-        if (const auto value = option_value(args_, i, "--emit"))
-            return set_emit(*value, explicit_command);
-        if (const auto value = option_value(args_, i, "--format")) return set_format(*value);
-        if (const auto value = option_value(args_, i, "--color")) return set_color(*value);
-        if (const auto value = option_value(args_, i, "--max-errors"))
-            return set_max_errors(*value);
-        if (!arg.empty() && arg[0] == '-' && arg != "-") {
-            const std::string_view name = std::string_view(arg).substr(0, arg.find('='));
-            return fail("unknown option '" + arg + "'" + did_you_mean(name, kOptions));
-        }
-        // `ropc emit plan FILE`: the stage as a word, as `--emit=plan`.
-        if (explicit_command && request_.command == Command::Emit && !stage_given_) {
-            if (const auto stage = emit_stage(arg)) {
-                request_.emit = *stage;
-                stage_given_ = true;
-                return true;
+                return fail("unknown --color '" + w.color + "' (expected auto, always or never)");
             }
         }
-        if (request_.command == Command::Explain && request_.explain_code.empty()) {
-            request_.explain_code = arg;
-            return true;
+        if (w.given("--format")) {
+            if (w.format == "text") {
+                out.format = Format::Text;
+            } else if (w.format == "json") {
+                out.format = Format::Json;
+            } else if (w.format == "sarif") {
+                out.format = Format::Sarif;
+            } else {
+                return fail("unknown --format '" + w.format + "' (expected text, json or sarif)");
+            }
         }
-        request_.files.push_back(arg);
+        if (w.no_bind) out.bind = false;
         return true;
     }
 
-    bool set_command(Command command, bool explicit_command) {
-        if (explicit_command && request_.command != command) {
-            return fail("this option cannot be combined with the subcommand given");
-        }
-        request_.command = command;
-        implicit_command_ = true;
-        return true;
-    }
-
-    bool set_emit(const std::string& value, bool explicit_command) {
-        const std::optional<EmitStage> stage = emit_stage(value);
+    bool emit(const Words& w, Request& request) {
+        if (!w.given("--emit")) return true;
+        const std::optional<EmitStage> stage = emit_stage(w.emit);
         if (!stage) {
-            return fail("unknown --emit stage '" + value + "' (expected tokens, ast, plan or cpp)");
+            return fail("unknown --emit stage '" + w.emit +
+                        "' (expected tokens, ast, plan or cpp)");
         }
-        request_.emit = *stage;
-        stage_given_ = true;
-        return set_command(Command::Emit, explicit_command);
+        request.emit = *stage;
+        return true;
     }
 
-    bool set_color(const std::string& value) {
-        if (value == "auto") {
-            request_.color = ColorMode::Auto;
-        } else if (value == "always") {
-            request_.color = ColorMode::Always;
-        } else if (value == "never") {
-            request_.color = ColorMode::Never;
-        } else {
-            return fail("unknown --color '" + value + "' (expected auto, always or never)");
+    bool build(const Words& w, Request& request) {
+        result_.help_hint = "ropc build --help";
+        driver::BuildOptions& b = request.build;
+        b.front = request.front;
+        b.output = w.output;
+        b.cxx = w.cxx;
+        b.keep_cpp_dir = w.keep_cpp;
+        b.sources = w.sources;
+        b.verbose = w.verbose;
+        if (w.given("--emit")) {
+            if (w.emit == "cpp") {
+                b.emit = driver::BuildEmit::Cpp;
+            } else if (w.emit == "plan") {
+                b.emit = driver::BuildEmit::Plan;
+            } else {
+                return fail("ropc build: --emit takes 'cpp' or 'plan'");
+            }
+        }
+        if (w.given("-O")) {
+            if (w.opt_level.empty() || w.opt_level.size() > 4) {
+                return fail("-O needs a level (0, 1, 2, 3, s)");
+            }
+            b.opt_level = w.opt_level;
+        }
+        if (w.given("-j")) {
+            const auto n = number(w.jobs);
+            if (!n || *n == 0) return fail("-j takes a positive number, found '" + w.jobs + "'");
+            b.jobs = *n;
+        }
+        if (request.files.empty()) return fail("ropc build needs a .rop file");
+        if (request.files.size() > 1) return fail("ropc build takes one .rop file");
+        b.rop_path = request.files.front();
+        if (b.emit == driver::BuildEmit::None && b.output.empty()) {
+            return fail("ropc build needs -o BINARY");
         }
         return true;
     }
 
-    bool set_format(const std::string& value) {
-        if (value == "text") {
-            request_.format = Format::Text;
-        } else if (value == "json") {
-            request_.format = Format::Json;
-        } else if (value == "sarif") {
-            request_.format = Format::Sarif;
-        } else {
-            return fail("unknown --format '" + value + "' (expected text, json or sarif)");
-        }
-        return true;
-    }
-
-    bool set_max_errors(const std::string& value) {
-        std::size_t n = 0;
-        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-        if (ec != std::errc() || end != value.data() + value.size()) {
-            return fail("--max-errors takes a number, found '" + value + "'");
-        }
-        request_.max_errors = n;
-        return true;
-    }
-
-    ParseResult finish(bool explicit_command) {
-        if (explicit_command && request_.command == Command::Help && !request_.files.empty()) {
-            help_for_ = subcommand(request_.files.front());
-            wants_help_ = true;
-        }
-        if (wants_help_) {
-            request_.help_for = help_for_;
-            request_.command = Command::Help;
-            return {request_, ""};
-        }
-        if (!explicit_command && !implicit_command_) {
-            if (args_.empty()) return {std::nullopt, "no command given"};
-            // A path (`ropc x.rop`) is a missing command, not a misspelt one.
-            const bool path = args_[0].find_first_of("./") != std::string::npos;
-            return {std::nullopt, "unknown command '" + args_[0] + "'" +
-                                      (path ? "" : did_you_mean(args_[0], kCommands))};
-        }
-        const Command c = request_.command;
-        if (c == Command::Explain && request_.explain_code.empty()) {
-            return {std::nullopt, "--explain needs a diagnostic id, e.g. --explain E0203"};
-        }
-        if (c == Command::Check && request_.files.empty()) {
-            return {std::nullopt, "check needs at least one .rop file"};
-        }
-        if ((c == Command::Emit || c == Command::Graph) && request_.files.size() != 1) {
-            return {std::nullopt, std::string(c == Command::Emit ? "emit" : "graph") +
-                                      " takes exactly one .rop file"};
-        }
-        return {request_, ""};
-    }
-
-    const std::vector<std::string>& args_;
-    Request request_;
-    std::string error_;
-    bool wants_help_ = false;
-    bool implicit_command_ = false;
-    bool stage_given_ = false;  // emit: --emit=STAGE or the stage word already seen
-    std::optional<Command> help_for_;
+  private:
+    ParseResult& result_;
 };
+
+// The first unknown option left over by CLI11, with a did-you-mean from that command's options.
+std::optional<std::string> unknown_option(const CLI::App& app) {
+    for (const std::string& arg : app.remaining()) {
+        if (arg.size() < 2 || arg[0] != '-') continue;
+        const std::string_view name = std::string_view(arg).substr(0, arg.find('='));
+        return "unknown option '" + arg + "'" + did_you_mean(name, option_names(app));
+    }
+    return std::nullopt;
+}
 
 }  // namespace
 
-ParseResult parse_command_line(const std::vector<std::string>& args) { return Parser(args).run(); }
+ParseResult parse_command_line(const std::vector<std::string>& args) {
+    ParseResult result;
+    CLI::App app("ropc");
+    Words top, check, build, emit, graph, explain, version, help;
+    register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
+    register_words(*app.add_subcommand("check"), check,
+                   kIncludes | kDiagnostics | kFormat | kNoBind);
+    register_words(*app.add_subcommand("build"), build, kIncludes | kDiagnostics | kEmit | kBuild);
+    register_words(*app.add_subcommand("emit"), emit, kIncludes | kDiagnostics | kNoBind | kEmit);
+    register_words(*app.add_subcommand("graph"), graph, kDiagnostics);
+    register_words(*app.add_subcommand("explain"), explain, 0);
+    register_words(*app.add_subcommand("version"), version, 0);
+    register_words(*app.add_subcommand("help"), help, 0);
+    const std::vector<std::pair<Command, Words*>> subcommands = {
+        {Command::Check, &check}, {Command::Build, &build},     {Command::Emit, &emit},
+        {Command::Graph, &graph}, {Command::Explain, &explain}, {Command::Version, &version},
+        {Command::Help, &help}};
 
-bool use_color(ColorMode mode, const char* no_color, bool is_tty) {
-    switch (mode) {
-        case ColorMode::Always:
-            return true;
-        case ColorMode::Never:
-            return false;
-        case ColorMode::Auto:
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
+    try {
+        app.parse(reversed);
+    } catch (const CLI::ArgumentMismatch& e) {
+        const std::string what = e.what();
+        result.error = missing_value(what.substr(0, what.find(':')));
+        if (build.app->parsed()) result.help_hint = "ropc build --help";
+        return result;
+    } catch (const CLI::ParseError& e) {
+        result.error = e.what();
+        return result;
+    }
+
+    Request request;
+    Words* words = &top;
+    std::optional<Command> explicit_command;
+    for (const auto& [command, sub] : subcommands) {
+        if (sub->app->parsed()) {
+            explicit_command = command;
+            words = sub;
+        }
+    }
+    if (words->help || top.help) {
+        request.command = Command::Help;
+        if (explicit_command && *explicit_command != Command::Help) {
+            request.help_for = explicit_command;
+        }
+        return {request, ""};
+    }
+    if (explicit_command == Command::Help) {
+        request.command = Command::Help;
+        if (!help.positional.empty()) request.help_for = subcommand(help.positional.front());
+        return {request, ""};
+    }
+    if (explicit_command == Command::Build) result.help_hint = "ropc build --help";
+    for (const CLI::App* level :
+         {static_cast<const CLI::App*>(&app), static_cast<const CLI::App*>(words->app)}) {
+        if (const auto error = unknown_option(*level)) {
+            result.error = *error;
+            return result;
+        }
+    }
+
+    Validator validate(result);
+    request.files = words->positional;
+    if (!validate.front(*words, request.front) || !validate.emit(*words, request)) return result;
+    if (explicit_command) {
+        request.command = *explicit_command;
+    } else if (top.version) {
+        request.command = Command::Version;
+    } else if (top.given("--explain")) {
+        request.command = Command::Explain;
+        request.explain_code = top.explain;
+    } else if (top.given("--emit")) {
+        request.command = Command::Emit;
+    } else {
+        if (args.empty()) return {std::nullopt, "no command given"};
+        // A path (`ropc x.rop`) is a missing command, not a misspelt one.
+        const std::string& first = args.front();
+        const bool path = first.find_first_of("./") != std::string::npos;
+        return {std::nullopt,
+                "unknown command '" + first + "'" + (path ? "" : did_you_mean(first, kCommands))};
+    }
+
+    switch (request.command) {
+        case Command::Check:
+            if (request.files.empty()) return {std::nullopt, "check needs at least one .rop file"};
+            break;
+        case Command::Emit:
+            // `ropc emit plan FILE`: the stage as a word, as `--emit=plan`.
+            if (explicit_command && !words->given("--emit") && !request.files.empty()) {
+                if (const auto stage = emit_stage(request.files.front())) {
+                    request.emit = *stage;
+                    request.files.erase(request.files.begin());
+                }
+            }
+            [[fallthrough]];
+        case Command::Graph:
+            if (request.files.size() != 1) {
+                return {std::nullopt,
+                        std::string(request.command == Command::Emit ? "emit" : "graph") +
+                            " takes exactly one .rop file"};
+            }
+            break;
+        case Command::Build:
+            if (!validate.build(*words, request)) return result;
+            break;
+        case Command::Explain:
+            if (explicit_command) {
+                if (request.files.empty()) {
+                    return {std::nullopt, "--explain needs a diagnostic id, e.g. --explain E0203"};
+                }
+                request.explain_code = request.files.front();
+            }
+            break;
+        case Command::Version:
+        case Command::Help:
             break;
     }
-    if (no_color != nullptr && no_color[0] != '\0') return false;
-    return is_tty;
+    result.request = std::move(request);
+    return result;
 }
 
 }  // namespace rop::cli

@@ -1,43 +1,40 @@
-// ropc's command line: turns argv into one Request, or a usage error to print with exit code 2.
+// ropc's command line: one parser (CLI11) for every subcommand turns argv into one Request, or
+// a usage error to print with exit code 2. The options a subcommand lists in its --help are the
+// ones it accepts; an unknown one gets a did-you-mean from that same list.
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "driver/driver.h"
+#include "driver/front.h"
+
 namespace rop::cli {
 
-enum class Command { Check, Emit, Graph, Explain, Version, Help };
-enum class Format { Text, Json, Sarif };
+enum class Command { Check, Build, Emit, Graph, Explain, Version, Help };
+using Format = driver::Format;
+using ColorMode = driver::ColorMode;
+using driver::use_color;
 enum class EmitStage { Tokens, Ast, Plan, Cpp };  // Cpp: what `ropc build --emit=cpp` prints
-// Colour in text diagnostics: auto = on a TTY unless NO_COLOR is set (https://no-color.org).
-enum class ColorMode { Auto, Always, Never };
 
 struct Request {
     Command command = Command::Help;
     std::vector<std::string> files;
-    Format format = Format::Text;
-    ColorMode color = ColorMode::Auto;  // --color=auto|always|never
+    driver::FrontOptions front;  // -I, -Werror, --max-errors, --format, --color, --no-bind
     EmitStage emit = EmitStage::Plan;
-    bool warnings_as_errors = false;
-    std::size_t max_errors = 50;
-    bool bind = true;                       // check: bind UDFs after sema (--no-bind: skip)
-    std::vector<std::string> include_dirs;  // -I DIR: more directories for `use` headers
-    std::string explain_code;               // --explain
-    std::optional<Command> help_for;        // `ropc check --help`: help for that subcommand
+    driver::BuildOptions build;       // Command::Build (its `front` and `rop_path` are set too)
+    std::string explain_code;         // --explain
+    std::optional<Command> help_for;  // `ropc check --help`: help for that subcommand
 };
 
 struct ParseResult {
     std::optional<Request> request;
     std::string error;  // set when request is empty
+    // Where the error message points for usage: `ropc build --help` for build's own flags.
+    std::string help_hint = "ropc --help";
 };
 
 ParseResult parse_command_line(const std::vector<std::string>& args);
-
-// Whether text diagnostics get ANSI colour. `no_color` is $NO_COLOR (null when unset): set and
-// non-empty, it turns auto off even on a TTY; an explicit --color=always still wins, as
-// no-color.org asks of per-invocation flags.
-bool use_color(ColorMode mode, const char* no_color, bool is_tty);
 
 }  // namespace rop::cli

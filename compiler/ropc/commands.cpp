@@ -1,21 +1,18 @@
 #include "ropc/commands.h"
 
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "bind/bind_program.h"
+#include "driver/driver.h"
+#include "driver/front.h"
+#include "driver/toolchain.h"
 #include "frontend/dump.h"
 #include "frontend/lexer.h"
 #include "frontend/parser.h"
 #include "sema/graph_dot.h"
 #include "sema/plan_json.h"
-#include "sema/sema.h"
 #include "support/diagnostics.h"
 #include "support/source_manager.h"
 
@@ -28,61 +25,6 @@ constexpr int kErrors = 1;
 constexpr int kUsage = 2;
 
 const char* version_string() { return ROP_VERSION; }
-
-// One file through the front end and, when it parsed cleanly, the checks.
-struct Checked {
-    std::vector<Diagnostic> diagnostics;
-    bool has_errors = false;
-    std::optional<sema::CheckedProgram> program;
-};
-
-// Where <rop/udf.h> and <rop/stdlib/*.h> are: an install's include/ beside ropc's bin/, else
-// the source tree ropc was built from.
-std::vector<std::string> stdlib_include_dirs() {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path ropc = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const fs::path installed = ropc.parent_path().parent_path() / "include";
-        if (fs::is_regular_file(installed / "rop" / "udf.h", ec)) return {installed.string()};
-    }
-    return {ROP_SOURCE_STDLIB_INCLUDE};
-}
-
-// The precompiled-prelude cache: $ROP_CACHE_DIR, else $XDG_CACHE_HOME/rop, else ~/.cache/rop.
-std::string bind_cache_dir() {
-    const auto env = [](const char* name) -> std::string {
-        const char* value = std::getenv(name);
-        return value ? value : "";
-    };
-    std::string root = env("ROP_CACHE_DIR");
-    if (root.empty() && !env("XDG_CACHE_HOME").empty()) root = env("XDG_CACHE_HOME") + "/rop";
-    if (root.empty() && !env("HOME").empty()) root = env("HOME") + "/.cache/rop";
-    return root.empty() ? "" : root + "/bind";
-}
-
-// `bind`: after sema, bind every operator to its C++ declaration (ropc check).
-Checked check_file(FileId file, SourceManager& sources, const Request& request,
-                   bool bind = false) {
-    DiagnosticEngine diags(sources);
-    diags.set_warnings_as_errors(request.warnings_as_errors);
-    diags.set_max_errors(request.max_errors);
-    const ast::Program program = parse(file, sources, diags);
-    Checked out;
-    // Sema on a tree with syntax errors would only repeat them as undefined names.
-    if (!diags.has_errors()) out.program = sema::check(program, diags);
-    if (bind && out.program) {
-        bind::ProgramBindOptions options;
-        options.stdlib_include_dirs = stdlib_include_dirs();
-        options.include_dirs = request.include_dirs;
-        options.pch_cache_dir = bind_cache_dir();
-        options.sources = &sources;
-        bind::bind_program(*out.program, sources.name(file), options, diags);
-    }
-    out.has_errors = diags.has_errors();
-    out.diagnostics = diags.finish();
-    return out;
-}
 
 // Adds `path`, or says on stderr why it cannot be read (F0002) and records that in `failure`.
 std::optional<FileId> load(SourceManager& sources, const std::string& path,
@@ -99,14 +41,13 @@ std::optional<FileId> load(SourceManager& sources, const std::string& path,
 
 void print_text(const SourceManager& sources, const std::vector<Diagnostic>& diags,
                 ColorMode color) {
-    if (diags.empty()) return;
-    std::cerr << render_text(sources, diags,
-                             use_color(color, std::getenv("NO_COLOR"), isatty(STDERR_FILENO) == 1));
+    driver::print_text_diagnostics(sources, diags, color, std::cerr);
 }
 
 }  // namespace
 
 int run_check(const Request& request) {
+    const driver::Toolchain toolchain = driver::find_toolchain();
     SourceManager sources;
     std::vector<Diagnostic> all;
     // Also in JSON and SARIF, so a reader of either never takes a failed run for a clean one.
@@ -119,14 +60,14 @@ int run_check(const Request& request) {
             unreadable.push_back(std::move(failure));
             continue;
         }
-        Checked checked = check_file(*file, sources, request, request.bind);
+        driver::FrontResult checked = driver::run_front(*file, sources, request.front, toolchain);
         errors = errors || checked.has_errors;
         all.insert(all.end(), std::make_move_iterator(checked.diagnostics.begin()),
                    std::make_move_iterator(checked.diagnostics.end()));
     }
-    switch (request.format) {
+    switch (request.front.format) {
         case Format::Text:
-            print_text(sources, all, request.color);
+            print_text(sources, all, request.front.color);
             break;
         case Format::Json:
             std::cout << render_json(sources, all, unreadable);
@@ -140,6 +81,14 @@ int run_check(const Request& request) {
 }
 
 int run_emit(const Request& request) {
+    if (request.emit == EmitStage::Cpp) {
+        // The generated C++ comes from the build driver: `ropc build FILE --emit=cpp`.
+        driver::BuildOptions options;
+        options.front = request.front;
+        options.rop_path = request.files.front();
+        options.emit = driver::BuildEmit::Cpp;
+        return driver::build(options, std::cout, std::cerr);
+    }
     SourceManager sources;
     const std::optional<FileId> file = load(sources, request.files.front());
     if (!file) return kUsage;
@@ -147,19 +96,22 @@ int run_emit(const Request& request) {
         DiagnosticEngine diags(sources);
         const std::vector<Token> tokens = lex(*file, sources, diags);
         std::cout << dump_tokens(tokens, sources);
-        print_text(sources, diags.finish(), request.color);
+        print_text(sources, diags.finish(), request.front.color);
         return diags.has_errors() ? kErrors : kClean;
     }
     if (request.emit == EmitStage::Ast) {
         DiagnosticEngine diags(sources);
         const ast::Program program = parse(*file, sources, diags);
         std::cout << dump_ast_json(program, sources);
-        print_text(sources, diags.finish(), request.color);
+        print_text(sources, diags.finish(), request.front.color);
         return diags.has_errors() ? kErrors : kClean;
     }
-    const Checked checked = check_file(*file, sources, request);
-    print_text(sources, checked.diagnostics, request.color);
-    if (!checked.program) return kErrors;
+    // The plan after binding (each Call's `binding` filled in), or after sema with --no-bind.
+    const driver::FrontResult checked =
+        driver::run_front(*file, sources, request.front, driver::find_toolchain());
+    print_text(sources, checked.diagnostics, request.front.color);
+    if (!checked.program || checked.has_errors) return kErrors;
+    if (request.front.bind && !checked.bound) return kErrors;
     std::cout << sema::plan_json(*checked.program, sources);
     return kClean;
 }
@@ -168,11 +120,16 @@ int run_graph(const Request& request) {
     SourceManager sources;
     const std::optional<FileId> file = load(sources, request.files.front());
     if (!file) return kUsage;
-    const Checked checked = check_file(*file, sources, request);
-    print_text(sources, checked.diagnostics, request.color);
+    driver::FrontOptions options = request.front;
+    options.bind = false;  // the Domain graph needs no C++ types
+    const driver::FrontResult checked =
+        driver::run_front(*file, sources, options, driver::find_toolchain());
+    print_text(sources, checked.diagnostics, request.front.color);
     if (!checked.program) return kErrors;
     std::cout << sema::graph_dot(*checked.program);
     return kClean;
 }
+
+int run_build(const Request& request) { return driver::build(request.build, std::cout, std::cerr); }
 
 }  // namespace rop::cli

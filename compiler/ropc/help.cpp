@@ -5,6 +5,38 @@
 
 namespace rop::cli {
 
+namespace {
+
+std::string build_help() {
+    return "usage: ropc build PIPELINE.rop -o BINARY [--cxx CXX] [--emit=cpp|plan] [--keep-cpp "
+           "DIR]\n"
+           "                  [-I DIR]... [--src FILE.cpp]... [-O LEVEL] [-j N] [-v]\n"
+           "                  [-Werror] [--max-errors=N] [--color=WHEN]\n\n"
+           "Checks the pipeline, binds its Calls to the C++ UDFs of its `use` headers and the\n"
+           "stdlib, generates C++ and builds one standalone binary with the host compiler.\n"
+           "  -o BINARY        the binary to write\n"
+           "  --cxx CXX        the C++ compiler (default: $ROP_CXX, else c++, g++ or clang++)\n"
+           "  --emit=cpp       print the generated C++ on stdout and build nothing (no -o needed)\n"
+           "  --emit=plan      print the bound plan as JSON (as `ropc emit plan`) and build "
+           "nothing\n"
+           "  --keep-cpp DIR   also write the generated C++ to DIR/NAME.generated.cpp\n"
+           "  -I DIR           another directory for `use` headers and their includes\n"
+           "  --src FILE.cpp   another C++ source to compile and link (each `use \"X.hpp\"`'s\n"
+           "                   sibling X.cpp is compiled and linked without asking)\n"
+           "  -O LEVEL         optimization level for the C++ compiler (default 2)\n"
+           "  -j N             compile at most N files at once (default: one per core)\n"
+           "  -v               print the compiler commands and the cache decisions\n"
+           "  -Werror          treat warnings as errors (the build stops)\n"
+           "  --max-errors=N   stop listing after N errors (0: no limit; default 50)\n"
+           "  --color=WHEN     colour diagnostics: auto (the default), always or never\n\n"
+           "Builds are cached by content (ROP_CACHE_DIR, else $XDG_CACHE_HOME/rop or\n"
+           "~/.cache/rop): an unchanged rebuild only copies the cached binary.\n"
+           "Exit status: 0 built, 1 errors in the pipeline or its C++ (shown at the .rop line),\n"
+           "2 usage error, 3 internal compiler error.\n";
+}
+
+}  // namespace
+
 std::string help_text(std::optional<Command> command) {
     if (!command) command = Command::Help;
     switch (*command) {
@@ -29,20 +61,27 @@ std::string help_text(std::optional<Command> command) {
                    "Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error or a file "
                    "that cannot be read,\n3 internal compiler error (a bug in ropc).\n";
         case Command::Emit:
-            return "usage: ropc emit tokens|ast|plan|cpp FILE   (or: ropc --emit=STAGE FILE)\n\n"
+            return "usage: ropc emit tokens|ast|plan|cpp FILE [-I DIR]... [--no-bind] [-Werror]\n"
+                   "                 [--max-errors=N] [--color=WHEN]   (or: ropc --emit=STAGE "
+                   "FILE)\n\n"
                    "Prints one stage of the compiler on stdout:\n"
                    "  tokens   one token per line\n"
                    "  ast      the syntax tree as JSON\n"
                    "  plan     the checked program as JSON (Domains, Ports, Calls, edges,\n"
-                   "           expand/reduce pairs); needs a program that checks clean\n"
-                   "  cpp      the generated C++, as `ropc build FILE --emit=cpp` (-I DIR as "
-                   "there)\n"
+                   "           expand/reduce pairs), each Call's `binding` giving its bound C++ "
+                   "UDF\n"
+                   "           and types (null with --no-bind); needs a program that checks clean\n"
+                   "  cpp      the generated C++, as `ropc build FILE --emit=cpp`\n"
+                   "  -I DIR, --no-bind, -Werror, --max-errors=N, --color=WHEN as for `ropc "
+                   "check`.\n"
                    "Diagnostics go to stderr; exit status as for `ropc check`.\n";
         case Command::Graph:
-            return "usage: ropc graph FILE\n\n"
+            return "usage: ropc graph FILE [-Werror] [--max-errors=N] [--color=WHEN]\n\n"
                    "Prints the checked pipeline as Graphviz DOT on stdout: one cluster per "
                    "Domain,\nchild Domains nested in their parent's cluster. Render it with\n"
-                   "`ropc graph p.rop | dot -Tsvg > p.svg`.\n";
+                   "`ropc graph p.rop | dot -Tsvg > p.svg`. The flags are as for `ropc check`.\n";
+        case Command::Build:
+            return build_help();
         case Command::Explain:
             return "usage: ropc --explain ID   (or: ropc explain ID)\n\n"
                    "Prints what diagnostic ID (e.g. E0203) means, an example and the fix.\n";

@@ -1,10 +1,10 @@
-// ropc: the rop compiler driver. Parses the command line and hands off to one subcommand.
+// ropc: the rop compiler driver. Parses the command line (one parser for every subcommand,
+// cli.h) and hands off to one subcommand (commands.h).
 #include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "ropc/build_command.h"
 #include "ropc/cli.h"
 #include "ropc/commands.h"
 #include "ropc/help.h"
@@ -16,16 +16,9 @@ int dispatch(const rop::cli::Request& request) {
     switch (request.command) {
         case Command::Check:
             return run_check(request);
+        case Command::Build:
+            return run_build(request);
         case Command::Emit:
-            if (request.emit == EmitStage::Cpp) {
-                // The generated C++ comes from the build driver: `ropc build FILE --emit=cpp`.
-                std::vector<std::string> build_args = {request.files.front(), "--emit=cpp"};
-                for (const std::string& dir : request.include_dirs) {
-                    build_args.push_back("-I");
-                    build_args.push_back(dir);
-                }
-                return run_build(build_args);
-            }
             return run_emit(request);
         case Command::Graph:
             return run_graph(request);
@@ -53,19 +46,10 @@ int dispatch(const rop::cli::Request& request) {
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    // `ropc build` has its own flags (build_command.h).
-    if (!args.empty() && args[0] == "build") {
-        try {
-            return rop::cli::run_build({args.begin() + 1, args.end()});
-        } catch (const std::exception& e) {
-            std::cerr << "ropc: internal compiler error: " << e.what() << "\n";
-            return 3;
-        }
-    }
     const rop::cli::ParseResult parsed = rop::cli::parse_command_line(args);
     if (!parsed.request) {
         std::cerr << "ropc: error: " << parsed.error << "\n"
-                  << "run `ropc --help` for usage\n";
+                  << "run `" << parsed.help_hint << "` for usage\n";
         return 2;
     }
     // A user's mistake is a diagnostic; an exception escaping here is a bug in ropc itself.

@@ -60,6 +60,9 @@ struct OpBinding {
     std::string cpp_symbol;                // e.g. "rop::std_ocr::tesseract"
     std::vector<std::string> input_types;  // C++ parameter types, one per input
     std::vector<std::string> output_types;
+    std::string udf_kind;  // "function" or "class"; empty without a UDF (broadcast, plain reduce)
+    std::string shape;     // how it is called: "element_map", "batch_map", ... (docs/build.md)
+    bool batch = false;    // one call per batch (spans in, a vector out), not one per item
 };
 
 struct Call {

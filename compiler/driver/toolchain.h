@@ -1,0 +1,30 @@
+// Where ropc finds what a build needs, written once for every subcommand: rop's own headers and
+// libraries, the host C++ compiler, and the content-hash cache (binding's precompiled headers
+// live in its bind/ folder, builds in obj/, bin/, gen/ and pipelines/).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rop::driver {
+
+// Where ropc finds rop's headers and libraries: an install (`<ropc dir>/../include` and
+// `../lib`), else the source tree it was built from and the build tree's lib/.
+struct Toolchain {
+    std::vector<std::string> include_dirs;  // runtime and stdlib headers (<rop/udf.h> among them)
+    std::string stdlib_include_dir;         // where <rop/udf.h> and <rop/stdlib/*.h> live
+    std::string lib_dir;                    // librop_runtime.a, librop_stdlib_*.a
+    std::string ropc_path;                  // this ropc (its identity is part of every cache key)
+};
+Toolchain find_toolchain();
+
+// The host C++ compiler: `requested` (--cxx) when given, else $ROP_CXX, else the first of c++,
+// g++, clang++ on PATH (c++ when none is found, so the error names the usual one).
+std::string find_host_compiler(const std::string& requested);
+
+// The cache directory: `requested` (a test's override) when given, else $ROP_CACHE_DIR, else
+// $XDG_CACHE_HOME/rop, else ~/.cache/rop, else a folder in the temp directory. Created when
+// missing; returned absolute.
+std::string cache_dir(const std::string& requested = "");
+
+}  // namespace rop::driver
