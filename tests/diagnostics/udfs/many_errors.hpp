@@ -1,5 +1,5 @@
-// More C++ errors than Clang stops at (20), for E0508_too_many_errors.rop: the goldens show
-// the real errors at this header's `use`, and no "too many errors" at the pipeline's first one.
+// More C++ errors than Clang stops at (20), for E0508_too_many_errors.rop and tests/bind: the
+// real errors are shown at this header's `use`, and no "too many errors" at the pipeline's first.
 #pragma once
 
 #include <string>
