@@ -1,111 +1,53 @@
 #include "sema/call_options.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace rop::sema {
 
 namespace {
 
-constexpr unsigned kCall = static_cast<unsigned>(OptionSite::Call);
-constexpr unsigned kReduce = static_cast<unsigned>(OptionSite::Reduce);
-constexpr unsigned kEverywhere =
-    kCall | static_cast<unsigned>(OptionSite::Source) | static_cast<unsigned>(OptionSite::Sink);
+// The table's words are string literals, so their views are NUL-terminated.
+template <class E>
+const char* word_of(E value) {
+    return vocab::word(value).data();
+}
 
-constexpr double kWeekMs = 7.0 * 24 * 3600 * 1000;
+template <class E>
+double index_of(E value) {
+    return static_cast<double>(static_cast<std::size_t>(value));
+}
+
+template <class E>
+void set_word(E& field, std::string_view text) {
+    if (const auto value = vocab::from_word<E>(text)) field = *value;
+}
 
 }  // namespace
 
-const char* to_string(Recovery recovery) {
-    switch (recovery) {
-        case Recovery::Abort:
-            return "abort";
-        case Recovery::RetryBatch:
-            return "retry_batch";
-        case Recovery::RetryTail:
-            return "retry_tail";
-        case Recovery::IsolateTail:
-            return "isolate_tail";
-    }
-    return "?";
-}
+const char* to_string(Recovery recovery) { return word_of(recovery); }
+const char* to_string(Batching batching) { return word_of(batching); }
+const char* to_string(Isolation isolation) { return word_of(isolation); }
+const char* to_string(OnFailure on_failure) { return word_of(on_failure); }
 
-const char* to_string(OnFailure on_failure) {
-    return on_failure == OnFailure::Suppress ? "suppress" : "skip";
-}
+std::span<const OptionSpec> option_specs() { return vocab::call_options(); }
 
-const char* to_string(Batching batching) {
-    return batching == Batching::AnyParent ? "any_parent" : "single_parent";
-}
+const OptionSpec* find_option_spec(std::string_view name) { return vocab::find_call_option(name); }
 
-const char* to_string(Isolation isolation) {
-    return isolation == Isolation::Thread ? "thread" : "process";
-}
-
-const std::vector<OptionSpec>& option_specs() {
-    static const std::vector<OptionSpec> specs = {
-        {"batch", OptionKind::Int, 1, 65536, {}, kCall, "most Grains in one physical batch"},
-        {"actors", OptionKind::Int, 1, 4096, {}, kCall, "persistent actors running the UDF"},
-        {"gpus",
-         OptionKind::Gpus,
-         0,
-         64,
-         {},
-         kCall,
-         "GPUs per actor: whole GPUs (1, 2, ...) or a fraction of one shared GPU (0.5)"},
-        {"retries", OptionKind::Int, 0, 100, {}, kEverywhere, "replays of a failing UDF batch"},
-        {"infra_retries",
-         OptionKind::Int,
-         0,
-         100,
-         {},
-         kEverywhere,
-         "replays after an actor crash, lost worker or timeout"},
-        {"recovery",
-         OptionKind::Enum,
-         0,
-         0,
-         {"abort", "retry_batch", "retry_tail", "isolate_tail"},
-         kCall,
-         "what a UDF error does to its batch"},
-        {"timeout",
-         OptionKind::Duration,
-         1,
-         kWeekMs,
-         {},
-         kEverywhere,
-         "longest one batch may run (an infra failure when exceeded)"},
-        {"batching",
-         OptionKind::Enum,
-         0,
-         0,
-         {"any_parent", "single_parent"},
-         kCall,
-         "whether one batch may mix children of different parents"},
-        {"isolation",
-         OptionKind::Enum,
-         0,
-         0,
-         {"thread", "process"},
-         kCall,
-         "run the UDF in threads of the executor or in separate actor processes"},
-        {"on_failure",
-         OptionKind::Enum,
-         0,
-         0,
-         {"suppress", "skip"},
-         kReduce,
-         "what failed children do to a reduce: suppress its group, or skip them (fail-open)"},
-    };
-    return specs;
-}
-
-const OptionSpec* find_option_spec(std::string_view name) {
-    for (const OptionSpec& spec : option_specs()) {
-        if (spec.name == name) return &spec;
-    }
-    return nullptr;
-}
-
-bool allowed_at(const OptionSpec& spec, OptionSite site) {
-    return (spec.sites & static_cast<unsigned>(site)) != 0;
+double option_value(const CallOptions& o, const OptionSpec& spec) {
+    const std::string_view name = spec.name;
+    if (name == "batch") return static_cast<double>(o.batch);
+    if (name == "actors") return static_cast<double>(o.actors);
+    if (name == "gpus") return o.gpus;
+    if (name == "retries") return static_cast<double>(o.retries);
+    if (name == "infra_retries") return static_cast<double>(o.infra_retries);
+    if (name == "recovery") return index_of(o.recovery);
+    if (name == "timeout") return static_cast<double>(o.timeout_ms.value_or(0));
+    if (name == "batching") return index_of(o.batching);
+    if (name == "isolation") return index_of(o.isolation);
+    if (name == "on_failure") return index_of(o.on_failure);
+    throw std::logic_error("sema::CallOptions has no field for option '" + std::string(name) +
+                           "' (rop/vocab/call_options.h)");
 }
 
 void apply_option(const ast::Option& option, CallOptions& options) {
@@ -126,16 +68,13 @@ void apply_option(const ast::Option& option, CallOptions& options) {
     } else if (name == "timeout") {
         options.timeout_ms = v.int_value;
     } else if (name == "recovery") {
-        if (v.text == "retry_batch") options.recovery = Recovery::RetryBatch;
-        if (v.text == "retry_tail") options.recovery = Recovery::RetryTail;
-        if (v.text == "isolate_tail") options.recovery = Recovery::IsolateTail;
-        if (v.text == "abort") options.recovery = Recovery::Abort;
+        set_word(options.recovery, v.text);
     } else if (name == "batching") {
-        options.batching = v.text == "single_parent" ? Batching::SingleParent : Batching::AnyParent;
+        set_word(options.batching, v.text);
     } else if (name == "isolation") {
-        options.isolation = v.text == "process" ? Isolation::Process : Isolation::Thread;
+        set_word(options.isolation, v.text);
     } else if (name == "on_failure") {
-        options.on_failure = v.text == "skip" ? OnFailure::Skip : OnFailure::Suppress;
+        set_word(options.on_failure, v.text);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -42,7 +43,7 @@ const std::vector<ast::Option>& options_of(const ast::Statement& statement) {
     return std::get<ast::Stage>(statement).options;
 }
 
-std::string join_names(const std::vector<std::string_view>& names) {
+std::string join_names(std::span<const std::string_view> names) {
     std::string out;
     for (std::string_view name : names) out += (out.empty() ? "" : ", ") + std::string(name);
     return out;
@@ -71,8 +72,26 @@ std::string format_number(double value) {
     return text;
 }
 
+// 604800000 -> "7d", 7200000 -> "2h": the largest unit that divides the milliseconds.
+std::string duration_text(double ms) {
+    struct Unit {
+        const char* suffix;
+        double ms;
+    };
+    constexpr Unit kUnits[] = {{"d", 86'400'000}, {"h", 3'600'000}, {"m", 60'000}, {"s", 1000}};
+    for (const Unit& unit : kUnits) {
+        if (ms >= unit.ms && std::fmod(ms, unit.ms) == 0) {
+            return format_number(ms / unit.ms) + unit.suffix;
+        }
+    }
+    return format_number(ms) + "ms";
+}
+
 std::string range_text(const OptionSpec& spec) {
-    if (spec.kind == OptionKind::Duration) return "a duration greater than 0s and at most 7d";
+    // Durations are whole milliseconds and every duration option's least is 1ms.
+    if (spec.kind == OptionKind::Duration) {
+        return "a duration greater than 0s and at most " + duration_text(spec.max);
+    }
     if (spec.kind == OptionKind::Gpus) {
         return "a whole number of GPUs from 1 to " + format_number(spec.max) +
                ", or a fraction greater than 0 and at most 1 that shares one GPU";

@@ -35,16 +35,31 @@ json location_json(const SourceManager& sources, SourceRange range) {
     return {{"line", at.line}, {"column", at.column}};
 }
 
+// One key per option of the table (rop/vocab/call_options.h); a duration is keyed NAME_ms and
+// is null when not set.
 json options_json(const CallOptions& options) {
-    return {{"batch", options.batch},
-            {"actors", options.actors},
-            {"gpus", options.gpus},
-            {"retries", options.retries},
-            {"infra_retries", options.infra_retries},
-            {"recovery", to_string(options.recovery)},
-            {"timeout_ms", options.timeout_ms ? json(*options.timeout_ms) : json(nullptr)},
-            {"batching", to_string(options.batching)},
-            {"isolation", to_string(options.isolation)}};
+    json out = json::object();
+    for (const OptionSpec& spec : option_specs()) {
+        const double value = option_value(options, spec);
+        switch (spec.kind) {
+            case OptionKind::Int:
+                out[std::string(spec.name)] = static_cast<std::int64_t>(value);
+                break;
+            case OptionKind::Number:
+            case OptionKind::Gpus:
+                out[std::string(spec.name)] = value;
+                break;
+            case OptionKind::Duration:
+                out[std::string(spec.name) + "_ms"] =
+                    value > 0 ? json(static_cast<std::int64_t>(value)) : json(nullptr);
+                break;
+            case OptionKind::Enum:
+                out[std::string(spec.name)] =
+                    std::string(spec.enumerators[static_cast<std::size_t>(value)]);
+                break;
+        }
+    }
+    return out;
 }
 
 json op_json(const std::optional<OpRef>& op) {
