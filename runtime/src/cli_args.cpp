@@ -1,5 +1,5 @@
 // parse_pipeline_args: the flags of a generated pipeline binary, validated to one-line errors.
-// `--set` checks the same option ranges as the compiler (compiler/sema/call_options.cpp).
+// `--set` checks the option table the compiler checks too (rop/vocab/call_options.h).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -38,6 +38,9 @@ constexpr FlagSpec kFlags[] = {
 
 constexpr std::size_t kMaxInflightRoots = std::size_t{1} << 20;
 constexpr std::size_t kMaxPayloadMb = std::size_t{1} << 24;  // 16 TiB
+// Durations (a Call's timeout, --stuck-after) share the timeout option's range.
+constexpr std::int64_t kMaxDurationMs =
+    static_cast<std::int64_t>(vocab::call_option("timeout").max);
 
 std::string join(const std::vector<std::string>& names) {
     std::string s;
@@ -66,8 +69,8 @@ std::optional<std::int64_t> parse_duration_ms(std::string_view text) {
         const std::string_view digits = text.substr(0, text.size() - u.suffix.size());
         if (digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
         const auto n = parse_int(digits);
-        if (!n) return cli::kMaxTimeoutMs + 1;  // too many digits: out of range
-        if (*n > cli::kMaxTimeoutMs) return cli::kMaxTimeoutMs + 1;
+        if (!n) return kMaxDurationMs + 1;  // too many digits: out of range
+        if (*n > kMaxDurationMs) return kMaxDurationMs + 1;
         return *n * u.ms;
     }
     return std::nullopt;
@@ -81,9 +84,9 @@ std::string set_duration(const std::string& where, std::string_view value,
         return where + ": '" + std::string(value) +
                "' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)";
     }
-    if (*ms > cli::kMaxTimeoutMs || (*ms == 0 && value != "none")) {
+    if (*ms > kMaxDurationMs || (*ms == 0 && value != "none")) {
         return where + ": " + std::string(value) + " is out of range 1ms.." +
-               cli::format_duration(cli::kMaxTimeoutMs);
+               cli::format_duration(kMaxDurationMs);
     }
     into = std::chrono::milliseconds(*ms);
     return {};
@@ -137,28 +140,26 @@ std::string parse_count(std::string_view flag, std::string_view value, std::size
     return {};
 }
 
-std::string set_int(const std::string& where, std::string_view value, std::int64_t lo,
-                    std::int64_t hi, std::uint32_t& into) {
+std::string set_int(const std::string& where, std::string_view value,
+                    const vocab::CallOptionSpec& spec, CallOptions& into) {
     const auto n = parse_int(value);
     if (!n) return where + ": '" + std::string(value) + "' is not a whole number";
-    if (*n < lo || *n > hi) {
-        return where + ": " + std::to_string(*n) + " is out of range " + std::to_string(lo) + ".." +
-               std::to_string(hi);
+    if (static_cast<double>(*n) < spec.min || static_cast<double>(*n) > spec.max) {
+        return where + ": " + std::to_string(*n) + " is out of range " + cli::accepted_values(spec);
     }
-    into = static_cast<std::uint32_t>(*n);
+    set_option_value(into, spec.name, static_cast<double>(*n));
     return {};
 }
 
-template <class E>
-std::string set_enum(const std::string& where, std::string_view value,
-                     const std::vector<std::pair<std::string, E>>& choices, E& into) {
+std::string set_word(const std::string& where, std::string_view value,
+                     const vocab::CallOptionSpec& spec, CallOptions& into) {
     std::vector<std::string> names;
-    for (const auto& [name, e] : choices) {
-        if (name == value) {
-            into = e;
+    for (std::size_t i = 0; i < spec.enumerators.size(); ++i) {
+        if (spec.enumerators[i] == value) {
+            set_option_value(into, spec.name, static_cast<double>(i));
             return {};
         }
-        names.push_back(name);
+        names.emplace_back(spec.enumerators[i]);
     }
     std::string hint = did_you_mean(value, names);
     if (hint.empty()) hint = " (one of " + join(names) + ")";
@@ -192,48 +193,37 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
         if (hint.empty()) hint = " (Calls: " + join(known) + ")";
         return "--set: unknown Call '" + call + "'" + hint;
     }
-    static const std::vector<std::string> kSettable = {
-        "batch", "actors", "retries", "infra_retries", "recovery", "timeout", "batching",
-        "on_failure"};
-    if (option == "gpus" || option == "isolation") {
+    const vocab::CallOptionSpec* spec = vocab::find_call_option(option);
+    if (spec && !spec->run_time) {
         return "--set: option '" + option + "' is fixed when the pipeline is built";
     }
-    if (std::find(kSettable.begin(), kSettable.end(), option) == kSettable.end()) {
-        std::string hint = did_you_mean(option, kSettable);
-        if (hint.empty()) hint = " (options: " + join(kSettable) + ")";
+    if (!spec) {
+        const std::vector<std::string> settable = cli::settable_options();
+        std::string hint = did_you_mean(option, settable);
+        if (hint.empty()) hint = " (options: " + join(settable) + ")";
         return "--set: unknown option '" + option + "'" + hint;
     }
     const std::string where = "--set " + call + "." + option;
+    if (!cli::applies_to(*spec, target->kind)) {
+        return where + ": only a reduce takes " + option;
+    }
     CallOptions& o = target->options;
-    if (option == "batch") return set_int(where, value, 1, cli::kMaxBatch, o.batch);
-    if (option == "actors") return set_int(where, value, 1, cli::kMaxActors, o.actors);
-    if (option == "retries") return set_int(where, value, 0, cli::kMaxRetries, o.retries);
-    if (option == "infra_retries") {
-        return set_int(where, value, 0, cli::kMaxRetries, o.infra_retries);
-    }
-    if (option == "recovery") {
-        return set_enum<Recovery>(where, value,
-                                  {{"abort", Recovery::Abort},
-                                   {"retry_batch", Recovery::RetryBatch},
-                                   {"retry_tail", Recovery::RetryTail},
-                                   {"isolate_tail", Recovery::IsolateTail}},
-                                  o.recovery);
-    }
-    if (option == "on_failure") {
-        if (target->kind != CallKind::Reduce) {
-            return where + ": only a reduce takes on_failure";
+    switch (spec->kind) {
+        case vocab::OptionKind::Int:
+            return set_int(where, value, *spec, o);
+        case vocab::OptionKind::Enum:
+            return set_word(where, value, *spec, o);
+        case vocab::OptionKind::Duration: {
+            std::chrono::milliseconds ms{0};
+            std::string error = set_duration(where, value, ms);
+            if (error.empty()) set_option_value(o, spec->name, static_cast<double>(ms.count()));
+            return error;
         }
-        return set_enum<OnFailure>(
-            where, value, {{"suppress", OnFailure::Suppress}, {"skip", OnFailure::Skip}},
-            o.on_failure);
+        case vocab::OptionKind::Number:
+        case vocab::OptionKind::Gpus:
+            break;
     }
-    if (option == "batching") {
-        return set_enum<Batching>(
-            where, value,
-            {{"any_parent", Batching::AnyParent}, {"single_parent", Batching::SingleParent}},
-            o.batching);
-    }
-    return set_duration(where, value, o.timeout);  // timeout
+    return where + ": cannot be set at run time";  // no run-time option of these kinds yet
 }
 
 }  // namespace

@@ -29,16 +29,13 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
     return out;
 }
 
-constexpr const char* kFlagsHelp =
+constexpr const char* kFlagsBeforeSet =
     "Flags:\n"
     "  --input [NAME=]PATH         read source NAME from PATH (NAME may be left out with one "
     "source)\n"
-    "  --output [NAME=]PATH        write sink NAME to PATH (NAME may be left out with one sink)\n"
-    "  --set CALL.OPTION=VALUE     override a Call option: batch (1..65536), actors (1..4096),\n"
-    "                              retries (0..100), infra_retries (0..100),\n"
-    "                              recovery (abort|retry_batch|retry_tail|isolate_tail),\n"
-    "                              timeout (500ms, 30s, 2m, 1h or none),\n"
-    "                              batching (any_parent|single_parent)\n"
+    "  --output [NAME=]PATH        write sink NAME to PATH (NAME may be left out with one sink)\n";
+
+constexpr const char* kFlagsAfterSet =
     "  --progress, --no-progress   per-Call progress on stderr (default: on on a terminal)\n"
     "  --trace FILE                write a Chrome/Perfetto trace of every batch\n"
     "  --report FILE               write the run report (JSON)\n"
@@ -55,6 +52,32 @@ constexpr const char* kFlagsHelp =
     "\n"
     "Exit status: 0 every root ok or dropped, 3 some roots failed, 1 run aborted, 2 usage "
     "error.\n";
+
+// The --set entry: every option the table marks settable at run time, with what it accepts,
+// wrapped under the description column.
+std::string set_flag_help() {
+    constexpr std::size_t kWidth = 96;
+    const std::string indent(30, ' ');
+    std::string out = "  --set CALL.OPTION=VALUE     override a Call option:";
+    std::size_t column = out.size();
+    for (const vocab::CallOptionSpec& spec : vocab::call_options()) {
+        if (!spec.run_time) continue;
+        std::string item = std::string(spec.name) + " (" + cli::accepted_values(spec);
+        if (!vocab::allowed_at(spec, vocab::OptionSite::Call)) item += "; a reduce only";
+        item += "),";
+        if (column + 1 + item.size() > kWidth) {
+            out += "\n" + indent;
+            column = indent.size();
+        } else {
+            out += " ";
+            ++column;
+        }
+        out += item;
+        column += item.size();
+    }
+    out.back() = '\n';  // the last item's comma
+    return out;
+}
 
 }  // namespace
 
@@ -89,14 +112,14 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
         for (const std::string& n : names) listed += (listed.empty() ? "" : ", ") + n;
         if (names.size() > 1 && several.empty()) several = names[0];
         rows.push_back({listed, cli::kind_name(c.kind), c.udf.empty() ? "-" : c.udf,
-                        cli::format_options(c.options)});
+                        cli::format_options(c.options, c.kind)});
     }
     out << "Calls (--set CALL.OPTION=VALUE):\n" << table(rows);
     if (!several.empty()) {
         out << "  A Call with several outputs answers to each of their names (--set " << several
             << ".batch=8).\n";
     }
-    out << "\n" << kFlagsHelp;
+    out << "\n" << kFlagsBeforeSet << set_flag_help() << kFlagsAfterSet;
     return out.str();
 }
 

@@ -1,9 +1,71 @@
 // Suggestions and option spelling for the pipeline command line.
 #include "cli_text.h"
 
+#include <cmath>
+
 #include "rop/vocab/suggest.h"
 
-namespace rop::runtime::cli {
+namespace rop::runtime {
+
+namespace {
+
+template <class E>
+double index_of(E value) {
+    return static_cast<double>(static_cast<std::size_t>(value));
+}
+
+template <class E>
+E enumerator(double index) {
+    return static_cast<E>(static_cast<std::size_t>(index));
+}
+
+std::uint32_t count(double value) { return static_cast<std::uint32_t>(value); }
+
+}  // namespace
+
+// Declared in plan.h; defined here beside the only code that reads options by name.
+std::optional<double> option_value(const CallOptions& o, std::string_view name) {
+    if (name == "batch") return o.batch;
+    if (name == "actors") return o.actors;
+    if (name == "gpus") return o.gpus;
+    if (name == "retries") return o.retries;
+    if (name == "infra_retries") return o.infra_retries;
+    if (name == "recovery") return index_of(o.recovery);
+    if (name == "timeout") return static_cast<double>(o.timeout.count());
+    if (name == "batching") return index_of(o.batching);
+    if (name == "isolation") return index_of(o.isolation);
+    if (name == "on_failure") return index_of(o.on_failure);
+    return std::nullopt;
+}
+
+bool set_option_value(CallOptions& o, std::string_view name, double value) {
+    if (name == "batch") {
+        o.batch = count(value);
+    } else if (name == "actors") {
+        o.actors = count(value);
+    } else if (name == "gpus") {
+        o.gpus = value;
+    } else if (name == "retries") {
+        o.retries = count(value);
+    } else if (name == "infra_retries") {
+        o.infra_retries = count(value);
+    } else if (name == "recovery") {
+        o.recovery = enumerator<Recovery>(value);
+    } else if (name == "timeout") {
+        o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(value));
+    } else if (name == "batching") {
+        o.batching = enumerator<Batching>(value);
+    } else if (name == "isolation") {
+        o.isolation = enumerator<Isolation>(value);
+    } else if (name == "on_failure") {
+        o.on_failure = enumerator<OnFailure>(value);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+namespace cli {
 
 std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
     const auto best = vocab::closest(word, candidates);
@@ -39,31 +101,71 @@ const char* kind_name(CallKind kind) {
     return "?";
 }
 
-const char* recovery_name(Recovery recovery) {
-    switch (recovery) {
-        case Recovery::Abort:
-            return "abort";
-        case Recovery::RetryBatch:
-            return "retry_batch";
-        case Recovery::RetryTail:
-            return "retry_tail";
-        case Recovery::IsolateTail:
-            return "isolate_tail";
+bool applies_to(const vocab::CallOptionSpec& spec, CallKind kind) {
+    return vocab::allowed_at(spec, vocab::OptionSite::Call) ||
+           (kind == CallKind::Reduce && vocab::allowed_at(spec, vocab::OptionSite::Reduce));
+}
+
+std::vector<std::string> settable_options() {
+    std::vector<std::string> names;
+    for (const vocab::CallOptionSpec& spec : vocab::call_options()) {
+        if (spec.run_time) names.emplace_back(spec.name);
     }
-    return "?";
+    return names;
 }
 
-const char* batching_name(Batching batching) {
-    return batching == Batching::AnyParent ? "any_parent" : "single_parent";
+// Whole numbers print without a fraction: "48", "0.5".
+std::string format_number(double value) {
+    if (value == std::floor(value) && std::abs(value) < 1e15) {
+        return std::to_string(static_cast<std::int64_t>(value));
+    }
+    std::string text = std::to_string(value);
+    while (text.back() == '0') text.pop_back();
+    return text;
 }
 
-std::string format_options(const CallOptions& o) {
-    std::string s = "batch " + std::to_string(o.batch) + " actors " + std::to_string(o.actors) +
-                    " recovery " + recovery_name(o.recovery) + " retries " +
-                    std::to_string(o.retries) + " infra_retries " +
-                    std::to_string(o.infra_retries) + " timeout " +
-                    format_duration(o.timeout.count()) + " batching " + batching_name(o.batching);
+std::string format_option(const CallOptions& options, const vocab::CallOptionSpec& spec) {
+    const double value = option_value(options, spec.name).value_or(spec.default_value);
+    switch (spec.kind) {
+        case vocab::OptionKind::Duration:
+            return format_duration(static_cast<std::int64_t>(value));
+        case vocab::OptionKind::Enum:
+            return std::string(spec.enumerators[static_cast<std::size_t>(value)]);
+        case vocab::OptionKind::Int:
+        case vocab::OptionKind::Number:
+        case vocab::OptionKind::Gpus:
+            break;
+    }
+    return format_number(value);
+}
+
+std::string format_options(const CallOptions& options, CallKind kind) {
+    std::string s;
+    for (const vocab::CallOptionSpec& spec : vocab::call_options()) {
+        if (!spec.run_time || !applies_to(spec, kind)) continue;
+        s += (s.empty() ? "" : " ") + std::string(spec.name) + " " + format_option(options, spec);
+    }
     return s;
 }
 
-}  // namespace rop::runtime::cli
+std::string accepted_values(const vocab::CallOptionSpec& spec) {
+    switch (spec.kind) {
+        case vocab::OptionKind::Duration:
+            return "500ms, 30s, 2m, 1h or none";
+        case vocab::OptionKind::Enum: {
+            std::string words;
+            for (std::string_view w : spec.enumerators) {
+                words += (words.empty() ? "" : "|") + std::string(w);
+            }
+            return words;
+        }
+        case vocab::OptionKind::Int:
+        case vocab::OptionKind::Number:
+        case vocab::OptionKind::Gpus:
+            break;
+    }
+    return format_number(spec.min) + ".." + format_number(spec.max);
+}
+
+}  // namespace cli
+}  // namespace rop::runtime

@@ -1,5 +1,6 @@
 // Shared text helpers of the pipeline command line (cli_*.cpp): "did you mean" suggestions and
-// how Call options are spelled, matching the `.rop` language (docs/language.md).
+// how Call options are spelled, matching the `.rop` language: names, ranges and words come from
+// the option table the compiler checks against (rop/vocab/call_options.h).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "rop/runtime/plan.h"
+#include "rop/vocab/call_options.h"
 
 namespace rop::runtime::cli {
 
@@ -19,15 +21,17 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 // 30000 -> "30s", 1500 -> "1500ms", 120000 -> "2m", 0 -> "none".
 std::string format_duration(std::int64_t ms);
 const char* kind_name(CallKind kind);
-const char* recovery_name(Recovery recovery);
-const char* batching_name(Batching batching);
-// "batch 48 actors 4 recovery isolate_tail retries 3 infra_retries 2 timeout 30s ..."
-std::string format_options(const CallOptions& options);
 
-// Option ranges, as the compiler checks them (compiler/sema/call_options.cpp).
-inline constexpr std::int64_t kMaxBatch = 65536;
-inline constexpr std::int64_t kMaxActors = 4096;
-inline constexpr std::int64_t kMaxRetries = 100;
-inline constexpr std::int64_t kMaxTimeoutMs = 7LL * 24 * 3600 * 1000;  // one week
+// Whether a Call of `kind` takes the option at all (on_failure: a reduce only).
+bool applies_to(const vocab::CallOptionSpec& spec, CallKind kind);
+// The options `--set` may change, in table order: "batch", "actors", "retries", ...
+std::vector<std::string> settable_options();
+// One option's value as `--set` and the language spell it: "48", "isolate_tail", "30s", "none".
+std::string format_option(const CallOptions& options, const vocab::CallOptionSpec& spec);
+// The run-time options of a Call of `kind`, in table order:
+// "batch 48 actors 4 retries 3 infra_retries 3 recovery isolate_tail timeout 30s ..."
+std::string format_options(const CallOptions& options, CallKind kind);
+// What `--set` accepts for an option: "1..65536", "abort|retry_batch|...", "500ms, ... or none".
+std::string accepted_values(const vocab::CallOptionSpec& spec);
 
 }  // namespace rop::runtime::cli

@@ -279,11 +279,13 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
                                        "  pages   pages.txt   Page.doubled\n"));
     CHECK_THAT(help,
                ContainsSubstring("Calls (--set CALL.OPTION=VALUE):\n"
-                                 "  split  expand  split_pages  batch 8 actors 1 recovery isolate_tail "
-                                 "retries 0 infra_retries 2 timeout none batching any_parent\n"
-                                 "  m      map     double_page  batch 4 actors 2 recovery isolate_tail "
-                                 "retries 0 infra_retries 2 timeout 30s batching any_parent\n"
-                                 "  sum    reduce  sum_pages    batch 4 actors 1"));
+                                 "  split  expand  split_pages  batch 8 actors 1 retries 0 "
+                                 "infra_retries 3 recovery isolate_tail timeout none batching any_parent\n"
+                                 "  m      map     double_page  batch 4 actors 2 retries 0 "
+                                 "infra_retries 3 recovery isolate_tail timeout 30s batching any_parent\n"
+                                 "  sum    reduce  sum_pages    batch 4 actors 1 retries 0 "
+                                 "infra_retries 3 recovery isolate_tail timeout none batching any_parent "
+                                 "on_failure suppress\n"));
     for (const char* flag :
          {"--input [NAME=]PATH", "--output [NAME=]PATH", "--set CALL.OPTION=VALUE",
           "--progress, --no-progress", "--trace FILE", "--report FILE", "--max-inflight-roots N",
@@ -291,6 +293,7 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
           "-h, --help", "--version",
           "batch (1..65536)",
           "actors (1..4096)",
+          "on_failure (suppress|skip; a reduce only)",
           "Exit status: 0 every root ok or dropped, 3 some roots failed, "
           "1 run aborted, 2 usage error."}) {
         CHECK_THAT(help, ContainsSubstring(flag));

@@ -5,35 +5,51 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rop/runtime/ids.h"
 #include "rop/runtime/udf.h"
+#include "rop/vocab/call_options.h"
 
 namespace rop::runtime {
 
 enum class CallKind : std::uint8_t { Map, Filter, Expand, Broadcast, Reduce };
 enum class InputMode : std::uint8_t { Required, Optional };
-enum class Batching : std::uint8_t { AnyParent, SingleParent };
-enum class Recovery : std::uint8_t { Abort, RetryBatch, RetryTail, IsolateTail };
-enum class Isolation : std::uint8_t { Thread, Process };
-// What a reduce does with members that FAILED or were SUPPRESSED: suppress its group (the
-// default), or skip them like DROPPED ones and fold the rest (fail-open; docs/runtime.md).
-enum class OnFailure : std::uint8_t { Suppress, Skip };
+// The option enumerations and their spellings are the compiler's too (rop/vocab/call_options.h).
+// OnFailure: what a reduce does with members that FAILED or were SUPPRESSED: suppress its group
+// (the default), or skip them like DROPPED ones and fold the rest (fail-open; docs/runtime.md).
+using vocab::Batching;
+using vocab::Isolation;
+using vocab::OnFailure;
+using vocab::Recovery;
 
+// Defaults come from the option table, so a hand-built plan runs like a compiled one. The
+// field order is what generated code's designated initializers follow (compiler/codegen).
 struct CallOptions {
-    std::uint32_t batch = 1;
-    std::uint32_t actors = 1;
-    double gpus = 0;
-    Batching batching = Batching::AnyParent;
-    Recovery recovery = Recovery::IsolateTail;  // SEMANTICS.md: the default isolates
-    std::uint32_t retries = 0;        // opaque-error retries for retry_* / isolate_tail
-    std::uint32_t infra_retries = 2;  // replays after an infra failure (crash, timeout)
-    std::chrono::milliseconds timeout{0};  // 0: none
-    Isolation isolation = Isolation::Thread;
-    OnFailure on_failure = OnFailure::Suppress;  // reduce only
+    std::uint32_t batch = vocab::default_of<std::uint32_t>("batch");
+    std::uint32_t actors = vocab::default_of<std::uint32_t>("actors");
+    double gpus = vocab::default_of<double>("gpus");
+    Batching batching = vocab::default_of<Batching>("batching");
+    Recovery recovery = vocab::default_of<Recovery>("recovery");  // SEMANTICS.md: isolates
+    // Opaque-error retries for retry_* / isolate_tail.
+    std::uint32_t retries = vocab::default_of<std::uint32_t>("retries");
+    // Replays after an infra failure (crash, timeout).
+    std::uint32_t infra_retries = vocab::default_of<std::uint32_t>("infra_retries");
+    std::chrono::milliseconds timeout{vocab::default_of<std::int64_t>("timeout")};  // 0: none
+    Isolation isolation = vocab::default_of<Isolation>("isolation");
+    OnFailure on_failure = vocab::default_of<OnFailure>("on_failure");  // reduce only
 };
+
+// An option's value in `options` as the table counts it: the number (Int, Number, Gpus), the
+// milliseconds (Duration; 0: none) or the enumerator's index (Enum); nullopt for a name the
+// struct has no field for. `--set` and `--help` go through these two, and a test holds them
+// equal to the table's defaults and to the compiler's CallOptions for every option.
+std::optional<double> option_value(const CallOptions& options, std::string_view name);
+// Stores a value already checked against the table (kind, range); false for an unknown name.
+bool set_option_value(CallOptions& options, std::string_view name, double value);
 
 struct DomainSpec {
     std::string name;
@@ -51,34 +67,34 @@ struct CallInput {
 };
 
 struct CallSpec {
-    std::string name;             // for reports, traces and messages: "ocr" or "ocr@mineru.rop:5"
+    std::string name;  // for reports, traces and messages: "ocr" or "ocr@mineru.rop:5"
     CallKind kind;
-    DomainId domain;              // where its Grains live: map/filter/expand: the inputs' Domain;
-                                  // broadcast: the target Domain; reduce: the parent Domain
+    DomainId domain;  // where its Grains live: map/filter/expand: the inputs' Domain;
+                      // broadcast: the target Domain; reduce: the parent Domain
     std::vector<CallInput> inputs;
     std::vector<PortId> outputs;  // expand: one port in the child Domain
     CallOptions options;
-    ActorFactory factory;         // empty for broadcast and for a reduce without a UDF
+    ActorFactory factory;  // empty for broadcast and for a reduce without a UDF
 };
 
 struct Plan {
     std::vector<DomainSpec> domains;  // domains[0] is the root Domain
     std::vector<PortSpec> ports;
-    std::vector<CallSpec> calls;      // in a topological order
-    PortId source_port = 0;           // root entities' values are published here
+    std::vector<CallSpec> calls;  // in a topological order
+    PortId source_port = 0;       // root entities' values are published here
 };
 
 // Builds and validates a Plan (throws ContractError with a clear message on a malformed one:
 // unknown ids, cycles, inputs in different Domains, reduce not to the direct parent ...).
 class PlanBuilder {
-public:
+  public:
     DomainId add_domain(std::string name, DomainId parent = kNoDomain);
     PortId add_port(std::string name, DomainId domain);
     PortId source(std::string name);  // the root Domain's source port (call once)
     CallId add_call(CallSpec spec);
     Plan build();
 
-private:
+  private:
     Plan plan_;
     bool source_set_ = false;
 };
