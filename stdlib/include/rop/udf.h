@@ -1,10 +1,16 @@
 // rop/udf.h: the vocabulary a UDF header includes to talk to rop — streaming emitters, typed
-// failures, reduce ordinals, skipped children and the reduce parent. docs/udfs.md gives the signature conventions.
+// failures, reduce ordinals, skipped children and the reduce parent. docs/udfs.md gives the
+// signature conventions.
+//
+// The one definition of the types a UDF and the runtime both see: rop::RecordFailure,
+// rop::GroupFailure, rop::SkippedChild and rop::RootKey are also rop::runtime's (its udf.h and
+// run.h re-export them), so a failure thrown by a UDF is the failure the runtime catches.
 //
 // Slim on purpose: ropc parses this header (and the user's) for every pipeline it checks, so it
 // includes standard headers only and declares no functions with bodies worth compiling.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -22,13 +28,13 @@ namespace rop {
 // Batch::emit_child; tests can use CollectingEmitter below.
 template <class T>
 class Emitter {
-public:
+  public:
     using value_type = T;
 
     virtual ~Emitter() = default;
     virtual void emit(T child) = 0;
 
-protected:
+  protected:
     Emitter() = default;
     Emitter(const Emitter&) = default;
     Emitter& operator=(const Emitter&) = default;
@@ -37,27 +43,39 @@ protected:
 // An Emitter that keeps what it is given, for unit-testing a streaming expand UDF.
 template <class T>
 class CollectingEmitter final : public Emitter<T> {
-public:
+  public:
     void emit(T child) override { children.push_back(std::move(child)); }
 
     std::vector<T> children;
 };
 
 // Throw from a UDF to fail one item: its lineage records failed(reason); its siblings and every
-// other parent go on. Not retried: the input itself is bad.
+// other parent go on. Not retried: the input itself is bad. `index` names the item's Grain in
+// the batch when a hand-written runtime Actor throws it (rop::runtime::Actor::process); a UDF
+// leaves it out: the generated code knows which item it was running.
 class RecordFailure : public std::runtime_error {
-public:
-    explicit RecordFailure(const std::string& reason) : std::runtime_error(reason) {}
+  public:
+    explicit RecordFailure(const std::string& reason, std::size_t index = 0)
+        : std::runtime_error(reason), index_(index) {}
     const char* reason() const noexcept { return what(); }
+    std::size_t index() const noexcept { return index_; }
+
+  private:
+    std::size_t index_;
 };
 
 // Throw from a UDF to fail the item's whole group: the siblings under the same direct parent are
 // suppressed (queued ones dropped, in-flight ones cannot commit) and the parent's result is
-// failed(reason). Unrelated parents go on.
+// failed(reason). Unrelated parents go on. `index` as for RecordFailure.
 class GroupFailure : public std::runtime_error {
-public:
-    explicit GroupFailure(const std::string& reason) : std::runtime_error(reason) {}
+  public:
+    explicit GroupFailure(const std::string& reason, std::size_t index = 0)
+        : std::runtime_error(reason), index_(index) {}
     const char* reason() const noexcept { return what(); }
+    std::size_t index() const noexcept { return index_; }
+
+  private:
+    std::size_t index_;
 };
 
 // A reduce UDF that wants to know where each child sat under its parent takes `rop::Ordinals`
@@ -80,14 +98,14 @@ using Skipped = std::span<const SkippedChild>;
 // `const rop::Parent<Doc>&` after its children (and after rop::Ordinals when it takes those).
 template <class T>
 class Parent {
-public:
+  public:
     explicit Parent(const T& value) : value_(&value) {}
 
     const T& get() const { return *value_; }
     const T& operator*() const { return *value_; }
     const T* operator->() const { return value_; }
 
-private:
+  private:
     const T* value_;
 };
 

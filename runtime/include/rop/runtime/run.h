@@ -14,6 +14,7 @@
 #include "rop/runtime/ids.h"
 #include "rop/runtime/plan.h"
 #include "rop/runtime/value.h"
+#include "rop/udf.h"
 
 namespace rop::runtime {
 
@@ -51,11 +52,9 @@ struct SinkBinding {
     std::function<void(EntityId entity, const Value& value)> consume;
 };
 
-// Which root a sink is writing: its zero-based position in the source and its display name.
-struct RootKey {
-    std::uint64_t ordinal = 0;
-    std::string name;
-};
+// Which root a sink is writing: its zero-based position in the source and its display name;
+// the same type a UDF sink's write() takes (rop/udf.h holds its one definition).
+using rop::RootKey;
 
 // A per-root sink (docs/runtime.md "Sinks, journal and resume"). The runtime buffers a root's
 // PRESENT items at `port` and, when the root is done, calls write_root once with all of them in

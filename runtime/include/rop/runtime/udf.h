@@ -13,36 +13,21 @@
 
 #include "rop/runtime/ids.h"
 #include "rop/runtime/value.h"
+#include "rop/udf.h"
 
 namespace rop::runtime {
 
-// Typed failures (SEMANTICS.md "Failures are typed"). Thrown from Actor::process they apply to
-// the Grain `index` of the batch; Batch::fail_record/fail_group report them without throwing.
-// Any other exception is an opaque UDF error, handled by the Call's recovery policy.
-class RecordFailure : public std::runtime_error {
-public:
-    explicit RecordFailure(std::string reason, std::size_t index = 0)
-        : std::runtime_error(std::move(reason)), index_(index) {}
-    std::size_t index() const { return index_; }
-
-private:
-    std::size_t index_;
-};
-
-class GroupFailure : public std::runtime_error {
-public:
-    explicit GroupFailure(std::string reason, std::size_t index = 0)
-        : std::runtime_error(std::move(reason)), index_(index) {}
-    std::size_t index() const { return index_; }
-
-private:
-    std::size_t index_;
-};
+// Typed failures (SEMANTICS.md "Failures are typed"): the ones a UDF throws (rop/udf.h holds
+// their one definition). Thrown from Actor::process they apply to the Grain `index()` of the
+// batch; Batch::fail_record/fail_group report them without throwing. Any other exception is an
+// opaque UDF error, handled by the Call's recovery policy.
+using rop::GroupFailure;
+using rop::RecordFailure;
 
 // An infra failure raised deliberately (lost device, OOM on the accelerator): replayed on a fresh
 // actor with generation+1 while `infra_retries` lasts.
 class InfraFailure : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
@@ -55,10 +40,8 @@ struct GrainInfo {
 
 // A member that a reduce with `on_failure skip` left out because it FAILED or was SUPPRESSED:
 // its ordinal under the parent and the reason recorded for it (or below it), else "suppressed".
-struct SkippedChild {
-    std::uint32_t ordinal = 0;
-    std::string reason;
-};
+// The type a reduce UDF's rop::Skipped lists (rop/udf.h).
+using rop::SkippedChild;
 
 // The members of one reduce group, in ordinal order (DROPPED children left out; with
 // `on_failure skip`, FAILED and SUPPRESSED ones too, listed in `skipped` in ordinal order).
@@ -71,7 +54,7 @@ struct ReduceGroup {
 // One physical batch. Results are written per Grain; a Grain left without a result when
 // process() returns is a contract error (fail fast, clear message).
 class Batch {
-public:
+  public:
     virtual ~Batch() = default;
 
     virtual std::size_t size() const = 0;
@@ -100,7 +83,7 @@ public:
 // A persistent worker of one Call. Constructed once per actor (its setup: load a model, open an
 // OCR engine) and then fed batches one at a time from one thread.
 class Actor {
-public:
+  public:
     virtual ~Actor() = default;
     virtual void process(Batch& batch) = 0;
 };
