@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# build_paths.sh ROPC FIXTURE_DIR WORK_DIR CACHE_DIR
+# `ropc build` runs the compiler and linker without a shell: a pipeline whose two `use` headers
+# each have a sibling .cpp, plus a --src file, all in folders whose names hold a space and a
+# quote, built to an -o path with a space and a quote, links and runs. -v lists one compile per
+# file (the generated C++, two siblings, the --src file) before the one link.
+set -uo pipefail
+ropc=$1 fixture=$2 work=$3 cache=$4
+rm -rf "$work" && mkdir -p "$work" && cp -r "$fixture/." "$work/" && cd "$work"
+mkdir -p "src dir \"x\"" "out dir"
+mv extra.cpp "src dir \"x\"/it's extra.cpp"
+rm -rf "$cache"
+fail() { echo "FAIL: $*"; cat stderr.txt; exit 1; }
+
+# Without the --src file, count::tag() is undefined: the link fails (exit 1), naming it.
+ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/it's bin" 2> stderr.txt
+code=$?
+[ "$code" = 1 ] || fail "exit $code without --src, expected 1"
+grep -q "count::tag" stderr.txt || fail "the link error does not name count::tag"
+grep -q "^ropc: error: linking 'out dir/it's bin' failed$" stderr.txt || fail "no link summary"
+[ ! -e "out dir/it's bin" ] || fail "a failed link wrote a binary"
+
+ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/it's bin" \
+    --src "src dir \"x\"/it's extra.cpp" -j 4 -v 2> stderr.txt
+code=$?
+[ "$code" = 0 ] || fail "exit $code with --src, expected 0"
+compiles=$(grep -c -- " -c " stderr.txt)
+# The generated C++ and the two siblings come from the cache of the first build; --src is new.
+[ "$compiles" = 1 ] || fail "$compiles compile commands, expected 1 (the --src file)"
+grep -q "cache: .*/upper/upper.cpp unchanged" stderr.txt || fail "upper.cpp not compiled before"
+grep -q "cache: .*/count/count.cpp unchanged" stderr.txt || fail "count.cpp not compiled before"
+grep -q -- "-c '.*/src dir \"x\"/it'\\\\''s extra.cpp'" stderr.txt || fail "-v quoting of --src"
+[ -x "out dir/it's bin" ] || fail "no binary at 'out dir/it's bin'"
+
+rm -f out.jsonl
+"./out dir/it's bin" > run.txt 2>&1 || { cat run.txt; fail "the binary failed"; }
+expected='{"length":11,"tag":"from --src","text":"HELLO WORLD"}'
+[ "$(cat out.jsonl)" = "$expected" ] || fail "out.jsonl is '$(cat out.jsonl)', expected '$expected'"
+echo "ok"
