@@ -72,7 +72,9 @@ json op_json(const std::optional<OpRef>& op) {
 json binding_json(const std::optional<OpBinding>& binding) {
     if (!binding) return nullptr;
     // Filled by the front half after binding (driver/front.cpp); docs/build.md documents it.
-    auto or_null = [](const std::string& text) { return text.empty() ? json(nullptr) : json(text); };
+    auto or_null = [](const std::string& text) {
+        return text.empty() ? json(nullptr) : json(text);
+    };
     return {{"cpp_symbol", or_null(binding->cpp_symbol)},
             {"udf_kind", or_null(binding->udf_kind)},
             {"shape", or_null(binding->shape)},
