@@ -151,7 +151,8 @@ class Validator {
 
     // The options every front-half subcommand shares.
     bool front(const Words& w, driver::FrontOptions& out) {
-        out.include_dirs = w.include_dirs;
+        out.include_dirs.insert(out.include_dirs.end(), w.include_dirs.begin(),
+                                w.include_dirs.end());
         for (const std::string& value : w.warnings) {
             if (value != "error") {
                 return fail("unknown option '-W" + value + "'; did you mean '-Werror'?");
@@ -317,6 +318,16 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
 
     Validator validate(result);
     request.files = words->positional;
+    // `ropc -I dir check x.rop`: the shared options may also come before the subcommand.
+    if (words != &top) {
+        if (top.version || top.given("--explain") || top.given("--emit")) {
+            return {std::nullopt, "this option cannot be combined with the subcommand given"};
+        }
+        if (!top.positional.empty()) {
+            return {std::nullopt, "unknown command '" + top.positional.front() + "'"};
+        }
+        if (!validate.front(top, request.front)) return result;
+    }
     if (!validate.front(*words, request.front) || !validate.emit(*words, request)) return result;
     if (explicit_command) {
         request.command = *explicit_command;

@@ -42,6 +42,10 @@ TEST_CASE("ropc build -Werror: a warning becomes an error and stops the build", 
     const auto check = run_ropc({"check", "warn.rop", "-Werror"});
     CHECK(check.exit_code == 1);
     CHECK(check.err == strict.err);
+    // The shared options may come before the subcommand too.
+    const auto before = run_ropc({"-Werror", "build", "warn.rop", "-o", "never-written"});
+    CHECK(before.exit_code == 1);
+    CHECK(before.err == strict.err);
 }
 
 TEST_CASE("ropc build --max-errors=N stops listing after N errors", "[ropc]") {
