@@ -13,6 +13,7 @@
 #include "codegen/escape.h"
 #include "codegen/printer.h"
 #include "codegen/templates.h"
+#include "codegen/wrap.h"
 
 namespace rop::codegen {
 namespace {
@@ -25,9 +26,7 @@ using bind::Shape;
 using bind::TypeForm;
 using bind::UdfParam;
 
-[[noreturn]] void fail(const std::string& what) {
-    throw CodegenError("generate", 0, "", what);
-}
+[[noreturn]] void fail(const std::string& what) { throw CodegenError("generate", 0, "", what); }
 
 std::string_view tmpl(std::string_view name) {
     std::optional<std::string_view> text = template_text(name);
@@ -45,6 +44,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
         if (i > 0) out += sep;
         out += parts[i];
     }
+    return out;
+}
+
+std::vector<Expr> leaves(const std::vector<std::string>& texts) {
+    std::vector<Expr> out;
+    out.reserve(texts.size());
+    for (const std::string& text : texts) out.push_back(leaf(text));
     return out;
 }
 
@@ -143,9 +149,9 @@ class Generator {
               const GenerateOptions& options)
         : bound_(bound), program_(*bound.program), sources_(sources), options_(options) {
         rop_file_ = options.rop_file.empty() ? sources.name(program_.file) : options.rop_file;
-        for (std::string_view reserved :
-             {"make_pipeline", "main", "RopChildEmitter", "RopSourceAdapter", "rop_sink_binding",
-              "rop_optional", "rop_children", "rop_check_batch_size"}) {
+        // The names the generated file defines besides the actor classes (the support code is
+        // in namespace rop::gen of rop/runtime/generated.h).
+        for (std::string_view reserved : {"make_pipeline", "main", "rop", "std"}) {
             names_.reserve(reserved);
         }
         if (bound.calls.size() != program_.calls.size()) {
@@ -167,7 +173,6 @@ class Generator {
         printer_.emit("pipeline_main.cpp.tmpl", tmpl("pipeline_main.cpp.tmpl"),
                       {{"source_path", cpp_comment_text(rop_file_)},
                        {"includes", includes()},
-                       {"support", [this] { printer_.emit("support.tmpl", tmpl("support.tmpl")); }},
                        {"actors", [this] { emit_actors(); }},
                        {"plan_builder", [this] { emit_plan(); }}});
         GeneratedCode out;
@@ -230,17 +235,38 @@ class Generator {
                                                   static_cast<std::uint32_t>(printer_.line() + 1)));
                 }};
     }
-    // Prints `text` (one line) so that a C++ error in it points at the Call's `.rop` line.
-    void print_at_rop(const sema::Call& call, const std::string& text) {
+    // The `#line` directive into the Call's `.rop` line, or "" without `#line`.
+    std::string rop_directive(const sema::Call& call) const {
+        if (options_.cpp_file.empty()) return "";
+        return line_directive(rop_file_, location(call).line);
+    }
+    // Prints `expr` from the current column, wrapped within the column limit with `trail`
+    // characters to follow it; `continuation_line` (a `#line`) goes before every continuation.
+    void print_wrapped(const Expr& expr, std::size_t trail, std::string continuation_line) {
+        printer_.print(layout(expr, {.column = printer_.column(),
+                                     .indent = printer_.indent(),
+                                     .trail = trail,
+                                     .continuation_line = std::move(continuation_line)}));
+    }
+    // Prints the statement `expr` so that a C++ error in it points at the Call's `.rop` line.
+    void print_at_rop(const sema::Call& call, const Expr& expr) {
+        if (!options_.cpp_file.empty()) printer_.print(rop_directive(call) + "\n");
+        print_wrapped(expr, 0, rop_directive(call));
+        printer_.print("\n");
         if (!options_.cpp_file.empty()) {
-            printer_.print(line_directive(rop_file_, location(call).line) + "\n");
+            printer_.print(
+                line_directive(options_.cpp_file, static_cast<std::uint32_t>(printer_.line() + 1)) +
+                "\n");
         }
-        printer_.print(text + "\n");
-        if (!options_.cpp_file.empty()) {
-            printer_.print(line_directive(options_.cpp_file,
-                                          static_cast<std::uint32_t>(printer_.line() + 1)) +
-                           "\n");
-        }
+    }
+    // A callback variable printing `expr` in place (followed by `trail` characters); its
+    // continuation lines map to `call`'s `.rop` line when `call` is given.
+    Printer::Var wrapped_var(std::string_view name, Expr expr, std::size_t trail,
+                             const sema::Call* call = nullptr) {
+        std::string continuation = call != nullptr ? rop_directive(*call) : std::string();
+        return {name, [this, expr = std::move(expr), trail, continuation] {
+                    print_wrapped(expr, trail, continuation);
+                }};
     }
 
     std::string includes() const {
@@ -283,8 +309,8 @@ class Generator {
         vars.emplace_back("rop_location", cpp_comment_text(location_text(call)));
         if (bc.binding.is_class) {
             const std::string cls = "::" + bc.decl->qualified_name;
-            const std::string setup = class_names_.at(call.id) + "() : udf_(" +
-                                      join(named_expressions(bc.arguments), ", ") + ") {}";
+            Expr setup = list(class_names_.at(call.id) + "() : udf_(",
+                              leaves(named_expressions(bc.arguments)), ") {}");
             vars.emplace_back("udf_setup", [this, &call, setup] { print_at_rop(call, setup); });
             vars.emplace_back("udf_member", cls + " udf_;");
         } else {
@@ -298,12 +324,12 @@ class Generator {
 
     // The UDF call expression: `args` fill the parameters by position; a function's named
     // arguments follow at their positions.
-    std::string call_expression(const BoundCall& bc, std::vector<std::string> args) const {
+    Expr call_expression(const BoundCall& bc, std::vector<std::string> args) const {
         if (!bc.binding.is_class) {
             std::vector<std::string> named = named_expressions(bc.arguments);
             args.insert(args.end(), named.begin(), named.end());
         }
-        return callee(bc) + "(" + join(args, ", ") + ")";
+        return list(callee(bc) + "(", leaves(args), ")");
     }
 
     // The arguments before the named ones, by parameter index: inputs from `input_expr`, the
@@ -312,7 +338,8 @@ class Generator {
                                         const std::vector<std::string>& input_exprs) const {
         const bind::Binding& b = bc.binding;
         std::map<std::size_t, std::string> by_index;
-        for (std::size_t i = 0; i < b.inputs.size(); ++i) by_index[b.inputs[i].param_index] = input_exprs[i];
+        for (std::size_t i = 0; i < b.inputs.size(); ++i)
+            by_index[b.inputs[i].param_index] = input_exprs[i];
         if (b.emitter_param) by_index[*b.emitter_param] = "emitter";
         if (b.ordinals_param) by_index[*b.ordinals_param] = "ordinals";
         if (b.skipped_param) by_index[*b.skipped_param] = "skipped";
@@ -320,42 +347,63 @@ class Generator {
         std::vector<std::string> out;
         std::size_t expected = 0;
         for (auto& [index, expr] : by_index) {
-            if (index != expected) fail("parameter " + std::to_string(expected) + " of " +
-                                        bc.decl->qualified_name + " is neither input nor runtime");
+            if (index != expected)
+                fail("parameter " + std::to_string(expected) + " of " + bc.decl->qualified_name +
+                     " is neither input nor runtime");
             out.push_back(expr);
             ++expected;
         }
         return out;
     }
 
+    // Input `i` of a Grain as the UDF takes it: `grain.in<T>(i)`, or for an optional input
+    // `grain.in_optional<T>(i)` (std::optional<T>) or `grain.in_pointer<T>(i)` (const T*).
     std::string element_input(const sema::Call& call, const BoundCall& bc, std::size_t i) const {
         const std::string& type = type_of(call.inputs[i].port);
-        const std::string value = "batch.input(grain, " + std::to_string(i) + ")";
-        switch (bc.binding.inputs[i].missing) {
+        return "grain." + input_accessor(bc.binding.inputs[i].missing) + "<" + type + ">(" +
+               std::to_string(i) + ")";
+    }
+
+    static std::string input_accessor(Missing missing) {
+        switch (missing) {
             case Missing::NotAccepted:
-                return value + ".get<" + type + ">()";
+                return "in";
             case Missing::Nullopt:
-                return "rop_optional<" + type + ">(" + value + ")";
+                return "in_optional";
             case Missing::Null:
-                return value + ".try_get<" + type + ">()";
+                return "in_pointer";
         }
         fail("unknown Missing");
     }
 
-    std::string publish(const sema::Call& call, const BoundCall& bc, const std::string& result) {
+    // Input `i` of every Grain of a batch, for a span: the Grains::gather forms.
+    static std::string gather_accessor(Missing missing) {
+        switch (missing) {
+            case Missing::NotAccepted:
+                return "gather";
+            case Missing::Nullopt:
+                return "gather_optional";
+            case Missing::Null:
+                return "gather_pointer";
+        }
+        fail("unknown Missing");
+    }
+
+    // Publishes `result` from `grain` (a rop::gen::Grain): a filter's verdict, or one output
+    // per port (std::get<i> of a returned tuple).
+    std::string publish(const sema::Call& call, const BoundCall& bc, const std::string& grain,
+                        const std::string& result) {
         if (call.kind == sema::CallKind::Filter) {
-            return "batch.set_keep(grain, static_cast<bool>(" + result + "));";
+            return grain + ".keep(static_cast<bool>(" + result + "));";
         }
         if (!bc.binding.multi_output) {
-            return "batch.set_output(grain, 0, rop::runtime::Value::of<" + type_of(call.outputs[0]) +
-                   ">(std::move(" + result + ")));";
+            return grain + ".out<" + type_of(call.outputs[0]) + ">(0, std::move(" + result + "));";
         }
         std::vector<std::string> lines;
         for (std::size_t i = 0; i < call.outputs.size(); ++i) {
             const std::string index = std::to_string(i);
-            lines.push_back("batch.set_output(grain, " + index + ", rop::runtime::Value::of<" +
-                            type_of(call.outputs[i]) + ">(std::move(std::get<" + index + ">(" +
-                            result + "))));");
+            lines.push_back(grain + ".out<" + type_of(call.outputs[i]) + ">(" + index +
+                            ", std::move(std::get<" + index + ">(" + result + ")));");
         }
         return join(lines, "\n");
     }
@@ -372,6 +420,8 @@ class Generator {
         if (bc.decl == nullptr) fail("call '" + call_name(call) + "' is not bound to a UDF");
         std::vector<Printer::Var> vars = common_vars(call, bc);
         const std::string kind = sema::to_string(call.kind);
+        // What follows `$udf_call$` on its template line: `;`.
+        constexpr std::size_t kAfterCall = 1;
         switch (bc.binding.shape) {
             case Shape::ElementMap:
             case Shape::ElementFilter: {
@@ -380,8 +430,9 @@ class Generator {
                     inputs.push_back(element_input(call, bc, i));
                 }
                 vars.emplace_back("kind", kind);
-                vars.emplace_back("udf_call", call_expression(bc, positional(bc, inputs)));
-                vars.emplace_back("publish", publish(call, bc, "result"));
+                vars.push_back(wrapped_var("udf_call", call_expression(bc, positional(bc, inputs)),
+                                           kAfterCall, &call));
+                vars.emplace_back("publish", publish(call, bc, "grain", "result"));
                 printer_.emit("element_map_actor.tmpl", tmpl("element_map_actor.tmpl"), vars);
                 return;
             }
@@ -392,34 +443,28 @@ class Generator {
                 for (std::size_t i = 0; i < call.inputs.size(); ++i) {
                     const std::string type = type_of(call.inputs[i].port);
                     const std::string var = "input_" + std::to_string(i);
-                    const std::string value = "batch.input(grain, " + std::to_string(i) + ")";
-                    std::string element;
-                    std::string expr;
+                    std::string element = type;
                     switch (bc.binding.inputs[i].missing) {
                         case Missing::NotAccepted:
-                            element = type;
-                            expr = value + ".get<" + type + ">()";
                             break;
                         case Missing::Nullopt:
                             element = "std::optional<" + type + ">";
-                            expr = "rop_optional<" + type + ">(" + value + ")";
                             break;
                         case Missing::Null:
                             element = "const " + type + "*";
-                            expr = value + ".try_get<" + type + ">()";
                             break;
                     }
-                    gather.push_back("std::vector<" + element + "> " + var + ";");
-                    gather.push_back(var + ".reserve(size);");
-                    gather.push_back("for (std::size_t grain = 0; grain < size; ++grain) " + var +
-                                     ".push_back(" + expr + ");");
+                    gather.push_back("const auto " + var + " = grains." +
+                                     gather_accessor(bc.binding.inputs[i].missing) + "<" + type +
+                                     ">(" + std::to_string(i) + ");");
                     inputs.push_back("std::span<const " + element + ">(" + var + ")");
                 }
                 vars.emplace_back("kind", "batch " + kind);
                 vars.emplace_back("gather", join(gather, "\n"));
-                vars.emplace_back("udf_call", call_expression(bc, positional(bc, inputs)));
+                vars.push_back(wrapped_var("udf_call", call_expression(bc, positional(bc, inputs)),
+                                           kAfterCall, &call));
                 vars.emplace_back("udf_name", cpp_string_literal(bc.decl->qualified_name));
-                vars.emplace_back("publish", publish(call, bc, "results[grain]"));
+                vars.emplace_back("publish", publish(call, bc, "grains[i]", "results[i]"));
                 printer_.emit("batch_actor.tmpl", tmpl("batch_actor.tmpl"), vars);
                 return;
             }
@@ -429,13 +474,13 @@ class Generator {
                 for (std::size_t i = 0; i < call.inputs.size(); ++i) {
                     inputs.push_back(element_input(call, bc, i));
                 }
-                const std::string udf_call = call_expression(bc, positional(bc, inputs));
+                Expr udf_call = call_expression(bc, positional(bc, inputs));
+                Expr statement =
+                    bc.binding.shape == Shape::StreamingExpand
+                        ? std::move(udf_call)
+                        : list("rop::gen::emit_each(", {leaf("emitter"), std::move(udf_call)}, ")");
                 vars.emplace_back("child_type", type_of(call.outputs[0]));
-                vars.emplace_back("expand_statement",
-                                  bc.binding.shape == Shape::StreamingExpand
-                                      ? udf_call + ";"
-                                      : "for (auto&& child : " + udf_call +
-                                            ") emitter.emit(std::move(child));");
+                vars.push_back(wrapped_var("udf_call", std::move(statement), kAfterCall, &call));
                 printer_.emit("expand_actor.tmpl", tmpl("expand_actor.tmpl"), vars);
                 return;
             }
@@ -443,14 +488,14 @@ class Generator {
                 const std::string child = type_of(call.inputs[0].port);
                 std::string parent;
                 if (bc.binding.parent_param) {
-                    const std::string parent_type = parent_port_type(call);
-                    parent = "const rop::Parent<" + parent_type + "> parent(batch.parent(grain).get<" +
-                             parent_type + ">());";
+                    parent = "const auto parent = grain.parent<" + parent_port_type(call) + ">();";
                 }
                 vars.emplace_back("child_type", child);
                 vars.emplace_back("parent", parent);
-                vars.emplace_back("udf_call", call_expression(bc, positional(bc, {"children"})));
-                vars.emplace_back("publish", publish(call, bc, "result"));
+                vars.push_back(wrapped_var("udf_call",
+                                           call_expression(bc, positional(bc, {"children"})),
+                                           kAfterCall, &call));
+                vars.emplace_back("publish", publish(call, bc, "grain", "result"));
                 printer_.emit("reduce_actor.tmpl", tmpl("reduce_actor.tmpl"), vars);
                 return;
             }
@@ -465,7 +510,8 @@ class Generator {
     // expand that opened the children's Domain.
     std::string parent_port_type(const sema::Call& reduce) const {
         for (const sema::ExpandReducePair& pair : program_.expand_reduce) {
-            if (std::find(pair.reduces.begin(), pair.reduces.end(), reduce.id) != pair.reduces.end()) {
+            if (std::find(pair.reduces.begin(), pair.reduces.end(), reduce.id) !=
+                pair.reduces.end()) {
                 return type_of(program_.calls[pair.expand].inputs[0].port);
             }
         }
@@ -476,42 +522,56 @@ class Generator {
 
     static std::string runtime_kind(sema::CallKind kind) {
         switch (kind) {
-            case sema::CallKind::Map: return "rop::runtime::CallKind::Map";
-            case sema::CallKind::Filter: return "rop::runtime::CallKind::Filter";
-            case sema::CallKind::Expand: return "rop::runtime::CallKind::Expand";
-            case sema::CallKind::Broadcast: return "rop::runtime::CallKind::Broadcast";
-            case sema::CallKind::Reduce: return "rop::runtime::CallKind::Reduce";
-            default: fail("sources and sinks are not plan Calls");
+            case sema::CallKind::Map:
+                return "rop::runtime::CallKind::Map";
+            case sema::CallKind::Filter:
+                return "rop::runtime::CallKind::Filter";
+            case sema::CallKind::Expand:
+                return "rop::runtime::CallKind::Expand";
+            case sema::CallKind::Broadcast:
+                return "rop::runtime::CallKind::Broadcast";
+            case sema::CallKind::Reduce:
+                return "rop::runtime::CallKind::Reduce";
+            default:
+                fail("sources and sinks are not plan Calls");
         }
     }
 
-    static std::string options_expression(const sema::CallOptions& o) {
+    // `.options = {...}`: every field, so the binary runs with what the compiler checked
+    // whatever the runtime's defaults; on_failure only when it is not the default (only a reduce
+    // takes it).
+    static Expr options_expression(const sema::CallOptions& o) {
         auto recovery = [](sema::Recovery r) {
             switch (r) {
-                case sema::Recovery::Abort: return "Abort";
-                case sema::Recovery::RetryBatch: return "RetryBatch";
-                case sema::Recovery::RetryTail: return "RetryTail";
-                case sema::Recovery::IsolateTail: return "IsolateTail";
+                case sema::Recovery::Abort:
+                    return "Abort";
+                case sema::Recovery::RetryBatch:
+                    return "RetryBatch";
+                case sema::Recovery::RetryTail:
+                    return "RetryTail";
+                case sema::Recovery::IsolateTail:
+                    return "IsolateTail";
             }
             return "Abort";
         };
-        std::string out = "rop::runtime::CallOptions{";
-        out += ".batch = " + std::to_string(o.batch) + "u";
-        out += ", .actors = " + std::to_string(o.actors) + "u";
-        out += ", .gpus = " + float_literal(o.gpus);
-        out += std::string(", .batching = rop::runtime::Batching::") +
-               (o.batching == sema::Batching::AnyParent ? "AnyParent" : "SingleParent");
-        out += std::string(", .recovery = rop::runtime::Recovery::") + recovery(o.recovery);
-        out += ", .retries = " + std::to_string(o.retries) + "u";
-        out += ", .infra_retries = " + std::to_string(o.infra_retries) + "u";
-        out += ", .timeout = std::chrono::milliseconds(" + std::to_string(o.timeout_ms.value_or(0)) + ")";
-        out += std::string(", .isolation = rop::runtime::Isolation::") +
-               (o.isolation == sema::Isolation::Thread ? "Thread" : "Process");
-        // Only a reduce takes on_failure; written when it is not the default.
+        std::vector<std::string> fields = {
+            ".batch = " + std::to_string(o.batch) + "u",
+            ".actors = " + std::to_string(o.actors) + "u",
+            ".gpus = " + float_literal(o.gpus),
+            std::string(".batching = rop::runtime::Batching::") +
+                (o.batching == sema::Batching::AnyParent ? "AnyParent" : "SingleParent"),
+            std::string(".recovery = rop::runtime::Recovery::") + recovery(o.recovery),
+            ".retries = " + std::to_string(o.retries) + "u",
+            ".infra_retries = " + std::to_string(o.infra_retries) + "u",
+            ".timeout = std::chrono::milliseconds(" + std::to_string(o.timeout_ms.value_or(0)) +
+                ")",
+            std::string(".isolation = rop::runtime::Isolation::") +
+                (o.isolation == sema::Isolation::Thread ? "Thread" : "Process"),
+        };
         if (o.on_failure == sema::OnFailure::Skip) {
-            out += ", .on_failure = rop::runtime::OnFailure::Skip";
+            fields.emplace_back(".on_failure = rop::runtime::OnFailure::Skip");
         }
-        return out + "}";
+        return list(".options = {", leaves(fields), "}");
     }
 
     std::string op_text(const sema::Call& call) const {
@@ -522,7 +582,8 @@ class Generator {
     std::string description(const sema::Call& call, const BoundCall& bc,
                             const std::string& type) const {
         std::vector<std::string> params;
-        for (const bind::BoundArgument& argument : bc.arguments) params.push_back(argument.param.name);
+        for (const bind::BoundArgument& argument : bc.arguments)
+            params.push_back(argument.param.name);
         return type + ": " + op_text(call) + "(" + join(params, ", ") + ")";
     }
 
@@ -536,43 +597,26 @@ class Generator {
 
     // The constructor arguments of a source or sink class: `first` (the effective path) in
     // place of the first one.
-    static std::string ctor_arguments(const BoundCall& bc, const std::string& first) {
-        if (bc.arguments.empty()) return "";
+    static std::vector<std::string> ctor_arguments(const BoundCall& bc, const std::string& first) {
+        if (bc.arguments.empty()) return {};
         std::vector<bind::BoundArgument> rest(bc.arguments.begin() + 1, bc.arguments.end());
         std::vector<std::string> args = named_expressions(rest);
         args.insert(args.begin(), first);
-        return join(args, ", ");
+        return args;
     }
 
     void emit_plan() {
-        printer_.emit("plan_builder", R"tmpl(
-            rop::runtime::PipelineDefinition make_pipeline() {
-                rop::runtime::PlanBuilder builder;
-                $domains$
-                $ports$
-                $calls$
-                rop::runtime::PipelineDefinition definition;
-                definition.name = $name$;
-                definition.version = $version$;
-                definition.rop_path = $rop_path$;
-                definition.plan = builder.build();
-                $sources$
-                $sinks$
-                $call_docs$
-                return definition;
-            }
-        )tmpl",
-                      {{"domains", [this] { emit_domains(); }},
-                       {"ports", [this] { emit_ports(); }},
-                       {"calls", [this] { emit_calls(); }},
-                       {"name", cpp_string_literal(program_.pipeline_name.empty()
-                                                       ? std::string("pipeline")
-                                                       : program_.pipeline_name)},
-                       {"version", cpp_string_literal(options_.version)},
-                       {"rop_path", cpp_string_literal(rop_file_)},
-                       {"sources", [this] { emit_source(); }},
-                       {"sinks", [this] { emit_sinks(); }},
-                       {"call_docs", [this] { emit_call_docs(); }}});
+        printer_.emit(
+            "plan.tmpl", tmpl("plan.tmpl"),
+            {{"name", cpp_string_literal(program_.pipeline_name.empty() ? std::string("pipeline")
+                                                                        : program_.pipeline_name)},
+             {"version", cpp_string_literal(options_.version)},
+             {"rop_path", cpp_string_literal(rop_file_)},
+             {"domains", [this] { emit_domains(); }},
+             {"ports", [this] { emit_ports(); }},
+             {"calls", [this] { emit_calls(); }},
+             {"sources", [this] { emit_source(); }},
+             {"sinks", [this] { emit_sinks(); }}});
     }
 
     void emit_domains() {
@@ -585,9 +629,9 @@ class Generator {
             const sema::Domain& domain = program_.domains[d];
             std::string parent;
             if (domain.parent) parent = ", rop_domain_" + std::to_string(*domain.parent);
-            printer_.emit("domain",
-                          "const rop::runtime::DomainId rop_domain_$id$ = builder.add_domain($name$$parent$);",
-                          {{"id", d}, {"name", cpp_string_literal(domain.name)}, {"parent", parent}});
+            printer_.emit(
+                "domain.tmpl", tmpl("domain.tmpl"),
+                {{"id", d}, {"name", cpp_string_literal(domain.name)}, {"parent", parent}});
         }
     }
 
@@ -595,51 +639,49 @@ class Generator {
         const sema::Call& source = program_.calls[program_.source];
         for (sema::PortId p = 0; p < program_.ports.size(); ++p) {
             const sema::Port& port = program_.ports[p];
-            const bool is_source = port.producer == source.id;
-            printer_.emit("port",
-                          is_source ? "const rop::runtime::PortId rop_port_$id$ = builder.source($name$);"
-                                    : "const rop::runtime::PortId rop_port_$id$ = "
-                                      "builder.add_port($name$, rop_domain_$domain$);",
-                          {{"id", p}, {"name", cpp_string_literal(port.name)}, {"domain", port.domain}});
+            if (port.producer == source.id) {
+                printer_.emit("source_port.tmpl", tmpl("source_port.tmpl"),
+                              {{"id", p}, {"name", cpp_string_literal(port.name)}});
+            } else {
+                printer_.emit(
+                    "port.tmpl", tmpl("port.tmpl"),
+                    {{"id", p}, {"name", cpp_string_literal(port.name)}, {"domain", port.domain}});
+            }
         }
     }
 
+    // One `pipeline.call(spec, udf)` per plan Call: the CallSpec (its options written once,
+    // rop::gen::PipelineBuilder derives the --help/--set entry from it) and the `.rop` UDF name.
     void emit_calls() {
         for (const sema::Call& call : program_.calls) {
             if (call.kind == sema::CallKind::Source || call.kind == sema::CallKind::Sink) continue;
             std::vector<std::string> inputs;
             for (const sema::CallInput& input : call.inputs) {
-                inputs.push_back(std::string("{rop_port_") + std::to_string(input.port) +
-                                 ", rop::runtime::InputMode::" +
-                                 (input.optional ? "Optional" : "Required") + "}");
+                inputs.push_back("{rop_port_" + std::to_string(input.port) +
+                                 (input.optional ? ", rop::runtime::InputMode::Optional}" : "}"));
             }
             std::vector<std::string> outputs;
-            for (sema::PortId port : call.outputs) outputs.push_back("rop_port_" + std::to_string(port));
-            std::string factory;
-            if (needs_actor(call)) {
-                factory = "call.factory = [] { return std::make_unique<" + class_names_.at(call.id) +
-                          ">(); };";
-            }
-            printer_.emit("call", R"tmpl(
-                {
-                    rop::runtime::CallSpec call{.name = $name$,
-                                                .kind = $kind$,
-                                                .domain = rop_domain_$domain$,
-                                                .inputs = {$inputs$},
-                                                .outputs = {$outputs$},
-                                                .options = $options$,
-                                                .factory = {}};
-                    $factory$
-                    builder.add_call(std::move(call));
-                }
-            )tmpl",
-                          {{"name", cpp_string_literal(call_name(call))},
-                           {"kind", runtime_kind(call.kind)},
-                           {"domain", call.domain},
-                           {"inputs", join(inputs, ", ")},
-                           {"outputs", join(outputs, ", ")},
-                           {"options", options_expression(effective_options(call))},
-                           {"factory", factory}});
+            for (sema::PortId port : call.outputs)
+                outputs.push_back("rop_port_" + std::to_string(port));
+            std::vector<Expr> fields = {
+                leaf(".name = " + cpp_string_literal(call_name(call))),
+                leaf(".kind = " + runtime_kind(call.kind)),
+                leaf(".domain = rop_domain_" + std::to_string(call.domain)),
+                list(".inputs = {", leaves(inputs), "}"),
+                list(".outputs = {", leaves(outputs), "}"),
+                options_expression(effective_options(call)),
+            };
+            fields.push_back(leaf(needs_actor(call) ? ".factory = rop::gen::make_actor<" +
+                                                          class_names_.at(call.id) + ">"
+                                                    : std::string(".factory = {}")));
+            std::vector<Expr> arguments = {list("{", std::move(fields), "}")};
+            if (!op_text(call).empty())
+                arguments.push_back(leaf(cpp_string_literal(op_text(call))));
+            // What follows `$arguments$` on its template line: `);`.
+            constexpr std::size_t kAfterArguments = 2;
+            printer_.emit(
+                "call.tmpl", tmpl("call.tmpl"),
+                {wrapped_var("arguments", list("", std::move(arguments), ""), kAfterArguments)});
         }
     }
 
@@ -655,26 +697,16 @@ class Generator {
         if (bc.decl == nullptr) fail("the source is not bound to a class");
         const std::string cls = "::" + bc.decl->qualified_name;
         const std::string item = type_of(call.outputs[0]);
-        printer_.emit("source", R"tmpl(
-            definition.sources.push_back(rop::runtime::SourceDefinition{
-                .name = $name$,
-                .description = $description$,
-                .default_input = $default_input$,
-                .open = [](const std::string& input) -> std::unique_ptr<rop::runtime::RootSource> {
-                    $construct$
-                    return std::make_unique<RopSourceAdapter<$item$, $class$>>(std::move(source));
-                }});
-        )tmpl",
+        printer_.emit("source.tmpl", tmpl("source.tmpl"),
                       {{"name", cpp_string_literal(call_name(call))},
                        {"description", cpp_string_literal(description(call, bc, item))},
                        {"default_input", cpp_string_literal(default_path(bc))},
                        {"construct",
                         [&] {
-                            print_at_rop(call, "auto source = std::make_unique<" + cls + ">(" +
-                                                   ctor_arguments(bc, "input") + ");");
+                            print_at_rop(call, list("auto source = std::make_unique<" + cls + ">(",
+                                                    leaves(ctor_arguments(bc, "input")), ");"));
                         }},
-                       {"item", item},
-                       {"class", cls}});
+                       {"item", item}});
     }
 
     void emit_sinks() {
@@ -688,40 +720,18 @@ class Generator {
             if (call.inputs.size() != 1) fail("sink '" + call_name(call) + "' takes one stream");
             const std::string cls = "::" + bc.decl->qualified_name;
             const std::string item = type_of(call.inputs[0].port);
-            printer_.emit("sink", R"tmpl(
-                definition.sinks.push_back(rop::runtime::SinkDefinition{
-                    .name = $name$,
-                    .description = $description$,
-                    .port = rop_port_$port$,
-                    .default_output = $default_output$,
-                    .open = [](const std::string& output) {
-                        $construct$
-                        return rop_sink_binding<$item$, $class$>(std::move(sink));
-                    }});
-            )tmpl",
+            printer_.emit("sink.tmpl", tmpl("sink.tmpl"),
                           {{"name", cpp_string_literal(sink_name)},
                            {"description", cpp_string_literal(description(call, bc, item))},
                            {"port", call.inputs[0].port},
                            {"default_output", cpp_string_literal(default_path(bc))},
                            {"construct",
                             [&] {
-                                print_at_rop(call, "auto sink = std::make_shared<" + cls + ">(" +
-                                                       ctor_arguments(bc, "output") + ");");
+                                print_at_rop(call,
+                                             list("auto sink = std::make_shared<" + cls + ">(",
+                                                  leaves(ctor_arguments(bc, "output")), ");"));
                             }},
-                           {"item", item},
-                           {"class", cls}});
-        }
-    }
-
-    void emit_call_docs() {
-        for (const sema::Call& call : program_.calls) {
-            if (call.kind == sema::CallKind::Source || call.kind == sema::CallKind::Sink) continue;
-            printer_.emit("call_doc",
-                          "definition.calls.push_back({$name$, $kind$, $udf$, $options$});",
-                          {{"name", cpp_string_literal(call_name(call))},
-                           {"kind", runtime_kind(call.kind)},
-                           {"udf", cpp_string_literal(op_text(call))},
-                           {"options", options_expression(effective_options(call))}});
+                           {"item", item}});
         }
     }
 

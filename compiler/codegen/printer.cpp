@@ -119,6 +119,7 @@ std::string Printer::take() {
     indent_.clear();
     at_line_start_ = true;
     line_ = 1;
+    line_begin_ = 0;
     return result;
 }
 
@@ -137,6 +138,7 @@ void Printer::write(std::string_view text) {
             out_ += '\n';
             at_line_start_ = true;
             ++line_;
+            line_begin_ = out_.size();
             continue;
         }
         if (at_line_start_) {
@@ -235,6 +237,8 @@ void Printer::emit(std::string_view template_name, std::string_view text,
                 out_.pop_back();
                 --line_;
                 at_line_start_ = false;
+                const std::size_t last = out_.rfind('\n');
+                line_begin_ = last == std::string::npos ? 0 : last + 1;
             }
         }
         write("\n");

@@ -89,6 +89,12 @@ class Printer {
     // The 1-based output line the next character lands on (for `#line` back into the
     // generated file after a directive that points at the .rop source).
     std::size_t line() const { return line_; }
+    // The 0-based column the next character lands on (after the indentation at a line's start),
+    // and the current indentation: what a callback needs to wrap what it prints.
+    std::size_t column() const {
+        return at_line_start_ ? indent_.size() : out_.size() - line_begin_;
+    }
+    std::size_t indent() const { return indent_.size(); }
 
   private:
     const Var* find(std::string_view name) const;
@@ -99,6 +105,7 @@ class Printer {
     std::string indent_;
     bool at_line_start_ = true;
     std::size_t line_ = 1;
+    std::size_t line_begin_ = 0;                   // offset in out_ where the current line starts
     std::vector<const std::vector<Var>*> scopes_;  // innermost last
     std::vector<const Var*> running_;              // callbacks on the stack
 };

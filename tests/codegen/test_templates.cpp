@@ -20,21 +20,28 @@ namespace t = rop::codegen::test;
 
 // The variables each template takes: keep in step with codegen_templates/README.md.
 const std::map<std::string, std::set<std::string>>& documented_variables() {
-    static const std::set<std::string> actor = {"call_name",    "class_name", "cpp_line",
-                                                "rop_line",     "rop_location", "udf_member",
+    static const std::set<std::string> actor = {"call_name", "class_name",   "cpp_line",
+                                                "rop_line",  "rop_location", "udf_member",
                                                 "udf_setup"};
     auto with = [](std::set<std::string> vars, std::initializer_list<std::string> more) {
         vars.insert(more);
         return vars;
     };
     static const std::map<std::string, std::set<std::string>> table = {
-        {"pipeline_main.cpp.tmpl", {"actors", "includes", "plan_builder", "source_path", "support"}},
-        {"support.tmpl", {}},
+        {"pipeline_main.cpp.tmpl", {"actors", "includes", "plan_builder", "source_path"}},
         {"element_map_actor.tmpl", with(actor, {"kind", "udf_call", "publish"})},
         {"batch_actor.tmpl", with(actor, {"kind", "gather", "udf_call", "udf_name", "publish"})},
-        {"expand_actor.tmpl", with(actor, {"child_type", "expand_statement"})},
+        {"expand_actor.tmpl", with(actor, {"child_type", "udf_call"})},
         {"reduce_actor.tmpl", with(actor, {"child_type", "parent", "udf_call", "publish"})},
         {"collect_actor.tmpl", {"call_name", "child_type", "class_name", "rop_location"}},
+        {"plan.tmpl",
+         {"calls", "domains", "name", "ports", "rop_path", "sinks", "sources", "version"}},
+        {"domain.tmpl", {"id", "name", "parent"}},
+        {"source_port.tmpl", {"id", "name"}},
+        {"port.tmpl", {"domain", "id", "name"}},
+        {"call.tmpl", {"arguments"}},
+        {"source.tmpl", {"construct", "default_input", "description", "item", "name"}},
+        {"sink.tmpl", {"construct", "default_output", "description", "item", "name", "port"}},
     };
     return table;
 }

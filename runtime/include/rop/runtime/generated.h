@@ -1,0 +1,373 @@
+// The fixed support code of every pipeline ropc generates: the actor bases its Call classes
+// derive from, the source and sink adapters, and the builder its make_pipeline() fills.
+//
+// Only generated code includes this header (after the runtime's and before the user's), so it
+// may include <rop/udf.h> from the stdlib include directory: `ropc build`, rop_add_pipeline and
+// an installed tree put both directories on the include path. The generated file stays thin:
+// what differs between pipelines (types, UDF calls, the plan) is written there; what never does
+// lives here, once. codegen_templates/README.md shows how the two fit.
+#pragma once
+
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "rop/runtime/pipeline_main.h"
+#include "rop/runtime/plan.h"
+#include "rop/runtime/run.h"
+#include "rop/runtime/udf.h"
+#include "rop/runtime/value.h"
+#include "rop/udf.h"
+
+namespace rop::gen {
+
+// One Grain of a Batch, as a Call's code reads its inputs and writes its results.
+class Grain {
+  public:
+    Grain(rop::runtime::Batch& batch, std::size_t index) : batch_(&batch), index_(index) {}
+
+    // Input `input` (a required one: its item is there).
+    template <class T>
+    const T& in(std::size_t input) const {
+        return batch_->input(index_, input).get<T>();
+    }
+    // An optional input (`x?`) taken as std::optional<T>: the item, or std::nullopt when it was
+    // dropped.
+    template <class T>
+    std::optional<T> in_optional(std::size_t input) const {
+        if (const T* item = batch_->input(index_, input).try_get<T>()) return *item;
+        return std::nullopt;
+    }
+    // An optional input taken as `const T*`: nullptr when it was dropped.
+    template <class T>
+    const T* in_pointer(std::size_t input) const {
+        return batch_->input(index_, input).try_get<T>();
+    }
+    // A reduce Grain's parent item (what its children were expanded from).
+    template <class T>
+    rop::Parent<T> parent() const {
+        return rop::Parent<T>(batch_->parent(index_).get<T>());
+    }
+
+    // Publishes `value` on output port `output` as a T (the port's type).
+    template <class T, class U>
+    void out(std::size_t output, U&& value) const {
+        batch_->set_output(index_, output, rop::runtime::Value::of<T>(std::forward<U>(value)));
+    }
+    // A filter's verdict.
+    void keep(bool keep) const { batch_->set_keep(index_, keep); }
+
+    rop::runtime::Batch& batch() const { return *batch_; }
+    std::size_t index() const { return index_; }
+
+  private:
+    rop::runtime::Batch* batch_;
+    std::size_t index_;
+};
+
+// A whole physical batch, for a batch UDF that takes std::spans.
+class Grains {
+  public:
+    explicit Grains(rop::runtime::Batch& batch) : batch_(&batch) {}
+
+    std::size_t size() const { return batch_->size(); }
+    Grain operator[](std::size_t grain) const { return Grain(*batch_, grain); }
+
+    // Input `input` of every Grain, copied into contiguous storage for the UDF's span: as T,
+    // as std::optional<T>, or as `const T*` (the Grain::in, in_optional, in_pointer forms).
+    template <class T>
+    std::vector<T> gather(std::size_t input) const {
+        std::vector<T> items;
+        items.reserve(size());
+        for (std::size_t i = 0; i < size(); ++i) items.push_back((*this)[i].in<T>(input));
+        return items;
+    }
+    template <class T>
+    std::vector<std::optional<T>> gather_optional(std::size_t input) const {
+        std::vector<std::optional<T>> items;
+        items.reserve(size());
+        for (std::size_t i = 0; i < size(); ++i) items.push_back((*this)[i].in_optional<T>(input));
+        return items;
+    }
+    template <class T>
+    std::vector<const T*> gather_pointer(std::size_t input) const {
+        std::vector<const T*> items;
+        items.reserve(size());
+        for (std::size_t i = 0; i < size(); ++i) items.push_back((*this)[i].in_pointer<T>(input));
+        return items;
+    }
+
+    // A batch UDF must return one result per item; otherwise an opaque error (recovery handles
+    // it like any other exception).
+    template <class Results>
+    void check_size(const Results& results, const char* udf) const {
+        if (results.size() != size()) {
+            throw std::runtime_error(std::string("batch UDF ") + udf + " returned " +
+                                     std::to_string(results.size()) + " results for " +
+                                     std::to_string(size()) + " items");
+        }
+    }
+
+  private:
+    rop::runtime::Batch* batch_;
+};
+
+// The actor bases. A generated Call class derives from one of them (naming itself, CRTP) and
+// defines run(...): the UDF call for one Grain (or one batch) and the publishing of its result.
+// The base loops over the batch and turns the UDF's typed failures into the Batch's: a
+// rop::RecordFailure fails the Grain, a rop::GroupFailure its group. Any other exception leaves
+// process(), and the Call's recovery policy handles it.
+
+// map, filter: one UDF call per Grain.
+template <class Call>
+class ElementActor : public rop::runtime::Actor {
+  public:
+    void process(rop::runtime::Batch& batch) final {
+        for (std::size_t grain = 0; grain < batch.size(); ++grain) {
+            try {
+                static_cast<Call&>(*this).run(Grain(batch, grain));
+            } catch (const rop::RecordFailure& failure) {
+                batch.fail_record(grain, failure.what());
+            } catch (const rop::GroupFailure& failure) {
+                batch.fail_group(grain, failure.what());
+            }
+        }
+    }
+};
+
+// batch map, batch filter: one UDF call per physical batch. Its typed failure names no item, so
+// it applies to every Grain of the batch.
+template <class Call>
+class BatchActor : public rop::runtime::Actor {
+  public:
+    void process(rop::runtime::Batch& batch) final {
+        try {
+            static_cast<Call&>(*this).run(Grains(batch));
+        } catch (const rop::RecordFailure& failure) {
+            for (std::size_t grain = 0; grain < batch.size(); ++grain) {
+                batch.fail_record(grain, failure.what());
+            }
+        } catch (const rop::GroupFailure& failure) {
+            for (std::size_t grain = 0; grain < batch.size(); ++grain) {
+                batch.fail_group(grain, failure.what());
+            }
+        }
+    }
+};
+
+// The UDF's rop::Emitter, bound to Batch::emit_child: a child may be scheduled before the UDF
+// returns.
+template <class T>
+class ChildEmitter final : public rop::Emitter<T> {
+  public:
+    explicit ChildEmitter(Grain grain) : grain_(grain) {}
+
+    void emit(T child) override {
+        grain_.batch().emit_child(grain_.index(), rop::runtime::Value::of<T>(std::move(child)));
+    }
+
+  private:
+    Grain grain_;
+};
+
+// Emits every element of what a vector expand returned, in order.
+template <class T, class Range>
+void emit_each(rop::Emitter<T>& emitter, Range&& children) {
+    for (auto&& child : children) emitter.emit(std::move(child));
+}
+
+// expand: each Grain's children, emitted in order; the count is sealed unless the UDF failed.
+template <class Call, class Child>
+class ExpandActor : public rop::runtime::Actor {
+  public:
+    void process(rop::runtime::Batch& batch) final {
+        for (std::size_t grain = 0; grain < batch.size(); ++grain) {
+            ChildEmitter<Child> emitter(Grain(batch, grain));
+            try {
+                static_cast<Call&>(*this).run(Grain(batch, grain), emitter);
+            } catch (const rop::RecordFailure& failure) {
+                batch.fail_record(grain, failure.what());
+                continue;
+            } catch (const rop::GroupFailure& failure) {
+                batch.fail_group(grain, failure.what());
+                continue;
+            }
+            batch.finish_children(grain);
+        }
+    }
+};
+
+// A reduce Grain's children (a ReduceGroup), copied once into contiguous storage for the UDF's
+// std::span (the Batch holds them as separate Values).
+template <class T>
+std::vector<T> children(const rop::runtime::ReduceGroup& group) {
+    std::vector<T> values;
+    values.reserve(group.values.size());
+    for (const rop::runtime::Value& value : group.values) values.push_back(value.get<T>());
+    return values;
+}
+
+// The children a reduce with `on_failure skip` left out, as the UDF's rop::Skipped entries.
+inline std::vector<rop::SkippedChild> skipped(const rop::runtime::ReduceGroup& group) {
+    std::vector<rop::SkippedChild> entries;
+    entries.reserve(group.skipped.size());
+    for (const rop::runtime::SkippedChild& s : group.skipped)
+        entries.push_back({s.ordinal, s.reason});
+    return entries;
+}
+
+// reduce with a UDF: one Grain per parent, run(grain, children, ordinals, skipped) folds the
+// parent's children in ordinal order (dropped ones left out; with `on_failure skip`, failed ones
+// too, listed in `skipped`, which is empty otherwise: no allocation).
+template <class Call, class Child>
+class ReduceActor : public rop::runtime::Actor {
+  public:
+    void process(rop::runtime::Batch& batch) final {
+        for (std::size_t grain = 0; grain < batch.size(); ++grain) {
+            const auto& group = batch.input(grain, 0).get<rop::runtime::ReduceGroup>();
+            const std::vector<Child> values = children<Child>(group);
+            const std::vector<rop::SkippedChild> skipped_children = skipped(group);
+            try {
+                static_cast<Call&>(*this).run(Grain(batch, grain), std::span<const Child>(values),
+                                              rop::Ordinals(group.ordinals),
+                                              rop::Skipped(skipped_children));
+            } catch (const rop::RecordFailure& failure) {
+                batch.fail_record(grain, failure.what());
+            } catch (const rop::GroupFailure& failure) {
+                batch.fail_group(grain, failure.what());
+            }
+        }
+    }
+};
+
+// reduce without a UDF: a parent's children as one std::vector<Child>, in ordinal order.
+template <class Child>
+class CollectActor final : public rop::runtime::Actor {
+  public:
+    void process(rop::runtime::Batch& batch) override {
+        for (std::size_t grain = 0; grain < batch.size(); ++grain) {
+            const auto& group = batch.input(grain, 0).get<rop::runtime::ReduceGroup>();
+            Grain(batch, grain).out<std::vector<Child>>(0, children<Child>(group));
+        }
+    }
+};
+
+// A Call's actor factory: `.factory = rop::gen::make_actor<Call_ocr>`.
+template <class Actor>
+std::unique_ptr<rop::runtime::Actor> make_actor() {
+    return std::make_unique<Actor>();
+}
+
+// A source class (next(), and optionally size_hint() and name_of(item)) as the runtime's
+// RootSource; a root without name_of is named by its ordinal.
+template <class Item, class Source>
+class SourceAdapter final : public rop::runtime::RootSource {
+  public:
+    explicit SourceAdapter(std::unique_ptr<Source> source) : source_(std::move(source)) {}
+
+    std::optional<Root> next() override {
+        auto item = source_->next();
+        if (!item) return std::nullopt;
+        std::string name;
+        if constexpr (requires(const Source& s, const Item& i) {
+                          { s.name_of(i) } -> std::convertible_to<std::string>;
+                      }) {
+            name = source_->name_of(*item);
+        } else {
+            name = std::to_string(count_);
+        }
+        ++count_;
+        return Root{rop::runtime::Value::of<Item>(std::move(*item)), std::move(name)};
+    }
+
+    std::optional<std::size_t> size_hint() const override {
+        if constexpr (requires(const Source& s) { s.size_hint(); }) {
+            return source_->size_hint();
+        } else {
+            return std::nullopt;
+        }
+    }
+
+  private:
+    std::unique_ptr<Source> source_;
+    std::uint64_t count_ = 0;
+};
+
+template <class Item, class Source>
+std::unique_ptr<rop::runtime::RootSource> adapt_source(std::unique_ptr<Source> source) {
+    return std::make_unique<SourceAdapter<Item, Source>>(std::move(source));
+}
+
+// A sink class (write(root, items), and optionally checkpoint() and restore(token)) as the
+// runtime's per-root sink binding.
+template <class Item, class Sink>
+rop::runtime::RootSinkBinding bind_sink(std::shared_ptr<Sink> sink) {
+    rop::runtime::RootSinkBinding binding;
+    binding.write_root = [sink](const rop::runtime::RootKey& root,
+                                std::span<const rop::runtime::Value> values) {
+        std::vector<Item> items;
+        items.reserve(values.size());
+        for (const rop::runtime::Value& value : values) items.push_back(value.get<Item>());
+        sink->write(rop::RootKey{root.ordinal, root.name}, std::span<const Item>(items));
+    };
+    if constexpr (requires(Sink& s) {
+                      { s.checkpoint() } -> std::convertible_to<std::string>;
+                  }) {
+        binding.checkpoint = [sink] { return std::string(sink->checkpoint()); };
+    }
+    if constexpr (requires(Sink& s, const std::string& token) { s.restore(token); }) {
+        binding.restore = [sink](const std::string& token) { sink->restore(token); };
+    }
+    return binding;
+}
+
+// What make_pipeline() fills: the plan (Domains, Ports, Calls) and, next to it, each Call as
+// --help and --set know it (its UDF and options, taken from the one CallSpec: the options are
+// written once), the source and the sinks.
+class PipelineBuilder {
+  public:
+    PipelineBuilder(std::string name, std::string version, std::string rop_path) {
+        definition_.name = std::move(name);
+        definition_.version = std::move(version);
+        definition_.rop_path = std::move(rop_path);
+    }
+
+    rop::runtime::DomainId domain(std::string name,
+                                  rop::runtime::DomainId parent = rop::runtime::kNoDomain) {
+        return plan_.add_domain(std::move(name), parent);
+    }
+    rop::runtime::PortId source_port(std::string name) { return plan_.source(std::move(name)); }
+    rop::runtime::PortId port(std::string name, rop::runtime::DomainId domain) {
+        return plan_.add_port(std::move(name), domain);
+    }
+    // `udf`: the `.rop` operator (`std.text.read`); empty for broadcast and a reduce without one.
+    void call(rop::runtime::CallSpec spec, std::string udf = {}) {
+        definition_.calls.push_back({spec.name, spec.kind, std::move(udf), spec.options});
+        plan_.add_call(std::move(spec));
+    }
+    void source(rop::runtime::SourceDefinition source) {
+        definition_.sources.push_back(std::move(source));
+    }
+    void sink(rop::runtime::SinkDefinition sink) { definition_.sinks.push_back(std::move(sink)); }
+
+    // Validates the plan (throws rop::runtime::ContractError on a malformed one).
+    rop::runtime::PipelineDefinition finish() {
+        definition_.plan = plan_.build();
+        return std::move(definition_);
+    }
+
+  private:
+    rop::runtime::PlanBuilder plan_;
+    rop::runtime::PipelineDefinition definition_;
+};
+
+}  // namespace rop::gen
