@@ -3,7 +3,8 @@
 # `ropc build` runs the compiler and linker without a shell: a pipeline whose two `use` headers
 # each have a sibling .cpp, plus a --src file, all in folders whose names hold a space and a
 # quote, built to an -o path with a space and a quote, links and runs. -v lists one compile per
-# file (the generated C++, two siblings, the --src file) before the one link.
+# file (the generated C++, two siblings, the --src file) before the one link, and with -j 2
+# exactly two compiles run at once.
 set -uo pipefail
 ropc=$1 fixture=$2 work=$3 cache=$4
 rm -rf "$work" && mkdir -p "$work" && cp -r "$fixture/." "$work/" && cd "$work"
@@ -36,4 +37,27 @@ rm -f out.jsonl
 "./out dir/it's bin" > run.txt 2>&1 || { cat run.txt; fail "the binary failed"; }
 expected='{"length":11,"tag":"from --src","text":"HELLO WORLD"}'
 [ "$(cat out.jsonl)" = "$expected" ] || fail "out.jsonl is '$(cat out.jsonl)', expected '$expected'"
+
+# Concurrency, bounded by -j: a compiler (itself at a path with a space) that logs when each
+# compile starts and ends and takes at least a second; with -j 2, the four compiles (not cached:
+# the compiler is part of each object's key) overlap exactly two at a time.
+cat > "slow c++" <<'SLOW'
+#!/usr/bin/env bash
+log="$(dirname "$0")/compile.log"
+case " $* " in
+    *" -c "*) echo start >> "$log"; sleep 1; c++ "$@"; code=$?; echo end >> "$log"; exit $code ;;
+esac
+exec c++ "$@"
+SLOW
+chmod +x "slow c++"
+rm -f compile.log
+ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/slow bin" --cxx "$work/slow c++" \
+    --src "src dir \"x\"/it's extra.cpp" -j 2 2> stderr.txt || fail "the -j 2 build failed"
+now=0 most=0 count=0
+while read -r event; do
+    if [ "$event" = start ]; then now=$((now + 1)); count=$((count + 1)); else now=$((now - 1)); fi
+    (( now > most )) && most=$now
+done < compile.log
+[ "$count" = 4 ] || fail "$count compiles, expected 4"
+[ "$most" = 2 ] || fail "at most $most compiles ran at once with -j 2, expected 2"
 echo "ok"
