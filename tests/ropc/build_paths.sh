@@ -2,9 +2,8 @@
 # build_paths.sh ROPC FIXTURE_DIR WORK_DIR CACHE_DIR
 # `ropc build` runs the compiler and linker without a shell: a pipeline whose two `use` headers
 # each have a sibling .cpp, plus a --src file, all in folders whose names hold a space and a
-# quote, built to an -o path with a space and a quote, links and runs. -v lists one compile per
-# file (the generated C++, two siblings, the --src file) before the one link, and with -j 2
-# exactly two compiles run at once.
+# quote, built to an -o path with a space and a quote, links and runs; without the --src file
+# the link fails. With -j 2, exactly two compiles run at once.
 set -uo pipefail
 ropc=$1 fixture=$2 work=$3 cache=$4
 rm -rf "$work" && mkdir -p "$work" && cp -r "$fixture/." "$work/" && cd "$work"
