@@ -258,6 +258,9 @@ std::optional<std::string> unknown_option(const CLI::App& app) {
 ParseResult parse_command_line(const std::vector<std::string>& args) {
     ParseResult result;
     CLI::App app("ropc");
+    // One subcommand at most: after it, a command word is a file name (`ropc help check`,
+    // `ropc check build`), not a second subcommand.
+    app.require_subcommand(0, 1);
     Words top, check, build, emit, graph, explain, version, help;
     register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
     register_words(*app.add_subcommand("check"), check,

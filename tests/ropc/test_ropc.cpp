@@ -150,6 +150,20 @@ TEST_CASE("ropc: an unknown option names the closest option of its own subcomman
     }
 }
 
+TEST_CASE("ropc: help for a subcommand, however it is asked for", "[ropc]") {
+    for (const std::string command : {"check", "build", "emit", "graph"}) {
+        INFO(command);
+        const std::string usage = "usage: ropc " + command + " ";
+        CHECK(run_ropc({"help", command}).out.rfind(usage, 0) == 0);
+        CHECK(run_ropc({command, "--help"}).out.rfind(usage, 0) == 0);
+        CHECK(run_ropc({command, "-h"}).out.rfind(usage, 0) == 0);
+    }
+    // After the subcommand a command word is a file name, not a second subcommand.
+    const auto file = run_ropc({"check", "build"});
+    CHECK(file.exit_code == 2);
+    CHECK(file.err.find("cannot read 'build'") != std::string::npos);
+}
+
 TEST_CASE("ropc: every flag a subcommand's --help lists is accepted there", "[ropc]") {
     struct Row {
         std::vector<std::string> help;
