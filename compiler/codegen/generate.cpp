@@ -537,9 +537,9 @@ class Generator {
         }
     }
 
-    // `.options = {...}`: every field, so the binary runs with what the compiler checked
-    // whatever the runtime's defaults; on_failure only when it is not the default (only a reduce
-    // takes it).
+    // `.options = {...}`: the fields that differ from the defaults. The compiler's defaults and
+    // the runtime's CallOptions initializers both come from one option table
+    // (rop/vocab/call_options.h), so a left-out field runs with what the compiler checked.
     static Expr options_expression(const sema::CallOptions& o) {
         auto recovery = [](sema::Recovery r) {
             switch (r) {
@@ -554,22 +554,41 @@ class Generator {
             }
             return "Abort";
         };
-        std::vector<std::string> fields = {
-            ".batch = " + std::to_string(o.batch) + "u",
-            ".actors = " + std::to_string(o.actors) + "u",
-            ".gpus = " + float_literal(o.gpus),
-            std::string(".batching = rop::runtime::Batching::") +
-                (o.batching == sema::Batching::AnyParent ? "AnyParent" : "SingleParent"),
-            std::string(".recovery = rop::runtime::Recovery::") + recovery(o.recovery),
-            ".retries = " + std::to_string(o.retries) + "u",
-            ".infra_retries = " + std::to_string(o.infra_retries) + "u",
-            ".timeout = std::chrono::milliseconds(" + std::to_string(o.timeout_ms.value_or(0)) +
-                ")",
-            std::string(".isolation = rop::runtime::Isolation::") +
-                (o.isolation == sema::Isolation::Thread ? "Thread" : "Process"),
-        };
-        if (o.on_failure == sema::OnFailure::Skip) {
-            fields.emplace_back(".on_failure = rop::runtime::OnFailure::Skip");
+        const sema::CallOptions defaults;
+        std::vector<std::string> fields;
+        // In declaration order, as designated initializers must be.
+        if (o.batch != defaults.batch)
+            fields.push_back(".batch = " + std::to_string(o.batch) + "u");
+        if (o.actors != defaults.actors) {
+            fields.push_back(".actors = " + std::to_string(o.actors) + "u");
+        }
+        if (o.gpus != defaults.gpus) fields.push_back(".gpus = " + float_literal(o.gpus));
+        if (o.batching != defaults.batching) {
+            fields.push_back(
+                std::string(".batching = rop::runtime::Batching::") +
+                (o.batching == sema::Batching::AnyParent ? "AnyParent" : "SingleParent"));
+        }
+        if (o.recovery != defaults.recovery) {
+            fields.push_back(std::string(".recovery = rop::runtime::Recovery::") +
+                             recovery(o.recovery));
+        }
+        if (o.retries != defaults.retries) {
+            fields.push_back(".retries = " + std::to_string(o.retries) + "u");
+        }
+        if (o.infra_retries != defaults.infra_retries) {
+            fields.push_back(".infra_retries = " + std::to_string(o.infra_retries) + "u");
+        }
+        if (o.timeout_ms.value_or(0) != defaults.timeout_ms.value_or(0)) {
+            fields.push_back(".timeout = std::chrono::milliseconds(" +
+                             std::to_string(o.timeout_ms.value_or(0)) + ")");
+        }
+        if (o.isolation != defaults.isolation) {
+            fields.push_back(std::string(".isolation = rop::runtime::Isolation::") +
+                             (o.isolation == sema::Isolation::Thread ? "Thread" : "Process"));
+        }
+        if (o.on_failure != defaults.on_failure) {
+            fields.push_back(std::string(".on_failure = rop::runtime::OnFailure::") +
+                             (o.on_failure == sema::OnFailure::Skip ? "Skip" : "Suppress"));
         }
         return list(".options = {", leaves(fields), "}");
     }

@@ -152,91 +152,40 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_10 = pipeline.port("list", rop_domain_0);
     const rop::runtime::PortId rop_port_11 = pipeline.port("summary", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
     pipeline.call({.name = "regions", .kind = rop::runtime::CallKind::Expand,
                    .domain = rop_domain_1, .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.batch = 1u, .actors = 2u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
-                   .factory = rop::gen::make_actor<Call_regions>}, "std.layout.Regions");
+                   .options = {.actors = 2u}, .factory = rop::gen::make_actor<Call_regions>},
+                  "std.layout.Regions");
     pipeline.call({.name = "meta", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_1}}, .outputs = {rop_port_4},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread}, .factory = {}});
+                   .options = {}, .factory = {}});
     pipeline.call({.name = "tagged", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
-                   .inputs = {{rop_port_3}, {rop_port_4}}, .outputs = {rop_port_5},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_3}, {rop_port_4}}, .outputs = {rop_port_5}, .options = {},
                    .factory = rop::gen::make_actor<Call_tagged>}, "std.layout.tag");
     pipeline.call({.name = "read", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_5}}, .outputs = {rop_port_6},
-                   .options = {.batch = 16u, .actors = 2u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .options = {.batch = 16u, .actors = 2u},
                    .factory = rop::gen::make_actor<Call_read>}, "std.ocr.RegionText");
     pipeline.call({.name = "kept", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
-                   .inputs = {{rop_port_6}}, .outputs = {rop_port_7},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_6}}, .outputs = {rop_port_7}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>}, "std.ocr.has_text");
     pipeline.call({.name = "per_page", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_1, .inputs = {{rop_port_7}}, .outputs = {rop_port_8},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
-                   .factory = rop::gen::make_actor<Call_per_page>}, "std.assemble.page");
+                   .options = {}, .factory = rop::gen::make_actor<Call_per_page>},
+                  "std.assemble.page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_8}}, .outputs = {rop_port_9},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_8}}, .outputs = {rop_port_9}, .options = {},
                    .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_8}}, .outputs = {rop_port_10},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_8}}, .outputs = {rop_port_10}, .options = {},
                    .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
     pipeline.call({.name = "summary", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}, {rop_port_9}}, .outputs = {rop_port_11},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}, {rop_port_9}}, .outputs = {rop_port_11}, .options = {},
                    .factory = rop::gen::make_actor<Call_summary>}, "docling.summary");
     pipeline.source({
         .name = "files",
@@ -245,7 +194,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 249 "docling.generated.cpp"
+            #line 198 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -256,7 +205,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 21 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 260 "docling.generated.cpp"
+            #line 209 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -267,7 +216,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 271 "docling.generated.cpp"
+            #line 220 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -278,7 +227,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 23 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 282 "docling.generated.cpp"
+            #line 231 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -96,52 +96,23 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_5 = pipeline.port("md", rop_domain_0);
     const rop::runtime::PortId rop_port_6 = pipeline.port("list", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
     pipeline.call({.name = "ocr", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.batch = 4u, .actors = 2u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .options = {.batch = 4u, .actors = 2u},
                    .factory = rop::gen::make_actor<Call_ocr>}, "std.ocr.Tesseract");
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4}, .options = {},
                    .factory = rop::gen::make_actor<Call_content>}, "std.assemble.from_ocr");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_5},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
                    .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {},
                    .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
     pipeline.source({
         .name = "files",
@@ -150,7 +121,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 6 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 154 "mineru.generated.cpp"
+            #line 125 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -161,7 +132,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 15 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 165 "mineru.generated.cpp"
+            #line 136 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -172,7 +143,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 176 "mineru.generated.cpp"
+            #line 147 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

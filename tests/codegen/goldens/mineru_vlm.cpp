@@ -104,52 +104,22 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_5 = pipeline.port("md", rop_domain_0);
     const rop::runtime::PortId rop_port_6 = pipeline.port("list", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.batch = 16u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {.batch = 16u},
                    .factory = rop::gen::make_actor<Call_answers>}, "std.model.ChatPages");
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
                    .factory = rop::gen::make_actor<Call_content>}, "std.model.page_content");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_5},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
                    .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {},
                    .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
     pipeline.source({
         .name = "files",
@@ -158,7 +128,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 6 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 162 "mineru_vlm.generated.cpp"
+            #line 132 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -169,7 +139,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 173 "mineru_vlm.generated.cpp"
+            #line 143 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -180,7 +150,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 184 "mineru_vlm.generated.cpp"
+            #line 154 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -86,52 +86,22 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_5 = pipeline.port("total", rop_domain_0);
     const rop::runtime::PortId rop_port_6 = pipeline.port("row", rop_domain_0);
     pipeline.call({.name = "text", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_text>}, "std.text.read");
     pipeline.call({.name = "lines", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_lines>}, "orders.lines");
     pipeline.call({.name = "priced", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {},
                    .factory = rop::gen::make_actor<Call_priced>}, "orders.price");
     pipeline.call({.name = "checked", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4}, .options = {},
                    .factory = rop::gen::make_actor<Call_checked>}, "orders.check_price");
     pipeline.call({.name = "total", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_5},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
                    .factory = rop::gen::make_actor<Call_total>}, "orders.total");
     pipeline.call({.name = "row", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}, {rop_port_5}}, .outputs = {rop_port_6},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_0}, {rop_port_5}}, .outputs = {rop_port_6}, .options = {},
                    .factory = rop::gen::make_actor<Call_row>}, "orders.to_json");
     pipeline.source({
         .name = "files",
@@ -140,7 +110,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "orders.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 144 "orders.generated.cpp"
+            #line 114 "orders.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -151,7 +121,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "orders.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 155 "orders.generated.cpp"
+            #line 125 "orders.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -64,38 +64,18 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_4 = pipeline.port("doc", rop_domain_0);
     const rop::runtime::PortId rop_port_5 = pipeline.port("stats", rop_domain_0);
     pipeline.call({.name = "text", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_text>}, "std.text.read");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "pages.split_pages");
     pipeline.call({.name = "read", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {},
                    .factory = rop::gen::make_actor<Call_read>}, "pages.read_page");
     pipeline.call({.name = "doc,stats", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_3}},
                    .outputs = {rop_port_4, rop_port_5},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread,
-                               .on_failure = rop::runtime::OnFailure::Skip},
+                   .options = {.on_failure = rop::runtime::OnFailure::Skip},
                    .factory = rop::gen::make_actor<Call_doc_stats>}, "pages.assemble");
     pipeline.source({
         .name = "docs",
@@ -104,7 +84,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "pages.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 108 "pages.generated.cpp"
+            #line 88 "pages.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -115,7 +95,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 119 "pages.generated.cpp"
+            #line 99 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -126,7 +106,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 17 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 130 "pages.generated.cpp"
+            #line 110 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

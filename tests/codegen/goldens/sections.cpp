@@ -126,84 +126,37 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_9 = pipeline.port("per_doc", rop_domain_0);
     const rop::runtime::PortId rop_port_10 = pipeline.port("json", rop_domain_0);
     pipeline.call({.name = "text", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_text>}, "std.text.read");
     pipeline.call({.name = "title", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_title>}, "sections.title");
     pipeline.call({.name = "secs", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}}, .outputs = {rop_port_3},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_1}}, .outputs = {rop_port_3}, .options = {},
                    .factory = rop::gen::make_actor<Call_secs>}, "sections.split_sections");
     pipeline.call({.name = "paras", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_1,
-                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4}, .options = {},
                    .factory = rop::gen::make_actor<Call_paras>}, "sections.split_paragraphs");
     pipeline.call({.name = "doc_title", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_2}}, .outputs = {rop_port_5},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread}, .factory = {}});
+                   .options = {}, .factory = {}});
     pipeline.call({.name = "long", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
+                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {},
                    .factory = rop::gen::make_actor<Call_long>}, "sections.Longer");
     pipeline.call({.name = "notes", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}, {rop_port_5}}, .outputs = {rop_port_7},
-                   .options = {.batch = 8u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
-                   .factory = rop::gen::make_actor<Call_notes>}, "sections.note");
+                   .options = {.batch = 8u}, .factory = rop::gen::make_actor<Call_notes>},
+                  "sections.note");
     pipeline.call({.name = "per_sec", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_1, .inputs = {{rop_port_7}}, .outputs = {rop_port_8},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
-                   .factory = rop::gen::make_actor<Call_per_sec>}, "sections.summarize");
+                   .options = {}, .factory = rop::gen::make_actor<Call_per_sec>},
+                  "sections.summarize");
     pipeline.call({.name = "per_doc", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_8}}, .outputs = {rop_port_9},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
-                   .factory = rop::gen::make_actor<Call_per_doc>});
+                   .options = {}, .factory = rop::gen::make_actor<Call_per_doc>});
     pipeline.call({.name = "json", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}, {rop_port_2}, {rop_port_9}}, .outputs = {rop_port_10},
-                   .options = {.batch = 1u, .actors = 1u, .gpus = 0.0,
-                               .batching = rop::runtime::Batching::AnyParent,
-                               .recovery = rop::runtime::Recovery::IsolateTail, .retries = 0u,
-                               .infra_retries = 3u, .timeout = std::chrono::milliseconds(0),
-                               .isolation = rop::runtime::Isolation::Thread},
-                   .factory = rop::gen::make_actor<Call_json>}, "sections.to_json");
+                   .options = {}, .factory = rop::gen::make_actor<Call_json>}, "sections.to_json");
     pipeline.source({
         .name = "docs",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -211,7 +164,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "sections.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 215 "sections.generated.cpp"
+            #line 168 "sections.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -222,7 +175,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "sections.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 226 "sections.generated.cpp"
+            #line 179 "sections.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();
