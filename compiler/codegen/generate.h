@@ -1,6 +1,7 @@
 // generate: a bound pipeline (BoundProgram) to one deterministic C++ file, filled from the
-// templates in codegen_templates/: an actor class per Call that runs code, the source and sink
-// adapters, and make_pipeline() with the static plan, the Call options and the --help docs.
+// templates in codegen_templates/: an actor class per Call that runs code and make_pipeline()
+// with the static plan, each Call's options (once) and the source and sinks. The support code
+// they use is the runtime's rop/runtime/generated.h; lines stay under 100 columns (wrap.h).
 #pragma once
 
 #include <cstdint>

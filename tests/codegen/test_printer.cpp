@@ -114,6 +114,23 @@ TEST_CASE("printer counts output lines for #line directives", "[codegen][printer
     CHECK(printer.output() == "a\nb\nc\n{\n    at 5\n}\n");
 }
 
+TEST_CASE("printer tells a callback its column and indentation, for wrapping",
+          "[codegen][printer]") {
+    Printer printer;
+    std::vector<std::size_t> seen;
+    auto record = [&] {
+        seen.push_back(printer.column());
+        seen.push_back(printer.indent());
+        printer.print("x\ny");  // a continuation line gets the indentation again
+    };
+    printer.emit("block", "{\n    auto v = $call$;\n    $alone$\n}",
+                 {{"call", record}, {"alone", record}});
+    CHECK(seen == std::vector<std::size_t>{13, 4, 4, 4});
+    CHECK(printer.output() == "{\n    auto v = x\n    y;\n    x\n    y\n}\n");
+    printer.take();
+    CHECK(printer.column() == 0);
+}
+
 TEST_CASE("printer reports an unknown variable with template, line and name",
           "[codegen][printer]") {
     Printer printer;
