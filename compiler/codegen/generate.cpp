@@ -170,11 +170,10 @@ class Generator {
                 class_names_[call.id] = names_.get("Call_" + call_name(call));
             }
         }
-        printer_.emit("pipeline_main.cpp.tmpl", tmpl("pipeline_main.cpp.tmpl"),
-                      {{"source_path", cpp_comment_text(rop_file_)},
-                       {"includes", includes()},
-                       {"actors", [this] { emit_actors(); }},
-                       {"plan_builder", [this] { emit_plan(); }}});
+        emit("pipeline_main.cpp.tmpl", {{"source_path", cpp_comment_text(rop_file_)},
+                                        {"includes", includes()},
+                                        {"actors", [this] { emit_actors(); }},
+                                        {"plan_builder", [this] { emit_plan(); }}});
         GeneratedCode out;
         out.code = printer_.take();
         out.line_map = std::move(line_map_);
@@ -182,6 +181,11 @@ class Generator {
     }
 
   private:
+    // Fills the embedded template `name` (codegen_templates/NAME) with `vars`.
+    void emit(std::string_view name, const std::vector<Printer::Var>& vars = {}) {
+        printer_.emit(name, tmpl(name), vars);
+    }
+
     // --- names and locations ------------------------------------------------------------------
 
     std::string port_names(const std::vector<sema::PortId>& ports) const {
@@ -410,11 +414,10 @@ class Generator {
 
     void emit_actor(const sema::Call& call, const BoundCall& bc) {
         if (call.kind == sema::CallKind::Reduce && bc.decl == nullptr) {
-            printer_.emit("collect_actor.tmpl", tmpl("collect_actor.tmpl"),
-                          {{"class_name", class_names_.at(call.id)},
-                           {"call_name", cpp_comment_text(call_name(call))},
-                           {"rop_location", cpp_comment_text(location_text(call))},
-                           {"child_type", type_of(call.inputs[0].port)}});
+            emit("collect_actor.tmpl", {{"class_name", class_names_.at(call.id)},
+                                        {"call_name", cpp_comment_text(call_name(call))},
+                                        {"rop_location", cpp_comment_text(location_text(call))},
+                                        {"child_type", type_of(call.inputs[0].port)}});
             return;
         }
         if (bc.decl == nullptr) fail("call '" + call_name(call) + "' is not bound to a UDF");
@@ -433,7 +436,7 @@ class Generator {
                 vars.push_back(wrapped_var("udf_call", call_expression(bc, positional(bc, inputs)),
                                            kAfterCall, &call));
                 vars.emplace_back("publish", publish(call, bc, "grain", "result"));
-                printer_.emit("element_map_actor.tmpl", tmpl("element_map_actor.tmpl"), vars);
+                emit("element_map_actor.tmpl", vars);
                 return;
             }
             case Shape::BatchMap:
@@ -465,7 +468,7 @@ class Generator {
                                            kAfterCall, &call));
                 vars.emplace_back("udf_name", cpp_string_literal(bc.decl->qualified_name));
                 vars.emplace_back("publish", publish(call, bc, "grains[i]", "results[i]"));
-                printer_.emit("batch_actor.tmpl", tmpl("batch_actor.tmpl"), vars);
+                emit("batch_actor.tmpl", vars);
                 return;
             }
             case Shape::VectorExpand:
@@ -481,7 +484,7 @@ class Generator {
                         : list("rop::gen::emit_each(", {leaf("emitter"), std::move(udf_call)}, ")");
                 vars.emplace_back("child_type", type_of(call.outputs[0]));
                 vars.push_back(wrapped_var("udf_call", std::move(statement), kAfterCall, &call));
-                printer_.emit("expand_actor.tmpl", tmpl("expand_actor.tmpl"), vars);
+                emit("expand_actor.tmpl", vars);
                 return;
             }
             case Shape::SpanReduce: {
@@ -496,7 +499,7 @@ class Generator {
                                            call_expression(bc, positional(bc, {"children"})),
                                            kAfterCall, &call));
                 vars.emplace_back("publish", publish(call, bc, "grain", "result"));
-                printer_.emit("reduce_actor.tmpl", tmpl("reduce_actor.tmpl"), vars);
+                emit("reduce_actor.tmpl", vars);
                 return;
             }
             case Shape::Source:
@@ -625,17 +628,16 @@ class Generator {
     }
 
     void emit_plan() {
-        printer_.emit(
-            "plan.tmpl", tmpl("plan.tmpl"),
-            {{"name", cpp_string_literal(program_.pipeline_name.empty() ? std::string("pipeline")
-                                                                        : program_.pipeline_name)},
-             {"version", cpp_string_literal(options_.version)},
-             {"rop_path", cpp_string_literal(rop_file_)},
-             {"domains", [this] { emit_domains(); }},
-             {"ports", [this] { emit_ports(); }},
-             {"calls", [this] { emit_calls(); }},
-             {"sources", [this] { emit_source(); }},
-             {"sinks", [this] { emit_sinks(); }}});
+        emit("plan.tmpl",
+             {{"name", cpp_string_literal(program_.pipeline_name.empty() ? std::string("pipeline")
+                                                                         : program_.pipeline_name)},
+              {"version", cpp_string_literal(options_.version)},
+              {"rop_path", cpp_string_literal(rop_file_)},
+              {"domains", [this] { emit_domains(); }},
+              {"ports", [this] { emit_ports(); }},
+              {"calls", [this] { emit_calls(); }},
+              {"sources", [this] { emit_source(); }},
+              {"sinks", [this] { emit_sinks(); }}});
     }
 
     void emit_domains() {
@@ -648,9 +650,8 @@ class Generator {
             const sema::Domain& domain = program_.domains[d];
             std::string parent;
             if (domain.parent) parent = ", rop_domain_" + std::to_string(*domain.parent);
-            printer_.emit(
-                "domain.tmpl", tmpl("domain.tmpl"),
-                {{"id", d}, {"name", cpp_string_literal(domain.name)}, {"parent", parent}});
+            emit("domain.tmpl",
+                 {{"id", d}, {"name", cpp_string_literal(domain.name)}, {"parent", parent}});
         }
     }
 
@@ -659,12 +660,10 @@ class Generator {
         for (sema::PortId p = 0; p < program_.ports.size(); ++p) {
             const sema::Port& port = program_.ports[p];
             if (port.producer == source.id) {
-                printer_.emit("source_port.tmpl", tmpl("source_port.tmpl"),
-                              {{"id", p}, {"name", cpp_string_literal(port.name)}});
+                emit("source_port.tmpl", {{"id", p}, {"name", cpp_string_literal(port.name)}});
             } else {
-                printer_.emit(
-                    "port.tmpl", tmpl("port.tmpl"),
-                    {{"id", p}, {"name", cpp_string_literal(port.name)}, {"domain", port.domain}});
+                emit("port.tmpl",
+                     {{"id", p}, {"name", cpp_string_literal(port.name)}, {"domain", port.domain}});
             }
         }
     }
@@ -698,9 +697,8 @@ class Generator {
                 arguments.push_back(leaf(cpp_string_literal(op_text(call))));
             // What follows `$arguments$` on its template line: `);`.
             constexpr std::size_t kAfterArguments = 2;
-            printer_.emit(
-                "call.tmpl", tmpl("call.tmpl"),
-                {wrapped_var("arguments", list("", std::move(arguments), ""), kAfterArguments)});
+            emit("call.tmpl",
+                 {wrapped_var("arguments", list("", std::move(arguments), ""), kAfterArguments)});
         }
     }
 
@@ -716,16 +714,16 @@ class Generator {
         if (bc.decl == nullptr) fail("the source is not bound to a class");
         const std::string cls = "::" + bc.decl->qualified_name;
         const std::string item = type_of(call.outputs[0]);
-        printer_.emit("source.tmpl", tmpl("source.tmpl"),
-                      {{"name", cpp_string_literal(call_name(call))},
-                       {"description", cpp_string_literal(description(call, bc, item))},
-                       {"default_input", cpp_string_literal(default_path(bc))},
-                       {"construct",
-                        [&] {
-                            print_at_rop(call, list("auto source = std::make_unique<" + cls + ">(",
+        emit("source.tmpl", {{"name", cpp_string_literal(call_name(call))},
+                             {"description", cpp_string_literal(description(call, bc, item))},
+                             {"default_input", cpp_string_literal(default_path(bc))},
+                             {"construct",
+                              [&] {
+                                  print_at_rop(call,
+                                               list("auto source = std::make_unique<" + cls + ">(",
                                                     leaves(ctor_arguments(bc, "input")), ");"));
-                        }},
-                       {"item", item}});
+                              }},
+                             {"item", item}});
     }
 
     void emit_sinks() {
@@ -739,18 +737,17 @@ class Generator {
             if (call.inputs.size() != 1) fail("sink '" + call_name(call) + "' takes one stream");
             const std::string cls = "::" + bc.decl->qualified_name;
             const std::string item = type_of(call.inputs[0].port);
-            printer_.emit("sink.tmpl", tmpl("sink.tmpl"),
-                          {{"name", cpp_string_literal(sink_name)},
-                           {"description", cpp_string_literal(description(call, bc, item))},
-                           {"port", call.inputs[0].port},
-                           {"default_output", cpp_string_literal(default_path(bc))},
-                           {"construct",
-                            [&] {
-                                print_at_rop(call,
-                                             list("auto sink = std::make_shared<" + cls + ">(",
-                                                  leaves(ctor_arguments(bc, "output")), ");"));
-                            }},
-                           {"item", item}});
+            emit("sink.tmpl", {{"name", cpp_string_literal(sink_name)},
+                               {"description", cpp_string_literal(description(call, bc, item))},
+                               {"port", call.inputs[0].port},
+                               {"default_output", cpp_string_literal(default_path(bc))},
+                               {"construct",
+                                [&] {
+                                    print_at_rop(call,
+                                                 list("auto sink = std::make_shared<" + cls + ">(",
+                                                      leaves(ctor_arguments(bc, "output")), ");"));
+                                }},
+                               {"item", item}});
         }
     }
 
