@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bind/bind_program.h"
+#include "codegen/arguments.h"  // argument_expression, which the tests call too
 #include "support/source_manager.h"
 
 namespace rop::codegen {
@@ -42,10 +43,5 @@ struct GeneratedCode {
 // translate (an internal error: bind_program only returns programs codegen supports).
 GeneratedCode generate(const bind::BoundProgram& bound, const SourceManager& sources,
                        const GenerateOptions& options = {});
-
-// The C++ expression for a `.rop` literal passed to a parameter of type `param` (escaped: a
-// string becomes std::string("...", N), a duration a duration_cast, an enum Type::name, a list
-// Type{...}). Exposed for tests.
-std::string argument_expression(const bind::UdfParam& param, const ast::Value& value);
 
 }  // namespace rop::codegen
