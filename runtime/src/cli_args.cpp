@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "cli_text.h"
+#include "rop/runtime/executor.h"
 #include "rop/runtime/pipeline_main.h"
 
 namespace rop::runtime {
@@ -32,6 +33,8 @@ constexpr FlagSpec kFlags[] = {
     {"--max-inflight-roots", "N"},
     {"--max-payload-mb", "N"},
     {"--stuck-after", "DURATION"},
+    {"--stop-grace", "DURATION"},
+    {"--executor", "NAME"},
     {"--resume", ""},
     {"--journal", "FILE"},
 };
@@ -74,6 +77,20 @@ std::optional<std::int64_t> parse_duration_ms(std::string_view text) {
         return *n * u.ms;
     }
     return std::nullopt;
+}
+
+// --executor: one of the names make_executor() knows.
+std::string parse_executor(std::string_view value, std::string& into) {
+    std::vector<std::string> names;
+    for (std::string_view n : executor_names()) names.emplace_back(n);
+    if (std::find(names.begin(), names.end(), value) != names.end()) {
+        into = std::string(value);
+        return {};
+    }
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    return "--executor: unknown executor '" + std::string(value) + "' (available: " + known + ")" +
+           cli::did_you_mean(value, names);
 }
 
 // A duration option value: "30s" etc., or "none" (0). `where` prefixes the messages.
@@ -329,6 +346,10 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             error = parse_count(name, value, kMaxPayloadMb, args.max_payload_mb);
         } else if (name == "--stuck-after") {
             error = set_duration(std::string(name), value, args.stuck_after);
+        } else if (name == "--stop-grace") {
+            error = set_duration(std::string(name), value, args.stop_grace);  // none: no grace
+        } else if (name == "--executor") {
+            error = parse_executor(value, args.executor);
         } else if (name == "--resume") {
             args.resume = true;
         } else if (name == "--journal") {

@@ -43,6 +43,10 @@ constexpr const char* kFlagsAfterSet =
     "  --max-payload-mb N          live payload budget before new roots wait (default 1024)\n"
     "  --stuck-after DURATION      warn about a batch running longer than DURATION and 10x\n"
     "                              its Call's median batch time (default 10s; none: never)\n"
+    "  --stop-grace DURATION       after SIGINT/SIGTERM (or an abort), how long roots in\n"
+    "                              flight may still finish (default 2s; none: stop at once)\n"
+    "  --executor NAME             what runs the UDFs: threads (default; actor threads per\n"
+    "                              Call) or inline (every batch on one thread, for debugging)\n"
     "  --resume                    continue an interrupted run: skip the roots its journal\n"
     "                              lists, undo sink writes after the last one\n"
     "  --journal FILE              the journal of finished roots (default: the first sink's\n"
@@ -51,7 +55,9 @@ constexpr const char* kFlagsAfterSet =
     "  --version                   the version\n"
     "\n"
     "Exit status: 0 every root ok or dropped, 3 some roots failed, 1 run aborted, 2 usage "
-    "error.\n";
+    "error,\n"
+    "130 / 143 stopped by SIGINT / SIGTERM (a second signal stops at once; the journal is\n"
+    "intact either way: --resume continues).\n";
 
 // The --set entry: every option the table marks settable at run time, with what it accepts,
 // wrapped under the description column.

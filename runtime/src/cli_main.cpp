@@ -2,6 +2,7 @@
 // sinks, runs the plan with progress on stderr, writes the report atomically and maps the run's
 // outcome to the exit code.
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -93,6 +94,42 @@ class ProgressPrinter {
     bool tty_;
     std::vector<ProgressCall> calls_;
     std::size_t drawn_ = 0;
+};
+
+// SIGINT / SIGTERM during a run: the first asks the driver to stop admitting roots and to let
+// the ones in flight finish (--stop-grace), the second to stop at once; both keep the journal
+// whole. A third ends the process here and now (the journal's lines are whole: each is one
+// write). Installed for the run only; the previous handlers come back after it.
+StopRequest* g_stop = nullptr;
+
+extern "C" void on_stop_signal(int signal) {
+    StopRequest* stop = g_stop;
+    if (stop == nullptr) return;
+    if (stop->count() >= 2) ::_exit(128 + signal);
+    stop->request(signal);
+}
+
+class StopSignals {
+  public:
+    explicit StopSignals(StopRequest& stop) {
+        g_stop = &stop;
+        struct sigaction action {};
+        action.sa_handler = on_stop_signal;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &old_int_);
+        ::sigaction(SIGTERM, &action, &old_term_);
+    }
+    ~StopSignals() {
+        ::sigaction(SIGINT, &old_int_, nullptr);
+        ::sigaction(SIGTERM, &old_term_, nullptr);
+        g_stop = nullptr;
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+  private:
+    struct sigaction old_int_ {};
+    struct sigaction old_term_ {};
 };
 
 }  // namespace
@@ -233,8 +270,14 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         printer->warn(prog + ": warning: " + stuck_warning(stuck, name));
     };
 
+    run_options.stop_grace = args.stop_grace;
+    run_options.executor = args.executor;
+    StopRequest stop;
+    run_options.stop = &stop;
+
     RunReport report;
     try {
+        StopSignals signals(stop);
         report = run(plan, *source, run_options);
     } catch (const std::exception& e) {
         err << prog << ": error: " << e.what() << "\n";
@@ -245,6 +288,19 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     if (report.aborted) {
         err << prog << ": aborted: " << report.abort_reason << "\n";
         code = kExitAborted;
+    } else if (report.interrupted) {
+        std::size_t done = 0, left = 0;
+        for (const RootResult& r : report.roots) {
+            if (r.reason.rfind("interrupted (", 0) == 0) {
+                ++left;
+            } else {
+                ++done;
+            }
+        }
+        err << prog << ": interrupted (" << report.interrupt_reason << "): " << done
+            << " roots finished, " << left
+            << " in flight left unfinished; --resume continues from the journal\n";
+        code = stop.signal() == SIGTERM ? kExitTerminated : kExitInterrupted;
     } else if (std::string summary = failure_summary(report); !summary.empty()) {
         err << prog << ": " << summary;
         code = kExitFailedRoots;

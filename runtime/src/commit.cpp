@@ -1,10 +1,12 @@
-// Commit of reports: the generation fence, the whole-batch pre-scan (explicit failures first,
-// then barrier checks, then the rest), multi-output atomicity, recovery policies, infra replay
-// and timeouts.
+// The committer (committer.h): the generation fence, the whole-batch pre-scan (explicit failures
+// first, then barrier checks, then the rest), multi-output atomicity, recovery policies, infra
+// replay and timeouts.
 #include <algorithm>
 #include <string>
 
-#include "engine.h"
+#include "committer.h"
+#include "resolver.h"
+#include "scheduler.h"
 
 namespace rop::runtime::detail {
 
@@ -16,22 +18,39 @@ constexpr std::size_t kKeepStreamCapacity = std::size_t{1} << 16;
 
 namespace {
 
-// The commit fence: a report counts only for a Grain still in flight in the attempt the job
-// was dispatched with. It is the only guard, on purpose: an abandoned job's Grains were replayed
-// (generation+1) or failed (sealed) when it was abandoned, and an out-of-process executor may
-// deliver an older attempt's report by a path that no driver-side flag can see.
-bool is_live(const CallState& cs, const BatchJob& job, std::size_t g) {
-    const GrainCell& cell = cs.grains[job.grains[g]];
-    return cell.phase == GrainPhase::InFlight && cell.generation == job.generations[g];
-}
-
 bool is_success(GrainResult r) {
     return r == GrainResult::Ok || r == GrainResult::Keep || r == GrainResult::Drop;
 }
 
 }  // namespace
 
-void Engine::on_report(Report& report) {
+// The commit fence (LineageStore::is_live) is the only guard, on purpose: an abandoned job's
+// Grains were replayed (generation+1) or failed (sealed) when it was abandoned, and an
+// out-of-process executor may deliver an older attempt's report by a path that no driver-side
+// flag can see.
+
+Committer::Committer(const RunOptions& options, LineageStore& store, Scheduler& scheduler,
+                     std::vector<CallCounters>& counters)
+    : options_(options), store_(store), scheduler_(scheduler), counters_(counters),
+      barrier_count_(store.num_calls(), 0), built_(store.num_calls(), 0) {}
+
+// A root has no siblings: a GroupFailure on a root-Domain Grain fails only that root.
+void Committer::install_barrier(CallId call, EntityId entity) {
+    if (store_.parent(entity) == kNoEntity) return;
+    if (barriers_.insert(barrier_key(call, store_.parent(entity))).second) ++barrier_count_[call];
+}
+
+bool Committer::group_failed(EntityId parent, std::span<const Outcome> members) const {
+    bool failed = false;
+    for (Outcome m : members) failed = failed || reduce_skips(m, OnFailure::Skip);
+    if (!failed) return false;
+    for (CallId c = 0; c < barrier_count_.size(); ++c) {
+        if (barrier_count_[c] != 0 && barriers_.count(barrier_key(c, parent)) != 0) return true;
+    }
+    return false;
+}
+
+void Committer::on_report(Report& report) {
     if (!report.job) return;  // a wake-up: take_streamed() runs after every inbox
     if (report.kind == Report::Kind::Emitted) {
         on_emitted(*report.job, report.children);
@@ -40,10 +59,11 @@ void Engine::on_report(Report& report) {
     }
 }
 
-bool Engine::take_streamed() {
+bool Committer::take_streamed() {
     bool any = false;
-    for (std::size_t i = 0; i < streaming_.size(); ++i) {
-        BatchJob* job = streaming_[i];
+    std::vector<BatchJob*>& streaming = scheduler_.streaming();
+    for (std::size_t i = 0; i < streaming.size(); ++i) {
+        BatchJob* job = streaming[i];
         {
             std::lock_guard<std::mutex> lock(job->children_mutex);
             if (job->children.empty()) continue;
@@ -60,73 +80,68 @@ bool Engine::take_streamed() {
 // kKeepStreamCapacity (an expand batch of 64 roots x 10k children) is freed once no more
 // expand work can come (source exhausted, no expand batch in flight) instead of being held to
 // the end of the run: 32 bytes a child (B1's lineage bytes). Before that it is reused.
-void Engine::release_stream_scratch() {
+void Committer::release_stream_scratch() {
     stream_scratch_.clear();
-    if (stream_scratch_.capacity() > kKeepStreamCapacity && no_more_streaming()) {
+    if (stream_scratch_.capacity() > kKeepStreamCapacity && scheduler_.no_more_streaming()) {
         std::vector<EmittedChild>().swap(stream_scratch_);  // (= {} would keep the capacity)
     }
 }
 
-void Engine::on_emitted(BatchJob& job, std::vector<EmittedChild>& children) {
-    const CallState& cs = calls_[job.call];
+void Committer::on_emitted(BatchJob& job, std::vector<EmittedChild>& children) {
+    const DomainId domain = store_.layout(job.call).spec->domain;
     std::uint32_t since_drain = 0;
     for (EmittedChild& child : children) {
-        if (!is_live(cs, job, child.grain)) continue;  // a stale attempt: not a fact
+        if (!is_live(job, child.grain)) continue;  // a stale attempt: not a fact
         const std::uint32_t local = job.grains[child.grain];
-        const EntityId e = entity_of(cs.spec->domain, local);
-        if (doomed_[e] || barred(job.call, e)) continue;  // will be fenced at commit
-        add_child(job.call, local, child.ordinal, std::move(child.value));
+        const EntityId e = store_.entity_of(domain, local);
+        if (store_.doomed(e) || barred(job.call, e)) continue;  // will be fenced at commit
+        store_.add_child(job.call, local, child.ordinal, std::move(child.value));
         if (++since_drain == kDrainEvery) {
             since_drain = 0;
-            drain();
+            resolver_->drain();
         }
     }
     children.clear();
-    drain();
+    resolver_->drain();
 }
 
-void Engine::on_done(BatchJob& job) {
-    CallState& cs = calls_[job.call];
-    if (cs.spec->kind == CallKind::Expand) {
-        streaming_.erase(std::remove(streaming_.begin(), streaming_.end(), &job), streaming_.end());
+void Committer::on_done(BatchJob& job) {
+    const CallSpec& spec = *store_.layout(job.call).spec;
+    if (spec.kind == CallKind::Expand) {
         std::lock_guard<std::mutex> lock(job.children_mutex);  // the actor is done with it
         stream_scratch_.swap(job.children);
     }
+    scheduler_.finished(job);
     if (!stream_scratch_.empty()) {
         on_emitted(job, stream_scratch_);
         release_stream_scratch();
     }
-    job.running = false;
-    --live_jobs_;
-    if (job.abandoned) {
-        --abandoned_jobs_;
-    } else {
-        --cs.inflight;
-        if (cs.spec->options.timeout.count() > 0) {
-            timed_.erase(std::remove(timed_.begin(), timed_.end(), &job), timed_.end());
-        }
-    }
-    if (!options_.trace_path.empty()) {
-        trace_.push_back({job.call, job.actor, static_cast<std::uint32_t>(job.size()), job.parents,
-                          job.start_ns, job.end_ns, job.abandoned});
-    }
     std::vector<std::uint32_t>& live = live_scratch_;  // reused: no allocation per batch
     live.clear();
     for (std::size_t g = 0; g < job.size(); ++g) {
-        if (is_live(cs, job, g)) live.push_back(static_cast<std::uint32_t>(g));
+        if (is_live(job, g)) live.push_back(static_cast<std::uint32_t>(g));
     }
-    cs.counters.stale_reports += job.size() - live.size();
+    counters_[job.call].stale_reports += job.size() - live.size();
     if (live.empty()) {
-        recycle(&job);
+        scheduler_.recycle(&job);
         return;
     }
     if (job.error == BatchError::Contract) {
-        throw ContractError("call '" + cs.spec->name + "': " + job.error_message);
+        throw ContractError("call '" + spec.name + "': " + job.error_message);
     }
-    if (job.error == BatchError::Infra) {
+    if (job.error == BatchError::Setup && !built_[job.call]) {
+        // No actor of this Call was ever built: a setup error (missing model data, a bad
+        // argument, a server down at start) would fail every root alike, so the run stops once,
+        // with one message. The roots in flight are reported as ended by the abort.
+        abort_run("call '" + spec.name + "': " + job.error_message);
+        scheduler_.recycle(&job);
+        return;
+    }
+    if (job.error != BatchError::Setup) built_[job.call] = true;
+    if (job.error == BatchError::Infra || job.error == BatchError::Setup) {
         recover_infra(job, "infra: " + job.error_message);
-        recycle(&job);
-        drain();
+        scheduler_.recycle(&job);
+        resolver_->drain();
         return;
     }
     std::vector<std::uint32_t>& head = head_scratch_;
@@ -136,101 +151,91 @@ void Engine::on_done(BatchJob& job) {
     for (std::uint32_t g : live) {
         (job.results[g] == GrainResult::None ? tail : head).push_back(g);
     }
-    if (job.error == BatchError::Opaque && cs.spec->options.recovery == Recovery::RetryBatch) {
+    if (job.error == BatchError::Opaque && spec.options.recovery == Recovery::RetryBatch) {
         tail = live;
         head.clear();
     }
     // Pre-scan 1: explicit failures; a GroupFailure installs its barrier before anything commits.
     for (const auto& [g, reason] : job.reasons) {
-        if (g >= job.size() || !is_live(cs, job, g)) continue;
+        if (g >= job.size() || !is_live(job, g)) continue;
         if (std::find(head.begin(), head.end(), g) == head.end()) continue;
         const GrainResult r = job.results[g];
         if (r != GrainResult::RecordFailed && r != GrainResult::GroupFailed) continue;
         const std::uint32_t local = job.grains[g];
         if (r == GrainResult::GroupFailed) {
-            install_barrier(job.call, entity_of(cs.spec->domain, local));
+            install_barrier(job.call, store_.entity_of(spec.domain, local));
         }
         fail_grain(job.call, local, reason);
     }
     // Pre-scan 2 and 3: successes behind a barrier (or under a failed expansion) are discarded
     // before any Item, Expansion or child is created; the rest commits, all outputs at once.
     for (std::uint32_t g : head) {
-        if (!is_success(job.results[g]) || !is_live(cs, job, g)) continue;
+        if (!is_success(job.results[g]) || !is_live(job, g)) continue;
         const std::uint32_t local = job.grains[g];
-        const EntityId e = entity_of(cs.spec->domain, local);
-        if (doomed_[e] || barred(job.call, e)) {
-            seal_without_running(job.call, local, Outcome::Suppressed, GrainEvent::Commit);
+        const EntityId e = store_.entity_of(spec.domain, local);
+        if (store_.doomed(e) || barred(job.call, e)) {
+            resolver_->seal_without_running(job.call, local, Outcome::Suppressed,
+                                            GrainEvent::Commit);
         } else {
             commit_grain(job, g);
         }
     }
     if (!tail.empty()) {
-        if (job.error == BatchError::Opaque && cs.spec->options.recovery == Recovery::Abort) {
+        if (job.error == BatchError::Opaque && spec.options.recovery == Recovery::Abort) {
             abort_on(job, tail);
         } else if (job.error == BatchError::Opaque) {
             recover_opaque(job, tail);
         } else {  // a typed failure was thrown mid-batch: replay the Grains left without result
             std::vector<std::uint32_t> grains;
             for (std::uint32_t g : tail) grains.push_back(job.grains[g]);
-            requeue(job.call, std::move(grains), false);
+            scheduler_.requeue(job.call, std::move(grains), false);
         }
     }
-    recycle(&job);
-    drain();
+    scheduler_.recycle(&job);
+    resolver_->drain();
 }
 
-void Engine::commit_grain(BatchJob& job, std::size_t g) {
-    CallState& cs = calls_[job.call];
-    const CallSpec& spec = *cs.spec;
+void Committer::commit_grain(BatchJob& job, std::size_t g) {
+    const CallSpec& spec = *store_.layout(job.call).spec;
+    CallCounters& counters = counters_[job.call];
     const std::uint32_t local = job.grains[g];
     switch (spec.kind) {
         case CallKind::Map:
         case CallKind::Reduce:
             for (std::size_t o = 0; o < spec.outputs.size(); ++o) {
-                publish(spec.outputs[o], local, Outcome::Present,
+                store_.publish(spec.outputs[o], local, Outcome::Present,
                         std::move(job.outputs[g * job.num_outputs + o]));
             }
             break;
         case CallKind::Filter:
             if (job.results[g] == GrainResult::Keep) {
-                publish(spec.outputs[0], local, Outcome::Present,
-                        job.inputs[g * job.num_inputs]);  // the source value passes unchanged
+                store_.publish(spec.outputs[0], local, Outcome::Present,
+                               job.inputs[g * job.num_inputs]);  // the source value passes unchanged
             } else {
-                publish(spec.outputs[0], local, Outcome::Dropped, Value());
-                ++cs.counters.dropped;
+                store_.publish(spec.outputs[0], local, Outcome::Dropped, Value());
+                ++counters.dropped;
             }
             break;
-        case CallKind::Expand: set_expansion(job.call, local, ExpansionState::Succeeded); break;
+        case CallKind::Expand:
+            store_.set_expansion(job.call, local, ExpansionState::Succeeded);
+            break;
         case CallKind::Broadcast: break;
     }
-    ++cs.counters.grains;
-    seal(job.call, local, GrainEvent::Commit);
+    ++counters.grains;
+    store_.seal(job.call, local, GrainEvent::Commit);
 }
 
-void Engine::fail_grain(CallId call, std::uint32_t local, const std::string& reason) {
-    CallState& cs = calls_[call];
-    const GrainCell& g = cs.grains[local];
-    record_failure(call, local, reason,
-                   static_cast<std::uint32_t>(g.generation) + 1u);
-    ++cs.counters.grains;
-    seal_without_running(call, local, Outcome::Failed, GrainEvent::Commit);
-}
-
-void Engine::requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred) {
-    if (grains.empty()) return;
-    CallState& cs = calls_[call];
-    for (std::uint32_t local : grains) {
-        GrainCell& g = cs.grains[local];
-        g.phase = *grain_transition(g.phase, GrainEvent::Recover);
-        ++g.generation;
-    }
-    (deferred ? cs.deferred : cs.immediate).push_back({std::move(grains)});
+void Committer::fail_grain(CallId call, std::uint32_t local, const std::string& reason) {
+    const GrainCell& g = store_.grain(call, local);
+    store_.record_failure(call, local, reason, static_cast<std::uint32_t>(g.generation) + 1u);
+    ++counters_[call].grains;
+    resolver_->seal_without_running(call, local, Outcome::Failed, GrainEvent::Commit);
 }
 
 // Opaque UDF errors, by the Call's recovery policy (Abort is handled by the caller).
-void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
-    CallState& cs = calls_[job.call];
-    const CallOptions& opt = cs.spec->options;
+void Committer::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
+    const CallOptions& opt = store_.layout(job.call).spec->options;
+    CallCounters& counters = counters_[job.call];
     const std::string reason = "udf error: " + job.error_message;
     std::vector<std::uint32_t> again;
     auto bump = [](GrainCell& g) {
@@ -240,29 +245,29 @@ void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
         std::vector<std::uint32_t> spent;  // out of retries
         for (std::uint32_t g : tail) {
             const std::uint32_t local = job.grains[g];
-            GrainCell& cell = cs.grains[local];
+            GrainCell& cell = store_.grain(job.call, local);
             bump(cell);
             (cell.attempts <= opt.retries ? again : spent).push_back(local);
         }
-        if (!again.empty()) ++cs.counters.retries;  // one replayed batch
-        if (spent.size() > 1) cs.counters.retries += 2;  // bisection halves
-        cs.counters.retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
-        requeue(job.call, std::move(again), false);
+        if (!again.empty()) ++counters.retries;  // one replayed batch
+        if (spent.size() > 1) counters.retries += 2;  // bisection halves
+        counters.retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
+        scheduler_.requeue(job.call, std::move(again), false);
         fail_or_bisect(job.call, std::move(spent), reason);
         return;
     }
     // isolate_tail: replay the tail once, then bisect still-failing batches until single
     // Grains fail alone. Each Grain runs at most 2 + log2(batch) + retries times.
     bool first = false;
-    for (std::uint32_t g : tail) first = first || cs.grains[job.grains[g]].attempts == 0;
+    for (std::uint32_t g : tail) first = first || store_.grain(job.call, job.grains[g]).attempts == 0;
     for (std::uint32_t g : tail) {
-        bump(cs.grains[job.grains[g]]);
+        bump(store_.grain(job.call, job.grains[g]));
         again.push_back(job.grains[g]);
     }
-    cs.counters.retries += (first || again.size() < 2) ? 1 : 2;  // the tail, or its halves
-    cs.counters.retried_items += again.size();
+    counters.retries += (first || again.size() < 2) ? 1 : 2;  // the tail, or its halves
+    counters.retried_items += again.size();
     if (first) {
-        requeue(job.call, std::move(again), false);
+        scheduler_.requeue(job.call, std::move(again), false);
         return;
     }
     requeue_halves(job.call, std::move(again));
@@ -270,17 +275,17 @@ void Engine::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
 
 // Splits Grains that keep failing together into two deferred halves, so that a culprit ends up
 // alone: each Grain runs at most log2(batch) more times.
-void Engine::requeue_halves(CallId call, std::vector<std::uint32_t> grains) {
+void Committer::requeue_halves(CallId call, std::vector<std::uint32_t> grains) {
     const auto mid = static_cast<std::ptrdiff_t>(grains.size() / 2);
-    requeue(call, std::vector<std::uint32_t>(grains.begin(), grains.begin() + mid), true);
-    requeue(call, std::vector<std::uint32_t>(grains.begin() + mid, grains.end()), true);
+    scheduler_.requeue(call, std::vector<std::uint32_t>(grains.begin(), grains.begin() + mid), true);
+    scheduler_.requeue(call, std::vector<std::uint32_t>(grains.begin() + mid, grains.end()), true);
 }
 
 // Grains whose retry (or infra) budget is spent: one that failed alone fails; several that
 // failed together are bisected first, so that no root that only shared the batch with the
 // culprit is failed (SEMANTICS.md: no policy fails a root that did nothing wrong). Their budget
 // stays spent, so each half that fails again is split again, down to single Grains.
-void Engine::fail_or_bisect(CallId call, std::vector<std::uint32_t> spent,
+void Committer::fail_or_bisect(CallId call, std::vector<std::uint32_t> spent,
                             const std::string& reason) {
     if (spent.empty()) return;
     if (spent.size() == 1) {
@@ -294,65 +299,61 @@ void Engine::fail_or_bisect(CallId call, std::vector<std::uint32_t> spent,
 // already doomed by a GroupFailure barrier (or a failed expansion): those are SUPPRESSED, as under
 // any policy, and the run goes on. Runs after the pre-scan, so a GroupFailure reported in this
 // very batch has installed its barrier and keeps its own reason.
-void Engine::abort_on(BatchJob& job, const std::vector<std::uint32_t>& tail) {
-    CallState& cs = calls_[job.call];
+void Committer::abort_on(BatchJob& job, const std::vector<std::uint32_t>& tail) {
+    const CallSpec& spec = *store_.layout(job.call).spec;
     std::vector<std::uint32_t> culprits;
     for (std::uint32_t g : tail) {
         const std::uint32_t local = job.grains[g];
-        const EntityId e = entity_of(cs.spec->domain, local);
-        if (doomed_[e] || barred(job.call, e)) {
-            seal_without_running(job.call, local, Outcome::Suppressed, GrainEvent::Commit);
+        const EntityId e = store_.entity_of(spec.domain, local);
+        if (store_.doomed(e) || barred(job.call, e)) {
+            resolver_->seal_without_running(job.call, local, Outcome::Suppressed,
+                                            GrainEvent::Commit);
         } else {
             culprits.push_back(local);
         }
     }
     if (culprits.empty()) return;
-    if (!report_.aborted) {
-        report_.aborted = true;
-        abort_deadline_ = Clock::now() + options_.stop_grace;
-        report_.abort_reason = "call '" + cs.spec->name + "': " + job.error_message;
-    }
+    abort_run("call '" + spec.name + "': " + job.error_message);
     for (std::uint32_t local : culprits) {
         fail_grain(job.call, local, "udf error (abort): " + job.error_message);
     }
 }
 
-void Engine::recover_infra(BatchJob& job, const std::string& reason) {
-    CallState& cs = calls_[job.call];
+void Committer::abort_run(std::string reason) {
+    if (aborted_) return;
+    aborted_ = true;
+    abort_deadline_ = Clock::now() + options_.stop_grace;
+    abort_reason_ = std::move(reason);
+    scheduler_.halt();
+}
+
+void Committer::recover_infra(BatchJob& job, const std::string& reason) {
+    const std::uint32_t budget = store_.layout(job.call).spec->options.infra_retries;
+    CallCounters& counters = counters_[job.call];
     std::vector<std::uint32_t> again, spent;
     for (std::size_t g = 0; g < job.size(); ++g) {
-        if (!is_live(cs, job, g)) continue;
+        if (!is_live(job, g)) continue;
         const std::uint32_t local = job.grains[g];
-        GrainCell& cell = cs.grains[local];
+        GrainCell& cell = store_.grain(job.call, local);
         if (cell.infra < 255) ++cell.infra;
-        (cell.infra <= cs.spec->options.infra_retries ? again : spent).push_back(local);
+        (cell.infra <= budget ? again : spent).push_back(local);
     }
-    if (!again.empty()) ++cs.counters.infra_retries;  // one replayed batch
-    if (spent.size() > 1) cs.counters.infra_retries += 2;  // bisection halves
-    cs.counters.infra_retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
-    requeue(job.call, std::move(again), false);
+    if (!again.empty()) ++counters.infra_retries;  // one replayed batch
+    if (spent.size() > 1) counters.infra_retries += 2;  // bisection halves
+    counters.infra_retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
+    scheduler_.requeue(job.call, std::move(again), false);
     fail_or_bisect(job.call, std::move(spent), reason);
 }
 
-void Engine::check_timeouts() {
-    if (timed_.empty()) return;
-    const auto now = Clock::now();
-    std::vector<BatchJob*> expired;
-    for (BatchJob* job : timed_) {
-        if (now >= job->deadline) expired.push_back(job);
-    }
+void Committer::check_timeouts() {
+    const std::vector<BatchJob*> expired = scheduler_.expired(Clock::now());
     for (BatchJob* job : expired) {
-        timed_.erase(std::remove(timed_.begin(), timed_.end(), job), timed_.end());
-        CallState& cs = calls_[job->call];
-        recover_infra(*job, "infra: timeout after " +
-                                std::to_string(cs.spec->options.timeout.count()) +
+        const CallSpec& spec = *store_.layout(job->call).spec;
+        recover_infra(*job, "infra: timeout after " + std::to_string(spec.options.timeout.count()) +
                                 " ms (actor abandoned)");
-        job->abandoned = true;  // its late report will be stale (or never come)
-        ++abandoned_jobs_;
-        --cs.inflight;
-        executor_.abandon(*job);
+        scheduler_.abandon(*job);
     }
-    drain();
+    if (!expired.empty()) resolver_->drain();
 }
 
 }  // namespace rop::runtime::detail

@@ -1,4 +1,5 @@
-// Admission of roots and dispatch of batches. Priority rules (docs/runtime.md):
+// The scheduler (scheduler.h): admission of roots and dispatch of batches. Priority rules
+// (docs/runtime.md):
 //  - Calls are offered idle actors downstream first (reverse topological order), so work that
 //    finishes roots drains before work that widens the frontier;
 //  - new roots are admitted only while fewer than max_inflight_roots are in flight and the live
@@ -7,81 +8,101 @@
 //    recovery, then a partial ready batch, which only goes to a Call with no batch in flight.
 #include <algorithm>
 
-#include "engine.h"
+#include "committer.h"
+#include "resolver.h"
+#include "root_sinks.h"
+#include "scheduler.h"
 
 namespace rop::runtime::detail {
 
 constexpr std::uint32_t kPipelineDepth = 2;
 
-void Engine::admit() {
-    while (!source_exhausted_ && !report_.aborted &&
-           (inflight_roots_ == 0 || (inflight_roots_ < options_.max_inflight_roots &&
-                                     live_bytes_ < options_.max_payload_bytes))) {
+Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& source,
+                     Executor& executor, LineageStore& store, RootSinks& sinks,
+                     std::vector<CallCounters>& counters)
+    : plan_(plan), options_(options), source_(source), executor_(executor), store_(store),
+      sinks_(sinks), counters_(counters), queues_(plan.calls.size()) {
+    for (std::size_t i = plan.calls.size(); i-- > 0;) {
+        if (!store.layout(static_cast<CallId>(i)).inline_call) {
+            dispatch_order_.push_back(static_cast<CallId>(i));
+        }
+    }
+}
+
+void Scheduler::admit() {
+    while (!source_exhausted_ && admitting_ &&
+           (store_.inflight_roots() == 0 ||
+            (store_.inflight_roots() < options_.max_inflight_roots &&
+             store_.live_bytes() + sinks_.buffered_bytes() < options_.max_payload_bytes))) {
         std::optional<RootSource::Root> next = source_.next();
         if (!next) {
             source_exhausted_ = true;
             break;
         }
-        const auto ordinal = static_cast<std::uint32_t>(roots_.size());
-        if (!journaled_.empty() && skip_journaled(ordinal, next->name)) continue;
-        roots_.emplace_back();
-        roots_.back().admitted = Clock::now();
-        roots_.back().result.name = std::move(next->name);
-        ++inflight_roots_;
-        report_.peak_inflight_roots = std::max(report_.peak_inflight_roots, inflight_roots_);
-        const EntityId id = create_entity(0, kNoEntity, ordinal, kNoEntity);
-        roots_[ordinal].entity = id;
-        publish(plan_.source_port, local_[id], Outcome::Present, std::move(next->value));
-        drain();
-        if (!roots_[ordinal].done && roots_[ordinal].pending == 0) root_done(roots_[ordinal]);
+        if (sinks_.resuming()) {
+            const auto ordinal = static_cast<std::uint32_t>(store_.roots().size());
+            if (const JournalEntry* e = sinks_.journaled(ordinal, next->name)) {
+                RootState& root = store_.add_resumed_root();
+                root.result.name = std::move(next->name);
+                root.result.status = e->status;
+                root.result.failed_call = e->failed_call;
+                root.result.reason = e->reason;
+                root.result.attempts = e->attempts;
+                continue;
+            }
+        }
+        const std::uint32_t ordinal =
+            store_.admit_root(std::move(next->name), std::move(next->value));
+        peak_inflight_roots_ = std::max(peak_inflight_roots_, store_.inflight_roots());
+        resolver_->drain();
+        store_.complete_if_idle(ordinal);
     }
 }
 
-void Engine::dispatch() {
-    if (report_.aborted) return;
+void Scheduler::dispatch() {
+    if (halted_) return;
     // Grains suppressed at dequeue can make a Call already passed READY (a reduce with
     // `on_failure skip` runs over suppressed members): pass again while an idle Call has work.
-    for (bool again = true; again && !report_.aborted;) {
+    for (bool again = true; again && !halted_;) {
         dispatch_pass();
         again = false;
-        for (const CallState& cs : calls_) {
-            again = again || (cs.inflight == 0 && (!cs.ready.empty() || !cs.immediate.empty() ||
-                                                   !cs.deferred.empty()));
+        for (const CallId c : dispatch_order_) {
+            again = again || (queues_[c].inflight == 0 && queues_[c].has_work());
         }
     }
 }
 
-void Engine::dispatch_pass() {
+void Scheduler::dispatch_pass() {
     for (CallId c : dispatch_order_) {
-        CallState& cs = calls_[c];
+        CallQueues& q = queues_[c];
+        const CallOptions& opt = plan_.calls[c].options;
         // Up to kPipelineDepth batches per actor, so an actor finds its next batch without a
         // round trip through the driver; Calls with a timeout keep one (the clock starts at submit).
-        const std::uint32_t depth = cs.spec->options.timeout.count() > 0 ? 1 : kPipelineDepth;
-        const std::uint32_t actors = cs.spec->options.actors * depth;
-        while (cs.inflight < actors && (!cs.ready.empty() || !cs.immediate.empty() ||
-                                        !cs.deferred.empty())) {
-            if (cs.immediate.empty() && cs.ready.size() < cs.spec->options.batch &&
-                cs.deferred.empty() && cs.inflight > 0) {
+        const std::uint32_t depth = opt.timeout.count() > 0 ? 1 : kPipelineDepth;
+        const std::uint32_t actors = opt.actors * depth;
+        while (q.inflight < actors && q.has_work()) {
+            if (q.immediate.empty() && q.ready.size() < opt.batch && q.deferred.empty() &&
+                q.inflight > 0) {
                 break;  // keep a partial batch for when the pool is otherwise idle
             }
             BatchJob* job = build_job(c);
             if (!job) continue;  // every popped Grain was suppressed at dequeue
-            if (cs.spec->options.timeout.count() > 0) {
-                job->deadline = Clock::now() + cs.spec->options.timeout;
+            if (opt.timeout.count() > 0) {
+                job->deadline = Clock::now() + opt.timeout;
                 timed_.push_back(job);
             }
-            ++cs.inflight;
+            ++q.inflight;
             ++live_jobs_;
             job->running = true;
-            if (cs.spec->kind == CallKind::Expand) streaming_.push_back(job);
+            if (job->kind == CallKind::Expand) streaming_.push_back(job);
             executor_.submit(*job);
         }
     }
 }
 
-BatchJob* Engine::build_job(CallId call) {
-    CallState& cs = calls_[call];
-    const CallSpec& spec = *cs.spec;
+BatchJob* Scheduler::build_job(CallId call) {
+    CallQueues& q = queues_[call];
+    const CallSpec& spec = plan_.calls[call];
     BatchJob* job;
     if (free_jobs_.empty()) {
         jobs_.push_back(std::make_unique<BatchJob>());
@@ -110,63 +131,66 @@ BatchJob* Engine::build_job(CallId call) {
     EntityId batch_parent = kNoEntity;
     bool mixed = false;
     auto take = [&](std::uint32_t local) {
-        const EntityId e = entity_of(spec.domain, local);
-        if (doomed_[e] || barred(call, e)) {
-            seal_without_running(call, local, Outcome::Suppressed, GrainEvent::SuppressQueued);
+        const EntityId e = store_.entity_of(spec.domain, local);
+        if (store_.doomed(e) || committer_->barred(call, e)) {
+            resolver_->seal_without_running(call, local, Outcome::Suppressed,
+                                            GrainEvent::SuppressQueued);
             return;
         }
-        GrainCell& g = cs.grains[local];
+        GrainCell& g = store_.grain(call, local);
         g.phase = *grain_transition(g.phase, GrainEvent::Reserve);
+        const EntityId parent = store_.parent(e);
         if (job->grains.empty()) {
-            batch_parent = parent_[e];
-        } else if (parent_[e] != batch_parent) {
+            batch_parent = parent;
+        } else if (parent != batch_parent) {
             mixed = true;
         }
         job->grains.push_back(local);
         job->generations.push_back(g.generation);
-        job->infos.push_back({e, parent_[e], ordinal_[e]});
+        job->infos.push_back({e, parent, store_.ordinal(e)});
         if (spec.kind == CallKind::Reduce) {
-            const ReadyGroup& group = cs.groups[local];
+            const ReadyGroup& group = store_.group(call, local);
             job->inputs.push_back(group.group);
             job->parent_values.push_back(group.parent);
             return;
         }
         for (const CallInput& in : spec.inputs) {
-            const PortState& ps = ports_[in.port];
-            const std::uint32_t slot = ps.slot[local];
-            if (ps.outcome[local] == Outcome::Present && slot != kNoSlot) {
-                job->inputs.push_back(payloads_[slot].value);
+            const Value* value = store_.outcome(in.port, local) == Outcome::Present
+                                     ? store_.payload(in.port, local)
+                                     : nullptr;
+            if (value) {
+                job->inputs.push_back(*value);
             } else {
                 job->inputs.emplace_back();  // a missing optional input
             }
         }
     };
 
-    const bool from_ready =
-        cs.immediate.empty() && (cs.ready.size() >= cap || cs.deferred.empty());
+    const bool from_ready = q.immediate.empty() && (q.ready.size() >= cap || q.deferred.empty());
     if (!from_ready) {
-        std::deque<RecoveryUnit>& units = cs.immediate.empty() ? cs.deferred : cs.immediate;
-        RecoveryUnit unit = std::move(units.front());
+        auto& units = q.immediate.empty() ? q.deferred : q.immediate;
+        std::vector<std::uint32_t> unit = std::move(units.front());
         units.pop_front();
-        for (std::uint32_t local : unit.grains) take(local);
+        for (std::uint32_t local : unit) take(local);
     } else {
         const bool single = spec.options.batching == Batching::SingleParent;
-        while (job->grains.size() < cap && !cs.ready.empty()) {
-            const std::uint32_t local = cs.ready.front();
+        while (job->grains.size() < cap && !q.ready.empty()) {
+            const std::uint32_t local = q.ready.front();
             if (single && !job->grains.empty() &&
-                parent_[entity_of(spec.domain, local)] != batch_parent) {
+                store_.parent(store_.entity_of(spec.domain, local)) != batch_parent) {
                 break;
             }
-            cs.ready.pop_front();
+            q.ready.pop_front();
             take(local);
         }
     }
-    drain();
+    resolver_->drain();
     if (job->grains.empty()) {
         recycle(job);
         return nullptr;
     }
-    if (mixed) ++cs.counters.mixed_parent_batches;
+    CallCounters& counters = counters_[call];
+    if (mixed) ++counters.mixed_parent_batches;
     if (!options_.trace_path.empty()) {
         std::vector<EntityId> parents;
         for (const GrainInfo& info : job->infos) parents.push_back(info.parent);
@@ -176,12 +200,39 @@ BatchJob* Engine::build_job(CallId call) {
     } else {
         job->parents = mixed ? 2 : 1;
     }
-    ++cs.counters.batches;
-    cs.dispatched += job->size();
+    ++counters.batches;
+    q.dispatched += job->size();
     return job;
 }
 
-void Engine::recycle(BatchJob* job) {
+void Scheduler::requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred) {
+    if (grains.empty()) return;
+    for (std::uint32_t local : grains) {
+        GrainCell& g = store_.grain(call, local);
+        g.phase = *grain_transition(g.phase, GrainEvent::Recover);
+        ++g.generation;
+    }
+    CallQueues& q = queues_[call];
+    (deferred ? q.deferred : q.immediate).push_back(std::move(grains));
+}
+
+void Scheduler::finished(BatchJob& job) {
+    if (job.kind == CallKind::Expand) {
+        streaming_.erase(std::remove(streaming_.begin(), streaming_.end(), &job), streaming_.end());
+    }
+    job.running = false;
+    --live_jobs_;
+    if (job.abandoned) {
+        --abandoned_jobs_;
+        return;
+    }
+    --queues_[job.call].inflight;
+    if (plan_.calls[job.call].options.timeout.count() > 0) {
+        timed_.erase(std::remove(timed_.begin(), timed_.end(), &job), timed_.end());
+    }
+}
+
+void Scheduler::recycle(BatchJob* job) {
     job->inputs.clear();  // release payload references now
     job->parent_values.clear();
     job->outputs.clear();
@@ -191,6 +242,59 @@ void Engine::recycle(BatchJob* job) {
     }
     job->abandoned = false;
     free_jobs_.push_back(job);
+}
+
+void Scheduler::abandon(BatchJob& job) {
+    timed_.erase(std::remove(timed_.begin(), timed_.end(), &job), timed_.end());
+    job.abandoned = true;  // its late report will be stale (or never come)
+    ++abandoned_jobs_;
+    --queues_[job.call].inflight;
+    executor_.abandon(job);
+}
+
+std::vector<BatchJob*> Scheduler::expired(Clock::time_point now) const {
+    std::vector<BatchJob*> out;
+    for (BatchJob* job : timed_) {
+        if (now >= job->deadline) out.push_back(job);
+    }
+    return out;
+}
+
+Clock::time_point Scheduler::next_deadline(Clock::time_point until) const {
+    for (const BatchJob* job : timed_) until = std::min(until, job->deadline);
+    return until;
+}
+
+bool Scheduler::no_more_streaming() const {
+    if (!source_exhausted_ || !streaming_.empty()) return false;
+    for (CallId c : dispatch_order_) {
+        if (plan_.calls[c].kind == CallKind::Expand && !queues_[c].ready.empty()) return false;
+    }
+    return true;
+}
+
+void Scheduler::settle_report(BatchJob& job) {
+    if (!job.running) return;
+    job.running = false;
+    --live_jobs_;
+    if (job.abandoned) --abandoned_jobs_;
+}
+
+void Scheduler::hand_over(ReportQueue& reports) {
+    for (std::unique_ptr<BatchJob>& job : jobs_) {
+        if (!job || !job->running) continue;
+        if (job->abandoned) counters_[job->call].stale_reports += job->size();
+        reports.adopt(std::move(job));
+    }
+    timed_.clear();
+    streaming_.clear();
+}
+
+double Scheduler::mean_batch_fill(CallId call) const {
+    const std::uint64_t batches = counters_[call].batches;
+    if (batches == 0) return 0;
+    return static_cast<double>(queues_[call].dispatched) /
+           (static_cast<double>(batches) * plan_.calls[call].options.batch);
 }
 
 }  // namespace rop::runtime::detail

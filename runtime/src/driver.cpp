@@ -1,6 +1,7 @@
-// The driver: builds the Engine's tables from the Plan, runs the single-threaded event loop
-// (admit, dispatch, block for reports, commit, timeouts, progress) and assembles the RunReport.
+// The driver (engine.h): wires the parts together, runs the single-threaded event loop (admit,
+// dispatch, block for reports, commit, timeouts, progress) and assembles the RunReport.
 #include <algorithm>
+#include <csignal>
 
 #include "engine.h"
 
@@ -12,133 +13,71 @@ constexpr int kDriverSpinUs = 50;
 
 Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options,
                Executor& executor)
-    : plan_(plan), source_(source), options_(options), executor_(executor) {
-    const std::size_t nd = plan.domains.size();
-    domain_members_.resize(nd);
-    domain_calls_.resize(nd);
-    domain_ports_.resize(nd);
-    domain_reducers_.resize(nd);
-    expansion_of_domain_.assign(nd, -1);
-    ports_.resize(plan.ports.size());
-    for (std::size_t p = 0; p < plan.ports.size(); ++p) {
-        ports_[p].domain = plan.ports[p].domain;
-        domain_ports_[plan.ports[p].domain].push_back(static_cast<PortId>(p));
+    : plan_(plan), options_(options), source_(source), executor_(executor),
+      counters_(plan.calls.size()), store_(plan, options, counters_),
+      sinks_(plan, options, store_),
+      scheduler_(plan, options, source, executor, store_, sinks_, counters_),
+      committer_(options, store_, scheduler_, counters_),
+      resolver_(store_, scheduler_, committer_, counters_), batch_times_(plan.calls.size()) {
+    for (std::size_t i = 0; i < plan.calls.size(); ++i) counters_[i].name = plan.calls[i].name;
+    store_.connect(&sinks_, this);
+    scheduler_.connect(&resolver_, &committer_);
+    committer_.connect(&resolver_);
+    if (auto hint = source.size_hint()) store_.reserve_roots(*hint);
+}
+
+void Engine::root_complete(RootState& root) {
+    if (time_to_first_root_s_ < 0) {
+        time_to_first_root_s_ = std::chrono::duration<double>(Clock::now() - start_).count();
     }
-    calls_.resize(plan.calls.size());
-    for (std::size_t i = 0; i < plan.calls.size(); ++i) {
-        const auto c = static_cast<CallId>(i);
-        const CallSpec& spec = plan.calls[i];
-        CallState& cs = calls_[i];
-        cs.spec = &spec;
-        cs.counters.name = spec.name;
-        for (const CallInput& in : spec.inputs) cs.modes.push_back(in.mode);
-        domain_calls_[spec.domain].push_back(c);
-        cs.inline_call = spec.kind == CallKind::Broadcast ||
-                         (spec.kind == CallKind::Reduce && !spec.factory);
-        switch (spec.kind) {
-            case CallKind::Map:
-            case CallKind::Filter:
-            case CallKind::Expand:
-                for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-                    ports_[spec.inputs[k].port].direct.push_back({c, static_cast<std::uint32_t>(k)});
-                    ++ports_[spec.inputs[k].port].refs;
-                }
-                break;
-            case CallKind::Reduce: {
-                const PortId in = spec.inputs[0].port;
-                ports_[in].reducers.push_back(c);
-                ++ports_[in].refs;
-                domain_reducers_[plan.ports[in].domain].push_back(c);
-                break;
-            }
-            case CallKind::Broadcast:
-                ports_[spec.inputs[0].port].broadcasters.push_back(c);
-                break;
-        }
-        if (spec.kind == CallKind::Expand) {
-            ExpansionTable table;
-            table.call = c;
-            table.child_domain = plan.ports[spec.outputs[0]].domain;
-            cs.expansion = static_cast<int>(expansions_.size());
-            expansion_of_domain_[table.child_domain] = cs.expansion;
-            expansions_.push_back(std::move(table));
-        }
-    }
-    for (std::size_t i = 0; i < plan.calls.size(); ++i) {
-        const CallSpec& spec = plan.calls[i];
-        if (spec.kind != CallKind::Reduce) continue;
-        const int x = expansion_of_domain_[plan.ports[spec.inputs[0].port].domain];
-        if (x < 0) throw ContractError("run: reduce '" + spec.name + "' has no expand");
-        calls_[i].expansion = x;
-        expansions_[static_cast<std::size_t>(x)].reducers.push_back(static_cast<CallId>(i));
-        // A reduce with a UDF sees the parent's value (Batch::parent): the paired expand's
-        // first input Item is held for it until the reduce resolves.
-        const CallSpec& expand = plan.calls[expansions_[static_cast<std::size_t>(x)].call];
-        if (!calls_[i].inline_call && !expand.inputs.empty()) {
-            calls_[i].parent_port = expand.inputs[0].port;
-            calls_[i].has_parent_port = true;
-            ++ports_[expand.inputs[0].port].refs;
-        }
-    }
-    if (!options.sinks.empty() || !options.root_sinks.empty()) {
-        for (const SinkBinding& sink : options.sinks) {
-            if (sink.port >= ports_.size()) throw ContractError("run: sink on an unknown port");
-            ports_[sink.port].result = true;
-            ports_[sink.port].sinks.push_back(&sink);
-        }
-        for (std::size_t i = 0; i < options.root_sinks.size(); ++i) {
-            const RootSinkBinding& sink = options.root_sinks[i];
-            if (sink.port >= ports_.size()) throw ContractError("run: sink on an unknown port");
-            if (!sink.write_root) throw ContractError("run: root sink without write_root");
-            ports_[sink.port].result = true;
-            ports_[sink.port].root_sinks.push_back(static_cast<std::uint32_t>(i));
-        }
-    } else {
-        for (PortState& ps : ports_) {
-            ps.result = ps.direct.empty() && ps.reducers.empty() && ps.broadcasters.empty();
-        }
-    }
-    for (std::size_t i = plan.calls.size(); i-- > 0;) {
-        if (!calls_[i].inline_call) dispatch_order_.push_back(static_cast<CallId>(i));
-    }
-    if (auto hint = source.size_hint()) roots_.reserve(*hint);
+    // Sinks first, then the journal line: a root is journaled, and so skipped by --resume, only
+    // once every sink holds its output (a crash in between replays it; restore() undoes it).
+    sinks_.write(root);
+    sinks_.journal(root);
+    store_.release_pins(root);
+    if (options_.observer) options_.observer->on_root_done(root.entity);
 }
 
 namespace {
-template <class T>
-std::size_t bytes_of(const std::vector<T>& v) {
-    return v.capacity() * sizeof(T);
+std::string stop_name(int signal) {
+    switch (signal) {
+        case 0: return "stop requested";
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        default: return "signal " + std::to_string(signal);
+    }
 }
 }  // namespace
 
-// Bytes held by the lineage tables (capacity, not size: what the process really holds).
-std::size_t Engine::lineage_bytes() const {
-    std::size_t total = bytes_of(domain_) + bytes_of(parent_) + bytes_of(ordinal_) +
-                        bytes_of(root_) + bytes_of(local_) + bytes_of(doomed_) + bytes_of(roots_);
-    for (const auto& members : domain_members_) total += bytes_of(members);
-    for (const PortState& ps : ports_) total += bytes_of(ps.outcome) + bytes_of(ps.slot);
-    for (const CallState& cs : calls_) {
-        total += bytes_of(cs.grains) + bytes_of(cs.members_pending);
+void Engine::poll_stop() {
+    const int n = options_.stop->count();
+    if (n == stops_seen_) return;
+    stops_seen_ = n;
+    if (!stopping_) {
+        stopping_ = true;
+        stop_reason_ = stop_name(options_.stop->signal());
+        stop_deadline_ = Clock::now() + options_.stop_grace;
+        scheduler_.stop_admitting();
     }
-    for (const ExpansionTable& x : expansions_) {
-        total += bytes_of(x.state) + bytes_of(x.children);
-        for (const auto& kids : x.children) total += bytes_of(kids);
+    if (n >= 2) stop_deadline_ = Clock::now();  // asked twice: now
+}
+
+void Engine::note_done(const BatchJob& job) {
+    note_batch_time(job);
+    if (!options_.trace_path.empty()) {
+        trace_.push_back({job.call, job.actor, static_cast<std::uint32_t>(job.size()), job.parents,
+                          job.start_ns, job.end_ns, job.abandoned});
     }
-    return total;
 }
 
 Progress Engine::progress() const {
     Progress p;
-    for (const CallState& cs : calls_) {
-        p.calls.push_back(cs.counters);
-        if (cs.counters.batches > 0) {
-            p.calls.back().mean_batch_fill =
-                static_cast<double>(cs.dispatched) /
-                (static_cast<double>(cs.counters.batches) * cs.spec->options.batch);
-        }
+    for (std::size_t c = 0; c < counters_.size(); ++c) {
+        p.calls.push_back(counters_[c]);
+        p.calls.back().mean_batch_fill = scheduler_.mean_batch_fill(static_cast<CallId>(c));
     }
-    p.roots_admitted = roots_.size();
-    p.roots_done = roots_done_;
+    p.roots_admitted = store_.roots().size();
+    p.roots_done = store_.roots_done();
     p.roots_total = source_.size_hint();
     p.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
     p.stuck = stuck_batches();
@@ -157,30 +96,38 @@ void Engine::event_loop() {
     const bool watch_stuck = options_.stuck_factor > 0;
     auto next_stuck_check = start_ + stuck_every;
     for (;;) {
-        admit();
-        dispatch();
-        const std::size_t active = live_jobs_ - abandoned_jobs_;
-        if (active == 0) {
-            if (report_.aborted || (source_exhausted_ && inflight_roots_ == 0)) break;
-            if (inflight_roots_ == 0) continue;  // dispatch() finished the last ones: admit
-            throw ContractError("bug: run stalled with " + std::to_string(inflight_roots_) +
+        if (options_.stop) poll_stop();
+        scheduler_.admit();
+        scheduler_.dispatch();
+        if (scheduler_.active_jobs() == 0) {
+            const std::size_t inflight = store_.inflight_roots();
+            if (committer_.aborted() || (scheduler_.source_exhausted() && inflight == 0) ||
+                (stopping_ && inflight == 0)) {
+                break;
+            }
+            if (inflight == 0) continue;  // dispatch() finished the last ones: admit
+            throw ContractError("bug: run stalled with " + std::to_string(inflight) +
                                 " roots in flight and nothing to run");
         }
-        if (report_.aborted && Clock::now() >= abort_deadline_) break;  // grace is over
+        const bool aborted = committer_.aborted();
+        if (aborted && Clock::now() >= committer_.abort_deadline()) break;  // grace is over
+        if (stopping_ && Clock::now() >= stop_deadline_) break;
         auto until = Clock::now() + std::chrono::seconds(1);
         if (options_.on_progress) until = std::min(until, next_progress);
-        if (report_.aborted) until = std::min(until, abort_deadline_);
-        for (const BatchJob* job : timed_) until = std::min(until, job->deadline);
+        if (aborted) until = std::min(until, committer_.abort_deadline());
+        if (options_.stop) until = std::min(until, Clock::now() + std::chrono::milliseconds(50));
+        if (stopping_) until = std::min(until, stop_deadline_);
+        until = scheduler_.next_deadline(until);
         if (watch_stuck) until = std::min(until, next_stuck_check);
-        reports_->pop_all(inbox_, until, [this] { return take_streamed(); },
-                          live_jobs_ > 0 ? kDriverSpinUs : 0);
+        reports_->pop_all(inbox_, until, [this] { return committer_.take_streamed(); },
+                          scheduler_.live_jobs() > 0 ? kDriverSpinUs : 0);
         for (Report& r : inbox_) {
-            if (r.kind == Report::Kind::Done && r.job) note_batch_time(*r.job);
-            on_report(r);
+            if (r.kind == Report::Kind::Done && r.job) note_done(*r.job);
+            committer_.on_report(r);
         }
         inbox_.clear();
-        take_streamed();
-        check_timeouts();
+        committer_.take_streamed();
+        committer_.check_timeouts();
         if (watch_stuck && Clock::now() >= next_stuck_check) {
             check_stuck();
             next_stuck_check = Clock::now() + stuck_every;
@@ -197,13 +144,10 @@ void Engine::event_loop() {
 void Engine::settle(Clock::time_point deadline) {
     for (;;) {
         for (Report& r : inbox_) {
-            if (r.kind != Report::Kind::Done || !r.job || !r.job->running) continue;
-            r.job->running = false;
-            --live_jobs_;
-            if (r.job->abandoned) --abandoned_jobs_;
+            if (r.kind == Report::Kind::Done && r.job) scheduler_.settle_report(*r.job);
         }
         inbox_.clear();
-        if (live_jobs_ == abandoned_jobs_ || Clock::now() >= deadline) return;
+        if (scheduler_.active_jobs() == 0 || Clock::now() >= deadline) return;
         reports_->pop_all(inbox_, deadline);
     }
 }
@@ -232,13 +176,7 @@ void Engine::shut_down(std::vector<Report>& left) {
                                                       back.end();
                               }),
                left.end());
-    for (std::unique_ptr<BatchJob>& job : jobs_) {
-        if (!job || !job->running) continue;
-        if (job->abandoned) calls_[job->call].counters.stale_reports += job->size();
-        reports_->adopt(std::move(job));
-    }
-    timed_.clear();
-    streaming_.clear();
+    scheduler_.hand_over(*reports_);
 }
 
 RunReport Engine::run() {
@@ -246,7 +184,7 @@ RunReport Engine::run() {
     const auto start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                               start_.time_since_epoch()).count();
     std::vector<Report> left;
-    open_root_sinks();  // journal and restore(): before any actor exists
+    sinks_.open();  // journal and restore(): before any actor exists
     try {
         executor_.start(plan_, *reports_);
         event_loop();
@@ -256,23 +194,37 @@ RunReport Engine::run() {
         throw;
     }
     shut_down(left);
-    for (Report& r : left) on_report(r);  // stale, or (after an abort) results that commit
+    for (Report& r : left) {  // stale, or (after an abort) results that commit
+        if (r.kind == Report::Kind::Done && r.job) note_done(*r.job);
+        committer_.on_report(r);
+    }
     left.clear();
 
-    for (RootState& root : roots_) {
+    RunReport report;
+    report.aborted = committer_.aborted();
+    report.abort_reason = committer_.abort_reason();
+    report.interrupted = stopping_ && !report.aborted;
+    if (report.interrupted) report.interrupt_reason = stop_reason_;
+    for (RootState& root : store_.roots()) {
         if (!root.done && root.result.status != RootStatus::Failed) {
             root.result.status = RootStatus::Failed;
-            root.result.reason = "run aborted: " + report_.abort_reason;
+            root.result.reason = report.interrupted
+                                     ? "interrupted (" + stop_reason_ +
+                                           ") before it finished; --resume runs it again"
+                                     : "run aborted: " + report.abort_reason;
         }
-        report_.roots.push_back(std::move(root.result));
+        report.roots.push_back(std::move(root.result));
     }
-    report_.calls = progress().calls;
-    report_.entities = domain_.size();
-    report_.lineage_bytes = lineage_bytes();
-    report_.wall_s = std::chrono::duration<double>(Clock::now() - start_).count();
+    report.calls = progress().calls;
+    report.time_to_first_root_s = std::max(time_to_first_root_s_, 0.0);
+    report.peak_inflight_roots = scheduler_.peak_inflight_roots();
+    report.peak_live_items = store_.peak_live_items();
+    report.entities = store_.entities();
+    report.lineage_bytes = store_.lineage_bytes();
+    report.wall_s = std::chrono::duration<double>(Clock::now() - start_).count();
     if (!options_.trace_path.empty()) write_trace(options_.trace_path, plan_, trace_, start_ns);
     if (options_.on_progress) options_.on_progress(progress());
-    return std::move(report_);
+    return report;
 }
 
 }  // namespace detail
@@ -284,7 +236,7 @@ RunReport run(const Plan& plan, RootSource& source, const RunOptions& options,
 }
 
 RunReport run(const Plan& plan, RootSource& source, const RunOptions& options) {
-    auto executor = make_thread_executor();
+    auto executor = make_executor(options.executor);
     return run(plan, source, options, *executor);
 }
 

@@ -181,7 +181,7 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
     job.started_ns.store(job.start_ns, std::memory_order_relaxed);
     bool replace_actor = false;
     if (!actor) {
-        job.error = BatchError::Infra;
+        job.error = BatchError::Setup;
         job.error_message = "actor setup failed: " + setup_error;
         replace_actor = true;
     } else {

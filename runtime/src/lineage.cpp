@@ -1,15 +1,150 @@
-// The lineage store half of the Engine: entities, exactly-once Item publication, payload slots
-// with per-Item consumer counts, Grain sealing and per-root completion.
+// The lineage store (lineage_store.h): entities, exactly-once Item publication, payload slots
+// with per-Item consumer counts, Grain sealing, expansions and per-root completion.
+#include <algorithm>
 #include <string>
 
-#include "engine.h"
+#include "lineage_store.h"
+#include "root_sinks.h"
 
 namespace rop::runtime::detail {
 
 // A payload-slot table this large is released when its last payload is (see release_ref).
 constexpr std::size_t kTrimSlots = 4096;
 
-EntityId Engine::create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal,
+LineageStore::LineageStore(const Plan& plan, const RunOptions& options,
+                           std::vector<CallCounters>& counters)
+    : plan_(plan), options_(options), counters_(counters) {
+    const std::size_t nd = plan.domains.size();
+    domain_members_.resize(nd);
+    domain_calls_.resize(nd);
+    domain_ports_.resize(nd);
+    domain_reducers_.resize(nd);
+    expansion_of_domain_.assign(nd, -1);
+    ports_.resize(plan.ports.size());
+    for (std::size_t p = 0; p < plan.ports.size(); ++p) {
+        ports_[p].domain = plan.ports[p].domain;
+        domain_ports_[plan.ports[p].domain].push_back(static_cast<PortId>(p));
+    }
+    const std::size_t nc = plan.calls.size();
+    layouts_.resize(nc);
+    grains_.resize(nc);
+    members_pending_.resize(nc);
+    groups_.resize(nc);
+    broadcast_waiting_.resize(nc);
+    for (std::size_t i = 0; i < nc; ++i) {
+        const auto c = static_cast<CallId>(i);
+        const CallSpec& spec = plan.calls[i];
+        CallLayout& cl = layouts_[i];
+        cl.spec = &spec;
+        for (const CallInput& in : spec.inputs) cl.modes.push_back(in.mode);
+        domain_calls_[spec.domain].push_back(c);
+        cl.inline_call = spec.kind == CallKind::Broadcast ||
+                         (spec.kind == CallKind::Reduce && !spec.factory);
+        switch (spec.kind) {
+            case CallKind::Map:
+            case CallKind::Filter:
+            case CallKind::Expand:
+                for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+                    ports_[spec.inputs[k].port].direct.push_back({c, static_cast<std::uint32_t>(k)});
+                    ++ports_[spec.inputs[k].port].refs;
+                }
+                break;
+            case CallKind::Reduce: {
+                const PortId in = spec.inputs[0].port;
+                ports_[in].reducers.push_back(c);
+                ++ports_[in].refs;
+                domain_reducers_[plan.ports[in].domain].push_back(c);
+                skip_reduces_ = skip_reduces_ || spec.options.on_failure == OnFailure::Skip;
+                break;
+            }
+            case CallKind::Broadcast:
+                ports_[spec.inputs[0].port].broadcasters.push_back(c);
+                break;
+        }
+        if (spec.kind == CallKind::Expand) {
+            ExpansionTable table;
+            table.call = c;
+            table.child_domain = plan.ports[spec.outputs[0]].domain;
+            cl.expansion = static_cast<int>(expansions_.size());
+            expansion_of_domain_[table.child_domain] = cl.expansion;
+            expansions_.push_back(std::move(table));
+        }
+    }
+    for (std::size_t i = 0; i < nc; ++i) {
+        const CallSpec& spec = plan.calls[i];
+        if (spec.kind != CallKind::Reduce) continue;
+        const int x = expansion_of_domain_[plan.ports[spec.inputs[0].port].domain];
+        if (x < 0) throw ContractError("run: reduce '" + spec.name + "' has no expand");
+        layouts_[i].expansion = x;
+        expansions_[static_cast<std::size_t>(x)].reducers.push_back(static_cast<CallId>(i));
+        // A reduce with a UDF sees the parent's value (Batch::parent): the paired expand's
+        // first input Item is held for it until the reduce resolves.
+        const CallSpec& expand = plan.calls[expansions_[static_cast<std::size_t>(x)].call];
+        if (!layouts_[i].inline_call && !expand.inputs.empty()) {
+            layouts_[i].parent_port = expand.inputs[0].port;
+            layouts_[i].has_parent_port = true;
+            ++ports_[expand.inputs[0].port].refs;
+        }
+    }
+    if (!options.sinks.empty() || !options.root_sinks.empty()) {
+        for (const SinkBinding& sink : options.sinks) {
+            if (sink.port >= ports_.size()) throw ContractError("run: sink on an unknown port");
+            ports_[sink.port].result = true;
+            ports_[sink.port].sinks.push_back(&sink);
+        }
+        for (std::size_t i = 0; i < options.root_sinks.size(); ++i) {
+            const RootSinkBinding& sink = options.root_sinks[i];
+            if (sink.port >= ports_.size()) throw ContractError("run: sink on an unknown port");
+            if (!sink.write_root) throw ContractError("run: root sink without write_root");
+            ports_[sink.port].result = true;
+            ports_[sink.port].root_sinks.push_back(static_cast<std::uint32_t>(i));
+        }
+    } else {
+        for (PortState& ps : ports_) {
+            ps.result = ps.direct.empty() && ps.reducers.empty() && ps.broadcasters.empty();
+        }
+    }
+}
+
+std::uint32_t LineageStore::admit_root(std::string name, Value value) {
+    const auto ordinal = static_cast<std::uint32_t>(roots_.size());
+    RootState& root = roots_.emplace_back();
+    root.admitted = Clock::now();
+    root.result.name = std::move(name);
+    ++inflight_roots_;
+    const EntityId id = create_entity(0, kNoEntity, ordinal, kNoEntity);
+    roots_[ordinal].entity = id;
+    publish(plan_.source_port, local_[id], Outcome::Present, std::move(value));
+    return ordinal;
+}
+
+RootState& LineageStore::add_resumed_root() {
+    RootState& root = roots_.emplace_back();
+    root.done = true;
+    root.result.resumed = true;
+    ++roots_done_;
+    return root;
+}
+
+void LineageStore::complete_if_idle(std::uint32_t ordinal) {
+    RootState& root = roots_[ordinal];
+    if (!root.done && root.pending == 0) root_done(root);
+}
+
+void LineageStore::release_pins(RootState& root) {
+    for (const auto& [port, local] : root.pins) release_ref(port, local);
+    root.pins.clear();
+    root.pins.shrink_to_fit();
+}
+
+EntityPath LineageStore::path(EntityId e) const {
+    EntityPath p;
+    for (; parent_[e] != kNoEntity; e = parent_[e]) p.push_back(ordinal_[e]);
+    std::reverse(p.begin(), p.end());
+    return p;
+}
+
+EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal,
                                EntityId root) {
     const auto id = static_cast<EntityId>(domain_.size());
     if (id == kNoEntity) throw ContractError("run: too many entities for 32-bit ids");
@@ -28,43 +163,43 @@ EntityId Engine::create_entity(DomainId domain, EntityId parent, std::uint32_t o
     RootState& r = root_of(id);
     r.pending += static_cast<std::uint32_t>(domain_calls_[domain].size());
     for (CallId c : domain_calls_[domain]) {
-        CallState& cs = calls_[c];
+        const CallLayout& cl = layouts_[c];
         GrainCell cell;
-        switch (cs.spec->kind) {
+        switch (cl.spec->kind) {
             case CallKind::Map:
             case CallKind::Filter:
             case CallKind::Expand:
-                cell.waiting = static_cast<std::uint8_t>(cs.spec->inputs.size());
+                cell.waiting = static_cast<std::uint8_t>(cl.spec->inputs.size());
                 break;
             default: break;
         }
-        cs.grains.push_back(cell);
-        if (cs.spec->kind == CallKind::Reduce) cs.members_pending.push_back(1);
-        if (cs.spec->kind == CallKind::Expand) {
-            ExpansionTable& x = expansions_[static_cast<std::size_t>(cs.expansion)];
+        grains_[c].push_back(cell);
+        if (cl.spec->kind == CallKind::Reduce) members_pending_[c].push_back(1);
+        if (cl.spec->kind == CallKind::Expand) {
+            ExpansionTable& x = expansions_[static_cast<std::size_t>(cl.expansion)];
             x.state.push_back(ExpansionState::Pending);
             x.children.emplace_back();
         }
-        if (cs.spec->kind == CallKind::Broadcast) {
-            const PortId p = cs.spec->inputs[0].port;
+        if (cl.spec->kind == CallKind::Broadcast) {
+            const PortId p = cl.spec->inputs[0].port;
             EntityId ancestor = id;
             while (domain_[ancestor] != ports_[p].domain) ancestor = parent_[ancestor];
             if (ports_[p].outcome[local_[ancestor]] != Outcome::Unresolved) {
                 work_.push_back({c, local});
             } else {
-                cs.broadcast_waiting[ancestor].push_back(local);
+                broadcast_waiting_[c][ancestor].push_back(local);
             }
         }
     }
     if (parent != kNoEntity) {
         for (CallId reducer : domain_reducers_[domain]) {
-            ++calls_[reducer].members_pending[local_[parent]];
+            ++members_pending_[reducer][local_[parent]];
         }
     }
     return id;
 }
 
-void Engine::publish(PortId port, std::uint32_t local, Outcome outcome, Value value) {
+void LineageStore::publish(PortId port, std::uint32_t local, Outcome outcome, Value value) {
     PortState& ps = ports_[port];
     Outcome& current = ps.outcome[local];
     const std::uint32_t held = ps.slot[local];
@@ -86,7 +221,7 @@ void Engine::publish(PortId port, std::uint32_t local, Outcome outcome, Value va
     if (outcome == Outcome::Present) {
         RootState& r = root_of(entity);
         if (ps.result) r.any_result = true;
-        if (!ps.root_sinks.empty()) buffer_for_sinks(ps, entity, value);
+        if (!ps.root_sinks.empty()) sinks_->buffer(ps.root_sinks, entity, value);
         for (const SinkBinding* sink : ps.sinks) sink->consume(entity, value);
         const bool pin = !ps.broadcasters.empty();
         const std::uint32_t refs = ps.refs + (pin ? 1 : 0);
@@ -105,21 +240,21 @@ void Engine::publish(PortId port, std::uint32_t local, Outcome outcome, Value va
             s.value = std::move(value);
             ps.slot[local] = slot;
             live_bytes_ += s.bytes;
-            if (++live_slots_ > report_.peak_live_items) report_.peak_live_items = live_slots_;
+            peak_live_items_ = std::max(peak_live_items_, ++live_slots_);
             if (pin) r.pins.emplace_back(port, local);
         }
     }
     for (const Consumer& c : ps.direct) {
-        if (--calls_[c.call].grains[local].waiting == 0) work_.push_back({c.call, local});
+        if (--grains_[c.call][local].waiting == 0) work_.push_back({c.call, local});
     }
     if (!ps.reducers.empty()) {
         const std::uint32_t parent_local = local_[parent_[entity]];
         for (CallId r : ps.reducers) {
-            if (--calls_[r].members_pending[parent_local] == 0) work_.push_back({r, parent_local});
+            if (--members_pending_[r][parent_local] == 0) work_.push_back({r, parent_local});
         }
     }
     for (CallId b : ps.broadcasters) {
-        auto& waiting = calls_[b].broadcast_waiting;
+        auto& waiting = broadcast_waiting_[b];
         auto it = waiting.find(entity);
         if (it == waiting.end()) continue;
         for (std::uint32_t l : it->second) work_.push_back({b, l});
@@ -127,7 +262,7 @@ void Engine::publish(PortId port, std::uint32_t local, Outcome outcome, Value va
     }
 }
 
-void Engine::release_ref(PortId port, std::uint32_t local) {
+void LineageStore::release_ref(PortId port, std::uint32_t local) {
     PortState& ps = ports_[port];
     const std::uint32_t slot = ps.slot[local];
     if (slot == kNoSlot) return;
@@ -146,33 +281,33 @@ void Engine::release_ref(PortId port, std::uint32_t local) {
     free_slots_.push_back(slot);
 }
 
-void Engine::seal(CallId call, std::uint32_t local, GrainEvent event) {
-    CallState& cs = calls_[call];
-    GrainCell& g = cs.grains[local];
+void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
+    const CallSpec& spec = *layouts_[call].spec;
+    GrainCell& g = grains_[call][local];
     const auto next = grain_transition(g.phase, event);
     if (!next || *next != GrainPhase::Sealed) {
-        throw ContractError("bug: call '" + cs.spec->name + "' grain " + std::to_string(local) +
+        throw ContractError("bug: call '" + spec.name + "' grain " + std::to_string(local) +
                             ": event " + to_string(event) + " in phase " + to_string(g.phase));
     }
     g.phase = GrainPhase::Sealed;
-    switch (cs.spec->kind) {
+    switch (spec.kind) {
         case CallKind::Map:
         case CallKind::Filter:
         case CallKind::Expand:
-            for (const CallInput& in : cs.spec->inputs) release_ref(in.port, local);
+            for (const CallInput& in : spec.inputs) release_ref(in.port, local);
             break;
-        case CallKind::Reduce: cs.groups.erase(local); break;
+        case CallKind::Reduce: groups_[call].erase(local); break;
         case CallKind::Broadcast: break;
     }
-    RootState& r = root_of(entity_of(cs.spec->domain, local));
+    RootState& r = root_of(entity_of(spec.domain, local));
     if (--r.pending == 0) root_done(r);
 }
 
-void Engine::record_failure(CallId call, std::uint32_t local, const std::string& reason,
+void LineageStore::record_failure(CallId call, std::uint32_t local, const std::string& reason,
                             std::uint32_t attempts) {
-    CallState& cs = calls_[call];
-    ++cs.counters.failed;
-    const EntityId entity = entity_of(cs.spec->domain, local);
+    const CallSpec& spec = *layouts_[call].spec;
+    ++counters_[call].failed;
+    const EntityId entity = entity_of(spec.domain, local);
     RootState& r = root_of(entity);
     if (skip_reduces_) {  // a skip-reduce may absorb it: judged at root_done
         r.failures.push_back({entity, call, reason, attempts});
@@ -180,39 +315,27 @@ void Engine::record_failure(CallId call, std::uint32_t local, const std::string&
     }
     if (r.result.status == RootStatus::Failed) return;  // the first failure is reported
     r.result.status = RootStatus::Failed;
-    r.result.failed_call = cs.spec->name;
+    r.result.failed_call = spec.name;
     r.result.reason = reason;
     r.result.attempts = attempts;
 }
 
-void Engine::root_done(RootState& root) {
+void LineageStore::root_done(RootState& root) {
     root.done = true;
     --inflight_roots_;
     ++roots_done_;
-    const auto now = Clock::now();
-    root.result.latency_s = std::chrono::duration<double>(now - root.admitted).count();
-    if (!first_root_) {
-        first_root_ = true;
-        report_.time_to_first_root_s = std::chrono::duration<double>(now - start_).count();
-    }
+    root.result.latency_s = std::chrono::duration<double>(Clock::now() - root.admitted).count();
     if (skip_reduces_) judge_failures(root);
     if (root.result.status != RootStatus::Failed) {
         root.result.status = root.any_result ? RootStatus::Ok : RootStatus::Dropped;
     }
-    // Sinks first, then the journal line: a root is journaled, and so skipped by --resume, only
-    // once every sink holds its output (a crash in between replays it; restore() undoes it).
-    if (!sink_buffers_.empty()) write_root_sinks(root);
-    if (journal_) journal_root(root);
-    for (const auto& [port, local] : root.pins) release_ref(port, local);
-    root.pins.clear();
-    root.pins.shrink_to_fit();
-    if (options_.observer) options_.observer->on_root_done(root.entity);
+    listener_->root_complete(root);  // sinks, journal line, pins, observer
 }
 
 // Why a skip-reduce left `child` out: the failure recorded for the child itself, else the first
 // one recorded below it (a failed line under a suppressed page), else "suppressed" (a sibling's
 // GroupFailure, a barrier). The root's failures are few; nothing is stored per child.
-std::string Engine::skip_reason(const RootState& root, EntityId child) const {
+std::string LineageStore::skip_reason(const RootState& root, EntityId child) const {
     const FailureRecord* below = nullptr;
     for (const FailureRecord& f : root.failures) {
         if (f.entity == child) return f.reason;
@@ -231,7 +354,7 @@ std::string Engine::skip_reason(const RootState& root, EntityId child) const {
 // a suppress-reduce over the same parent's children suppressed its group on a member failure
 // (that output is lost, so the root did fail). The first failure not absorbed fails the root,
 // as without skip-reduces; otherwise a root with skipped members is partial.
-void Engine::judge_failures(RootState& root) {
+void LineageStore::judge_failures(RootState& root) {
     auto skipped = [&](EntityId e) {
         for (const SkipRecord& s : root.skips) {
             if (s.child == e) return true;
@@ -254,19 +377,87 @@ void Engine::judge_failures(RootState& root) {
         if (absorbed(f.entity)) continue;
         if (root.result.status != RootStatus::Failed) {
             root.result.status = RootStatus::Failed;
-            root.result.failed_call = calls_[f.call].spec->name;
+            root.result.failed_call = layouts_[f.call].spec->name;
             root.result.reason = f.reason;
             root.result.attempts = f.attempts;
         }
         break;
     }
     for (const SkipRecord& s : root.skips) {
-        root.result.skipped.push_back({calls_[s.call].spec->name, ordinal_[s.child], s.reason});
+        root.result.skipped.push_back({layouts_[s.call].spec->name, ordinal_[s.child], s.reason});
     }
     root.result.partial = root.result.status != RootStatus::Failed && !root.skips.empty();
     root.failures = {};
     root.skips = {};
     root.strict_parents = {};
+}
+
+void LineageStore::set_expansion(CallId expand, std::uint32_t local, ExpansionState state) {
+    ExpansionTable& x = expansions_[static_cast<std::size_t>(layouts_[expand].expansion)];
+    if (x.state[local] != ExpansionState::Pending) {
+        throw ContractError("bug: expansion of call '" + layouts_[expand].spec->name +
+                            "' terminal twice");
+    }
+    x.state[local] = state;
+    if (state == ExpansionState::Failed && !x.children[local].empty()) {
+        // Streaming expand failed after emitting: its children's not-yet-committed work is
+        // suppressed (at dequeue, or fenced at commit). Committed facts stay.
+        std::vector<EntityId> stack(x.children[local].begin(), x.children[local].end());
+        while (!stack.empty()) {
+            const EntityId e = stack.back();
+            stack.pop_back();
+            if (doomed_[e]) continue;
+            doomed_[e] = 1;
+            for (const ExpansionTable& below : expansions_) {
+                if (layouts_[below.call].spec->domain != domain_[e]) continue;
+                const auto& kids = below.children[local_[e]];
+                stack.insert(stack.end(), kids.begin(), kids.end());
+            }
+        }
+    }
+    for (CallId r : x.reducers) {
+        if (--members_pending_[r][local] == 0) work_.push_back({r, local});
+    }
+}
+
+void LineageStore::add_child(CallId expand, std::uint32_t local, std::uint32_t ordinal,
+                             Value value) {
+    const auto xi = static_cast<std::size_t>(layouts_[expand].expansion);
+    if (expansions_[xi].state[local] != ExpansionState::Pending) return;
+    const std::size_t have = expansions_[xi].children[local].size();
+    if (ordinal < have) return;  // re-emitted by a replay: already a fact
+    if (ordinal > have) {
+        throw ContractError("bug: call '" + layouts_[expand].spec->name + "' child ordinal gap");
+    }
+    const CallSpec& spec = *layouts_[expand].spec;
+    const EntityId parent = entity_of(spec.domain, local);
+    const EntityId child =
+        create_entity(expansions_[xi].child_domain, parent, ordinal, root_[parent]);
+    expansions_[xi].children[local].push_back(child);
+    publish(spec.outputs[0], local_[child], Outcome::Present, std::move(value));
+}
+
+namespace {
+template <class T>
+std::size_t bytes_of(const std::vector<T>& v) {
+    return v.capacity() * sizeof(T);
+}
+}  // namespace
+
+// Bytes held by the lineage tables (capacity, not size: what the process really holds).
+std::size_t LineageStore::lineage_bytes() const {
+    std::size_t total = bytes_of(domain_) + bytes_of(parent_) + bytes_of(ordinal_) +
+                        bytes_of(root_) + bytes_of(local_) + bytes_of(doomed_) + bytes_of(roots_);
+    for (const auto& members : domain_members_) total += bytes_of(members);
+    for (const PortState& ps : ports_) total += bytes_of(ps.outcome) + bytes_of(ps.slot);
+    for (std::size_t c = 0; c < grains_.size(); ++c) {
+        total += bytes_of(grains_[c]) + bytes_of(members_pending_[c]);
+    }
+    for (const ExpansionTable& x : expansions_) {
+        total += bytes_of(x.state) + bytes_of(x.children);
+        for (const auto& kids : x.children) total += bytes_of(kids);
+    }
+    return total;
 }
 
 }  // namespace rop::runtime::detail

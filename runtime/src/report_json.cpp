@@ -25,6 +25,8 @@ std::string RunReport::to_json() const {
     nlohmann::json j;
     j["aborted"] = aborted;
     if (aborted) j["abort_reason"] = abort_reason;
+    j["interrupted"] = interrupted;
+    if (interrupted) j["interrupt_reason"] = interrupt_reason;
     j["wall_s"] = wall_s;
     j["time_to_first_root_s"] = time_to_first_root_s;
     j["peak_inflight_roots"] = peak_inflight_roots;

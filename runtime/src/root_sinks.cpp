@@ -1,24 +1,23 @@
-// Per-root sinks and the journal (docs/runtime.md "Sinks, journal and resume"): PRESENT items at
-// a root sink's port are buffered per root; when the root is done each sink gets them in
-// ordinal order (driver thread), then one journal line records the root and every sink's
-// checkpoint token. On resume the sinks are restored to the last journaled tokens and the
-// roots the journal lists are not admitted again.
+// RootSinks (root_sinks.h): per-root sink buffers, ordinal-order writes, the journal.
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
 
-#include "engine.h"
+#include "root_sinks.h"
 
 namespace rop::runtime::detail {
 
-void Engine::open_root_sinks() {
+RootSinks::RootSinks(const Plan& plan, const RunOptions& options, const LineageStore& store)
+    : plan_(plan), options_(options), store_(store) {}
+
+void RootSinks::open() {
     for (std::size_t i = 0; i < options_.root_sinks.size(); ++i) {
         const RootSinkBinding& sink = options_.root_sinks[i];
-        root_sink_names_.push_back(sink.name.empty() ? plan_.ports[sink.port].name : sink.name);
+        names_.push_back(sink.name.empty() ? plan_.ports[sink.port].name : sink.name);
     }
     std::vector<std::string> tokens(options_.root_sinks.size());  // "" = a fresh run
     if (!options_.journal_path.empty()) {
-        journal_ = std::make_unique<Journal>(options_.journal_path, root_sink_names_,
+        journal_ = std::make_unique<Journal>(options_.journal_path, names_,
                                              options_.resume);
         if (!journal_->entries().empty()) tokens = journal_->entries().back().tokens;
         for (const JournalEntry& e : journal_->entries()) journaled_[e.ordinal] = e;
@@ -31,65 +30,51 @@ void Engine::open_root_sinks() {
         try {
             sink.restore(tokens[i]);
         } catch (const std::exception& e) {
-            throw std::runtime_error("sink " + root_sink_names_[i] + ": restore: " + e.what());
+            throw std::runtime_error("sink " + names_[i] + ": restore: " + e.what());
         }
     }
 }
 
-void Engine::buffer_for_sinks(const PortState& ps, EntityId entity, const Value& value) {
-    SinkBuffer& buffer = sink_buffers_[ordinal_[root_[entity]]];
-    for (std::uint32_t sink : ps.root_sinks) {
+void RootSinks::buffer(const std::vector<std::uint32_t>& sinks, EntityId entity,
+                       const Value& value) {
+    SinkBuffer& buffer = buffers_[store_.ordinal(store_.root_entity(entity))];
+    for (std::uint32_t sink : sinks) {
         buffer.items.push_back({sink, entity, value});
         const std::size_t bytes = value.byte_size();
         buffer.bytes += bytes;
-        live_bytes_ += bytes;
+        buffered_bytes_ += bytes;
     }
 }
 
-bool Engine::skip_journaled(std::uint32_t ordinal, const std::string& name) {
+const JournalEntry* RootSinks::journaled(std::uint32_t ordinal, const std::string& name) {
     auto it = journaled_.find(ordinal);
-    if (it == journaled_.end()) return false;
-    const JournalEntry& e = it->second;
-    if (e.name != name) {
+    if (it == journaled_.end()) return nullptr;
+    if (it->second.name != name) {
         throw std::runtime_error("journal '" + options_.journal_path + "': root " +
-                                 std::to_string(ordinal) + " is '" + e.name +
+                                 std::to_string(ordinal) + " is '" + it->second.name +
                                  "' there but '" + name +
                                  "' in the source (did the input change? run without --resume)");
     }
-    RootState& root = roots_.emplace_back();
-    root.done = true;
-    root.result.name = name;
-    root.result.status = e.status;
-    root.result.failed_call = e.failed_call;
-    root.result.reason = e.reason;
-    root.result.attempts = e.attempts;
-    root.result.resumed = true;
-    ++roots_done_;
+    taken_ = std::move(it->second);
     journaled_.erase(it);
-    return true;
+    return &taken_;
 }
 
-void Engine::write_root_sinks(RootState& root) {
-    const std::uint32_t ordinal = ordinal_[root.entity];
+void RootSinks::write(RootState& root) {
+    const std::uint32_t ordinal = store_.ordinal(root.entity);
     std::vector<BufferedItem> items;
-    if (auto it = sink_buffers_.find(ordinal); it != sink_buffers_.end()) {
+    if (auto it = buffers_.find(ordinal); it != buffers_.end()) {
         items.swap(it->second.items);
-        live_bytes_ -= it->second.bytes;
-        sink_buffers_.erase(it);
+        buffered_bytes_ -= it->second.bytes;
+        buffers_.erase(it);
     }
     if (!items.empty()) {
         // Ordinal order: by sink, then by the entity path (child ordinals from the root down).
         // Children of one parent are created in ordinal order, so equal-parent runs are sorted
         // already; the general sort handles interleaved parents and deeper Domains.
-        auto path = [this](EntityId e) {
-            std::vector<std::uint32_t> p;
-            for (; parent_[e] != kNoEntity; e = parent_[e]) p.push_back(ordinal_[e]);
-            std::reverse(p.begin(), p.end());
-            return p;
-        };
-        std::vector<std::vector<std::uint32_t>>& paths = path_scratch_;
+        std::vector<EntityPath>& paths = path_scratch_;
         paths.clear();
-        for (const BufferedItem& item : items) paths.push_back(path(item.entity));
+        for (const BufferedItem& item : items) paths.push_back(store_.path(item.entity));
         std::vector<std::uint32_t> order(items.size());
         std::iota(order.begin(), order.end(), 0u);
         std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -118,16 +103,17 @@ void Engine::write_root_sinks(RootState& root) {
             if (!error.empty() && root.result.status != RootStatus::Failed) {
                 root.result.status = RootStatus::Failed;
                 root.result.failed_call.clear();
-                root.result.reason = "sink " + root_sink_names_[sink] + ": " + error;
+                root.result.reason = "sink " + names_[sink] + ": " + error;
                 root.result.attempts = 1;
             }
         }
     }
 }
 
-void Engine::journal_root(const RootState& root) {
+void RootSinks::journal(const RootState& root) {
+    if (!journal_) return;
     JournalEntry entry;
-    entry.ordinal = ordinal_[root.entity];
+    entry.ordinal = store_.ordinal(root.entity);
     entry.name = root.result.name;
     entry.status = root.result.status;
     entry.failed_call = root.result.failed_call;
@@ -142,7 +128,7 @@ void Engine::journal_root(const RootState& root) {
         try {
             entry.tokens.push_back(binding.checkpoint());
         } catch (const std::exception& e) {
-            throw std::runtime_error("sink " + root_sink_names_[s] + ": checkpoint: " + e.what());
+            throw std::runtime_error("sink " + names_[s] + ": checkpoint: " + e.what());
         }
     }
     journal_->append(entry);

@@ -26,40 +26,41 @@ std::int64_t now_ns(Clock::time_point t) {
 
 void Engine::note_batch_time(const BatchJob& job) {
     if (job.abandoned || job.end_ns <= job.start_ns) return;
-    CallState& cs = calls_[job.call];
+    BatchTimes& t = batch_times_[job.call];
     const std::int64_t ns = job.end_ns - job.start_ns;
-    if (cs.batch_ns.size() < kMedianWindow) {
-        cs.batch_ns.push_back(ns);
+    if (t.ns.size() < kMedianWindow) {
+        t.ns.push_back(ns);
     } else {
-        cs.batch_ns[cs.batch_ns_next] = ns;
-        cs.batch_ns_next = (cs.batch_ns_next + 1) % kMedianWindow;
+        t.ns[t.next] = ns;
+        t.next = (t.next + 1) % kMedianWindow;
     }
 }
 
-double Engine::median_batch_s(const CallState& cs) const {
-    if (cs.batch_ns.empty()) return 0;
-    std::vector<std::int64_t> sorted = cs.batch_ns;  // at most kMedianWindow
+double Engine::median_batch_s(CallId call) const {
+    const std::vector<std::int64_t>& ns = batch_times_[call].ns;
+    if (ns.empty()) return 0;
+    std::vector<std::int64_t> sorted = ns;  // at most kMedianWindow
     const auto mid = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
     std::nth_element(sorted.begin(), mid, sorted.end());
     return static_cast<double>(*mid) / 1e9;
 }
 
 StuckBatch Engine::describe_stuck(const BatchJob& job, Clock::time_point now) const {
-    const CallState& cs = calls_[job.call];
+    const CallSpec& spec = plan_.calls[job.call];
     StuckBatch s;
     s.call = job.call;
-    s.call_name = cs.spec->name;
+    s.call_name = spec.name;
     s.grains = job.size();
     for (const GrainInfo& info : job.infos) {
-        const std::string& name = roots_[ordinal_[root_[info.entity]]].result.name;
+        const std::string& name = store_.root_of(info.entity).result.name;
         if (std::find(s.roots.begin(), s.roots.end(), name) == s.roots.end()) {
             s.roots.push_back(name);
         }
     }
     const std::int64_t started = job.started_ns.load(std::memory_order_relaxed);
     s.running_s = static_cast<double>(now_ns(now) - started) / 1e9;
-    s.median_s = median_batch_s(cs);
-    s.timeout = cs.spec->options.timeout;
+    s.median_s = median_batch_s(job.call);
+    s.timeout = spec.options.timeout;
     return s;
 }
 
@@ -70,19 +71,18 @@ void Engine::check_stuck() {
     const auto now = Clock::now();
     const std::int64_t now_at = now_ns(now);
     const double min_s = std::chrono::duration<double>(options_.stuck_min).count();
-    for (const std::unique_ptr<BatchJob>& job : jobs_) {
+    for (const std::unique_ptr<BatchJob>& job : scheduler_.jobs()) {
         if (!job || !job->running || job->abandoned || job->flagged_stuck) continue;
         const std::int64_t started = job->started_ns.load(std::memory_order_relaxed);
         if (started == 0) continue;
         const double running_s = static_cast<double>(now_at - started) / 1e9;
         if (running_s <= min_s) continue;  // the common case: no median needed
-        CallState& cs = calls_[job->call];
-        if (!batch_stuck(running_s, median_batch_s(cs), options_.stuck_factor,
+        if (!batch_stuck(running_s, median_batch_s(job->call), options_.stuck_factor,
                          options_.stuck_min)) {
             continue;
         }
         job->flagged_stuck = true;
-        ++cs.counters.stuck_batches;
+        ++counters_[job->call].stuck_batches;
         if (options_.on_stuck) options_.on_stuck(describe_stuck(*job, now));
     }
 }
@@ -90,7 +90,7 @@ void Engine::check_stuck() {
 std::vector<StuckBatch> Engine::stuck_batches() const {
     std::vector<StuckBatch> out;
     const auto now = Clock::now();
-    for (const std::unique_ptr<BatchJob>& job : jobs_) {
+    for (const std::unique_ptr<BatchJob>& job : scheduler_.jobs()) {
         if (job && job->running && !job->abandoned && job->flagged_stuck) {
             out.push_back(describe_stuck(*job, now));
         }

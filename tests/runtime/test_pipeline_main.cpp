@@ -85,6 +85,11 @@ TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
     CHECK(args({}).stuck_after == std::chrono::seconds(10));
     CHECK(args({"--stuck-after", "2m"}).stuck_after == std::chrono::minutes(2));
     CHECK(args({"--stuck-after=none"}).stuck_after.count() == 0);
+    CHECK(args({}).stop_grace == std::chrono::seconds(2));
+    CHECK(args({"--stop-grace", "30s"}).stop_grace == std::chrono::seconds(30));
+    CHECK(args({"--stop-grace=none"}).stop_grace.count() == 0);
+    CHECK(args({}).executor == "threads");
+    CHECK(args({"--executor", "inline"}).executor == "inline");
 }
 
 TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
@@ -130,6 +135,12 @@ TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
          "--stuck-after: '30' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)"},
         {{"--stuck-after", "0s"}, "--stuck-after: 0s is out of range 1ms..168h"},
         {{"--stuck-after"}, "'--stuck-after' needs a value: --stuck-after DURATION"},
+        {{"--stop-grace", "2"},
+         "--stop-grace: '2' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)"},
+        {{"--executor", "thread"},
+         "--executor: unknown executor 'thread' (available: threads, inline); did you mean "
+         "'threads'?"},
+        {{"--executor", "mpi"}, "--executor: unknown executor 'mpi' (available: threads, inline)"},
     };
     for (const auto& [args, message] : table) {
         INFO(args.front());
@@ -289,13 +300,14 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
     for (const char* flag :
          {"--input [NAME=]PATH", "--output [NAME=]PATH", "--set CALL.OPTION=VALUE",
           "--progress, --no-progress", "--trace FILE", "--report FILE", "--max-inflight-roots N",
-          "--max-payload-mb N", "--stuck-after DURATION", "--resume", "--journal FILE",
+          "--max-payload-mb N", "--stuck-after DURATION", "--stop-grace DURATION",
+          "--executor NAME", "--resume", "--journal FILE",
           "-h, --help", "--version",
           "batch (1..65536)",
           "actors (1..4096)",
           "on_failure (suppress|skip; a reduce only)",
           "Exit status: 0 every root ok or dropped, 3 some roots failed, "
-          "1 run aborted, 2 usage error."}) {
+          "1 run aborted, 2 usage error,\n130 / 143 stopped by SIGINT / SIGTERM"}) {
         CHECK_THAT(help, ContainsSubstring(flag));
     }
     CHECK(pipeline_version(def) == "demo 0.1.0 (demo.rop)\n");

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <atomic>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -23,7 +24,8 @@ namespace rop::runtime {
 // What one Grain of a batch reported.
 enum class GrainResult : std::uint8_t { None, Ok, Keep, Drop, RecordFailed, GroupFailed };
 // What went wrong with a batch as a whole (process() threw something that is not typed).
-enum class BatchError : std::uint8_t { None, Opaque, Infra, Contract };
+// Setup: the Call's actor could not be built (its factory threw or returned nothing).
+enum class BatchError : std::uint8_t { None, Opaque, Infra, Contract, Setup };
 
 struct EmittedChild {
     std::uint32_t grain;    // index in the batch
@@ -156,9 +158,17 @@ public:
     virtual void stop() = 0;
 };
 
-std::unique_ptr<Executor> make_thread_executor();
+std::unique_ptr<Executor> make_thread_executor();  // "threads": actor threads per Call
+std::unique_ptr<Executor> make_inline_executor();  // "inline": batches on the driver thread
 
-// run() with an explicit executor (tests, process and MPI executors).
+// The executors this runtime has, by the name RunOptions::executor and the binary's --executor
+// take ("threads", "inline"); make_executor throws std::invalid_argument naming them for any
+// other name. A new executor is a file runtime/src/<name>_executor.cpp and a line here.
+const std::vector<std::string_view>& executor_names();
+std::unique_ptr<Executor> make_executor(std::string_view name);
+
+// run() with an explicit executor (tests, benchmarks); run(plan, source, options) makes the one
+// RunOptions::executor names.
 RunReport run(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor);
 
 }  // namespace rop::runtime

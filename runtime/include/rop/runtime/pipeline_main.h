@@ -77,6 +77,8 @@ struct ParsedArgs {
     std::size_t max_inflight_roots = RunOptions{}.max_inflight_roots;
     std::size_t max_payload_mb = RunOptions{}.max_payload_bytes >> 20;
     std::chrono::milliseconds stuck_after = RunOptions{}.stuck_min;  // 0: never warn
+    std::chrono::milliseconds stop_grace = RunOptions{}.stop_grace;  // --stop-grace
+    std::string executor = RunOptions{}.executor;                    // --executor
     bool resume = false;       // --resume: continue from the journal
     std::string journal_path;  // --journal; empty: default_journal_path(def, outputs)
 };
@@ -129,6 +131,8 @@ inline constexpr int kExitOk = 0;       // every root ok or dropped
 inline constexpr int kExitAborted = 1;  // run aborted (or an internal error)
 inline constexpr int kExitUsage = 2;    // bad flag, unreadable input, unwritable output
 inline constexpr int kExitFailedRoots = 3;
+inline constexpr int kExitInterrupted = 130;  // SIGINT: stopped cleanly, journal intact (128 + 2)
+inline constexpr int kExitTerminated = 143;   // SIGTERM: the same (128 + 15)
 
 // The stderr summary of failed roots ("N failed of M" and the first few); empty when none.
 std::string failure_summary(const RunReport& report, std::size_t shown = 5);

@@ -1,6 +1,7 @@
 // Running a Plan: where roots come from, where results go, the knobs, and what comes back.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -73,7 +74,27 @@ struct RootSinkBinding {
     std::string name;  // for messages and the journal; empty: the port's name
 };
 
+// A request to end a run early, from another thread or a signal handler (the binary's SIGINT
+// and SIGTERM). The first request stops admitting roots and gives the roots in flight
+// RunOptions::stop_grace to finish; a second ends the run at once. Either way the journal holds
+// exactly the roots that finished, and the RunReport lists the others as failed with an
+// "interrupted" reason (--resume runs them again). request() is async-signal-safe.
+class StopRequest {
+  public:
+    void request(int signal = 0) noexcept {
+        if (signal != 0) signal_.store(signal, std::memory_order_relaxed);
+        count_.fetch_add(1, std::memory_order_release);
+    }
+    int count() const noexcept { return count_.load(std::memory_order_acquire); }
+    int signal() const noexcept { return signal_.load(std::memory_order_relaxed); }  // 0: none
+
+  private:
+    std::atomic<int> count_{0};
+    std::atomic<int> signal_{0};
+};
+
 struct RunOptions {
+    std::string executor = "threads";                // make_executor(): "threads" or "inline"
     std::size_t max_inflight_roots = 64;             // roots admitted but not yet done
     std::size_t max_payload_bytes = 1ull << 30;      // live payload budget before admission stops
     std::vector<SinkBinding> sinks;                  // streaming observers of ports
@@ -92,7 +113,9 @@ struct RunOptions {
     // healthy actors (an abort commits their results) before it stops the executor anyway. A
     // batch still running then, like one abandoned after a timeout, is left behind: its thread
     // is detached, never joined, so run() never hangs on a stuck UDF (docs/runtime.md).
+    // The same grace applies to the roots in flight after a first StopRequest.
     std::chrono::milliseconds stop_grace{2000};
+    StopRequest* stop = nullptr;  // polled by the driver (at least every 50 ms when set)
     // Stuck batches (StuckBatch): flagged once a batch has run longer than stuck_min and
     // stuck_factor x its Call's median batch time; stuck_factor <= 0 turns the check off.
     // on_stuck is called once per flagged batch, on the driver thread.
@@ -184,6 +207,8 @@ struct RootResult {
 struct RunReport {
     bool aborted = false;            // a Call with recovery=abort hit an opaque error
     std::string abort_reason;
+    bool interrupted = false;        // a StopRequest ended the run early (see StopRequest)
+    std::string interrupt_reason;    // e.g. "SIGINT"; unfinished roots say "interrupted (...)"
     std::vector<RootResult> roots;   // in source order
     std::vector<CallCounters> calls;
     double wall_s = 0;

@@ -1,0 +1,262 @@
+// The lineage store: entities, exactly-once Item publication, payload slots with per-Item
+// consumer counts, Grain cells and sealing, expansions and per-root completion. It is the only
+// writer of lineage facts; SEMANTICS.md's rules on them (one publication per Item and port,
+// legal Grain transitions, one terminal state per Expansion, gap-free child ordinals) are
+// checked here, at its boundary, and a violation is a ContractError ("bug: ...").
+//
+// Flat struct-of-arrays tables indexed by integer ids; one writer, the driver thread.
+#pragma once
+
+#include <chrono>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rop/runtime/executor.h"
+#include "rop/runtime/run.h"
+#include "rop/runtime/transitions.h"
+
+namespace rop::runtime::detail {
+
+using Clock = std::chrono::steady_clock;
+inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
+
+class RootSinks;
+
+// Lineage state of one Grain: 6 bytes, indexed by the entity's index within its Domain.
+struct GrainCell {
+    GrainPhase phase = GrainPhase::Waiting;
+    std::uint8_t waiting = 0;   // inputs not yet terminal (direct Calls)
+    std::uint8_t attempts = 0;  // opaque-error failures so far
+    std::uint8_t infra = 0;     // infra failures so far
+    std::uint16_t generation = 0;
+};
+static_assert(sizeof(GrainCell) == 6, "GrainCell is the per-Grain lineage cost");
+
+// A reduce Grain's input (the ReduceGroup) and its Batch::parent value, held until it seals.
+struct ReadyGroup {
+    Value group;
+    Value parent;
+};
+
+struct Consumer {
+    CallId call;
+    std::uint32_t input;  // index among the Call's inputs
+};
+
+struct PortState {
+    DomainId domain = 0;
+    std::vector<Outcome> outcome;      // by entity index in the Domain
+    std::vector<std::uint32_t> slot;   // payload slot, kNoSlot when none is held
+    std::vector<Consumer> direct;      // map/filter/expand in the same Domain
+    std::vector<CallId> reducers;      // reduce Calls over this port
+    std::vector<CallId> broadcasters;  // broadcast Calls reading this port
+    std::uint32_t refs = 0;            // pending consumers per item (direct + reduce)
+    bool result = false;               // counts for Ok vs Dropped (sink or leaf port)
+    std::vector<const SinkBinding*> sinks;
+    std::vector<std::uint32_t> root_sinks;  // indexes into RunOptions::root_sinks
+};
+
+// What the plan says about a Call that lineage and resolution need (fixed for the run).
+struct CallLayout {
+    const CallSpec* spec = nullptr;
+    std::vector<InputMode> modes;
+    bool inline_call = false;   // broadcast, or reduce without a UDF: the driver resolves
+    int expansion = -1;         // Expand: its ExpansionTable; Reduce: the one it pairs with
+    PortId parent_port = 0;     // Reduce with UDF: the paired expand's first input port
+    bool has_parent_port = false;
+};
+
+struct ExpansionTable {
+    CallId call = 0;
+    DomainId child_domain = 0;
+    std::vector<ExpansionState> state;               // by parent index in the parent Domain
+    std::vector<std::vector<EntityId>> children;     // ordinal order
+    std::vector<CallId> reducers;
+};
+
+// A failure recorded in a root while the plan has a reduce with `on_failure skip`: judged when
+// the root is done (absorbed by a skip-reduce, or the root's failure).
+struct FailureRecord {
+    EntityId entity;  // the failed Grain's entity
+    CallId call;
+    std::string reason;
+    std::uint32_t attempts;
+};
+
+// A member a skip-reduce left out: the child entity, for judging failures below it.
+struct SkipRecord {
+    EntityId child;
+    CallId call;
+    std::string reason;
+};
+
+struct RootState {
+    EntityId entity = kNoEntity;
+    std::uint32_t pending = 0;  // unsealed Grains in the subtree
+    bool done = false;
+    bool any_result = false;
+    Clock::time_point admitted{};
+    std::vector<std::pair<PortId, std::uint32_t>> pins;  // items held for broadcast until done
+    // Only with a skip-reduce in the plan, and only on failures (nothing on the happy path):
+    std::vector<FailureRecord> failures;  // in the order they were recorded
+    std::vector<SkipRecord> skips;
+    std::vector<EntityId> strict_parents;  // a suppress-reduce under it suppressed on a member
+    RootResult result;
+};
+
+// A Grain whose inputs became terminal: the Resolver decides what happens to it.
+struct Task {
+    CallId call;
+    std::uint32_t local;
+};
+
+// Told when a root's last Grain seals (the driver writes its sinks and journal line).
+class RootListener {
+public:
+    virtual ~RootListener() = default;
+    virtual void root_complete(RootState& root) = 0;
+};
+
+class LineageStore {
+public:
+    LineageStore(const Plan& plan, const RunOptions& options, std::vector<CallCounters>& counters);
+    LineageStore(const LineageStore&) = delete;
+    LineageStore& operator=(const LineageStore&) = delete;
+    void connect(RootSinks* sinks, RootListener* listener) {
+        sinks_ = sinks;
+        listener_ = listener;
+    }
+
+    // ---- roots ----
+    std::uint32_t admit_root(std::string name, Value value);  // creates and publishes; ordinal
+    RootState& add_resumed_root();  // a root the journal lists: done, never admitted
+    void complete_if_idle(std::uint32_t ordinal);  // a root whose Grains all sealed at once
+    RootState& root(std::uint32_t ordinal) { return roots_[ordinal]; }
+    RootState& root_of(EntityId entity) { return roots_[ordinal_[root_[entity]]]; }
+    const RootState& root_of(EntityId entity) const { return roots_[ordinal_[root_[entity]]]; }
+    std::vector<RootState>& roots() { return roots_; }
+    const std::vector<RootState>& roots() const { return roots_; }
+    std::size_t inflight_roots() const { return inflight_roots_; }
+    std::size_t roots_done() const { return roots_done_; }
+    void reserve_roots(std::size_t n) { roots_.reserve(n); }
+    void release_pins(RootState& root);  // broadcast inputs held until the root is done
+
+    // ---- entities (read) ----
+    EntityId entity_of(DomainId domain, std::uint32_t local) const {
+        return domain_members_[domain][local];
+    }
+    DomainId domain(EntityId e) const { return domain_[e]; }
+    EntityId parent(EntityId e) const { return parent_[e]; }
+    std::uint32_t ordinal(EntityId e) const { return ordinal_[e]; }
+    std::uint32_t local(EntityId e) const { return local_[e]; }
+    EntityId root_entity(EntityId e) const { return root_[e]; }
+    bool doomed(EntityId e) const { return doomed_[e] != 0; }
+    std::size_t entities() const { return domain_.size(); }
+    EntityPath path(EntityId e) const;  // child ordinals from the root down
+
+    // ---- items (read) ----
+    Outcome outcome(PortId port, std::uint32_t local) const { return ports_[port].outcome[local]; }
+    // The held payload of a PRESENT item (a reference, not a copy); empty when none is held.
+    const Value* payload(PortId port, std::uint32_t local) const {
+        const std::uint32_t slot = ports_[port].slot[local];
+        return slot == kNoSlot ? nullptr : &payloads_[slot].value;
+    }
+    DomainId port_domain(PortId port) const { return ports_[port].domain; }
+    std::size_t live_bytes() const { return live_bytes_; }
+    std::size_t peak_live_items() const { return peak_live_items_; }
+
+    // ---- Grains ----
+    const CallLayout& layout(CallId call) const { return layouts_[call]; }
+    std::size_t num_calls() const { return layouts_.size(); }
+    GrainCell& grain(CallId call, std::uint32_t local) { return grains_[call][local]; }
+    const GrainCell& grain(CallId call, std::uint32_t local) const { return grains_[call][local]; }
+    // The commit fence (SEMANTICS.md): a report counts only for a Grain still in flight in the
+    // attempt it was dispatched with.
+    bool is_live(CallId call, std::uint32_t local, std::uint16_t generation) const {
+        const GrainCell& cell = grains_[call][local];
+        return cell.phase == GrainPhase::InFlight && cell.generation == generation;
+    }
+    ReadyGroup& group(CallId call, std::uint32_t local) { return groups_[call][local]; }
+    void hold_group(CallId call, std::uint32_t local, ReadyGroup group) {
+        groups_[call][local] = std::move(group);
+    }
+
+    // ---- expansions ----
+    const ExpansionTable& expansion_of(CallId call) const {
+        return expansions_[static_cast<std::size_t>(layouts_[call].expansion)];
+    }
+
+    // ---- lineage facts (the only writers) ----
+    void publish(PortId port, std::uint32_t local, Outcome outcome, Value value);
+    void release_ref(PortId port, std::uint32_t local);
+    void seal(CallId call, std::uint32_t local, GrainEvent event);
+    void set_expansion(CallId expand, std::uint32_t local, ExpansionState state);
+    void add_child(CallId expand, std::uint32_t local, std::uint32_t ordinal, Value value);
+    void record_failure(CallId call, std::uint32_t local, const std::string& reason,
+                        std::uint32_t attempts);
+
+    // ---- fail-open reduce (on_failure skip) ----
+    bool skip_reduces() const { return skip_reduces_; }
+    std::string skip_reason(const RootState& root, EntityId child) const;
+
+    // Grains whose inputs became terminal, in the order they did (the Resolver drains them).
+    std::vector<Task>& tasks() { return work_; }
+
+    std::size_t lineage_bytes() const;  // the tables' capacity (payloads excluded)
+
+private:
+    EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal, EntityId root);
+    void root_done(RootState& root);
+    void judge_failures(RootState& root);  // at root_done: absorbed, or the root's failure
+
+    const Plan& plan_;
+    const RunOptions& options_;
+    std::vector<CallCounters>& counters_;
+    RootSinks* sinks_ = nullptr;
+    RootListener* listener_ = nullptr;
+    // Some reduce has `on_failure skip`: failures are kept per root and judged at root_done.
+    bool skip_reduces_ = false;
+
+    std::vector<CallLayout> layouts_;
+
+    // Entities (struct-of-arrays, by EntityId).
+    std::vector<DomainId> domain_;
+    std::vector<EntityId> parent_;
+    std::vector<std::uint32_t> ordinal_;
+    std::vector<EntityId> root_;
+    std::vector<std::uint32_t> local_;
+    std::vector<std::uint8_t> doomed_;  // under a FAILED streaming Expansion
+    std::vector<std::vector<EntityId>> domain_members_;
+    std::vector<std::vector<CallId>> domain_calls_;
+    std::vector<std::vector<PortId>> domain_ports_;
+    std::vector<std::vector<CallId>> domain_reducers_;  // reduce Calls over this Domain
+
+    std::vector<PortState> ports_;
+    std::vector<ExpansionTable> expansions_;
+    std::vector<int> expansion_of_domain_;
+
+    // Per Call: Grain cells, reduce members pending per parent, READY reduce groups, and
+    // broadcast Grains waiting for their ancestor's item.
+    std::vector<std::vector<GrainCell>> grains_;
+    std::vector<std::vector<std::uint32_t>> members_pending_;
+    std::vector<std::unordered_map<std::uint32_t, ReadyGroup>> groups_;
+    std::vector<std::unordered_map<EntityId, std::vector<std::uint32_t>>> broadcast_waiting_;
+
+    struct PayloadSlot {
+        Value value;
+        std::uint32_t refs = 0;
+        std::uint32_t bytes = 0;
+    };
+    std::vector<PayloadSlot> payloads_;
+    std::vector<std::uint32_t> free_slots_;
+    std::size_t live_slots_ = 0, live_bytes_ = 0, peak_live_items_ = 0;
+
+    std::vector<RootState> roots_;
+    std::size_t inflight_roots_ = 0, roots_done_ = 0;
+
+    std::vector<Task> work_;
+};
+
+}  // namespace rop::runtime::detail

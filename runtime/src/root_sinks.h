@@ -1,0 +1,57 @@
+// Per-root sinks and the journal (docs/runtime.md "Sinks, journal and resume"): PRESENT items
+// at a root sink's port are buffered per root; when the root is done each sink gets them in
+// ordinal order (driver thread), then one journal line records the root and every sink's
+// checkpoint token. On resume the sinks are restored to the last journaled tokens and the roots
+// the journal lists are not admitted again.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "journal.h"
+#include "lineage_store.h"
+
+namespace rop::runtime::detail {
+
+class RootSinks {
+public:
+    RootSinks(const Plan& plan, const RunOptions& options, const LineageStore& store);
+
+    void open();  // journal, restore(); before the executor starts
+    void buffer(const std::vector<std::uint32_t>& sinks, EntityId entity, const Value& value);
+    // A root the journal lists (resume): its earlier entry, now consumed; nullptr if none.
+    const JournalEntry* journaled(std::uint32_t ordinal, const std::string& name);
+    void write(RootState& root);          // write_root per sink, in ordinal order
+    void journal(const RootState& root);  // one journal line: status and sink checkpoints
+    bool resuming() const { return !journaled_.empty(); }
+    std::size_t buffered_bytes() const { return buffered_bytes_; }
+
+private:
+    // A PRESENT item waiting at a root sink's port until its root is done.
+    struct BufferedItem {
+        std::uint32_t sink;  // index into RunOptions::root_sinks
+        EntityId entity;
+        Value value;
+    };
+    // A root's items for the root sinks, until the root is done (only pipelines with root
+    // sinks pay for it).
+    struct SinkBuffer {
+        std::vector<BufferedItem> items;
+        std::size_t bytes = 0;  // their payload bytes (counted for admission)
+    };
+
+    const Plan& plan_;
+    const RunOptions& options_;
+    const LineageStore& store_;
+    std::vector<std::string> names_;
+    std::unique_ptr<Journal> journal_;
+    std::unordered_map<std::uint64_t, JournalEntry> journaled_;  // resume: roots to skip
+    JournalEntry taken_;                                          // the last one journaled()
+    std::unordered_map<std::uint32_t, SinkBuffer> buffers_;      // by root ordinal
+    std::size_t buffered_bytes_ = 0;
+    std::vector<EntityPath> path_scratch_;
+};
+
+}  // namespace rop::runtime::detail

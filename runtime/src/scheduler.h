@@ -1,0 +1,98 @@
+// The scheduler: admission of roots (max_inflight_roots, the payload budget), the per-Call
+// ready queues and recovery queues, batch building (batch cap, batching single_parent, partial
+// batches), dispatch to the Executor, and the batches in flight. Priority rules: dispatch.cpp.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "lineage_store.h"
+
+namespace rop::runtime::detail {
+
+class Committer;
+class Resolver;
+class RootSinks;
+
+class Scheduler {
+public:
+    Scheduler(const Plan& plan, const RunOptions& options, RootSource& source,
+              Executor& executor, LineageStore& store, RootSinks& sinks,
+              std::vector<CallCounters>& counters);
+    Scheduler(const Scheduler&) = delete;
+    Scheduler& operator=(const Scheduler&) = delete;
+    void connect(Resolver* resolver, Committer* committer) {
+        resolver_ = resolver;
+        committer_ = committer;
+    }
+
+    void admit();     // new roots while the budgets allow (at least one root in flight)
+    void dispatch();  // batches to idle actors, downstream Calls first
+
+    // ---- queues ----
+    void enqueue_ready(CallId call, std::uint32_t local) { queues_[call].ready.push_back(local); }
+    // Replays Grains (a new attempt: generation+1). Immediate units go before the ready FIFO,
+    // deferred ones (bisection halves) after full ready batches.
+    void requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred);
+
+    // ---- batches in flight ----
+    void finished(BatchJob& job);  // its Done report arrived: no longer in flight
+    void recycle(BatchJob* job);   // back to the pool, payload references released
+    void abandon(BatchJob& job);   // timed out: its actor is retired; a late report is stale
+    std::vector<BatchJob*> expired(Clock::time_point now) const;  // past their deadline
+    Clock::time_point next_deadline(Clock::time_point until) const;
+    std::vector<BatchJob*>& streaming() { return streaming_; }  // expand batches in flight
+    bool no_more_streaming() const;
+    // Jobs submitted and not yet Done, abandoned ones excluded: the ones the driver waits for.
+    std::size_t active_jobs() const { return live_jobs_ - abandoned_jobs_; }
+    std::size_t live_jobs() const { return live_jobs_; }
+    void settle_report(BatchJob& job);  // after an exception: a Done report, discarded
+    // End of the run: every job still out goes to the report queue (see ReportQueue).
+    void hand_over(ReportQueue& reports);
+    const std::vector<std::unique_ptr<BatchJob>>& jobs() const { return jobs_; }
+
+    bool source_exhausted() const { return source_exhausted_; }
+    std::size_t peak_inflight_roots() const { return peak_inflight_roots_; }
+    double mean_batch_fill(CallId call) const;
+    void stop_admitting() { admitting_ = false; }  // a clean stop: in-flight roots go on
+    void halt() { admitting_ = false; halted_ = true; }  // aborted: no more batches either
+
+private:
+    struct CallQueues {
+        std::deque<std::uint32_t> ready;  // FIFO of READY Grains
+        std::deque<std::vector<std::uint32_t>> immediate, deferred;  // recovery units
+        std::uint32_t inflight = 0;  // batches held by actors
+        std::uint64_t dispatched = 0;
+        bool has_work() const { return !ready.empty() || !immediate.empty() || !deferred.empty(); }
+    };
+
+    void dispatch_pass();  // one pass over the Calls, downstream first
+    BatchJob* build_job(CallId call);
+
+    const Plan& plan_;
+    const RunOptions& options_;
+    RootSource& source_;
+    Executor& executor_;
+    LineageStore& store_;
+    RootSinks& sinks_;
+    std::vector<CallCounters>& counters_;
+    Resolver* resolver_ = nullptr;
+    Committer* committer_ = nullptr;
+
+    std::vector<CallQueues> queues_;
+    std::vector<CallId> dispatch_order_;
+    std::vector<std::unique_ptr<BatchJob>> jobs_;
+    std::vector<BatchJob*> free_jobs_;
+    std::vector<BatchJob*> timed_;      // in flight on a Call with a timeout
+    std::vector<BatchJob*> streaming_;  // expand batches in flight
+    std::size_t live_jobs_ = 0;       // submitted and not yet Done (abandoned ones included)
+    std::size_t abandoned_jobs_ = 0;  // of those, abandoned after a timeout
+    std::uint64_t next_job_id_ = 0;
+    bool source_exhausted_ = false;
+    bool admitting_ = true;  // false: no more roots (a stop request, an abort)
+    bool halted_ = false;    // aborted: no more batches either
+    std::size_t peak_inflight_roots_ = 0;
+};
+
+}  // namespace rop::runtime::detail
