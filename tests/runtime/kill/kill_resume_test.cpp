@@ -1,6 +1,8 @@
 // "runtime: kill and resume": runs kill_pipeline as a child process, SIGKILLs it at random
 // moments, reruns it with --resume until it finishes, and checks the outputs against an
-// uninterrupted run: no root missing, none duplicated, no torn file.
+// uninterrupted run: no root missing, none duplicated, no torn file. Then the clean stops:
+// SIGINT / SIGTERM (once or twice) end the run with 130 / 143 and an "interrupted" report,
+// and --resume finishes it with the same outputs.
 //   kill_resume_test KILL_PIPELINE [ITERATIONS]     (seed: $ROP_KILL_SEED, else the clock)
 // Even iterations run with --max-inflight-roots 1 (roots finish in source order, so the JSONL
 // must be byte-identical); odd ones with 16 roots in flight (roots finish in any order, so the
@@ -203,6 +205,51 @@ int main(int argc, char** argv) {
     }
     std::cout << total_kills << " kills over " << total_runs << " runs, " << failures
               << " mismatches" << std::endl;
+
+    // Clean stops: SIGINT, SIGTERM, SIGINT twice, at a random moment. The run must end by
+    // itself (exit 130 / 143, or 0 if it finished first) with a report saying it was
+    // interrupted, and --resume must then give exactly the reference outputs.
+    const int kSignalRuns = 6;
+    for (int it = 0; it < kSignalRuns; ++it) {
+        const int inflight = it % 2 == 0 ? 1 : 16;
+        const int sig = it % 3 == 1 ? SIGTERM : SIGINT;
+        const int times = it % 3 == 2 ? 2 : 1;
+        const fs::path dir = work / ("signal" + std::to_string(it));
+        fs::create_directories(dir);
+        std::uniform_real_distribution<double> when(0.0, ref_s[inflight] * 0.8);
+        std::vector<std::string> args = args_for(dir, input, inflight, false);
+        args.insert(args.end(), {"--report", (dir / "report.json").string()});
+        const pid_t pid = spawn(binary, args, dir / "log");
+        // The handlers are in place once the run has started: it creates its journal then.
+        const auto started_by = Clock::now() + std::chrono::seconds(20);
+        while (!fs::exists(dir / "totals.jsonl.journal") && Clock::now() < started_by) {
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(when(rng) * 1e6)));
+        for (int k = 0; k < times; ++k) ::kill(pid, sig);
+        const int code = wait_child(pid, std::chrono::seconds(60));  // SIGKILL: it hung
+        const int want_code = sig == SIGTERM ? 143 : 130;
+        const std::string report = read_file(dir / "report.json");
+        bool ok = code == want_code || code == 0;
+        if (code == want_code) {
+            ok = ok && report.find("\"interrupted\": true") != std::string::npos;
+            ok = ok && read_file(dir / "log").find("interrupted (") != std::string::npos;
+            const int resumed = wait_child(
+                spawn(binary, args_for(dir, input, inflight, true), dir / "log"), std::nullopt);
+            ok = ok && resumed == 0;
+        }
+        const std::string got = read_file(dir / "totals.jsonl");
+        const std::string want = read_file(reference[inflight] / "totals.jsonl");
+        ok = ok && (inflight == 1 ? got == want : sorted_lines(got) == sorted_lines(want));
+        ok = ok && files_of(dir / "pages") == files_of(reference[inflight] / "pages");
+        std::cout << "signal " << it << ": " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << " x"
+                  << times << ", inflight " << inflight << ", exit " << code << ": "
+                  << (ok ? "ok" : "MISMATCH") << std::endl;
+        if (!ok) {
+            ++failures;
+            std::cerr << "  kept in " << dir << ":\n" << read_file(dir / "log");
+        }
+    }
     if (failures == 0) fs::remove_all(work);
     return failures == 0 ? 0 : 1;
 }
