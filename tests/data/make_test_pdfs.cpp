@@ -3,6 +3,9 @@
 //   OUTDIR/docs/letter.pdf   2 pages of plain paragraphs
 //   OUTDIR/manifest.jsonl    both documents with metadata (lang, source)
 //   OUTDIR/corrupt/          truncated.pdf, garbage.pdf, empty.pdf, encrypted.pdf, no_pages.pdf
+//   OUTDIR/edge/             files poppler opens though they bend the format (letter.pdf with
+//                            4 KiB after %%EOF, with 2 KiB before %PDF-, without %%EOF), a
+//                            200x200-inch page, and a 3-page file whose page 3 is broken
 // The text is fixed (tests compare it); drawing uses cairo's PDF surface and DejaVu Sans.
 #include <cairo-pdf.h>
 #include <cairo.h>
@@ -153,6 +156,51 @@ std::string read_bytes(const std::string& path) {
     return text.str();
 }
 
+// Bytes that hold no PDF keyword: an LCG over the ASCII range from @ to DEL (no digit, no %, no <).
+std::string junk(std::size_t size) {
+    std::string out;
+    for (unsigned i = 0, x = 777; i < size; ++i) {
+        x = x * 1103515245u + 12345u;
+        out += static_cast<char>(((x >> 16) & 0x3F) + 0x40);
+    }
+    return out;
+}
+
+// The edge/ folder: what poppler accepts (and so must rop), and the per-page failures.
+bool write_edge_cases(const std::filesystem::path& dir, const std::string& letter) {
+    const std::size_t eof = letter.rfind("%%EOF");
+    if (letter.empty() || eof == std::string::npos) return false;
+    bool ok = write_bytes((dir / "trailing_bytes.pdf").string(), letter + junk(4096));
+    ok = ok && write_bytes((dir / "late_header.pdf").string(), junk(2048) + letter);
+    ok = ok && write_bytes((dir / "no_eof.pdf").string(), letter.substr(0, eof));
+    const std::string square = "0 0 0 rg 72 72 144 144 re f";
+    const std::string contents =
+        "<< /Length " + std::to_string(square.size()) + " >>\nstream\n" + square + "\nendstream";
+    // Page 1: 14400 x 14400 pt (200 x 200 inches, the largest page PDF allows without
+    // UserUnit), 900 megapixels at 150 dpi; page 2: US Letter.
+    ok = ok && write_bytes((dir / "huge_page.pdf").string(),
+                           build_pdf({"<< /Type /Catalog /Pages 2 0 R >>",
+                                      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+                                      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 14400] "
+                                      "/Contents 5 0 R >>",
+                                      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                                      "/Contents 5 0 R >>",
+                                      contents},
+                                     ""));
+    // Three pages, the third an integer instead of a page dictionary: poppler opens the file
+    // and renders pages 1 and 2, and has no page 3.
+    ok = ok && write_bytes((dir / "broken_page.pdf").string(),
+                           build_pdf({"<< /Type /Catalog /Pages 2 0 R >>",
+                                      "<< /Type /Pages /Kids [3 0 R 4 0 R 6 0 R] /Count 3 >>",
+                                      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                                      "/Contents 5 0 R >>",
+                                      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                                      "/Contents 5 0 R >>",
+                                      contents, "42"},
+                                     ""));
+    return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -164,6 +212,7 @@ int main(int argc, char** argv) {
     const fs::path root = argv[1];
     fs::create_directories(root / "docs");
     fs::create_directories(root / "corrupt");
+    fs::create_directories(root / "edge");
     const std::string report = (root / "docs" / "report.pdf").string();
     const std::string letter = (root / "docs" / "letter.pdf").string();
     bool ok = write_report(report) && write_letter(letter);
@@ -200,6 +249,7 @@ int main(int argc, char** argv) {
                            build_pdf({"<< /Type /Catalog /Pages 2 0 R >>",
                                       "<< /Type /Pages /Kids [] /Count 0 >>"},
                                      ""));
+    ok = ok && write_edge_cases(root / "edge", read_bytes(letter));
     if (!ok) {
         std::fprintf(stderr, "rop_make_test_pdfs: could not write the test files in %s\n", argv[1]);
         return 1;

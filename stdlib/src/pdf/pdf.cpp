@@ -1,10 +1,13 @@
 // std.pdf on poppler-cpp: open a document, stream its pages as images plus native text.
+#include "rop/stdlib/pdf.h"
+
 #include <poppler-document.h>
 #include <poppler-global.h>
 #include <poppler-image.h>
 #include <poppler-page-renderer.h>
 #include <poppler-page.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "rop/stdlib/pdf.h"
+#include "render_size.h"
 
 namespace rop::stdlib::pdf {
 namespace {
@@ -22,9 +25,8 @@ namespace {
 // Poppler prints syntax errors of broken files to stderr; the reasons we throw say it better.
 void silence_poppler() {
     static std::once_flag once;
-    std::call_once(once, [] {
-        poppler::set_debug_error_function([](const std::string&, void*) {}, nullptr);
-    });
+    std::call_once(
+        once, [] { poppler::set_debug_error_function([](const std::string&, void*) {}, nullptr); });
 }
 
 std::string utf8(const poppler::ustring& text) {
@@ -38,27 +40,33 @@ std::string display(const std::string& name, const std::string& path) {
     return name.empty() ? path : name;
 }
 
-// Reads the file's first and last KiB: poppler repairs a lot silently, but a file without a
-// header is not a PDF and one without %%EOF near its end was cut short.
-void check_envelope(const std::string& path, const std::string& who) {
+// Why poppler could not open a file, read from its bytes (in 64 KiB chunks: the file may be
+// large). Only asked after poppler failed, so nothing here rejects a file poppler opens: poppler
+// accepts a header after junk, bytes after %%EOF and a missing %%EOF, and so does rop.
+std::string open_failure(const std::string& path) {
     std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (!file) throw rop::RecordFailure(who + ": cannot open: " + std::strerror(errno));
-    std::fseek(file, 0, SEEK_END);
-    const long size = std::ftell(file);
-    std::string head(1024, '\0');
-    std::string tail(1024, '\0');
-    std::fseek(file, 0, SEEK_SET);
-    head.resize(std::fread(head.data(), 1, head.size(), file));
-    std::fseek(file, size > 1024 ? size - 1024 : 0, SEEK_SET);
-    tail.resize(std::fread(tail.data(), 1, tail.size(), file));
+    if (!file) return std::string("cannot open: ") + std::strerror(errno);
+    std::string head;
+    bool eof_marker = false;
+    bool encrypt_key = false;
+    std::string window;  // the chunk plus the previous chunk's last bytes: markers can straddle
+    std::vector<char> buffer(65536);
+    std::size_t got = 0;
+    while ((got = std::fread(buffer.data(), 1, buffer.size(), file)) > 0) {
+        if (head.size() < 1024) head.append(buffer.data(), std::min<std::size_t>(got, 1024));
+        window.append(buffer.data(), got);
+        eof_marker = eof_marker || window.find("%%EOF") != std::string::npos;
+        encrypt_key = encrypt_key || window.find("/Encrypt") != std::string::npos;
+        window.erase(0, window.size() > 16 ? window.size() - 16 : 0);
+    }
     std::fclose(file);
-    if (size <= 0) throw rop::RecordFailure(who + ": empty file");
-    if (head.find("%PDF-") == std::string::npos) {
-        throw rop::RecordFailure(who + ": not a PDF (no %PDF- header)");
-    }
-    if (tail.find("%%EOF") == std::string::npos) {
-        throw rop::RecordFailure(who + ": truncated PDF (no %%EOF at the end)");
-    }
+    if (head.empty()) return "empty file";
+    if (head.find("%PDF-") == std::string::npos) return "not a PDF (no %PDF- header)";
+    // load_from_file returns null both for unparsable files and for locked ones it cannot
+    // decrypt; the trailer's /Encrypt key tells them apart.
+    if (encrypt_key) return "encrypted PDF (needs a password)";
+    if (!eof_marker) return "truncated PDF (no %%EOF at the end)";
+    return "cannot parse PDF";
 }
 
 struct Opened {
@@ -75,30 +83,46 @@ std::string local_path(const std::string& path) {
 Opened load(const std::string& uri, const std::string& who) {
     const std::string path = local_path(uri);
     silence_poppler();
-    check_envelope(path, who);
     std::unique_ptr<poppler::document> doc(poppler::document::load_from_file(path));
-    if (!doc) {
-        // load_from_file returns null both for unparsable files and for locked ones it cannot
-        // decrypt; tell them apart by the trailer's /Encrypt key.
-        std::FILE* file = std::fopen(path.c_str(), "rb");
-        std::string bytes;
-        if (file) {
-            char buffer[65536];
-            std::size_t got = 0;
-            while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) bytes.append(buffer, got);
-            std::fclose(file);
-        }
-        if (bytes.find("/Encrypt") != std::string::npos) {
-            throw rop::RecordFailure(who + ": encrypted PDF (needs a password)");
-        }
-        throw rop::RecordFailure(who + ": cannot parse PDF");
-    }
+    if (!doc) throw rop::RecordFailure(who + ": " + open_failure(path));
     if (doc->is_locked()) throw rop::RecordFailure(who + ": encrypted PDF (needs a password)");
     Opened opened;
     opened.pages = doc->pages();
     if (opened.pages <= 0) throw rop::RecordFailure(who + ": PDF has no pages");
     opened.doc = std::move(doc);
     return opened;
+}
+
+// "612x792", "595.276x841.89": a page size in points, six significant digits.
+std::string points(double width, double height) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6gx%.6g", width, height);
+    return text;
+}
+
+// Renders `page` at its `dpi` and checks the image against its size: poppler answers a bitmap
+// it cannot allocate with a 1x1 image, which must fail the page, never pass as a blank one.
+Image render(poppler::page_renderer& renderer, poppler::page& page, const Page& size, int channels,
+             const std::string& where) {
+    const PixelSize expected = expected_pixels(size.width, size.height, size.dpi);
+    const poppler::image image = renderer.render_page(&page, size.dpi, size.dpi);
+    const std::string mismatch =
+        image_mismatch(image.is_valid(), PixelSize{image.width(), image.height()}, expected);
+    if (!mismatch.empty()) throw rop::RecordFailure(where + ": render failed: " + mismatch);
+    auto pixels = std::make_shared<std::vector<std::uint8_t>>(
+        static_cast<std::size_t>(image.width()) * image.height() * channels);
+    const std::size_t row = static_cast<std::size_t>(image.width()) * channels;
+    const char* data = image.const_data();
+    for (int y = 0; y < image.height(); ++y) {
+        std::memcpy(pixels->data() + row * y,
+                    data + static_cast<std::size_t>(image.bytes_per_row()) * y, row);
+    }
+    Image result;
+    result.width = image.width();
+    result.height = image.height();
+    result.channels = channels;
+    result.pixels = std::move(pixels);
+    return result;
 }
 
 }  // namespace
@@ -135,10 +159,14 @@ std::string title(const Document& doc) {
 int page_count(const Document& doc) { return doc.page_count; }
 
 void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, bool text,
-           bool words) {
+           bool words, std::int64_t max_pixels) {
     const std::string who = display(doc.name, doc.path);
     if (dpi < 36 || dpi > 1200) {
         throw rop::RecordFailure(who + ": dpi " + std::to_string(dpi) + " is outside 36..1200");
+    }
+    if (max_pixels < 1) {
+        throw rop::RecordFailure(who + ": max_pixels " + std::to_string(max_pixels) +
+                                 " is below 1");
     }
     Opened opened = load(doc.path, who);
     poppler::page_renderer renderer;
@@ -148,6 +176,9 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, b
                                                    : poppler::image::format_rgb24);
     const int channels = color == Color::gray ? 1 : 3;
     for (int index = 0; index < opened.pages; ++index) {
+        // Any page that fails fails the whole document (RecordFailure on the expand's input):
+        // its pages emitted so far are doomed and the document is failed(reason), never an ok
+        // document with a hole.
         const std::string where = who + ": page " + std::to_string(index + 1);
         std::unique_ptr<poppler::page> page(opened.doc->create_page(index));
         if (!page) throw rop::RecordFailure(where + ": cannot read the page");
@@ -156,37 +187,28 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, b
         result.doc_name = doc.name;
         result.index = index;
         result.page_count = opened.pages;
-        result.dpi = dpi;
         const poppler::rectf box = page->page_rect(poppler::crop_box);
         const auto orientation = page->orientation();
-        const bool sideways = orientation == poppler::page::landscape ||
-                              orientation == poppler::page::seascape;
+        const bool sideways =
+            orientation == poppler::page::landscape || orientation == poppler::page::seascape;
         result.width = sideways ? box.height() : box.width();
         result.height = sideways ? box.width() : box.height();
-
-        const poppler::image image = renderer.render_page(page.get(), dpi, dpi);
-        if (!image.is_valid() || image.width() <= 0 || image.height() <= 0) {
-            throw rop::RecordFailure(where + ": cannot render");
+        result.dpi = fitting_dpi(result.width, result.height, dpi, max_pixels);
+        if (result.dpi == 0) {
+            throw rop::RecordFailure(where + ": a " + points(result.width, result.height) +
+                                     " pt page does not fit max_pixels " +
+                                     std::to_string(max_pixels) + " even at 1 dpi");
         }
-        auto pixels = std::make_shared<std::vector<std::uint8_t>>(
-            static_cast<std::size_t>(image.width()) * image.height() * channels);
-        const std::size_t row = static_cast<std::size_t>(image.width()) * channels;
-        const char* data = image.const_data();
-        for (int y = 0; y < image.height(); ++y) {
-            std::memcpy(pixels->data() + row * y, data + static_cast<std::size_t>(image.bytes_per_row()) * y,
-                        row);
-        }
-        result.image.width = image.width();
-        result.image.height = image.height();
-        result.image.channels = channels;
-        result.image.pixels = std::move(pixels);
+        result.image = render(renderer, *page, result, channels, where);
         if (text) {
-            result.text = utf8(page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout));
+            result.text =
+                utf8(page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout));
             if (words) {
                 for (const poppler::text_box& box_text : page->text_list()) {
                     const poppler::rectf b = box_text.bbox();
                     result.words.push_back(Word{utf8(box_text.text()),
-                                                BBox{b.left(), b.top(), b.right(), b.bottom()}, 100});
+                                                BBox{b.left(), b.top(), b.right(), b.bottom()},
+                                                100});
                 }
             }
         }
