@@ -155,6 +155,15 @@ void Committer::on_done(BatchJob& job) {
         tail = live;
         head.clear();
     }
+    if (job.error == BatchError::Unattributed && tail.size() == 1) {
+        // A typed failure naming no item, and one item left without a result: that item is
+        // the one it was about. It fails like a named one (a GroupFailure raises its barrier
+        // in pre-scan 1, before this batch's siblings commit).
+        job.results[tail[0]] = job.error_kind;
+        job.reasons.emplace_back(tail[0], job.error_message);
+        head.push_back(tail[0]);
+        tail.clear();
+    }
     // Pre-scan 1: explicit failures; a GroupFailure installs its barrier before anything commits.
     for (const auto& [g, reason] : job.reasons) {
         if (g >= job.size() || !is_live(job, g)) continue;
@@ -185,6 +194,16 @@ void Committer::on_done(BatchJob& job) {
             abort_on(job, tail);
         } else if (job.error == BatchError::Opaque) {
             recover_opaque(job, tail);
+        } else if (job.error == BatchError::Unattributed) {
+            // Which item the typed failure was about is unknown: replay the items left without
+            // a result in halves (generation+1) until it is thrown for one alone. Deterministic
+            // failures are not retried, so no retry budget is spent.
+            std::vector<std::uint32_t> grains;
+            for (std::uint32_t g : tail) grains.push_back(job.grains[g]);
+            CallCounters& counters = counters_[job.call];
+            counters.retries += 2;  // the two halves
+            counters.retried_items += grains.size();
+            requeue_halves(job.call, std::move(grains));
         } else {  // a typed failure was thrown mid-batch: replay the Grains left without result
             std::vector<std::uint32_t> grains;
             for (std::uint32_t g : tail) grains.push_back(job.grains[g]);
@@ -349,8 +368,22 @@ void Committer::check_timeouts() {
     const std::vector<BatchJob*> expired = scheduler_.expired(Clock::now());
     for (BatchJob* job : expired) {
         const CallSpec& spec = *store_.layout(job->call).spec;
-        recover_infra(*job, "infra: timeout after " + std::to_string(spec.options.timeout.count()) +
-                                " ms (actor abandoned)");
+        std::vector<std::uint32_t> live;
+        for (std::size_t g = 0; g < job->size(); ++g) {
+            if (is_live(*job, g)) live.push_back(job->grains[g]);
+        }
+        if (live.size() > 1) {
+            // One hung item must not time out its batch-mates: the halves run (and are timed)
+            // on their own, down to single items; only a single item spends its infra budget.
+            CallCounters& counters = counters_[job->call];
+            counters.infra_retries += 2;
+            counters.infra_retried_items += live.size();
+            requeue_halves(job->call, std::move(live));
+        } else {
+            recover_infra(*job, "infra: timeout after " +
+                                    std::to_string(spec.options.timeout.count()) +
+                                    " ms (actor abandoned)");
+        }
         scheduler_.abandon(*job);
     }
     if (!expired.empty()) resolver_->drain();

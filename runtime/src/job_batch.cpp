@@ -124,6 +124,16 @@ public:
         }
     }
     void fail_thrown(std::size_t index, GrainResult kind, const char* what) {
+        if (index == rop::kUnnamed) {
+            if (job_.size() == 1) {  // alone in its batch: the item is known
+                mark_failed(0, kind, what);
+                return;
+            }
+            job_.error = BatchError::Unattributed;  // the committer bisects the batch
+            job_.error_kind = kind;
+            job_.error_message = what;
+            return;
+        }
         if (index >= job_.size()) {
             throw ContractError("a typed failure names grain " + std::to_string(index) +
                                 " but the batch has " + std::to_string(job_.size()));
@@ -172,6 +182,7 @@ void BatchJob::clear_results() {
     std::lock_guard<std::mutex> lock(children_mutex);
     children.clear();
     error = BatchError::None;
+    error_kind = GrainResult::None;
     error_message.clear();
 }
 

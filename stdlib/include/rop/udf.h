@@ -53,9 +53,15 @@ class CollectingEmitter final : public Emitter<T> {
 // other parent go on. Not retried: the input itself is bad. `index` names the item's Grain in
 // the batch when a hand-written runtime Actor throws it (rop::runtime::Actor::process); a UDF
 // leaves it out: the generated code knows which item it was running.
+// Typed failures. `index` names the item of a batch it is about (a hand-written runtime Actor);
+// left out (kUnnamed), the runtime finds the item itself: thrown from a batch UDF, the batch is
+// replayed in halves until the throwing item is alone, and only that item fails (SEMANTICS.md:
+// no root that did nothing wrong fails). From an element UDF the item is the one being run.
+inline constexpr std::size_t kUnnamed = static_cast<std::size_t>(-1);
+
 class RecordFailure : public std::runtime_error {
   public:
-    explicit RecordFailure(const std::string& reason, std::size_t index = 0)
+    explicit RecordFailure(const std::string& reason, std::size_t index = kUnnamed)
         : std::runtime_error(reason), index_(index) {}
     const char* reason() const noexcept { return what(); }
     std::size_t index() const noexcept { return index_; }
@@ -69,7 +75,7 @@ class RecordFailure : public std::runtime_error {
 // failed(reason). Unrelated parents go on. `index` as for RecordFailure.
 class GroupFailure : public std::runtime_error {
   public:
-    explicit GroupFailure(const std::string& reason, std::size_t index = 0)
+    explicit GroupFailure(const std::string& reason, std::size_t index = kUnnamed)
         : std::runtime_error(reason), index_(index) {}
     const char* reason() const noexcept { return what(); }
     std::size_t index() const noexcept { return index_; }

@@ -25,7 +25,8 @@ namespace rop::runtime {
 enum class GrainResult : std::uint8_t { None, Ok, Keep, Drop, RecordFailed, GroupFailed };
 // What went wrong with a batch as a whole (process() threw something that is not typed).
 // Setup: the Call's actor could not be built (its factory threw or returned nothing).
-enum class BatchError : std::uint8_t { None, Opaque, Infra, Contract, Setup };
+// Unattributed: a typed failure naming no item (a batch UDF's): the batch is bisected.
+enum class BatchError : std::uint8_t { None, Opaque, Infra, Contract, Setup, Unattributed };
 
 struct EmittedChild {
     std::uint32_t grain;    // index in the batch
@@ -59,6 +60,7 @@ struct BatchJob {
     std::mutex children_mutex;
     std::vector<EmittedChild> children;
     BatchError error = BatchError::None;
+    GrainResult error_kind = GrainResult::None;  // Unattributed: RecordFailed or GroupFailed
     std::string error_message;
     std::uint32_t actor = 0;                  // global actor index (trace tid)
     std::int64_t start_ns = 0, end_ns = 0;    // steady_clock, for the trace

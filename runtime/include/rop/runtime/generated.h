@@ -145,23 +145,12 @@ class ElementActor : public rop::runtime::Actor {
 };
 
 // batch map, batch filter: one UDF call per physical batch. Its typed failure names no item, so
-// it applies to every Grain of the batch.
+// it leaves process() as it is: the runtime replays the batch in halves until the item it was
+// about is alone, and only that item fails (docs/udfs.md).
 template <class Call>
 class BatchActor : public rop::runtime::Actor {
   public:
-    void process(rop::runtime::Batch& batch) final {
-        try {
-            static_cast<Call&>(*this).run(Grains(batch));
-        } catch (const rop::RecordFailure& failure) {
-            for (std::size_t grain = 0; grain < batch.size(); ++grain) {
-                batch.fail_record(grain, failure.what());
-            }
-        } catch (const rop::GroupFailure& failure) {
-            for (std::size_t grain = 0; grain < batch.size(); ++grain) {
-                batch.fail_group(grain, failure.what());
-            }
-        }
-    }
+    void process(rop::runtime::Batch& batch) final { static_cast<Call&>(*this).run(Grains(batch)); }
 };
 
 // The UDF's rop::Emitter, bound to Batch::emit_child: a child may be scheduled before the UDF
