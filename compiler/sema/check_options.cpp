@@ -146,7 +146,9 @@ class OptionChecker {
                 not_allowed(option, site);
                 continue;
             }
-            if (check_kind(option, *spec)) check_value(option, *spec);
+            if (check_kind(option, *spec) && check_value(option, *spec)) {
+                check_honoured(option, *spec);
+            }
         }
     }
 
@@ -227,11 +229,12 @@ class OptionChecker {
         return false;
     }
 
-    void check_value(const ast::Option& option, const OptionSpec& spec) {
+    // False when the value is not one the option takes (reported here).
+    bool check_value(const ast::Option& option, const OptionSpec& spec) {
         const ast::Value& value = option.value;
         if (spec.kind == OptionKind::Enum) {
             for (std::string_view word : spec.enumerators) {
-                if (word == value.text) return;
+                if (word == value.text) return true;
             }
             Diagnostic& d = diags_.report(DiagId::UnknownOptionValue, value.range,
                                           "unknown " + option.name.name + " '" + value.text + "'");
@@ -241,16 +244,42 @@ class OptionChecker {
             }
             d.notes.push_back(
                 {std::nullopt, option.name.name + " is one of: " + join_names(spec.enumerators)});
-            return;
+            return false;
         }
         const double number = value.kind == ast::Value::Kind::Float
                                   ? value.float_value
                                   : static_cast<double>(value.int_value);
-        if (in_range(number, spec)) return;
+        if (in_range(number, spec)) return true;
         Diagnostic& d = diags_.report(DiagId::OptionOutOfRange, value.range,
                                       "option '" + option.name.name + "' is out of range: " +
                                           text(value.range) + "; it takes " + range_text(spec));
         d.notes.push_back({std::nullopt, option.name.name + ": " + std::string(spec.meaning)});
+        return false;
+    }
+
+    // A valid value the runtime does not act on yet is never accepted silently: process
+    // isolation has no executor (E0306), and gpus is recorded in the plan but places nothing
+    // (W0300, a warning: the Call still runs correctly, only without a GPU).
+    void check_honoured(const ast::Option& option, const OptionSpec& spec) {
+        if (spec.name == "isolation" &&
+            option.value.text == vocab::word(vocab::Isolation::Process)) {
+            Diagnostic& d = diags_.report(
+                DiagId::ProcessIsolationUnavailable, option.range,
+                "process-isolated actors are not available yet; 'isolation thread' (the "
+                "default) is what runs");
+            d.notes.push_back({std::nullopt,
+                               "the runtime has no process executor yet: a UDF that crashes "
+                               "would take the whole pipeline down, not just its actor"});
+            d.fixit = FixIt{option.value.range, std::string(vocab::word(vocab::Isolation::Thread))};
+        } else if (spec.kind == OptionKind::Gpus) {
+            Diagnostic& d = diags_.report(
+                DiagId::GpusNotPlaced, option.range,
+                "option 'gpus' is checked but GPUs are not yet placed: the Call runs on CPU "
+                "threads like any other");
+            d.notes.push_back({std::nullopt,
+                               "the value is kept in the plan for when the runtime places actors "
+                               "on GPUs; until then, leaving it out silences this warning"});
+        }
     }
 
     // The option plus the blank before it, so deleting it leaves tidy text.

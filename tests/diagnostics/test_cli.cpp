@@ -18,10 +18,13 @@ TEST_CASE("cli: exit status 0 clean / 1 errors / 2 usage or unreadable", "[cli]"
         {{"check", "--no-bind", "W0001_unused_stream.rop", "-Werror"}, 1},  // unless promoted
         {{"check", "W0500_nondeterministic_udf.rop"}, 0},  // binding's warnings too
         {{"check", "W0500_nondeterministic_udf.rop", "-Werror"}, 1},
-        {{"check", "clean/bound.rop"}, 0},                 // binds clean
-        {{"check", "E0500_unknown_udf.rop"}, 1},           // binding errors
+        {{"check", "clean/bound.rop"}, 0},            // binds clean
+        {{"check", "W0300_gpus_not_placed.rop"}, 0},  // gpus: a warning, not yet placed
+        {{"check", "W0300_gpus_not_placed.rop", "-Werror"}, 1},
+        {{"check", "E0306_isolation_process.rop"}, 1},  // isolation process: an error
+        {{"check", "E0500_unknown_udf.rop"}, 1},        // binding errors
         {{"check", "--no-bind", "E0500_unknown_udf.rop"}, 0},
-        {{"check", "-I"}, 2},                       // -I needs a directory
+        {{"check", "-I"}, 2},  // -I needs a directory
         {{"check", "E0100_undefined_stream.rop"}, 1},
         {{"check", "E0100_undefined_stream.rop", "--format=json"}, 1},
         {{"check", "E0100_undefined_stream.rop", "--format=sarif"}, 1},
@@ -119,4 +122,17 @@ TEST_CASE("cli: emit and graph print each stage", "[cli]") {
     CHECK(bad_plan.exit_code == 1);
     CHECK(bad_plan.out.empty());
     CHECK(run_ropc({"graph", "no_such_file.rop"}).exit_code == 2);
+}
+
+// `ropc build` runs the same checks before it generates anything: an option the runtime would
+// ignore stops the build with the same diagnostic, and no binary is written.
+TEST_CASE("cli: ropc build rejects isolation process (E0306)", "[cli]") {
+    const std::filesystem::path output =
+        std::filesystem::temp_directory_path() / "rop_cli_e0306_never_built";
+    std::filesystem::remove(output);
+    const auto result = run_ropc({"build", "E0306_isolation_process.rop", "-o", output.string()});
+    CHECK(result.exit_code == 1);
+    CHECK(result.err.rfind("E0306_isolation_process.rop:3:31: error: ", 0) == 0);
+    CHECK(result.err.find("[E0306]") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(output));
 }

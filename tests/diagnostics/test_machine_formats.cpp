@@ -159,3 +159,50 @@ TEST_CASE("JSON and SARIF columns count characters like the text output",
     CHECK(region["startColumn"] == 6);
     CHECK(region["endColumn"] == 11);
 }
+
+TEST_CASE("options the runtime does not honour yet: E0306 and W0300 in JSON and SARIF",
+          "[diagnostics][json][sarif]") {
+    // isolation process: an error at the option, with a fix-it to the thread default; the
+    // accepted `isolation thread` on the next line is not reported.
+    const auto process = run_ropc({"check", "E0306_isolation_process.rop", "--format=json"});
+    CHECK(process.exit_code == 1);
+    const json errors = json::parse(process.out);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0]["id"] == "E0306");
+    CHECK(errors[0]["severity"] == "error");
+    CHECK(errors[0]["line"] == 3);
+    CHECK(errors[0]["column"] == 31);
+    CHECK(errors[0]["end_column"] == 48);  // `isolation process` underlined whole
+    CHECK(errors[0]["fixit"]["replacement"] == "thread");
+    CHECK(errors[0]["fixit"]["column"] == 41);
+
+    // gpus: a warning at each option, the pipeline still binds and checks (exit 0).
+    const auto gpus = run_ropc({"check", "W0300_gpus_not_placed.rop", "--format=json"});
+    CHECK(gpus.exit_code == 0);
+    const json warnings = json::parse(gpus.out);
+    REQUIRE(warnings.size() == 2);
+    for (const json& w : warnings) {
+        CHECK(w["id"] == "W0300");
+        CHECK(w["severity"] == "warning");
+    }
+    CHECK(warnings[0]["line"] == 4);
+    CHECK(warnings[0]["column"] == 57);
+    CHECK(warnings[1]["line"] == 5);
+    CHECK(warnings[1]["column"] == 61);
+
+    const auto sarif = run_ropc(
+        {"check", "E0306_isolation_process.rop", "W0300_gpus_not_placed.rop", "--format=sarif"});
+    CHECK(sarif.exit_code == 1);
+    const json run = json::parse(sarif.out)["runs"][0];
+    const json& results = run["results"];
+    REQUIRE(results.size() == 3);
+    CHECK(results[0]["ruleId"] == "E0306");
+    CHECK(results[0]["level"] == "error");
+    CHECK(results[0]["locations"][0]["physicalLocation"]["region"]["startColumn"] == 31);
+    CHECK(results[1]["ruleId"] == "W0300");
+    CHECK(results[1]["level"] == "warning");
+    CHECK(results[1]["locations"][0]["physicalLocation"]["region"]["startLine"] == 4);
+    const json& rules = run["tool"]["driver"]["rules"];
+    CHECK(rules[results[0]["ruleIndex"].get<std::size_t>()]["id"] == "E0306");
+    CHECK(rules[results[1]["ruleIndex"].get<std::size_t>()]["id"] == "W0300");
+}
