@@ -44,12 +44,18 @@ Args parse(int argc, char** argv) {
     Args a;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string key = argv[i], value = argv[i + 1];
-        if (key == "--roots") a.roots = std::strtoull(value.c_str(), nullptr, 10);
-        else if (key == "--children") a.children = std::strtoull(value.c_str(), nullptr, 10);
-        else if (key == "--batch") a.batch = std::uint32_t(std::strtoul(value.c_str(), nullptr, 10));
-        else if (key == "--executor") a.executor = value;
-        else if (key == "--inflight") a.inflight = std::strtoull(value.c_str(), nullptr, 10);
-        else if (key == "--repeat") a.repeat = std::atoi(value.c_str());
+        if (key == "--roots")
+            a.roots = std::strtoull(value.c_str(), nullptr, 10);
+        else if (key == "--children")
+            a.children = std::strtoull(value.c_str(), nullptr, 10);
+        else if (key == "--batch")
+            a.batch = std::uint32_t(std::strtoul(value.c_str(), nullptr, 10));
+        else if (key == "--executor")
+            a.executor = value;
+        else if (key == "--inflight")
+            a.inflight = std::strtoull(value.c_str(), nullptr, 10);
+        else if (key == "--repeat")
+            a.repeat = std::atoi(value.c_str());
         else {
             std::fprintf(stderr, "bench_b1: unknown option %s\n", key.c_str());
             std::exit(2);
@@ -65,7 +71,7 @@ std::size_t heap_in_use() {
 
 // Samples the heap when the last root is done (driver thread, inside run()).
 class LastRootProbe final : public ItemObserver {
-public:
+  public:
     explicit LastRootProbe(std::size_t roots) : roots_(roots) {}
     void on_item(PortId, EntityId, Outcome, const Value&) override {}
     void on_root_done(EntityId) override {
@@ -73,13 +79,13 @@ public:
     }
     std::size_t heap_at_end = 0;
 
-private:
+  private:
     std::size_t roots_, done_ = 0;
 };
 
 // CPU seconds of the whole process (driver and workers): robust on a loaded, shared machine.
 double cpu_seconds() {
-    struct rusage u {};
+    struct rusage u{};
     getrusage(RUSAGE_SELF, &u);
     auto tv = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
     return tv(u.ru_utime) + tv(u.ru_stime);
@@ -98,9 +104,12 @@ Timing run_once(const Args& a, int stages, ItemObserver* observer = nullptr) {
     options.max_inflight_roots = a.inflight;
     options.observer = observer;
     std::unique_ptr<Executor> executor;
-    if (a.executor == "inline") executor = std::make_unique<rop::bench::InlineExecutor>();
-    else if (a.executor == "one") executor = std::make_unique<rop::bench::OneWorkerExecutor>();
-    else executor = make_thread_executor();
+    if (a.executor == "inline")
+        executor = std::make_unique<rop::bench::InlineExecutor>();
+    else if (a.executor == "one")
+        executor = std::make_unique<rop::bench::OneWorkerExecutor>();
+    else
+        executor = make_thread_executor();
     const double c0 = cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     RunReport report = run(plan, source, options, *executor);
@@ -140,7 +149,7 @@ int main(int argc, char** argv) {
 
     const Medians m1 = medians(a, 1), m2 = medians(a, 2), m3 = medians(a, 3);
     const double t1 = m1.cpu_s, t2 = m2.cpu_s, t3 = m3.cpu_s;  // per-Call costs: CPU time
-    struct rusage usage {};
+    struct rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
 
     std::printf(
@@ -153,11 +162,10 @@ int main(int argc, char** argv) {
         "\"lineage_heap_bytes_per_live_child\": %.1f, \"lineage_self_bytes_per_entity\": %.1f, "
         "\"entities\": %zu, \"peak_live_payloads\": %zu, \"peak_rss_kib\": %ld, "
         "\"aborted\": %s}\n",
-        a.executor.c_str(), a.roots, a.children, a.batch, a.inflight, a.repeat, children,
-        m3.wall_s, t3, children / m3.wall_s, children / t3, m3.wall_s * 1e9 / children,
-        t1 * 1e9 / children, t1 * 1e9 / double(a.roots), (t2 - t1) * 1e9 / children,
-        (t3 - t2) * 1e9 / children, (t3 - t2) * 1e9 / double(a.roots), heap_per_child,
-        self_per_entity, mem.report.entities, mem.report.peak_live_items, usage.ru_maxrss,
-        mem.report.aborted ? "true" : "false");
+        a.executor.c_str(), a.roots, a.children, a.batch, a.inflight, a.repeat, children, m3.wall_s,
+        t3, children / m3.wall_s, children / t3, m3.wall_s * 1e9 / children, t1 * 1e9 / children,
+        t1 * 1e9 / double(a.roots), (t2 - t1) * 1e9 / children, (t3 - t2) * 1e9 / children,
+        (t3 - t2) * 1e9 / double(a.roots), heap_per_child, self_per_entity, mem.report.entities,
+        mem.report.peak_live_items, usage.ru_maxrss, mem.report.aborted ? "true" : "false");
     return mem.report.aborted ? 1 : 0;
 }

@@ -25,7 +25,7 @@ using runtime::ReportQueue;
 
 // Actors per Call, built lazily on the thread that runs them; replaced after an infra failure.
 class ActorTable {
-public:
+  public:
     void start(const Plan& plan) {
         plan_ = &plan;
         actors_.clear();
@@ -38,13 +38,13 @@ public:
     }
     void clear() { actors_.clear(); }
 
-private:
+  private:
     const Plan* plan_ = nullptr;
     std::vector<std::unique_ptr<Actor>> actors_;
 };
 
 class InlineExecutor final : public runtime::Executor {
-public:
+  public:
     void start(const Plan& plan, ReportQueue& reports) override {
         reports_ = &reports;
         actors_.start(plan);
@@ -53,13 +53,13 @@ public:
     void abandon(BatchJob&) override {}  // B1 sets no timeouts
     void stop() override { actors_.clear(); }
 
-private:
+  private:
     ReportQueue* reports_ = nullptr;
     ActorTable actors_;
 };
 
 class OneWorkerExecutor final : public runtime::Executor {
-public:
+  public:
     ~OneWorkerExecutor() override { stop(); }
 
     void start(const Plan& plan, ReportQueue& reports) override {
@@ -88,7 +88,7 @@ public:
         if (worker_.joinable()) worker_.join();
     }
 
-private:
+  private:
     void loop() {
         std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {

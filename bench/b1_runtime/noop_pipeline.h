@@ -13,7 +13,7 @@ namespace rop::bench {
 using namespace rop::runtime;
 
 class CountingSource final : public RootSource {
-public:
+  public:
     explicit CountingSource(std::size_t n) : n_(n), value_(Value::of<int>(0)) {}
     std::optional<Root> next() override {
         if (i_ == n_) return std::nullopt;
@@ -22,7 +22,7 @@ public:
     }
     std::optional<std::size_t> size_hint() const override { return n_; }
 
-private:
+  private:
     std::size_t n_, i_ = 0;
     Value value_;
 };
@@ -59,16 +59,19 @@ inline Plan noop_plan(int stages, std::size_t children, std::uint32_t batch) {
     const PortId pages = b.add_port("pages", page);
     CallOptions opt;
     opt.batch = batch;
-    b.add_call({"expand", CallKind::Expand, doc, {{docs}}, {pages}, opt,
-                [children] { return std::make_unique<NoopExpand>(children); }});
+    b.add_call({"expand", CallKind::Expand, doc, {{docs}}, {pages}, opt, [children] {
+                    return std::make_unique<NoopExpand>(children);
+                }});
     if (stages >= 2) {
         const PortId mapped = b.add_port("mapped", page);
-        b.add_call({"map", CallKind::Map, page, {{pages}}, {mapped}, opt,
-                    [] { return std::make_unique<NoopMap>(); }});
+        b.add_call({"map", CallKind::Map, page, {{pages}}, {mapped}, opt, [] {
+                        return std::make_unique<NoopMap>();
+                    }});
         if (stages >= 3) {
             const PortId reduced = b.add_port("reduced", doc);
-            b.add_call({"reduce", CallKind::Reduce, doc, {{mapped}}, {reduced}, opt,
-                        [] { return std::make_unique<NoopReduce>(); }});
+            b.add_call({"reduce", CallKind::Reduce, doc, {{mapped}}, {reduced}, opt, [] {
+                            return std::make_unique<NoopReduce>();
+                        }});
         }
     }
     return b.build();

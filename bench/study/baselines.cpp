@@ -117,7 +117,8 @@ void run_flat_regroup(const RunConfig& config, const Corpus& corpus, const CostM
                     h = digest_step(h, rows[j].text);
                 }
                 if (error) {  // the error column, filtered after the regroup
-                    rec.done(id, Status::Failed, 0, "poisoned page 0 of root " + std::to_string(id));
+                    rec.done(id, Status::Failed, 0,
+                             "poisoned page 0 of root " + std::to_string(id));
                     continue;
                 }
                 sleep_until(Clock::now() + cost.real(cost.finish_cost(corpus.pages[id])));
@@ -128,7 +129,8 @@ void run_flat_regroup(const RunConfig& config, const Corpus& corpus, const CostM
     join_all(assemble);
     rec.finish();
     char buf[200];
-    std::snprintf(buf, sizeof buf, ", \"flat\": {\"barrier_s\": %.6f, \"regroup_s\": %.6f, \"peak_queue\": %zu}",
+    std::snprintf(buf, sizeof buf,
+                  ", \"flat\": {\"barrier_s\": %.6f, \"regroup_s\": %.6f, \"peak_queue\": %zu}",
                   barrier_at, regrouped_at - barrier_at, peak_queue);
     extra_json += buf;
 }
@@ -157,10 +159,12 @@ void run_per_parent(const RunConfig& config, const Corpus& corpus, const CostMod
                         rec.suppressed(pages - n);  // the rest of the document: never OCR'd
                         break;
                     }
-                    for (std::uint32_t k = off; k < off + n; ++k) h = digest_step(h, page_text(id, k));
+                    for (std::uint32_t k = off; k < off + n; ++k)
+                        h = digest_step(h, page_text(id, k));
                 }
                 if (failed) {
-                    rec.done(id, Status::Failed, 0, "poisoned page 0 of root " + std::to_string(id));
+                    rec.done(id, Status::Failed, 0,
+                             "poisoned page 0 of root " + std::to_string(id));
                     continue;
                 }
                 sleep_until(Clock::now() + cost.real(cost.finish_cost(pages)));

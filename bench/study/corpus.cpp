@@ -31,7 +31,8 @@ std::vector<std::uint32_t> fit(const std::vector<double>& w, std::uint64_t total
         throw std::invalid_argument("corpus: total pages out of reach for the root count");
     auto sum_at = [&](double k) {
         std::uint64_t s = 0;
-        for (double x : w) s += std::clamp<std::uint64_t>(std::uint64_t(std::llround(k * x)), lo, hi);
+        for (double x : w)
+            s += std::clamp<std::uint64_t>(std::uint64_t(std::llround(k * x)), lo, hi);
         return s;
     };
     double lo_k = 0, hi_k = 1;
@@ -43,14 +44,17 @@ std::vector<std::uint32_t> fit(const std::vector<double>& w, std::uint64_t total
     std::vector<std::uint32_t> out(n);
     std::uint64_t s = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        out[i] = std::uint32_t(std::clamp<std::uint64_t>(std::uint64_t(std::llround(hi_k * w[i])), lo, hi));
+        out[i] = std::uint32_t(
+            std::clamp<std::uint64_t>(std::uint64_t(std::llround(hi_k * w[i])), lo, hi));
         s += out[i];
     }
     std::uniform_int_distribution<std::size_t> pick(0, n - 1);
     while (s != total) {  // a few +-1 steps on random roots strictly inside the bounds
         std::uint32_t& p = out[pick(rng)];
-        if (s < total && p < hi && p > lo) ++p, ++s;
-        else if (s > total && p > lo + 1 && p < hi) --p, --s;
+        if (s < total && p < hi && p > lo)
+            ++p, ++s;
+        else if (s > total && p > lo + 1 && p < hi)
+            --p, --s;
     }
     return out;
 }
@@ -65,7 +69,8 @@ Corpus mineru_corpus(double scale, std::uint64_t seed) {
     c.scale = scale;
     c.seed = seed;
     const std::size_t roots = std::max<std::size_t>(2, std::size_t(std::llround(kRoots * scale)));
-    const std::uint64_t total = std::max<std::uint64_t>(roots, std::uint64_t(std::llround(kPages * scale)));
+    const std::uint64_t total =
+        std::max<std::uint64_t>(roots, std::uint64_t(std::llround(kPages * scale)));
     std::mt19937_64 rng(seed);
     std::vector<double> w(roots);
     for (double& x : w) x = std::exp(1.1 * normal(rng));
@@ -80,8 +85,10 @@ Corpus mineru_corpus(double scale, std::uint64_t seed) {
     for (int guard = 0; delta != 0 && guard < 100000000; ++guard) {
         std::uint32_t& p = c.pages[pick(rng)];
         if (p <= 2 || p >= kMax - 1) continue;
-        if (delta > 0) ++p, --delta;
-        else --p, ++delta;
+        if (delta > 0)
+            ++p, --delta;
+        else
+            --p, ++delta;
     }
     c.poisoned.assign(roots, 0);
     return c;
@@ -92,13 +99,15 @@ Corpus b3_corpus(std::size_t roots, std::size_t pages, std::uint64_t seed, bool 
     c.kind = "b3";
     c.seed = seed;
     std::mt19937_64 rng(seed);
-    const std::size_t large = std::max<std::size_t>(1, std::size_t(std::llround(0.0525 * double(roots))));
+    const std::size_t large =
+        std::max<std::size_t>(1, std::size_t(std::llround(0.0525 * double(roots))));
     const std::uint64_t large_pages = std::uint64_t(std::llround(0.519 * double(pages)));
     std::vector<double> wl(large), ws(roots - large);
     for (double& x : wl) x = std::exp(0.25 * normal(rng));
     for (double& x : ws) x = std::exp(0.8 * normal(rng));
     const std::uint64_t small_total = pages - large_pages;
-    const std::uint32_t small_hi = std::uint32_t(std::max<double>(2, 0.8 * double(large_pages) / double(large)));
+    const std::uint32_t small_hi =
+        std::uint32_t(std::max<double>(2, 0.8 * double(large_pages) / double(large)));
     std::vector<std::uint32_t> l = fit(wl, large_pages, small_hi + 1, 100000, rng);
     std::vector<std::uint32_t> s = fit(ws, small_total, 1, small_hi, rng);
     // Interleave: large roots spread evenly through source order (not all first or last).
@@ -128,7 +137,8 @@ double ideal_bound(const Corpus& corpus, const CostModel& cost, std::uint32_t ac
         finish += cost.finish_cost(p);
         // One root alone: render it (pages stream), OCR its last batch, assemble + upload.
         const std::uint32_t last = p % cost.cap ? p % cost.cap : std::min(p, cost.cap);
-        critical = std::max(critical, cost.render_cost(p) + cost.ocr_cost(last) + cost.finish_cost(p));
+        critical =
+            std::max(critical, cost.render_cost(p) + cost.ocr_cost(last) + cost.finish_cost(p));
     }
     const double ocr = std::ceil(pages / cost.cap) * cost.ocr_batch + pages * cost.ocr_page;
     return std::max({render / actors, ocr / actors, finish / actors, critical});
@@ -194,14 +204,16 @@ std::string escape(const std::string& s) {
 std::string Recorder::to_json(const std::string& head, const Corpus& corpus) const {
     std::string o = "{" + head;
     char buf[160];
-    std::snprintf(buf, sizeof buf, ", \"makespan_s\": %.6f, \"ocr_pages\": %llu, \"suppressed\": %llu",
-                  makespan_, static_cast<unsigned long long>(ocr_pages_.load()),
+    std::snprintf(buf, sizeof buf,
+                  ", \"makespan_s\": %.6f, \"ocr_pages\": %llu, \"suppressed\": %llu", makespan_,
+                  static_cast<unsigned long long>(ocr_pages_.load()),
                   static_cast<unsigned long long>(suppressed_.load()));
     o += buf;
     o += ", \"batches\": {";
     bool first = true;
     for (auto [n, count] : batches_) {
-        std::snprintf(buf, sizeof buf, "%s\"%zu\": %llu", first ? "" : ", ", n, static_cast<unsigned long long>(count));
+        std::snprintf(buf, sizeof buf, "%s\"%zu\": %llu", first ? "" : ", ", n,
+                      static_cast<unsigned long long>(count));
         o += buf;
         first = false;
     }
@@ -209,8 +221,9 @@ std::string Recorder::to_json(const std::string& head, const Corpus& corpus) con
     o += "}, \"roots\": [";
     for (std::size_t i = 0; i < status_.size(); ++i) {
         std::snprintf(buf, sizeof buf, "%s[%u, %.6f, %.6f, %d, \"%016llx\", \"", i ? ", " : "",
-                      corpus.pages[i], double(start_[i].load()) * 1e-9, double(end_[i].load()) * 1e-9,
-                      int(status_[i]), static_cast<unsigned long long>(digest_[i]));
+                      corpus.pages[i], double(start_[i].load()) * 1e-9,
+                      double(end_[i].load()) * 1e-9, int(status_[i]),
+                      static_cast<unsigned long long>(digest_[i]));
         o += buf;
         o += escape(reason_[i]);
         o += "\"]";

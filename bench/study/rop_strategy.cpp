@@ -30,7 +30,7 @@ struct DocOut {
 };
 
 class DocSource final : public RootSource {
-public:
+  public:
     explicit DocSource(const Corpus& c) : c_(c) {}
     std::optional<Root> next() override {
         if (i_ == c_.pages.size()) return std::nullopt;
@@ -39,7 +39,7 @@ public:
     }
     std::optional<std::size_t> size_hint() const override { return c_.pages.size(); }
 
-private:
+  private:
     const Corpus& c_;
     std::size_t i_ = 0;
 };
@@ -90,7 +90,8 @@ struct Assemble final : Actor {
             const std::uint32_t root = b.info(g).ordinal;  // a root's ordinal: source position
             std::uint64_t h = root;
             for (const Value& v : group.values) h = digest_step(h, v.get<PageOut>().text);
-            sleep_until(Clock::now() + cost.real(cost.finish_cost(std::uint32_t(group.values.size()))));
+            sleep_until(Clock::now() +
+                        cost.real(cost.finish_cost(std::uint32_t(group.values.size()))));
             rec.done(root, Status::Ok, h);
             b.set_output(g, 0, Value::of(DocOut{h}));
         }
@@ -99,7 +100,7 @@ struct Assemble final : Actor {
 
 // Stamps failed roots at their commit point (the root is done: parent-local).
 class FailedRootProbe final : public ItemObserver {
-public:
+  public:
     FailedRootProbe(PortId source, Recorder& rec, std::size_t roots)
         : source_(source), rec_(rec), ok_(roots, 0) {}
     void on_item(PortId port, EntityId entity, Outcome outcome, const Value& value) override {
@@ -112,7 +113,7 @@ public:
     }
     PortId out_ = 0;
 
-private:
+  private:
     PortId source_;
     Recorder& rec_;
     std::unordered_map<EntityId, std::uint32_t> ids_;
@@ -121,8 +122,8 @@ private:
 
 }  // namespace
 
-void run_rop(const RunConfig& config, const Corpus& corpus, const CostModel& cost,
-             Recorder& rec, std::string& extra_json) {
+void run_rop(const RunConfig& config, const Corpus& corpus, const CostModel& cost, Recorder& rec,
+             std::string& extra_json) {
     PlanBuilder b;
     const DomainId doc = b.add_domain("Doc");
     const DomainId page = b.add_domain("Page", doc);
@@ -135,15 +136,19 @@ void run_rop(const RunConfig& config, const Corpus& corpus, const CostModel& cos
     one.actors = config.actors;
     CallOptions ocr = one;
     ocr.batch = cost.cap;
-    ocr.batching = config.strategy == "single-parent" ? Batching::SingleParent : Batching::AnyParent;
+    ocr.batching =
+        config.strategy == "single-parent" ? Batching::SingleParent : Batching::AnyParent;
     const CostModel* c = &cost;
     Recorder* r = &rec;
-    b.add_call({"render", CallKind::Expand, doc, {{docs}}, {pages}, one,
-                [c, r] { return std::make_unique<Render>(*c, *r); }});
-    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, ocr,
-                [c, r] { return std::make_unique<Ocr>(*c, *r); }});
-    b.add_call({"assemble", CallKind::Reduce, doc, {{texts}}, {out}, one,
-                [c, r] { return std::make_unique<Assemble>(*c, *r); }});
+    b.add_call({"render", CallKind::Expand, doc, {{docs}}, {pages}, one, [c, r] {
+                    return std::make_unique<Render>(*c, *r);
+                }});
+    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, ocr, [c, r] {
+                    return std::make_unique<Ocr>(*c, *r);
+                }});
+    b.add_call({"assemble", CallKind::Reduce, doc, {{texts}}, {out}, one, [c, r] {
+                    return std::make_unique<Assemble>(*c, *r);
+                }});
     const Plan plan = b.build();
 
     DocSource source(corpus);
@@ -170,13 +175,14 @@ void run_rop(const RunConfig& config, const Corpus& corpus, const CostModel& cos
     }
     rec.set_suppressed(suppressed);
     char buf[400];
-    std::snprintf(buf, sizeof buf,
-                  ", \"rop\": {\"aborted\": %s, \"wall_s\": %.6f, \"time_to_first_root_s\": %.6f, "
-                  "\"peak_inflight_roots\": %zu, \"peak_live_items\": %zu, \"ocr_mean_batch_fill\": "
-                  "%.4f, \"ocr_mixed_parent_batches\": %llu, \"entities\": %zu}",
-                  report.aborted ? "true" : "false", report.wall_s, report.time_to_first_root_s,
-                  report.peak_inflight_roots, report.peak_live_items, fill,
-                  static_cast<unsigned long long>(mixed), report.entities);
+    std::snprintf(
+        buf, sizeof buf,
+        ", \"rop\": {\"aborted\": %s, \"wall_s\": %.6f, \"time_to_first_root_s\": %.6f, "
+        "\"peak_inflight_roots\": %zu, \"peak_live_items\": %zu, \"ocr_mean_batch_fill\": "
+        "%.4f, \"ocr_mixed_parent_batches\": %llu, \"entities\": %zu}",
+        report.aborted ? "true" : "false", report.wall_s, report.time_to_first_root_s,
+        report.peak_inflight_roots, report.peak_live_items, fill,
+        static_cast<unsigned long long>(mixed), report.entities);
     extra_json += buf;
 }
 

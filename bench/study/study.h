@@ -17,10 +17,10 @@ using Clock = std::chrono::steady_clock;
 
 // ---- corpus ---------------------------------------------------------------------------------
 struct Corpus {
-    std::string kind;                 // "mineru" or "b3"
+    std::string kind;  // "mineru" or "b3"
     double scale = 1;
     std::uint64_t seed = 0;
-    std::vector<std::uint32_t> pages;  // pages per root, source order
+    std::vector<std::uint32_t> pages;    // pages per root, source order
     std::vector<std::uint8_t> poisoned;  // page 0 of this root fails (B3)
     std::uint64_t total_pages() const;
 };
@@ -35,15 +35,15 @@ Corpus b3_corpus(std::size_t roots, std::size_t pages, std::uint64_t seed, bool 
 // ---- cost model -----------------------------------------------------------------------------
 // All costs in modelled ("paper") seconds; realized by sleeping cost / compress.
 struct CostModel {
-    double compress = 1000;        // modelled seconds per real second
-    double render_root = 0.5;      // expand: per document (open, parse) ...
-    double render_page = 0.25;     // ... plus per page (rasterize), streamed page by page
-    double ocr_batch = 7.55;       // OCR batch of n pages: ocr_batch + ocr_page * n
+    double compress = 1000;     // modelled seconds per real second
+    double render_root = 0.5;   // expand: per document (open, parse) ...
+    double render_page = 0.25;  // ... plus per page (rasterize), streamed page by page
+    double ocr_batch = 7.55;    // OCR batch of n pages: ocr_batch + ocr_page * n
     double ocr_page = 1.416;
-    double assemble_root = 1.0;    // per document: assemble ...
-    double assemble_page = 0.02;   // ... plus per page
-    double upload_root = 0.5;      // ... plus upload
-    std::uint32_t cap = 48;        // OCR batch cap (every strategy)
+    double assemble_root = 1.0;   // per document: assemble ...
+    double assemble_page = 0.02;  // ... plus per page
+    double upload_root = 0.5;     // ... plus upload
+    std::uint32_t cap = 48;       // OCR batch cap (every strategy)
 
     double render_cost(std::uint32_t pages) const { return render_root + render_page * pages; }
     double ocr_cost(std::size_t n) const { return ocr_batch + ocr_page * double(n); }
@@ -80,10 +80,12 @@ enum class Status : std::uint8_t { Pending, Ok, Failed };
 // rendering and when it was committed (assembled + uploaded, or reported failed), its digest,
 // status and reason; every OCR batch size; pages OCR'd and sibling pages suppressed.
 class Recorder {
-public:
+  public:
     void reset(std::size_t roots);
     double now() const;  // real seconds since reset()
-    void render_start(std::uint32_t root) { start_[root].store(now_ns(), std::memory_order_relaxed); }
+    void render_start(std::uint32_t root) {
+        start_[root].store(now_ns(), std::memory_order_relaxed);
+    }
     void done(std::uint32_t root, Status status, std::uint64_t digest, std::string reason = {});
     void batch(std::size_t n);
     void ocr_pages(std::size_t n) { ocr_pages_.fetch_add(n, std::memory_order_relaxed); }
@@ -97,7 +99,7 @@ public:
     double makespan() const { return makespan_; }
     std::size_t failed_roots() const;
 
-private:
+  private:
     std::int64_t now_ns() const {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0_).count();
     }
@@ -106,7 +108,7 @@ private:
     std::vector<std::uint64_t> digest_;
     std::vector<Status> status_;
     std::vector<std::string> reason_;
-    std::mutex mutex_;  // reasons, batches
+    std::mutex mutex_;                              // reasons, batches
     std::map<std::size_t, std::uint64_t> batches_;  // size -> count
     std::atomic<std::uint64_t> ocr_pages_{0}, suppressed_{0};
     double makespan_ = 0;
@@ -114,7 +116,7 @@ private:
 
 // ---- strategies -----------------------------------------------------------------------------
 struct RunConfig {
-    std::string strategy;  // lineage, single-parent, flat-regroup, per-parent, tbb-lineage
+    std::string strategy;       // lineage, single-parent, flat-regroup, per-parent, tbb-lineage
     std::uint32_t actors = 64;  // per stage (render, OCR, assemble); per-parent: workers
     std::size_t inflight = 0;   // rop/tbb: max in-flight roots (0: 4 x actors, at least 64)
 };

@@ -44,21 +44,35 @@ Args parse(int argc, char** argv) {
             if (i + 1 >= argc) throw std::invalid_argument(k + " needs a value");
             return argv[++i];
         };
-        if (k == "--strategy") a.run.strategy = val();
-        else if (k == "--actors") a.run.actors = std::uint32_t(std::stoul(val()));
-        else if (k == "--inflight") a.run.inflight = std::stoull(val());
-        else if (k == "--scale") a.scale = std::stod(val());
-        else if (k == "--seed") a.seed = std::stoull(val());
-        else if (k == "--compress") a.compress = std::stod(val());
-        else if (k == "--cap") a.cap = std::uint32_t(std::stoul(val()));
-        else if (k == "--b3") a.b3 = true;
-        else if (k == "--poison") a.poison = true;
-        else if (k == "--roots") a.roots = std::stoull(val());
-        else if (k == "--pages") a.pages = std::stoull(val());
-        else if (k == "--label") a.label = val();
-        else throw std::invalid_argument("unknown option " + k);
+        if (k == "--strategy")
+            a.run.strategy = val();
+        else if (k == "--actors")
+            a.run.actors = std::uint32_t(std::stoul(val()));
+        else if (k == "--inflight")
+            a.run.inflight = std::stoull(val());
+        else if (k == "--scale")
+            a.scale = std::stod(val());
+        else if (k == "--seed")
+            a.seed = std::stoull(val());
+        else if (k == "--compress")
+            a.compress = std::stod(val());
+        else if (k == "--cap")
+            a.cap = std::uint32_t(std::stoul(val()));
+        else if (k == "--b3")
+            a.b3 = true;
+        else if (k == "--poison")
+            a.poison = true;
+        else if (k == "--roots")
+            a.roots = std::stoull(val());
+        else if (k == "--pages")
+            a.pages = std::stoull(val());
+        else if (k == "--label")
+            a.label = val();
+        else
+            throw std::invalid_argument("unknown option " + k);
     }
-    if (a.run.inflight == 0) a.run.inflight = std::max<std::size_t>(64, 4 * std::size_t(a.run.actors));
+    if (a.run.inflight == 0)
+        a.run.inflight = std::max<std::size_t>(64, 4 * std::size_t(a.run.actors));
     return a;
 }
 
@@ -111,7 +125,8 @@ int main(int argc, char** argv) {
         const CostModel cost = cost_for(a);
         const Corpus corpus = corpus_for(a);
         if (a.command == "corpus") {
-            std::string o = "{\"kind\": \"" + corpus.kind + "\", \"scale\": " + std::to_string(a.scale) +
+            std::string o = "{\"kind\": \"" + corpus.kind +
+                            "\", \"scale\": " + std::to_string(a.scale) +
                             ", \"seed\": " + std::to_string(a.seed) +
                             ", \"roots\": " + std::to_string(corpus.pages.size()) +
                             ", \"total_pages\": " + std::to_string(corpus.total_pages()) +
@@ -137,16 +152,17 @@ int main(int argc, char** argv) {
         run_strategy(a.run, corpus, cost, rec, extra);
         const double ideal = ideal_bound(corpus, cost, a.run.actors) / cost.compress;
         char buf[600];
-        std::snprintf(buf, sizeof buf,
-                      "\"system\": \"%s\", \"strategy\": \"%s\", \"label\": \"%s\", \"bench\": \"%s\", "
-                      "\"actors\": %u, \"cap\": %u, \"inflight\": %zu, \"scale\": %g, \"seed\": %llu, "
-                      "\"poison\": %s, \"corpus_roots\": %zu, \"corpus_pages\": %llu, "
-                      "\"ideal_s\": %.6f, \"load_before\": %s, \"load_after\": %s, \"cost\": %s",
-                      a.run.strategy == "tbb-lineage" ? "onetbb" : "rop-study", a.run.strategy.c_str(),
-                      a.label.c_str(), a.b3 ? "b3" : "b2", a.run.actors, cost.cap, a.run.inflight,
-                      a.scale, static_cast<unsigned long long>(a.seed), a.poison ? "true" : "false",
-                      corpus.pages.size(), static_cast<unsigned long long>(corpus.total_pages()), ideal,
-                      load_before.c_str(), load().c_str(), cost_json(cost).c_str());
+        std::snprintf(
+            buf, sizeof buf,
+            "\"system\": \"%s\", \"strategy\": \"%s\", \"label\": \"%s\", \"bench\": \"%s\", "
+            "\"actors\": %u, \"cap\": %u, \"inflight\": %zu, \"scale\": %g, \"seed\": %llu, "
+            "\"poison\": %s, \"corpus_roots\": %zu, \"corpus_pages\": %llu, "
+            "\"ideal_s\": %.6f, \"load_before\": %s, \"load_after\": %s, \"cost\": %s",
+            a.run.strategy == "tbb-lineage" ? "onetbb" : "rop-study", a.run.strategy.c_str(),
+            a.label.c_str(), a.b3 ? "b3" : "b2", a.run.actors, cost.cap, a.run.inflight, a.scale,
+            static_cast<unsigned long long>(a.seed), a.poison ? "true" : "false",
+            corpus.pages.size(), static_cast<unsigned long long>(corpus.total_pages()), ideal,
+            load_before.c_str(), load().c_str(), cost_json(cost).c_str());
         std::string head = buf + extra;
         std::puts(rec.to_json(head, corpus).c_str());
         return 0;

@@ -53,45 +53,51 @@ void run_tbb_lineage(const RunConfig& config, const Corpus& corpus, const CostMo
             return std::uint32_t(next++);
         });
         flow::limiter_node<std::uint32_t> limit(g, config.inflight);
-        using RenderNode = flow::multifunction_node<std::uint32_t, std::tuple<PageMsg, std::uint32_t>>;
-        RenderNode render(g, config.actors, [&](std::uint32_t id, RenderNode::output_ports_type& out) {
-            rec.render_start(id);
-            Clock::time_point t = Clock::now() + cost.real(cost.render_root);
-            for (std::uint32_t k = 0; k < corpus.pages[id]; ++k) {
-                t += cost.real(cost.render_page);
-                sleep_until(t);
-                std::get<0>(out).try_put(PageMsg{id, k, false});
-            }
-            std::get<0>(out).try_put(PageMsg{0, 0, true});
-            if (--remaining[id] == 0) std::get<1>(out).try_put(id);
-        });
+        using RenderNode =
+            flow::multifunction_node<std::uint32_t, std::tuple<PageMsg, std::uint32_t>>;
+        RenderNode render(g, config.actors,
+                          [&](std::uint32_t id, RenderNode::output_ports_type& out) {
+                              rec.render_start(id);
+                              Clock::time_point t = Clock::now() + cost.real(cost.render_root);
+                              for (std::uint32_t k = 0; k < corpus.pages[id]; ++k) {
+                                  t += cost.real(cost.render_page);
+                                  sleep_until(t);
+                                  std::get<0>(out).try_put(PageMsg{id, k, false});
+                              }
+                              std::get<0>(out).try_put(PageMsg{0, 0, true});
+                              if (--remaining[id] == 0) std::get<1>(out).try_put(id);
+                          });
         using BatchNode = flow::multifunction_node<PageMsg, std::tuple<std::vector<PageMsg>>>;
-        BatchNode batcher(g, flow::serial, [&](const PageMsg& m, BatchNode::output_ports_type& out) {
-            if (!m.flush) pending.push_back(m);
-            std::size_t off = 0;
-            while (pending.size() - off >= cost.cap) {
-                ++inflight_batches;
-                std::get<0>(out).try_put(std::vector<PageMsg>(pending.begin() + std::ptrdiff_t(off),
-                                                             pending.begin() + std::ptrdiff_t(off + cost.cap)));
-                off += cost.cap;
-            }
-            pending.erase(pending.begin(), pending.begin() + std::ptrdiff_t(off));
-            if (!pending.empty() && inflight_batches.load() == 0) {
-                ++inflight_batches;
-                std::get<0>(out).try_put(pending);
-                pending.clear();
-            }
-        });
-        using OcrNode = flow::multifunction_node<std::vector<PageMsg>, std::tuple<PageMsg, std::uint32_t>>;
-        OcrNode ocr(g, config.actors, [&](const std::vector<PageMsg>& batch, OcrNode::output_ports_type& out) {
-            sleep_until(Clock::now() + cost.real(cost.ocr_cost(batch.size())));
-            rec.batch(batch.size());
-            for (const PageMsg& p : batch) {
-                text[p.root][p.page] = page_text(p.root, p.page);
-                if (--remaining[p.root] == 0) std::get<1>(out).try_put(p.root);
-            }
-            if (--inflight_batches == 0) std::get<0>(out).try_put(PageMsg{0, 0, true});
-        });
+        BatchNode batcher(
+            g, flow::serial, [&](const PageMsg& m, BatchNode::output_ports_type& out) {
+                if (!m.flush) pending.push_back(m);
+                std::size_t off = 0;
+                while (pending.size() - off >= cost.cap) {
+                    ++inflight_batches;
+                    std::get<0>(out).try_put(
+                        std::vector<PageMsg>(pending.begin() + std::ptrdiff_t(off),
+                                             pending.begin() + std::ptrdiff_t(off + cost.cap)));
+                    off += cost.cap;
+                }
+                pending.erase(pending.begin(), pending.begin() + std::ptrdiff_t(off));
+                if (!pending.empty() && inflight_batches.load() == 0) {
+                    ++inflight_batches;
+                    std::get<0>(out).try_put(pending);
+                    pending.clear();
+                }
+            });
+        using OcrNode =
+            flow::multifunction_node<std::vector<PageMsg>, std::tuple<PageMsg, std::uint32_t>>;
+        OcrNode ocr(g, config.actors,
+                    [&](const std::vector<PageMsg>& batch, OcrNode::output_ports_type& out) {
+                        sleep_until(Clock::now() + cost.real(cost.ocr_cost(batch.size())));
+                        rec.batch(batch.size());
+                        for (const PageMsg& p : batch) {
+                            text[p.root][p.page] = page_text(p.root, p.page);
+                            if (--remaining[p.root] == 0) std::get<1>(out).try_put(p.root);
+                        }
+                        if (--inflight_batches == 0) std::get<0>(out).try_put(PageMsg{0, 0, true});
+                    });
         flow::function_node<std::uint32_t, flow::continue_msg> assemble(
             g, config.actors, [&](std::uint32_t id) {
                 std::uint64_t h = id;

@@ -36,8 +36,8 @@ struct ProgramBindOptions {
 
 // One `name: value` argument of a Call (or source, sink), matched to its C++ parameter.
 struct BoundArgument {
-    UdfParam param;                     // the parameter it binds to: name, type, kind, default
-    std::optional<ast::Argument> value; // as written in the `.rop` file; empty: the C++ default
+    UdfParam param;                      // the parameter it binds to: name, type, kind, default
+    std::optional<ast::Argument> value;  // as written in the `.rop` file; empty: the C++ default
 };
 
 // How one sema Call is bound. Index i of BoundProgram::calls is sema Call i.

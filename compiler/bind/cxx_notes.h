@@ -14,7 +14,7 @@
 namespace rop::bind {
 
 class CxxNotes {
-public:
+  public:
     // Without a SourceManager (or for a file it cannot read) a note points nowhere and carries
     // "file:line:col: " at the start of its message instead.
     explicit CxxNotes(SourceManager* sources) : sources_(sources) {}
@@ -25,7 +25,7 @@ public:
     // `loc` as a range in the SourceManager, loading its file on first use.
     std::optional<SourceRange> range_of(const SourceLoc& loc);
 
-private:
+  private:
     SourceManager* sources_;
     std::map<std::string, std::optional<FileId>> files_;
 };

@@ -29,7 +29,7 @@ using namespace clang;
 // ---- types ------------------------------------------------------------------------------
 
 class TypeReader {
-public:
+  public:
     explicit TypeReader(ASTContext& ctx) : ctx_(ctx), policy_(ctx.getLangOpts()) {
         policy_.SuppressTagKeyword = true;
         policy_.SuppressUnwrittenScope = true;
@@ -108,7 +108,7 @@ public:
         return type.getCanonicalType().getUnqualifiedType().getAsString(policy_);
     }
 
-private:
+  private:
     static const ClassTemplateSpecializationDecl* specialization(QualType canonical) {
         return llvm::dyn_cast_or_null<ClassTemplateSpecializationDecl>(
             canonical->getAsCXXRecordDecl());
@@ -178,7 +178,7 @@ private:
 };
 
 class DeclCollector : public ASTConsumer {
-public:
+  public:
     DeclCollector(CompilerInstance& ci, const HeaderNames& headers, bool lint, UdfLibrary& library)
         : ci_(ci), headers_(headers), lint_(lint), library_(library) {}
 
@@ -197,7 +197,7 @@ public:
         types_ = nullptr;
     }
 
-private:
+  private:
     SourceLoc where(SourceLocation loc) const {
         return map_location(ci_.getSourceManager(), headers_, loc);
     }
@@ -329,8 +329,8 @@ private:
                 read.result = types_->read(method->getReturnType());
                 read.location = where(method->getLocation());
                 SourceLocation result_loc = method->getReturnTypeSourceRange().getBegin();
-                read.result_location = where(result_loc.isValid() ? result_loc
-                                                                  : method->getLocation());
+                read.result_location =
+                    where(result_loc.isValid() ? result_loc : method->getLocation());
                 (method->getName() == "next" ? out.next_methods : out.write_methods)
                     .push_back(std::move(read));
             }

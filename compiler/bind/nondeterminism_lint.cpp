@@ -55,7 +55,7 @@ std::string unordered_container(QualType type) {
 }
 
 class NondeterminismWalker : public RecursiveASTVisitor<NondeterminismWalker> {
-public:
+  public:
     NondeterminismWalker(const Decl& udf, std::string udf_name, const LocationMapper& where)
         : owner_(llvm::dyn_cast<CXXRecordDecl>(&udf)),
           udf_name_(std::move(udf_name)),
@@ -92,7 +92,7 @@ public:
         return true;
     }
 
-private:
+  private:
     static std::string nondeterministic_call(const FunctionDecl& callee) {
         const IdentifierInfo* id = callee.getIdentifier();
         if (!id) return {};

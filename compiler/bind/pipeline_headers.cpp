@@ -38,7 +38,8 @@ std::vector<std::string> stdlib_headers(const std::vector<std::string>& include_
     std::map<std::string, std::string> by_name;
     for (const std::string& dir : include_dirs) {
         std::error_code ec;
-        const fs::path folder = fs::absolute(fs::path(dir) / "rop" / "stdlib", ec).lexically_normal();
+        const fs::path folder =
+            fs::absolute(fs::path(dir) / "rop" / "stdlib", ec).lexically_normal();
         if (ec || !fs::is_directory(folder, ec)) continue;
         for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
             if (entry.path().extension() != ".h" || !is_file(entry.path())) continue;

@@ -73,7 +73,7 @@ constexpr const char* kPreludeText = "#include <rop/udf.h>\n";
 // Clang's own "too many errors emitted" is not an error in a header: it only marks the last
 // error collected (BindError::stopped_after), so the caller can say what was not read.
 class ErrorCollector : public DiagnosticConsumer {
-public:
+  public:
     ErrorCollector(const HeaderNames& names, std::vector<BindError>& errors, std::string pch)
         : names_(names), errors_(errors), pch_(std::move(pch)) {}
 
@@ -103,7 +103,7 @@ public:
 
     bool pch_failed() const { return pch_failed_; }
 
-private:
+  private:
     // The given header `loc` is in, or the one whose #includes lead to it.
     std::string owning_header(const SourceManager& sm, SourceLocation loc) const {
         if (loc.isInvalid()) return {};
@@ -125,7 +125,7 @@ private:
 };
 
 class ReadAction : public ASTFrontendAction {
-public:
+  public:
     ReadAction(const HeaderNames& headers, bool lint, UdfLibrary& library)
         : headers_(headers), lint_(lint), library_(library) {}
 
@@ -134,7 +134,7 @@ public:
         return detail::make_decl_collector(ci, headers_, lint_, library_);
     }
 
-private:
+  private:
     const HeaderNames& headers_;
     bool lint_;
     UdfLibrary& library_;
@@ -143,16 +143,16 @@ private:
 // Writes the precompiled prelude to `output` (through a temporary file, so concurrent ropc
 // runs never see half a file).
 class PrecompilePrelude : public GeneratePCHAction {
-public:
+  public:
     explicit PrecompilePrelude(std::string output) : output_(std::move(output)) {}
 
-protected:
+  protected:
     bool BeginInvocation(CompilerInstance& ci) override {
         ci.getFrontendOpts().OutputFile = output_;
         return GeneratePCHAction::BeginInvocation(ci);
     }
 
-private:
+  private:
     std::string output_;
 };
 

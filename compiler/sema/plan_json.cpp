@@ -75,12 +75,9 @@ json binding_json(const std::optional<OpBinding>& binding) {
     auto or_null = [](const std::string& text) {
         return text.empty() ? json(nullptr) : json(text);
     };
-    return {{"cpp_symbol", or_null(binding->cpp_symbol)},
-            {"udf_kind", or_null(binding->udf_kind)},
-            {"shape", or_null(binding->shape)},
-            {"batch", binding->batch},
-            {"input_types", binding->input_types},
-            {"output_types", binding->output_types}};
+    return {{"cpp_symbol", or_null(binding->cpp_symbol)}, {"udf_kind", or_null(binding->udf_kind)},
+            {"shape", or_null(binding->shape)},           {"batch", binding->batch},
+            {"input_types", binding->input_types},        {"output_types", binding->output_types}};
 }
 
 json call_json(const Call& call, const SourceManager& sources) {

@@ -51,7 +51,7 @@ struct OpRef {
     std::string name;                 // "std.ocr.tesseract"
     std::vector<ast::Argument> args;  // named arguments, as written
     SourceRange range;
-    SourceRange name_range;           // just the name (`std.ocr.tesseract`)
+    SourceRange name_range;  // just the name (`std.ocr.tesseract`)
 };
 
 // Seam for UDF binding: a later pass (Clang LibTooling over `use` headers and the stdlib) binds
@@ -87,9 +87,9 @@ struct ExpandReducePair {
 struct CheckedProgram {
     FileId file = 0;
     std::string pipeline_name;
-    std::vector<std::string> uses;  // `use` header paths, in source order
+    std::vector<std::string> uses;        // `use` header paths, in source order
     std::vector<SourceRange> use_ranges;  // each `use` statement, same order as `uses`
-    std::vector<Domain> domains;    // [0] is the root
+    std::vector<Domain> domains;          // [0] is the root
     std::vector<Port> ports;
     std::vector<Call> calls;  // in source order (a topological order)
     CallId source = 0;

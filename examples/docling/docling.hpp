@@ -1,10 +1,10 @@
 // Docling example UDFs: a one-line JSON summary per document for the JSONL sink.
 #pragma once
 
-#include <string>
-
 #include <rop/stdlib/types.h>
 #include <rop/udf.h>
+
+#include <string>
 
 namespace docling {
 
@@ -19,10 +19,10 @@ inline rop::stdlib::JsonText summary(const rop::stdlib::Document& doc,
         }
         return out + "\"";
     };
-    return rop::stdlib::JsonText{"{\"name\": " + quoted(doc.name) + ", \"title\": " +
-                                 quoted(doc.title) + ", \"pages\": " +
-                                 std::to_string(doc.page_count) + ", \"markdown_bytes\": " +
-                                 std::to_string(md.text.size()) + "}"};
+    return rop::stdlib::JsonText{"{\"name\": " + quoted(doc.name) +
+                                 ", \"title\": " + quoted(doc.title) +
+                                 ", \"pages\": " + std::to_string(doc.page_count) +
+                                 ", \"markdown_bytes\": " + std::to_string(md.text.size()) + "}"};
 }
 
 }  // namespace docling

@@ -4,12 +4,11 @@
 //                           [inline]
 // `inline` runs every batch on the driver thread (no handoffs): the lineage bookkeeping cost
 // alone, independent of how busy the machine's other cores are.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-
-#include <sys/resource.h>
-
 #include <map>
 #include <string>
 
@@ -21,7 +20,7 @@ using namespace rop::runtime;
 namespace {
 
 class Counter final : public RootSource {
-public:
+  public:
     explicit Counter(std::size_t n) : n_(n) {}
     std::optional<Root> next() override {
         if (i_ == n_) return std::nullopt;
@@ -29,7 +28,7 @@ public:
     }
     std::optional<std::size_t> size_hint() const override { return n_; }
 
-private:
+  private:
     std::size_t n_, i_ = 0;
 };
 
@@ -57,7 +56,7 @@ struct Count final : Actor {
 };
 
 class InlineExecutor final : public Executor {
-public:
+  public:
     void start(const Plan& plan, ReportQueue& reports) override {
         plan_ = &plan;
         reports_ = &reports;
@@ -70,7 +69,7 @@ public:
     void abandon(BatchJob&) override {}
     void stop() override { actors_.clear(); }
 
-private:
+  private:
     const Plan* plan_ = nullptr;
     ReportQueue* reports_ = nullptr;
     std::map<CallId, std::unique_ptr<Actor>> actors_;
@@ -93,12 +92,15 @@ int main(int argc, char** argv) {
     const PortId counted = b.add_port("counted", doc);
     CallOptions opt;
     opt.batch = batch;
-    b.add_call({"expand", CallKind::Expand, doc, {{docs}}, {pages}, opt,
-                [children] { return std::make_unique<Expand>(children); }});
-    b.add_call({"map", CallKind::Map, page, {{pages}}, {mapped}, opt,
-                [] { return std::make_unique<Pass>(); }});
-    b.add_call({"reduce", CallKind::Reduce, doc, {{mapped}}, {counted}, opt,
-                [] { return std::make_unique<Count>(); }});
+    b.add_call({"expand", CallKind::Expand, doc, {{docs}}, {pages}, opt, [children] {
+                    return std::make_unique<Expand>(children);
+                }});
+    b.add_call({"map", CallKind::Map, page, {{pages}}, {mapped}, opt, [] {
+                    return std::make_unique<Pass>();
+                }});
+    b.add_call({"reduce", CallKind::Reduce, doc, {{mapped}}, {counted}, opt, [] {
+                    return std::make_unique<Count>();
+                }});
     const Plan plan = b.build();
 
     Counter source(roots);
@@ -107,8 +109,8 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const bool inline_mode = argc > 5 && std::string(argv[5]) == "inline";
     InlineExecutor inline_executor;
-    const RunReport report = inline_mode ? run(plan, source, options, inline_executor)
-                                         : run(plan, source, options);
+    const RunReport report =
+        inline_mode ? run(plan, source, options, inline_executor) : run(plan, source, options);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double child_grains = static_cast<double>(roots) * children;
     std::printf("roots=%zu children=%d batch=%u inflight=%zu executor=%s wall=%.3fs\n", roots,

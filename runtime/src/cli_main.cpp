@@ -113,7 +113,7 @@ class StopSignals {
   public:
     explicit StopSignals(StopRequest& stop) {
         g_stop = &stop;
-        struct sigaction action {};
+        struct sigaction action{};
         action.sa_handler = on_stop_signal;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, &old_int_);
@@ -128,8 +128,8 @@ class StopSignals {
     StopSignals& operator=(const StopSignals&) = delete;
 
   private:
-    struct sigaction old_int_ {};
-    struct sigaction old_term_ {};
+    struct sigaction old_int_{};
+    struct sigaction old_term_{};
 };
 
 }  // namespace
@@ -181,7 +181,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     const std::string journal_path =
         args.journal_path.empty() ? default_journal_path(def, args) : args.journal_path;
     if (args.resume && journal_path.empty()) {
-        return usage_error("--resume: the pipeline has no sink; name a journal with --journal FILE");
+        return usage_error(
+            "--resume: the pipeline has no sink; name a journal with --journal FILE");
     }
     for (const auto& [flag, path] : {std::pair{std::string("--report"), args.report_path},
                                      std::pair{std::string("--trace"), args.trace_path}}) {
@@ -265,8 +266,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         run_options.stuck_factor = 0;  // --stuck-after none
     }
     run_options.on_stuck = [printer, calls, prog](const StuckBatch& stuck) {
-        const std::string& name = stuck.call < calls.size() ? calls[stuck.call].name
-                                                             : stuck.call_name;
+        const std::string& name =
+            stuck.call < calls.size() ? calls[stuck.call].name : stuck.call_name;
         printer->warn(prog + ": warning: " + stuck_warning(stuck, name));
     };
 

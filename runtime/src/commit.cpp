@@ -31,8 +31,12 @@ bool is_success(GrainResult r) {
 
 Committer::Committer(const RunOptions& options, LineageStore& store, Scheduler& scheduler,
                      std::vector<CallCounters>& counters)
-    : options_(options), store_(store), scheduler_(scheduler), counters_(counters),
-      barrier_count_(store.num_calls(), 0), built_(store.num_calls(), 0) {}
+    : options_(options),
+      store_(store),
+      scheduler_(scheduler),
+      counters_(counters),
+      barrier_count_(store.num_calls(), 0),
+      built_(store.num_calls(), 0) {}
 
 // A root has no siblings: a GroupFailure on a root-Domain Grain fails only that root.
 void Committer::install_barrier(CallId call, EntityId entity) {
@@ -223,13 +227,14 @@ void Committer::commit_grain(BatchJob& job, std::size_t g) {
         case CallKind::Reduce:
             for (std::size_t o = 0; o < spec.outputs.size(); ++o) {
                 store_.publish(spec.outputs[o], local, Outcome::Present,
-                        std::move(job.outputs[g * job.num_outputs + o]));
+                               std::move(job.outputs[g * job.num_outputs + o]));
             }
             break;
         case CallKind::Filter:
             if (job.results[g] == GrainResult::Keep) {
-                store_.publish(spec.outputs[0], local, Outcome::Present,
-                               job.inputs[g * job.num_inputs]);  // the source value passes unchanged
+                store_.publish(
+                    spec.outputs[0], local, Outcome::Present,
+                    job.inputs[g * job.num_inputs]);  // the source value passes unchanged
             } else {
                 store_.publish(spec.outputs[0], local, Outcome::Dropped, Value());
                 ++counters.dropped;
@@ -238,7 +243,8 @@ void Committer::commit_grain(BatchJob& job, std::size_t g) {
         case CallKind::Expand:
             store_.set_expansion(job.call, local, ExpansionState::Succeeded);
             break;
-        case CallKind::Broadcast: break;
+        case CallKind::Broadcast:
+            break;
     }
     ++counters.grains;
     store_.seal(job.call, local, GrainEvent::Commit);
@@ -268,7 +274,7 @@ void Committer::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) 
             bump(cell);
             (cell.attempts <= opt.retries ? again : spent).push_back(local);
         }
-        if (!again.empty()) ++counters.retries;  // one replayed batch
+        if (!again.empty()) ++counters.retries;       // one replayed batch
         if (spent.size() > 1) counters.retries += 2;  // bisection halves
         counters.retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
         scheduler_.requeue(job.call, std::move(again), false);
@@ -278,7 +284,8 @@ void Committer::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) 
     // isolate_tail: replay the tail once, then bisect still-failing batches until single
     // Grains fail alone. Each Grain runs at most 2 + log2(batch) + retries times.
     bool first = false;
-    for (std::uint32_t g : tail) first = first || store_.grain(job.call, job.grains[g]).attempts == 0;
+    for (std::uint32_t g : tail)
+        first = first || store_.grain(job.call, job.grains[g]).attempts == 0;
     for (std::uint32_t g : tail) {
         bump(store_.grain(job.call, job.grains[g]));
         again.push_back(job.grains[g]);
@@ -296,7 +303,8 @@ void Committer::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) 
 // alone: each Grain runs at most log2(batch) more times.
 void Committer::requeue_halves(CallId call, std::vector<std::uint32_t> grains) {
     const auto mid = static_cast<std::ptrdiff_t>(grains.size() / 2);
-    scheduler_.requeue(call, std::vector<std::uint32_t>(grains.begin(), grains.begin() + mid), true);
+    scheduler_.requeue(call, std::vector<std::uint32_t>(grains.begin(), grains.begin() + mid),
+                       true);
     scheduler_.requeue(call, std::vector<std::uint32_t>(grains.begin() + mid, grains.end()), true);
 }
 
@@ -305,7 +313,7 @@ void Committer::requeue_halves(CallId call, std::vector<std::uint32_t> grains) {
 // culprit is failed (SEMANTICS.md: no policy fails a root that did nothing wrong). Their budget
 // stays spent, so each half that fails again is split again, down to single Grains.
 void Committer::fail_or_bisect(CallId call, std::vector<std::uint32_t> spent,
-                            const std::string& reason) {
+                               const std::string& reason) {
     if (spent.empty()) return;
     if (spent.size() == 1) {
         fail_grain(call, spent.front(), reason);
@@ -357,7 +365,7 @@ void Committer::recover_infra(BatchJob& job, const std::string& reason) {
         if (cell.infra < 255) ++cell.infra;
         (cell.infra <= budget ? again : spent).push_back(local);
     }
-    if (!again.empty()) ++counters.infra_retries;  // one replayed batch
+    if (!again.empty()) ++counters.infra_retries;       // one replayed batch
     if (spent.size() > 1) counters.infra_retries += 2;  // bisection halves
     counters.infra_retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
     scheduler_.requeue(job.call, std::move(again), false);

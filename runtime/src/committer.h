@@ -19,7 +19,7 @@ class Resolver;
 class Scheduler;
 
 class Committer {
-public:
+  public:
     Committer(const RunOptions& options, LineageStore& store, Scheduler& scheduler,
               std::vector<CallCounters>& counters);
     Committer(const Committer&) = delete;
@@ -44,7 +44,7 @@ public:
     const std::string& abort_reason() const { return abort_reason_; }
     Clock::time_point abort_deadline() const { return abort_deadline_; }
 
-private:
+  private:
     static std::uint64_t barrier_key(CallId call, EntityId parent) {
         return (static_cast<std::uint64_t>(call) << 32) | parent;
     }

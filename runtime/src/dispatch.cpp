@@ -20,8 +20,14 @@ constexpr std::uint32_t kPipelineDepth = 2;
 Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& source,
                      Executor& executor, LineageStore& store, RootSinks& sinks,
                      std::vector<CallCounters>& counters)
-    : plan_(plan), options_(options), source_(source), executor_(executor), store_(store),
-      sinks_(sinks), counters_(counters), queues_(plan.calls.size()) {
+    : plan_(plan),
+      options_(options),
+      source_(source),
+      executor_(executor),
+      store_(store),
+      sinks_(sinks),
+      counters_(counters),
+      queues_(plan.calls.size()) {
     for (std::size_t i = plan.calls.size(); i-- > 0;) {
         if (!store.layout(static_cast<CallId>(i)).inline_call) {
             dispatch_order_.push_back(static_cast<CallId>(i));
@@ -77,7 +83,8 @@ void Scheduler::dispatch_pass() {
         CallQueues& q = queues_[c];
         const CallOptions& opt = plan_.calls[c].options;
         // Up to kPipelineDepth batches per actor, so an actor finds its next batch without a
-        // round trip through the driver; Calls with a timeout keep one (the clock starts at submit).
+        // round trip through the driver; Calls with a timeout keep one (the clock starts at
+        // submit).
         const std::uint32_t depth = opt.timeout.count() > 0 ? 1 : kPipelineDepth;
         const std::uint32_t actors = opt.actors * depth;
         while (q.inflight < actors && q.has_work()) {
@@ -195,8 +202,8 @@ BatchJob* Scheduler::build_job(CallId call) {
         std::vector<EntityId> parents;
         for (const GrainInfo& info : job->infos) parents.push_back(info.parent);
         std::sort(parents.begin(), parents.end());
-        job->parents = static_cast<std::uint32_t>(
-            std::unique(parents.begin(), parents.end()) - parents.begin());
+        job->parents = static_cast<std::uint32_t>(std::unique(parents.begin(), parents.end()) -
+                                                  parents.begin());
     } else {
         job->parents = mixed ? 2 : 1;
     }

@@ -11,14 +11,18 @@ namespace detail {
 // How long the driver polls for a report before it blocks, while batches are in flight.
 constexpr int kDriverSpinUs = 50;
 
-Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options,
-               Executor& executor)
-    : plan_(plan), options_(options), source_(source), executor_(executor),
-      counters_(plan.calls.size()), store_(plan, options, counters_),
+Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor)
+    : plan_(plan),
+      options_(options),
+      source_(source),
+      executor_(executor),
+      counters_(plan.calls.size()),
+      store_(plan, options, counters_),
       sinks_(plan, options, store_),
       scheduler_(plan, options, source, executor, store_, sinks_, counters_),
       committer_(options, store_, scheduler_, counters_),
-      resolver_(store_, scheduler_, committer_, counters_), batch_times_(plan.calls.size()) {
+      resolver_(store_, scheduler_, committer_, counters_),
+      batch_times_(plan.calls.size()) {
     for (std::size_t i = 0; i < plan.calls.size(); ++i) counters_[i].name = plan.calls[i].name;
     store_.connect(&sinks_, this);
     scheduler_.connect(&resolver_, &committer_);
@@ -41,10 +45,14 @@ void Engine::root_complete(RootState& root) {
 namespace {
 std::string stop_name(int signal) {
     switch (signal) {
-        case 0: return "stop requested";
-        case SIGINT: return "SIGINT";
-        case SIGTERM: return "SIGTERM";
-        default: return "signal " + std::to_string(signal);
+        case 0:
+            return "stop requested";
+        case SIGINT:
+            return "SIGINT";
+        case SIGTERM:
+            return "SIGTERM";
+        default:
+            return "signal " + std::to_string(signal);
     }
 }
 }  // namespace
@@ -119,8 +127,9 @@ void Engine::event_loop() {
         if (stopping_) until = std::min(until, stop_deadline_);
         until = scheduler_.next_deadline(until);
         if (watch_stuck) until = std::min(until, next_stuck_check);
-        reports_->pop_all(inbox_, until, [this] { return committer_.take_streamed(); },
-                          scheduler_.live_jobs() > 0 ? kDriverSpinUs : 0);
+        reports_->pop_all(
+            inbox_, until, [this] { return committer_.take_streamed(); },
+            scheduler_.live_jobs() > 0 ? kDriverSpinUs : 0);
         for (Report& r : inbox_) {
             if (r.kind == Report::Kind::Done && r.job) note_done(*r.job);
             committer_.on_report(r);
@@ -172,8 +181,8 @@ void Engine::shut_down(std::vector<Report>& left) {
     // Done) are dropped unread: only the pointer value is compared.
     left.erase(std::remove_if(left.begin(), left.end(),
                               [&](const Report& r) {
-                                  return r.job && std::find(back.begin(), back.end(), r.job) ==
-                                                      back.end();
+                                  return r.job &&
+                                         std::find(back.begin(), back.end(), r.job) == back.end();
                               }),
                left.end());
     scheduler_.hand_over(*reports_);
@@ -181,8 +190,8 @@ void Engine::shut_down(std::vector<Report>& left) {
 
 RunReport Engine::run() {
     start_ = Clock::now();
-    const auto start_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              start_.time_since_epoch()).count();
+    const auto start_ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(start_.time_since_epoch()).count();
     std::vector<Report> left;
     sinks_.open();  // journal and restore(): before any actor exists
     try {
@@ -229,8 +238,7 @@ RunReport Engine::run() {
 
 }  // namespace detail
 
-RunReport run(const Plan& plan, RootSource& source, const RunOptions& options,
-              Executor& executor) {
+RunReport run(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor) {
     detail::Engine engine(plan, source, options, executor);
     return engine.run();
 }

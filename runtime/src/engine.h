@@ -30,11 +30,11 @@ struct TraceEvent {
 };
 
 class Engine final : private RootListener {
-public:
+  public:
     Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor);
     RunReport run();
 
-private:
+  private:
     void root_complete(RootState& root) override;  // sinks, journal line, pins, observer
 
     void event_loop();
@@ -51,7 +51,7 @@ private:
     };
     void note_batch_time(const BatchJob& job);  // a finished batch's run time (median)
     double median_batch_s(CallId call) const;
-    void check_stuck();                          // flags new stuck batches (on_stuck)
+    void check_stuck();                             // flags new stuck batches (on_stuck)
     std::vector<StuckBatch> stuck_batches() const;  // flagged and still running
     StuckBatch describe_stuck(const BatchJob& job, Clock::time_point now) const;
 

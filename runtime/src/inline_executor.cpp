@@ -15,7 +15,7 @@ namespace rop::runtime {
 namespace {
 
 class InlineExecutor final : public Executor {
-public:
+  public:
     void start(const Plan& plan, ReportQueue& reports) override {
         plan_ = &plan;
         reports_ = &reports;
@@ -48,7 +48,7 @@ public:
 
     void stop() override { actors_.clear(); }
 
-private:
+  private:
     const Plan* plan_ = nullptr;
     ReportQueue* reports_ = nullptr;
     std::vector<std::unique_ptr<Actor>> actors_;
@@ -68,14 +68,15 @@ std::unique_ptr<Executor> make_executor(std::string_view name) {
     if (name == "threads") return make_thread_executor();
     if (name == "inline") return make_inline_executor();
     std::string known;
-    for (std::string_view n : executor_names()) known += (known.empty() ? "" : ", ") + std::string(n);
+    for (std::string_view n : executor_names())
+        known += (known.empty() ? "" : ", ") + std::string(n);
     if (name == "process" || name == "mpi") {
         throw std::invalid_argument("executor '" + std::string(name) +
                                     "' is not available in this runtime yet (available: " + known +
                                     ")");
     }
-    throw std::invalid_argument("unknown executor '" + std::string(name) + "' (available: " + known +
-                                ")");
+    throw std::invalid_argument("unknown executor '" + std::string(name) +
+                                "' (available: " + known + ")");
 }
 
 }  // namespace rop::runtime

@@ -22,7 +22,7 @@ std::int64_t now_ns() {
 }
 
 class JobBatch final : public Batch {
-public:
+  public:
     JobBatch(BatchJob& job, ReportQueue& reports) : job_(job), reports_(reports) {}
 
     std::size_t size() const override { return job_.size(); }
@@ -75,7 +75,8 @@ public:
             first = job_.children.empty();
             job_.children.push_back({g, job_.emitted[grain]++, std::move(child)});
         }
-        if (first && reports_.driver_waiting()) reports_.push(Report{Report::Kind::Emitted, nullptr, {}});
+        if (first && reports_.driver_waiting())
+            reports_.push(Report{Report::Kind::Emitted, nullptr, {}});
     }
     void finish_children(std::size_t grain) override {
         check_grain(grain, "finish_children");
@@ -154,7 +155,7 @@ public:
         job_.reasons.emplace_back(static_cast<std::uint32_t>(grain), std::move(reason));
     }
 
-private:
+  private:
     void check_grain(std::size_t grain, const char* what) const {
         if (grain >= job_.size()) {
             throw ContractError(std::string(what) + ": grain " + std::to_string(grain) +
@@ -163,8 +164,8 @@ private:
     }
     ContractError missing(std::size_t grain, const std::string& detail) const {
         return ContractError("grain " + std::to_string(grain) + " (entity " +
-                             std::to_string(job_.infos[grain].entity) + ") has no result: " +
-                             detail);
+                             std::to_string(job_.infos[grain].entity) +
+                             ") has no result: " + detail);
     }
 
     BatchJob& job_;
@@ -280,7 +281,8 @@ std::size_t ReportQueue::adopted() const {
 void ReportQueue::pop_all(std::vector<Report>& out, std::chrono::steady_clock::time_point until,
                           const std::function<bool()>& before_sleep, int spin_us) {
     if (spin_us > 0 && queued_.load(std::memory_order_acquire) == 0) {
-        const auto spin_until = std::chrono::steady_clock::now() + std::chrono::microseconds(spin_us);
+        const auto spin_until =
+            std::chrono::steady_clock::now() + std::chrono::microseconds(spin_us);
         while (queued_.load(std::memory_order_acquire) == 0 &&
                std::chrono::steady_clock::now() < spin_until) {
             std::this_thread::yield();

@@ -8,9 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace rop::runtime::detail {
 namespace {
@@ -97,7 +96,8 @@ Journal::Journal(std::string path, const std::vector<std::string>& sinks, bool r
     bool existed = false;
     if (resume) {
         const int rfd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-        if (rfd < 0 && errno != ENOENT) throw fail(std::string("cannot read: ") + std::strerror(errno));
+        if (rfd < 0 && errno != ENOENT)
+            throw fail(std::string("cannot read: ") + std::strerror(errno));
         if (rfd >= 0) {
             existed = true;
             char buf[65536];
@@ -181,8 +181,8 @@ void Journal::write_all(const std::string& text) {
         const ssize_t n = ::write(fd_, text.data() + written, text.size() - written);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
-            throw std::runtime_error("journal '" + path_ + "': cannot write: " +
-                                     std::strerror(errno));
+            throw std::runtime_error("journal '" + path_ +
+                                     "': cannot write: " + std::strerror(errno));
         }
         written += static_cast<std::size_t>(n);
     }

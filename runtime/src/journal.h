@@ -29,7 +29,7 @@ std::string journal_line(const JournalEntry& entry);  // one line, '\n'-terminat
 std::optional<JournalEntry> parse_journal_line(std::string_view line);
 
 class Journal {
-public:
+  public:
     // Fresh (resume false): creates or truncates `path` and writes the header. Resume: reads
     // the entries (a missing or empty file is a fresh journal), checks the header's sinks
     // against `sinks`, cuts a torn last line off. Throws std::runtime_error with a one-line
@@ -43,7 +43,7 @@ public:
     // Appends one entry with a single write() and fsyncs; throws std::runtime_error on failure.
     void append(const JournalEntry& entry);
 
-private:
+  private:
     void write_all(const std::string& text);
     std::string path_;
     int fd_ = -1;

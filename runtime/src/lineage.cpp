@@ -38,14 +38,15 @@ LineageStore::LineageStore(const Plan& plan, const RunOptions& options,
         cl.spec = &spec;
         for (const CallInput& in : spec.inputs) cl.modes.push_back(in.mode);
         domain_calls_[spec.domain].push_back(c);
-        cl.inline_call = spec.kind == CallKind::Broadcast ||
-                         (spec.kind == CallKind::Reduce && !spec.factory);
+        cl.inline_call =
+            spec.kind == CallKind::Broadcast || (spec.kind == CallKind::Reduce && !spec.factory);
         switch (spec.kind) {
             case CallKind::Map:
             case CallKind::Filter:
             case CallKind::Expand:
                 for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-                    ports_[spec.inputs[k].port].direct.push_back({c, static_cast<std::uint32_t>(k)});
+                    ports_[spec.inputs[k].port].direct.push_back(
+                        {c, static_cast<std::uint32_t>(k)});
                     ++ports_[spec.inputs[k].port].refs;
                 }
                 break;
@@ -145,7 +146,7 @@ EntityPath LineageStore::path(EntityId e) const {
 }
 
 EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal,
-                               EntityId root) {
+                                     EntityId root) {
     const auto id = static_cast<EntityId>(domain_.size());
     if (id == kNoEntity) throw ContractError("run: too many entities for 32-bit ids");
     const auto local = static_cast<std::uint32_t>(domain_members_[domain].size());
@@ -171,7 +172,8 @@ EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint
             case CallKind::Expand:
                 cell.waiting = static_cast<std::uint8_t>(cl.spec->inputs.size());
                 break;
-            default: break;
+            default:
+                break;
         }
         grains_[c].push_back(cell);
         if (cl.spec->kind == CallKind::Reduce) members_pending_[c].push_back(1);
@@ -207,12 +209,13 @@ void LineageStore::publish(PortId port, std::uint32_t local, Outcome outcome, Va
                           ? held != kNoSlot && payloads_[held].value.same_object(value)
                           : !value.has_value();
     switch (publish_item(current, outcome, same)) {
-        case Publication::Accept: break;
-        case Publication::Duplicate: return;
+        case Publication::Accept:
+            break;
+        case Publication::Duplicate:
+            return;
         case Publication::Conflict:
-            throw ContractError("bug: conflicting publication on port '" +
-                                plan_.ports[port].name + "' entity " +
-                                std::to_string(entity_of(ps.domain, local)) + ": " +
+            throw ContractError("bug: conflicting publication on port '" + plan_.ports[port].name +
+                                "' entity " + std::to_string(entity_of(ps.domain, local)) + ": " +
                                 to_string(current) + " then " + to_string(outcome));
     }
     current = outcome;
@@ -296,15 +299,18 @@ void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
         case CallKind::Expand:
             for (const CallInput& in : spec.inputs) release_ref(in.port, local);
             break;
-        case CallKind::Reduce: groups_[call].erase(local); break;
-        case CallKind::Broadcast: break;
+        case CallKind::Reduce:
+            groups_[call].erase(local);
+            break;
+        case CallKind::Broadcast:
+            break;
     }
     RootState& r = root_of(entity_of(spec.domain, local));
     if (--r.pending == 0) root_done(r);
 }
 
 void LineageStore::record_failure(CallId call, std::uint32_t local, const std::string& reason,
-                            std::uint32_t attempts) {
+                                  std::uint32_t attempts) {
     const CallSpec& spec = *layouts_[call].spec;
     ++counters_[call].failed;
     const EntityId entity = entity_of(spec.domain, local);

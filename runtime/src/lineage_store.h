@@ -62,17 +62,17 @@ struct PortState {
 struct CallLayout {
     const CallSpec* spec = nullptr;
     std::vector<InputMode> modes;
-    bool inline_call = false;   // broadcast, or reduce without a UDF: the driver resolves
-    int expansion = -1;         // Expand: its ExpansionTable; Reduce: the one it pairs with
-    PortId parent_port = 0;     // Reduce with UDF: the paired expand's first input port
+    bool inline_call = false;  // broadcast, or reduce without a UDF: the driver resolves
+    int expansion = -1;        // Expand: its ExpansionTable; Reduce: the one it pairs with
+    PortId parent_port = 0;    // Reduce with UDF: the paired expand's first input port
     bool has_parent_port = false;
 };
 
 struct ExpansionTable {
     CallId call = 0;
     DomainId child_domain = 0;
-    std::vector<ExpansionState> state;               // by parent index in the parent Domain
-    std::vector<std::vector<EntityId>> children;     // ordinal order
+    std::vector<ExpansionState> state;            // by parent index in the parent Domain
+    std::vector<std::vector<EntityId>> children;  // ordinal order
     std::vector<CallId> reducers;
 };
 
@@ -114,13 +114,13 @@ struct Task {
 
 // Told when a root's last Grain seals (the driver writes its sinks and journal line).
 class RootListener {
-public:
+  public:
     virtual ~RootListener() = default;
     virtual void root_complete(RootState& root) = 0;
 };
 
 class LineageStore {
-public:
+  public:
     LineageStore(const Plan& plan, const RunOptions& options, std::vector<CallCounters>& counters);
     LineageStore(const LineageStore&) = delete;
     LineageStore& operator=(const LineageStore&) = delete;
@@ -131,7 +131,7 @@ public:
 
     // ---- roots ----
     std::uint32_t admit_root(std::string name, Value value);  // creates and publishes; ordinal
-    RootState& add_resumed_root();  // a root the journal lists: done, never admitted
+    RootState& add_resumed_root();                 // a root the journal lists: done, never admitted
     void complete_if_idle(std::uint32_t ordinal);  // a root whose Grains all sealed at once
     RootState& root(std::uint32_t ordinal) { return roots_[ordinal]; }
     RootState& root_of(EntityId entity) { return roots_[ordinal_[root_[entity]]]; }
@@ -206,7 +206,7 @@ public:
 
     std::size_t lineage_bytes() const;  // the tables' capacity (payloads excluded)
 
-private:
+  private:
     EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal, EntityId root);
     void root_done(RootState& root);
     void judge_failures(RootState& root);  // at root_done: absorbed, or the root's failure

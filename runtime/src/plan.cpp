@@ -1,7 +1,7 @@
 // PlanBuilder: collects Domains, Ports and Calls and validates the whole Plan on build().
-#include <string>
-
 #include "rop/runtime/plan.h"
+
+#include <string>
 
 namespace rop::runtime {
 namespace {
@@ -10,11 +10,16 @@ namespace {
 
 const char* kind_name(CallKind kind) {
     switch (kind) {
-        case CallKind::Map: return "map";
-        case CallKind::Filter: return "filter";
-        case CallKind::Expand: return "expand";
-        case CallKind::Broadcast: return "broadcast";
-        case CallKind::Reduce: return "reduce";
+        case CallKind::Map:
+            return "map";
+        case CallKind::Filter:
+            return "filter";
+        case CallKind::Expand:
+            return "expand";
+        case CallKind::Broadcast:
+            return "broadcast";
+        case CallKind::Reduce:
+            return "reduce";
     }
     return "?";
 }

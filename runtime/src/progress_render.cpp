@@ -202,9 +202,12 @@ std::string stuck_warning(const StuckBatch& stuck, const std::string& call_name)
     } else {
         // --set takes any one of a multi-output Call's names.
         const std::string set_name = call_name.substr(0, call_name.find(','));
-        out += " The Call has no timeout: set one with `timeout 30s` on the Call in the .rop "
-               "file, or run with --set " + set_name + ".timeout=30s, and a batch running past "
-               "it is abandoned and replayed.";
+        out +=
+            " The Call has no timeout: set one with `timeout 30s` on the Call in the .rop "
+            "file, or run with --set " +
+            set_name +
+            ".timeout=30s, and a batch running past "
+            "it is abandoned and replayed.";
     }
     return out;
 }

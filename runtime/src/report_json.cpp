@@ -1,7 +1,6 @@
 // RunReport::to_json (the --report file) and the Chrome/Perfetto trace of batches.
 #include <algorithm>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "engine.h"
@@ -14,9 +13,12 @@ constexpr std::size_t kMinP99Sample = 100;  // roots before root_latency_s.p99 i
 
 const char* to_string(RootStatus status) {
     switch (status) {
-        case RootStatus::Ok: return "ok";
-        case RootStatus::Dropped: return "dropped";
-        case RootStatus::Failed: return "failed";
+        case RootStatus::Ok:
+            return "ok";
+        case RootStatus::Dropped:
+            return "dropped";
+        case RootStatus::Failed:
+            return "failed";
     }
     return "?";
 }
@@ -37,8 +39,8 @@ std::string RunReport::to_json() const {
     auto& roots_json = j["roots"] = nlohmann::json::array();
     for (const RootResult& r : roots) {
         ++counts[static_cast<int>(r.status)];
-        nlohmann::json e{{"name", r.name}, {"status", to_string(r.status)},
-                         {"latency_s", r.latency_s}};
+        nlohmann::json e{
+            {"name", r.name}, {"status", to_string(r.status)}, {"latency_s", r.latency_s}};
         if (r.resumed) {
             e["resumed"] = true;  // journaled by an earlier run, not run again
             ++resumed;
@@ -59,8 +61,11 @@ std::string RunReport::to_json() const {
         }
         roots_json.push_back(std::move(e));
     }
-    j["summary"] = {{"roots", roots.size()}, {"ok", counts[0]}, {"dropped", counts[1]},
-                    {"failed", counts[2]}, {"resumed", resumed}};
+    j["summary"] = {{"roots", roots.size()},
+                    {"ok", counts[0]},
+                    {"dropped", counts[1]},
+                    {"failed", counts[2]},
+                    {"resumed", resumed}};
     if (!latencies.empty()) {
         // Nearest rank: the p-th percentile is the smallest latency with at least p% of the
         // sample at or below it, so it is always a latency that happened. p99 needs 100 roots

@@ -13,7 +13,7 @@ class Committer;
 class Scheduler;
 
 class Resolver {
-public:
+  public:
     Resolver(LineageStore& store, Scheduler& scheduler, const Committer& committer,
              std::vector<CallCounters>& counters)
         : store_(store), scheduler_(scheduler), committer_(committer), counters_(counters) {}
@@ -23,7 +23,7 @@ public:
     void drain();  // resolves the store's pending tasks, FIFO, until none is left
     void seal_without_running(CallId call, std::uint32_t local, Outcome outcome, GrainEvent ev);
 
-private:
+  private:
     void resolve(CallId call, std::uint32_t local);
     void make_ready(CallId call, std::uint32_t local);
     void count_not_run(CallId call, Outcome outcome);  // suppressed / dropped

@@ -1,9 +1,9 @@
 // RootSinks (root_sinks.h): per-root sink buffers, ordinal-order writes, the journal.
+#include "root_sinks.h"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
-
-#include "root_sinks.h"
 
 namespace rop::runtime::detail {
 
@@ -17,8 +17,7 @@ void RootSinks::open() {
     }
     std::vector<std::string> tokens(options_.root_sinks.size());  // "" = a fresh run
     if (!options_.journal_path.empty()) {
-        journal_ = std::make_unique<Journal>(options_.journal_path, names_,
-                                             options_.resume);
+        journal_ = std::make_unique<Journal>(options_.journal_path, names_, options_.resume);
         if (!journal_->entries().empty()) tokens = journal_->entries().back().tokens;
         for (const JournalEntry& e : journal_->entries()) journaled_[e.ordinal] = e;
     } else if (options_.resume) {

@@ -16,7 +16,7 @@
 namespace rop::runtime::detail {
 
 class RootSinks {
-public:
+  public:
     RootSinks(const Plan& plan, const RunOptions& options, const LineageStore& store);
 
     void open();  // journal, restore(); before the executor starts
@@ -28,7 +28,7 @@ public:
     bool resuming() const { return !journaled_.empty(); }
     std::size_t buffered_bytes() const { return buffered_bytes_; }
 
-private:
+  private:
     // A PRESENT item waiting at a root sink's port until its root is done.
     struct BufferedItem {
         std::uint32_t sink;  // index into RunOptions::root_sinks
@@ -48,7 +48,7 @@ private:
     std::vector<std::string> names_;
     std::unique_ptr<Journal> journal_;
     std::unordered_map<std::uint64_t, JournalEntry> journaled_;  // resume: roots to skip
-    JournalEntry taken_;                                          // the last one journaled()
+    JournalEntry taken_;                                         // the last one journaled()
     std::unordered_map<std::uint32_t, SinkBuffer> buffers_;      // by root ordinal
     std::size_t buffered_bytes_ = 0;
     std::vector<EntityPath> path_scratch_;

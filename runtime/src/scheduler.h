@@ -16,10 +16,9 @@ class Resolver;
 class RootSinks;
 
 class Scheduler {
-public:
-    Scheduler(const Plan& plan, const RunOptions& options, RootSource& source,
-              Executor& executor, LineageStore& store, RootSinks& sinks,
-              std::vector<CallCounters>& counters);
+  public:
+    Scheduler(const Plan& plan, const RunOptions& options, RootSource& source, Executor& executor,
+              LineageStore& store, RootSinks& sinks, std::vector<CallCounters>& counters);
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
     void connect(Resolver* resolver, Committer* committer) {
@@ -56,13 +55,16 @@ public:
     std::size_t peak_inflight_roots() const { return peak_inflight_roots_; }
     double mean_batch_fill(CallId call) const;
     void stop_admitting() { admitting_ = false; }  // a clean stop: in-flight roots go on
-    void halt() { admitting_ = false; halted_ = true; }  // aborted: no more batches either
+    void halt() {
+        admitting_ = false;
+        halted_ = true;
+    }  // aborted: no more batches either
 
-private:
+  private:
     struct CallQueues {
-        std::deque<std::uint32_t> ready;  // FIFO of READY Grains
+        std::deque<std::uint32_t> ready;                             // FIFO of READY Grains
         std::deque<std::vector<std::uint32_t>> immediate, deferred;  // recovery units
-        std::uint32_t inflight = 0;  // batches held by actors
+        std::uint32_t inflight = 0;                                  // batches held by actors
         std::uint64_t dispatched = 0;
         bool has_work() const { return !ready.empty() || !immediate.empty() || !deferred.empty(); }
     };
@@ -86,8 +88,8 @@ private:
     std::vector<BatchJob*> free_jobs_;
     std::vector<BatchJob*> timed_;      // in flight on a Call with a timeout
     std::vector<BatchJob*> streaming_;  // expand batches in flight
-    std::size_t live_jobs_ = 0;       // submitted and not yet Done (abandoned ones included)
-    std::size_t abandoned_jobs_ = 0;  // of those, abandoned after a timeout
+    std::size_t live_jobs_ = 0;         // submitted and not yet Done (abandoned ones included)
+    std::size_t abandoned_jobs_ = 0;    // of those, abandoned after a timeout
     std::uint64_t next_job_id_ = 0;
     bool source_exhausted_ = false;
     bool admitting_ = true;  // false: no more roots (a stop request, an abort)

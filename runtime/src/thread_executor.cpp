@@ -10,10 +10,10 @@
 // ReportQueue in executor.h) and frees it when its late Done arrives. The last detached thread
 // of a pool to exit frees the pool, and with it (once the driver is gone) the queue. No
 // reference count is touched per batch: the hot path is unchanged.
-#include <deque>
-#include <list>
 #include <atomic>
 #include <chrono>
+#include <deque>
+#include <list>
 #include <thread>
 
 #include "rop/runtime/executor.h"
@@ -22,7 +22,7 @@ namespace rop::runtime {
 namespace {
 
 class ThreadExecutor final : public Executor {
-public:
+  public:
     ~ThreadExecutor() override { stop(); }
 
     void start(const Plan& plan, ReportQueue& reports) override {
@@ -94,7 +94,7 @@ public:
         pools_.clear();
     }
 
-private:
+  private:
     struct Worker {
         std::thread thread;
         BatchJob* current = nullptr;  // guarded by the pool mutex
@@ -110,8 +110,8 @@ private:
         std::deque<BatchJob*> jobs;
         std::list<std::unique_ptr<Worker>> workers;  // stable addresses
         bool stopping = false;
-        int sleepers = 0;                     // workers blocked on `wake`
-        std::atomic<std::size_t> queued{0};   // jobs.size(), readable without the mutex
+        int sleepers = 0;                    // workers blocked on `wake`
+        std::atomic<std::size_t> queued{0};  // jobs.size(), readable without the mutex
     };
 
     void spawn(const std::shared_ptr<Pool>& pool) {
@@ -145,7 +145,8 @@ private:
                 lock.lock();
             }
             ++pool.sleepers;
-            pool.wake.wait(lock, [&] { return self.retired || pool.stopping || !pool.jobs.empty(); });
+            pool.wake.wait(lock,
+                           [&] { return self.retired || pool.stopping || !pool.jobs.empty(); });
             --pool.sleepers;
             if (self.retired || pool.jobs.empty()) return;  // stopping with nothing left
             BatchJob* job = pool.jobs.front();

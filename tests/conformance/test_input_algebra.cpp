@@ -35,10 +35,10 @@ TEST_CASE("input algebra: {required, optional}^2 x 4 outcomes^2, either input or
                 PlanBuilder b;
                 const DomainId doc = b.add_domain("Doc");
                 const PortId src = b.source("src");
-                const PortId left = outcome_chain(
-                    b, doc, src, "left", [](long v) { return int(v / 4); }, o);
-                const PortId right = outcome_chain(
-                    b, doc, src, "right", [](long v) { return int(v % 4); }, o);
+                const PortId left =
+                    outcome_chain(b, doc, src, "left", [](long v) { return int(v / 4); }, o);
+                const PortId right =
+                    outcome_chain(b, doc, src, "right", [](long v) { return int(v % 4); }, o);
                 const PortId out = b.add_port("out", doc);
                 std::vector<CallInput> inputs = {{left, lm}, {right, rm}};
                 if (swapped) std::swap(inputs[0], inputs[1]);
@@ -110,8 +110,7 @@ TEST_CASE("filter: source outcome x predicate", "[conformance][filter]") {
         const DomainId doc = b.add_domain("Doc");
         const PortId src = b.source("src");
         // v = 2 * source code + keep
-        const PortId in = outcome_chain(
-            b, doc, src, "in", [](long v) { return int(v / 2); }, o);
+        const PortId in = outcome_chain(b, doc, src, "in", [](long v) { return int(v / 2); }, o);
         const PortId out = b.add_port("out", doc);
         const CallId filter =
             b.add_call({"keep", CallKind::Filter, doc, {{in}}, {out}, o, keep_int([](long v) {

@@ -32,8 +32,8 @@ TEST_CASE("broadcast: every child gets its ancestor's outcome, in any arrival or
         const DomainId page = b.add_domain("Page", doc);
         const PortId src = b.source("src");
         // root v: label code v % 4; v / 4 pages (0 for v < 4: an empty Expansion).
-        const PortId label = outcome_chain(
-            b, doc, src, "label", [](long v) { return int(v % 4); }, o);
+        const PortId label =
+            outcome_chain(b, doc, src, "label", [](long v) { return int(v % 4); }, o);
         const PortId pages = b.add_port("pages", page);
         const PortId labels = b.add_port("labels", page);
         const PortId out = b.add_port("out", page);
@@ -157,8 +157,7 @@ TEST_CASE("expand: every upstream outcome, empty expansions, and the reduce over
         const DomainId page = b.add_domain("Page", doc);
         const PortId src = b.source("src");
         // root v: code v % 4, v / 4 pages.
-        const PortId in = outcome_chain(
-            b, doc, src, "in", [](long v) { return int(v % 4); }, o);
+        const PortId in = outcome_chain(b, doc, src, "in", [](long v) { return int(v % 4); }, o);
         const PortId pages = b.add_port("pages", page);
         const PortId grouped = b.add_port("grouped", doc);
         const CallId split = b.add_call(

@@ -19,7 +19,7 @@
 
 namespace {
 
-constexpr double kWidth = 612;   // US Letter, points
+constexpr double kWidth = 612;  // US Letter, points
 constexpr double kHeight = 792;
 constexpr double kMargin = 72;
 constexpr const char* kDate = "2026-01-01T00:00:00Z";  // fixed: same bytes every build
@@ -81,8 +81,9 @@ bool write_report(const std::string& path) {
 
     double y = kMargin;
     heading(cr, y, "Quarterly Report", 28);
-    paragraph(cr, y, {"The quick brown fox jumps over the lazy dog.",
-                      "Revenue grew in every region this quarter."});
+    paragraph(cr, y,
+              {"The quick brown fox jumps over the lazy dog.",
+               "Revenue grew in every region this quarter."});
     paragraph(cr, y, {"Second paragraph about costs and margins."});
     cairo_show_page(cr);
 

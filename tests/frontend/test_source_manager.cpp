@@ -133,7 +133,9 @@ TEST_CASE("frontend: source manager reads files and reports unreadable ones", "[
     fs::path dir = fs::temp_directory_path() / "rop_frontend_sm_test";
     fs::create_directories(dir);
     fs::path file = dir / "p.rop";
-    { std::ofstream(file, std::ios::binary) << "pipeline p;\n"; }
+    {
+        std::ofstream(file, std::ios::binary) << "pipeline p;\n";
+    }
 
     SourceManager sm;
     std::string error;

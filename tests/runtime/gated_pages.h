@@ -21,13 +21,18 @@ struct GatedPages {
         const PortId all = b.add_port("all", doc);
         const PortId gate = b.add_port("gate", page);
         out = b.add_port("out", page);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(8, 1),
-                    expand_int([](long x) { return x; },
-                               [](long x, long i) { return 100 * x + i; })});
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             opts(8, 1),
+             expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
         b.add_call({"all", CallKind::Reduce, doc, {{pages}}, {all}, opts(1, 1), {}});
         b.add_call({"gate", CallKind::Broadcast, page, {{all}}, {gate}, opts(1, 1), {}});
-        m = b.add_call({"m", CallKind::Map, page, {{pages}, {gate}}, {out}, o,
-                        actor(std::move(fn))});
+        m = b.add_call(
+            {"m", CallKind::Map, page, {{pages}, {gate}}, {out}, o, actor(std::move(fn))});
         plan = b.build();
     }
 };

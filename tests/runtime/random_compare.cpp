@@ -14,7 +14,7 @@ namespace rop::runtime::reference {
 namespace {
 
 class VectorSource final : public RootSource {
-public:
+  public:
     explicit VectorSource(const std::vector<Value>& roots) : roots_(roots) {}
     std::optional<Root> next() override {
         if (next_ == roots_.size()) return std::nullopt;
@@ -23,7 +23,7 @@ public:
     }
     std::optional<std::size_t> size_hint() const override { return roots_.size(); }
 
-private:
+  private:
     const std::vector<Value>& roots_;
     std::size_t next_ = 0;
 };
@@ -31,7 +31,7 @@ private:
 // Collects every terminal Item the runtime reports, and the lineage tags (tok.h) that map its
 // EntityIds to EntityPaths: the public observer API names an entity but not its parent.
 class Recorder final : public ItemObserver {
-public:
+  public:
     struct Seen {
         PortId port;
         EntityId entity;
@@ -43,8 +43,8 @@ public:
             if (call.kind == CallKind::Expand) tagged_.insert(call.outputs.at(0));
     }
     void on_item(PortId port, EntityId entity, Outcome outcome, const Value& value) override {
-        seen.push_back({port, entity,
-                        {outcome, outcome == Outcome::Present ? canonical(value) : ""}});
+        seen.push_back(
+            {port, entity, {outcome, outcome == Outcome::Present ? canonical(value) : ""}});
         const Tok* tok = value.try_get<Tok>();
         if (tok && outcome == Outcome::Present && tagged_.count(port))
             links[entity] = {tok->parent, tok->ordinal};
@@ -59,12 +59,12 @@ public:
     std::vector<EntityId> done;
     std::vector<std::size_t> done_after;
 
-private:
+  private:
     std::set<PortId> tagged_;
 };
 
 class Comparison {
-public:
+  public:
     Comparison(std::uint64_t seed, bool verbose) : seed_(seed), verbose_(verbose) {}
 
     SeedCheck run() {
@@ -86,10 +86,9 @@ public:
             recorder.links.emplace(entity, std::make_pair(kNoEntity, ordinal));
         index(recorder);
 
-        RefRun expected = interpret(ref.plan, ref.roots,
-                                    [&](CallId c, const EntityPath& p, std::size_t) {
-                                        return fate(ref.plan, c, p);
-                                    });
+        RefRun expected = interpret(
+            ref.plan, ref.roots,
+            [&](CallId c, const EntityPath& p, std::size_t) { return fate(ref.plan, c, p); });
         compare(report, expected, recorder, live.roots.size());
         for (const std::string& v : live.env->violations()) problem("batch shape: " + v);
         if (verbose_) counters(report);
@@ -97,7 +96,7 @@ public:
                       expected.fenced_streams);
     }
 
-private:
+  private:
     SeedCheck finish(const RandomPipeline& live, std::size_t items, std::size_t barriers,
                      std::size_t streams) {
         SeedCheck check{"", items, barriers, streams};
@@ -125,8 +124,10 @@ private:
             const char* text = std::getenv("ROP_MAX_PROBLEMS");
             return text && *text ? std::atol(text) : 25L;
         }();
-        if (++problems_ <= limit) out_ << "  " << line << "\n";
-        else if (problems_ == limit + 1) out_ << "  ...\n";
+        if (++problems_ <= limit)
+            out_ << "  " << line << "\n";
+        else if (problems_ == limit + 1)
+            out_ << "  ...\n";
     }
 
     // EntityId -> EntityPath through the recorded links; empty when a link is missing.
@@ -179,7 +180,8 @@ private:
         DomainId child_domain = plan.ports[call.outputs[0]].domain;
         bool succeeded = false;
         for (const CallSpec& r : plan.calls) {
-            if (r.kind != CallKind::Reduce || plan.ports[r.inputs.at(0).port].domain != child_domain)
+            if (r.kind != CallKind::Reduce ||
+                plan.ports[r.inputs.at(0).port].domain != child_domain)
                 continue;
             auto it = observed_.find({r.outputs.at(0), path});
             if (it == observed_.end()) continue;
@@ -240,7 +242,8 @@ private:
                     break;
                 }
         }
-        if (rec.done.size() != roots || std::set<EntityId>(rec.done.begin(), rec.done.end()).size() != roots)
+        if (rec.done.size() != roots ||
+            std::set<EntityId>(rec.done.begin(), rec.done.end()).size() != roots)
             problem("on_root_done called " + std::to_string(rec.done.size()) + " times for " +
                     std::to_string(roots) + " roots");
     }

@@ -1,18 +1,19 @@
 // The random pipeline generator (reference/random_pipeline.h). Calls are emitted in generation
 // order, which is topological and puts each expand before every Call of the Domain it opens.
+#include "reference/random_pipeline.h"
+
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "reference/random_pipeline.h"
 #include "reference/tok.h"
 
 namespace rop::runtime::reference {
 namespace {
 
-constexpr int kMaxDepth = 3;                 // Domains D0..D3: four levels
-constexpr double kEntityBudget = 900;        // expected entities in one Domain
+constexpr int kMaxDepth = 3;           // Domains D0..D3: four levels
+constexpr double kEntityBudget = 900;  // expected entities in one Domain
 constexpr std::uint32_t kFanouts[] = {0, 1, 2, 3, 5, 8, 13, 20, 30, 50};
 
 // prefix + number, without operator+(const char*, string&&) (GCC 12 -Wrestrict false positive).
@@ -24,27 +25,36 @@ std::string named(const char* prefix, std::uint64_t n) {
 
 const char* kind_name(CallKind k) {
     switch (k) {
-        case CallKind::Map: return "map";
-        case CallKind::Filter: return "filter";
-        case CallKind::Expand: return "expand";
-        case CallKind::Broadcast: return "broadcast";
-        case CallKind::Reduce: return "reduce";
+        case CallKind::Map:
+            return "map";
+        case CallKind::Filter:
+            return "filter";
+        case CallKind::Expand:
+            return "expand";
+        case CallKind::Broadcast:
+            return "broadcast";
+        case CallKind::Reduce:
+            return "reduce";
     }
     return "?";
 }
 
 const char* recovery_name(Recovery r) {
     switch (r) {
-        case Recovery::Abort: return "abort";
-        case Recovery::RetryBatch: return "retry_batch";
-        case Recovery::RetryTail: return "retry_tail";
-        case Recovery::IsolateTail: return "isolate_tail";
+        case Recovery::Abort:
+            return "abort";
+        case Recovery::RetryBatch:
+            return "retry_batch";
+        case Recovery::RetryTail:
+            return "retry_tail";
+        case Recovery::IsolateTail:
+            return "isolate_tail";
     }
     return "?";
 }
 
 class Generator {
-public:
+  public:
     Generator(std::uint64_t seed, bool random_schedule)
         : rng_(mix(seed, 0x6E4)), sched_(mix(seed, 0x5C4ED)), random_schedule_(random_schedule) {
         out_.env = std::make_shared<UdfEnv>();
@@ -73,7 +83,7 @@ public:
         return std::move(out_);
     }
 
-private:
+  private:
     struct Dom {
         DomainId id;
         DomainId parent;
@@ -113,7 +123,9 @@ private:
     Faults pick_faults() {
         Faults f;
         if (below(2)) return f;
-        auto rate = [&](std::uint32_t max) { return below(5) < 2 ? std::uint32_t(1 + below(max)) : 0; };
+        auto rate = [&](std::uint32_t max) {
+            return below(5) < 2 ? std::uint32_t(1 + below(max)) : 0;
+        };
         f.record = rate(40);
         f.group = rate(30);  // in the root Domain: fails only that root
         f.poison = rate(30);
@@ -138,15 +150,18 @@ private:
             params.kind = spec.kind;
             params.faults = pick_faults();
             const Faults& f = params.faults;
-            if (f.poison) o.recovery = Recovery::IsolateTail;
-            else if (f.transient) o.recovery = Recovery(1 + below(3));
-            else o.recovery = Recovery(below(4));
+            if (f.poison)
+                o.recovery = Recovery::IsolateTail;
+            else if (f.transient)
+                o.recovery = Recovery(1 + below(3));
+            else
+                o.recovery = Recovery(below(4));
             o.retries = std::uint32_t(f.any_opaque() ? 1 + below(3) : below(3));
             o.infra_retries = std::uint32_t(f.infra ? 2 + below(3) : 2);
             spec.factory = make_random_udf(params, out_.env);
         }
-        std::string line = named("c", call_count_) + " " + kind_name(spec.kind) +
-                           " D" + std::to_string(spec.domain) + " in [";
+        std::string line = named("c", call_count_) + " " + kind_name(spec.kind) + " D" +
+                           std::to_string(spec.domain) + " in [";
         for (const CallInput& in : spec.inputs)
             line += " p" + std::to_string(in.port) + (in.mode == InputMode::Optional ? "?" : "");
         line += " ] out [";
@@ -178,10 +193,9 @@ private:
             bool optional = below(10) < 3 && (all_optional_ok || i + 1 < n || !spec.inputs.empty());
             spec.inputs.push_back({p, optional ? InputMode::Optional : InputMode::Required});
         }
-        if (!all_optional_ok && std::all_of(spec.inputs.begin(), spec.inputs.end(),
-                                            [](const CallInput& in) {
-                                                return in.mode == InputMode::Optional;
-                                            }))
+        if (!all_optional_ok &&
+            std::all_of(spec.inputs.begin(), spec.inputs.end(),
+                        [](const CallInput& in) { return in.mode == InputMode::Optional; }))
             spec.inputs[0].mode = InputMode::Required;
         UdfParams params;
         params.inputs = std::uint32_t(n);
@@ -208,8 +222,11 @@ private:
         if (below(3) == 0) params.max_fanout = allowed.back();  // favour wide expansions
         CallSpec spec{"", CallKind::Expand, doms_[d].id, {{pick_port(doms_[d].ports)}}, {}, {}, {}};
         DomainId child = builder_.add_domain(named("D", doms_.size()), doms_[d].id);
-        doms_.push_back({child, doms_[d].id, doms_[d].depth + 1,
-                         doms_[d].expected * (0.85 * params.max_fanout / 2 + 0.1), {}});
+        doms_.push_back({child,
+                         doms_[d].id,
+                         doms_[d].depth + 1,
+                         doms_[d].expected * (0.85 * params.max_fanout / 2 + 0.1),
+                         {}});
         spec.outputs.push_back(new_port(doms_.size() - 1));
         finish_call(std::move(spec), params, true);
     }
@@ -224,7 +241,8 @@ private:
         std::size_t a = index_of(doms_[d].parent);
         while (a != 0 && below(2)) a = index_of(doms_[a].parent);
         if (doms_[a].ports.empty()) return;
-        CallSpec spec{"", CallKind::Broadcast, doms_[d].id, {{pick_port(doms_[a].ports)}}, {}, {}, {}};
+        CallSpec spec{"", CallKind::Broadcast, doms_[d].id, {{pick_port(doms_[a].ports)}}, {}, {},
+                      {}};
         spec.outputs.push_back(new_port(d));
         finish_call(std::move(spec), UdfParams{}, false);
     }

@@ -3,9 +3,8 @@
 // modes, admission limits and completion orders, and must match the reference interpreter.
 // ROP_RANDOM_SEEDS=N runs more seeds (from ROP_FIRST_SEED, default 1; ROP_MAX_FAILURES stops
 // after that many, default 3); ROP_SEED=S replays one seed and prints its pipeline.
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -33,7 +32,7 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
 // A hung run must still name its seed: after `limit` the watchdog prints the replay command
 // and aborts the test process.
 class Watchdog {
-public:
+  public:
     explicit Watchdog(std::chrono::seconds limit)
         : thread_([this, limit] {
               std::unique_lock<std::mutex> lock(mu_);
@@ -64,7 +63,7 @@ public:
         cv_.notify_all();
     }
 
-private:
+  private:
     std::mutex mu_;
     std::condition_variable cv_;
     bool stop_ = false;
@@ -98,9 +97,10 @@ TEST_CASE("random pipelines: the runtime matches the sequential reference", "[ru
     }
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("[random] %llu seeds, %zu items, %zu barrier groups, %zu barrier-group expands "
-                "allowed a doomed subtree, %.1f s\n",
-                static_cast<unsigned long long>(count), items, barriers, streams, seconds);
+    std::printf(
+        "[random] %llu seeds, %zu items, %zu barrier groups, %zu barrier-group expands "
+        "allowed a doomed subtree, %.1f s\n",
+        static_cast<unsigned long long>(count), items, barriers, streams, seconds);
 }
 
 TEST_CASE("random pipelines: the reference ignores physical knobs", "[runtime][random]") {
@@ -126,9 +126,9 @@ TEST_CASE("random pipelines: the generator covers every feature", "[runtime][ran
         RandomPipeline p = make_random_pipeline(seed, true);
         RefRun run = interpret(p.plan, p.roots);
         const std::string& d = p.description;
-        for (const char* tag : {"fanout<=50", "?", "record", "group", "poison", "transient",
-                                "infra", "(thrown)", "single_parent", "isolate_tail",
-                                "retry_batch", "retry_tail", "jitter 0us"})
+        for (const char* tag :
+             {"fanout<=50", "?", "record", "group", "poison", "transient", "infra", "(thrown)",
+              "single_parent", "isolate_tail", "retry_batch", "retry_tail", "jitter 0us"})
             seen[tag] += d.find(tag) != std::string::npos;
         seen["jitter"] += d.find("jitter 0us") == std::string::npos;
         std::set<PortId> reduced;
@@ -148,12 +148,33 @@ TEST_CASE("random pipelines: the generator covers every feature", "[runtime][ran
         }
         seen["barrier"] += !run.barriers.empty();
     }
-    for (const char* feature :
-         {"fanout<=50", "?", "record", "group", "poison", "transient", "infra", "(thrown)",
-          "single_parent", "isolate_tail", "retry_batch", "retry_tail", "jitter", "jitter 0us",
-          "multi-output", "broadcast", "filter", "reduce with UDF", "reduce without UDF",
-          "nested reduce", "four levels", "empty group", "PRESENT", "DROPPED", "FAILED",
-          "SUPPRESSED", "barrier"}) {
+    for (const char* feature : {"fanout<=50",
+                                "?",
+                                "record",
+                                "group",
+                                "poison",
+                                "transient",
+                                "infra",
+                                "(thrown)",
+                                "single_parent",
+                                "isolate_tail",
+                                "retry_batch",
+                                "retry_tail",
+                                "jitter",
+                                "jitter 0us",
+                                "multi-output",
+                                "broadcast",
+                                "filter",
+                                "reduce with UDF",
+                                "reduce without UDF",
+                                "nested reduce",
+                                "four levels",
+                                "empty group",
+                                "PRESENT",
+                                "DROPPED",
+                                "FAILED",
+                                "SUPPRESSED",
+                                "barrier"}) {
         INFO(feature);
         CHECK(seen[feature] > 0);
     }

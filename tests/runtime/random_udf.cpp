@@ -1,10 +1,11 @@
 // Random-pipeline UDFs (reference/random_udf.h).
+#include "reference/random_udf.h"
+
 #include <chrono>
 #include <random>
 #include <stdexcept>
 #include <thread>
 
-#include "reference/random_udf.h"
 #include "reference/tok.h"
 
 namespace rop::runtime::reference {
@@ -23,7 +24,7 @@ Fault fault_of(const Faults& f, std::uint64_t digest) {
 }
 
 class RandomUdf final : public Actor {
-public:
+  public:
     RandomUdf(const UdfParams& params, std::shared_ptr<UdfEnv> env)
         : p_(params), env_(std::move(env)) {}
 
@@ -40,10 +41,17 @@ public:
             if (info.parent == kNoEntity) env_->note_root(info.entity, info.ordinal);
             digests[g] = digest(batch, g);
             switch (fault_of(p_.faults, digests[g])) {
-                case Fault::Infra: infra |= env_->fire(p_.salt ^ 0x1F, digests[g]); break;
-                case Fault::Transient: opaque |= env_->fire(p_.salt ^ 0x7E, digests[g]); break;
-                case Fault::Poison: opaque = true; break;
-                default: break;
+                case Fault::Infra:
+                    infra |= env_->fire(p_.salt ^ 0x1F, digests[g]);
+                    break;
+                case Fault::Transient:
+                    opaque |= env_->fire(p_.salt ^ 0x7E, digests[g]);
+                    break;
+                case Fault::Poison:
+                    opaque = true;
+                    break;
+                default:
+                    break;
             }
         }
         if (infra) throw InfraFailure("injected infra failure");
@@ -59,12 +67,14 @@ public:
                     if (p_.faults.throw_typed && last) throw GroupFailure("injected group", g);
                     batch.fail_group(g, "injected group");
                     break;
-                default: produce(batch, g, digests[g]); break;
+                default:
+                    produce(batch, g, digests[g]);
+                    break;
             }
         }
     }
 
-private:
+  private:
     // "reserving a batch pops at most `batch` Grains"; single_parent: one parent per batch.
     void check_shape(const Batch& batch) const {
         if (p_.batch_cap && batch.size() > p_.batch_cap)
@@ -89,7 +99,9 @@ private:
                 for (std::uint32_t o = 0; o < p_.outputs; ++o)
                     batch.set_output(g, o, Value::of(Tok{mix(d, o + 1)}));
                 break;
-            case CallKind::Filter: batch.set_keep(g, mix(d, 0xF1) % 100 >= p_.drop_pct); break;
+            case CallKind::Filter:
+                batch.set_keep(g, mix(d, 0xF1) % 100 >= p_.drop_pct);
+                break;
             case CallKind::Expand: {
                 std::uint64_t n = mix(d, 0xE0) % 100 < 15 ? 0 : mix(d, 0xE1) % (p_.max_fanout + 1);
                 EntityId parent = batch.info(g).entity;
@@ -98,7 +110,8 @@ private:
                 if (mix(d, 0xE2) & 1) batch.finish_children(g);
                 break;
             }
-            case CallKind::Broadcast: throw std::logic_error("broadcast has no UDF");
+            case CallKind::Broadcast:
+                throw std::logic_error("broadcast has no UDF");
         }
     }
 

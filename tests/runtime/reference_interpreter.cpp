@@ -38,9 +38,11 @@ struct Expansion {
 bool is_failure(Outcome o) { return o == Outcome::Failed || o == Outcome::Suppressed; }
 
 class Interpreter {
-public:
+  public:
     Interpreter(const Plan& plan, const BarrierChooser& chooser)
-        : plan_(plan), chooser_(chooser), by_domain_(plan.domains.size()),
+        : plan_(plan),
+          chooser_(chooser),
+          by_domain_(plan.domains.size()),
           actors_(plan.calls.size()) {}
 
     RefRun run(const std::vector<Value>& roots) {
@@ -53,7 +55,7 @@ public:
         return std::move(out_);
     }
 
-private:
+  private:
     std::size_t new_entity(DomainId domain, std::size_t parent, std::uint32_t ordinal,
                            bool doomed = false) {
         EntityPath path = parent == kNone ? EntityPath{} : entities_[parent].path;
@@ -123,9 +125,12 @@ private:
         }
         for (std::size_t i = 0; i < grains.size(); ++i) {
             auto& [e, r] = grains[i];
-            if (fates[i].fate == Choice::Fate::Committed) commit(c, e, r);
-            else if (fates[i].fate == Choice::Fate::Suppressed) suppress(c, e);
-            else commit_streamed(c, e, r, fates[i].streamed);
+            if (fates[i].fate == Choice::Fate::Committed)
+                commit(c, e, r);
+            else if (fates[i].fate == Choice::Fate::Suppressed)
+                suppress(c, e);
+            else
+                commit_streamed(c, e, r, fates[i].streamed);
         }
     }
 
@@ -144,15 +149,19 @@ private:
         for (std::size_t i = 0; i < grains.size(); ++i) {
             auto& [e, r] = grains[i];
             Choice& fate = fates[i];
-            if (chooser_) fate = ask(c, grains[i]);
-            else if (entities_[e].ordinal > first_ordinal) fate = Choice::suppressed();
+            if (chooser_)
+                fate = ask(c, grains[i]);
+            else if (entities_[e].ordinal > first_ordinal)
+                fate = Choice::suppressed();
             if (r.kind == GrainResult::Kind::NotRun && r.not_run == Outcome::Suppressed)
                 fate = Choice::committed();  // the same either way
             if (plan_.calls[c].kind == CallKind::Expand && r.kind != GrainResult::Kind::Ok &&
                 r.kind != GrainResult::Kind::NotRun)
                 fate = Choice::committed();  // a failed expand is an Expansion FAILED either way
-            if (fate.fate != Choice::Fate::Committed) barrier.suppressed.push_back(entities_[e].ordinal);
-            else any_group_failure_committed |= r.kind == GrainResult::Kind::GroupFailed;
+            if (fate.fate != Choice::Fate::Committed)
+                barrier.suppressed.push_back(entities_[e].ordinal);
+            else
+                any_group_failure_committed |= r.kind == GrainResult::Kind::GroupFailed;
         }
         if (!any_group_failure_committed)
             out_.illegal_choices.push_back("Call '" + plan_.calls[c].name + "' parent " +
@@ -296,8 +305,7 @@ private:
             DomainId child_domain = plan_.ports[call.outputs.at(0)].domain;
             if (r.kind == K::Ok) {
                 for (std::size_t i = 0; i < r.children.size(); ++i) {
-                    std::size_t child =
-                        new_entity(child_domain, e, static_cast<std::uint32_t>(i));
+                    std::size_t child = new_entity(child_domain, e, static_cast<std::uint32_t>(i));
                     x.children.push_back(child);
                     publish(call.outputs[0], child, Outcome::Present, r.children[i]);
                 }
@@ -310,10 +318,15 @@ private:
         }
         for (std::size_t o = 0; o < call.outputs.size(); ++o) {
             switch (r.kind) {
-                case K::NotRun: publish(call.outputs[o], e, r.not_run); break;
+                case K::NotRun:
+                    publish(call.outputs[o], e, r.not_run);
+                    break;
                 case K::RecordFailed:
-                case K::GroupFailed: publish(call.outputs[o], e, Outcome::Failed); break;
-                case K::Aborted: break;
+                case K::GroupFailed:
+                    publish(call.outputs[o], e, Outcome::Failed);
+                    break;
+                case K::Aborted:
+                    break;
                 case K::Ok:
                     if (call.kind != CallKind::Filter)
                         publish(call.outputs[o], e, Outcome::Present, r.outputs.at(o));
@@ -392,8 +405,7 @@ std::string to_string(const EntityPath& path) {
     return out.empty() ? "(none)" : out;
 }
 
-RefRun interpret(const Plan& plan, const std::vector<Value>& roots,
-                 const BarrierChooser& chooser) {
+RefRun interpret(const Plan& plan, const std::vector<Value>& roots, const BarrierChooser& chooser) {
     return Interpreter(plan, chooser).run(roots);
 }
 

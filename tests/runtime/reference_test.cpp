@@ -1,7 +1,6 @@
 // The oracle checked by hand: small plans whose every Item was worked out from SEMANTICS.md.
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <memory>
 #include <stdexcept>
 
@@ -123,9 +122,12 @@ TEST_CASE("reference: broadcast and expand over four upstream outcomes", "[runti
     DomainId page = b.add_domain("Page", doc), part = b.add_domain("Part", doc);
     DomainId none = b.add_domain("None", doc);
     PortId pre = b.add_port("pre", doc), mid = b.add_port("mid", doc), r = b.add_port("r", doc);
-    b.add_call(call("pre", CallKind::Map, doc, {{src}}, {pre}, fail_where([](auto v) { return v == 3; })));
-    b.add_call(call("mid", CallKind::Map, doc, {{pre}}, {mid}, fail_where([](auto v) { return v == 2; })));
-    b.add_call(call("r", CallKind::Filter, doc, {{mid}}, {r}, keep_where([](auto v) { return v != 1; })));
+    b.add_call(
+        call("pre", CallKind::Map, doc, {{src}}, {pre}, fail_where([](auto v) { return v == 3; })));
+    b.add_call(
+        call("mid", CallKind::Map, doc, {{pre}}, {mid}, fail_where([](auto v) { return v == 2; })));
+    b.add_call(
+        call("r", CallKind::Filter, doc, {{mid}}, {r}, keep_where([](auto v) { return v != 1; })));
     PortId pages = b.add_port("pages", page), bc = b.add_port("bc", page);
     b.add_call(call("pages", CallKind::Expand, doc, {{src}}, {pages},
                     expand([](auto) { return 2; }, [](auto x, auto i) { return 10 * x + i; })));
@@ -149,10 +151,10 @@ TEST_CASE("reference: broadcast and expand over four upstream outcomes", "[runti
     CHECK(at(run, partg, {1}) == kDropped);     // source DROPPED -> Expansion DROPPED
     CHECK(at(run, partg, {2}) == kSuppressed);  // source FAILED -> Expansion FAILED
     CHECK(at(run, partg, {3}) == kSuppressed);
-    CHECK(at(run, parts, {1, 0}) == kAbsent);   // children only from success
+    CHECK(at(run, parts, {1, 0}) == kAbsent);  // children only from success
     CHECK(at(run, noneg, {2}) == present("[]"));
-    CHECK(run.roots == std::vector<RootStatus>{RootStatus::Ok, RootStatus::Ok,
-                                               RootStatus::Failed, RootStatus::Failed});
+    CHECK(run.roots == std::vector<RootStatus>{RootStatus::Ok, RootStatus::Ok, RootStatus::Failed,
+                                               RootStatus::Failed});
 }
 
 TEST_CASE("reference: a root with no PRESENT result is Dropped", "[runtime][random]") {
@@ -221,12 +223,13 @@ TEST_CASE("reference: an expand fenced after streaming dooms its subtree", "[run
                     expand([](auto) { return 3; }, [](auto, auto i) { return i; })));
     // Page 1 raises a GroupFailure; pages 0 and 2 each emit 3 lines.
     CallId lines_call = b.add_call(call("lines", CallKind::Expand, page, {{pages}}, {lines},
-        per_grain([](Batch& bt, std::size_t g) {
-            if (in(bt, g) == 1) return bt.fail_group(g, "bad page");
-            for (int i = 0; i < 3; ++i) bt.emit_child(g, I(10 * in(bt, g) + i));
-        })));
-    CallId map_call = b.add_call(call("inc", CallKind::Map, line, {{lines}}, {mapped},
-                                      map1([](auto x) { return x + 1; })));
+                                        per_grain([](Batch& bt, std::size_t g) {
+                                            if (in(bt, g) == 1) return bt.fail_group(g, "bad page");
+                                            for (int i = 0; i < 3; ++i)
+                                                bt.emit_child(g, I(10 * in(bt, g) + i));
+                                        })));
+    CallId map_call = b.add_call(
+        call("inc", CallKind::Map, line, {{lines}}, {mapped}, map1([](auto x) { return x + 1; })));
     b.add_call(call("bc", CallKind::Broadcast, line, {{pages}}, {bc}));
     b.add_call(call("per_page", CallKind::Reduce, page, {{mapped}}, {per_page}));
     b.add_call(call("per_doc", CallKind::Reduce, doc, {{per_page}}, {per_doc}));
@@ -234,17 +237,16 @@ TEST_CASE("reference: an expand fenced after streaming dooms its subtree", "[run
     // Page 2 streamed 2 of its 3 lines before its commit was fenced; of its doomed subtree,
     // line 2.0's map committed before the doom and line 2.1's was suppressed.
     std::size_t asked_for_map = 0;
-    RefRun run = interpret(plan, roots({0}),
-                           [&](CallId c, const EntityPath& p, std::size_t natural) -> Choice {
-                               if (c == map_call) {
-                                   ++asked_for_map;
-                                   return p.back() == 0 ? Choice::committed() : Choice::suppressed();
-                               }
-                               CHECK(c == lines_call);
-                               CHECK(natural == (p.back() == 1 ? 0u : 3u));
-                               return p.back() == 2 ? Choice::streamed_then_fenced(2)
-                                                    : Choice::committed();
-                           });
+    RefRun run = interpret(
+        plan, roots({0}), [&](CallId c, const EntityPath& p, std::size_t natural) -> Choice {
+            if (c == map_call) {
+                ++asked_for_map;
+                return p.back() == 0 ? Choice::committed() : Choice::suppressed();
+            }
+            CHECK(c == lines_call);
+            CHECK(natural == (p.back() == 1 ? 0u : 3u));
+            return p.back() == 2 ? Choice::streamed_then_fenced(2) : Choice::committed();
+        });
     CHECK(run.illegal_choices.empty());
     CHECK(run.fenced_streams == 1);
     CHECK(asked_for_map == 2);  // only the doomed lines 2.0 and 2.1 depend on the schedule
@@ -252,10 +254,10 @@ TEST_CASE("reference: an expand fenced after streaming dooms its subtree", "[run
     CHECK(at(run, lines, {0, 2, 2}) == kAbsent);
     CHECK(at(run, mapped, {0, 2, 0}) == present("21"));
     CHECK(at(run, mapped, {0, 2, 1}) == kSuppressed);
-    CHECK(at(run, bc, {0, 2, 1}) == present("2"));         // no UDF: not work, not doomed
+    CHECK(at(run, bc, {0, 2, 1}) == present("2"));  // no UDF: not work, not doomed
     CHECK(at(run, per_page, {0, 0}) == present("[0:1 1:2 2:3]"));
-    CHECK(at(run, per_page, {0, 1}) == kSuppressed);       // Expansion FAILED
-    CHECK(at(run, per_page, {0, 2}) == kSuppressed);       // Expansion FAILED after streaming
+    CHECK(at(run, per_page, {0, 1}) == kSuppressed);  // Expansion FAILED
+    CHECK(at(run, per_page, {0, 2}) == kSuppressed);  // Expansion FAILED after streaming
     CHECK(at(run, per_doc, {0}) == kSuppressed);
 }
 
@@ -318,14 +320,14 @@ TEST_CASE("reference: multi-output all or nothing; reduce UDF sees ordinals", "[
                         if (in(bt, g) == 3) return bt.fail_record(g, "after one output");
                         bt.set_output(g, 1, I(10 * in(bt, g)));
                     })));
-    b.add_call(call("sum", CallKind::Reduce, doc, {{kept}}, {sum},
-                    per_grain([](Batch& bt, std::size_t g) {
-                        const auto& group = bt.input(g, 0).get<ReduceGroup>();
-                        std::int64_t total = 0;
-                        for (std::size_t i = 0; i < group.values.size(); ++i)
-                            total += 1000 * group.ordinals[i] + group.values[i].get<std::int64_t>();
-                        bt.set_output(g, 0, I(total));
-                    })));
+    b.add_call(
+        call("sum", CallKind::Reduce, doc, {{kept}}, {sum}, per_grain([](Batch& bt, std::size_t g) {
+                 const auto& group = bt.input(g, 0).get<ReduceGroup>();
+                 std::int64_t total = 0;
+                 for (std::size_t i = 0; i < group.values.size(); ++i)
+                     total += 1000 * group.ordinals[i] + group.values[i].get<std::int64_t>();
+                 bt.set_output(g, 0, I(total));
+             })));
     Plan plan = b.build();
     RefRun run = interpret(plan, roots({4}));
     CHECK(at(run, o1, {0, 3}) == kFailed);

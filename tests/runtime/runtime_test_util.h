@@ -3,7 +3,6 @@
 #pragma once
 
 #include <catch2/catch_test_macros.hpp>
-
 #include <functional>
 #include <map>
 #include <mutex>
@@ -18,11 +17,11 @@ namespace rop::runtime::test {
 using BatchFn = std::function<void(Batch&)>;
 
 class FnActor final : public Actor {
-public:
+  public:
     explicit FnActor(BatchFn fn) : fn_(std::move(fn)) {}
     void process(Batch& batch) override { fn_(batch); }
 
-private:
+  private:
     BatchFn fn_;
 };
 
@@ -65,7 +64,7 @@ inline ActorFactory sum_group() {
 }
 
 class VecSource final : public RootSource {
-public:
+  public:
     explicit VecSource(std::vector<long> values) : values_(std::move(values)) {}
     std::optional<Root> next() override {
         if (i_ == values_.size()) return std::nullopt;
@@ -74,7 +73,7 @@ public:
     }
     std::optional<std::size_t> size_hint() const override { return values_.size(); }
 
-private:
+  private:
     std::vector<long> values_;
     std::size_t i_ = 0;
 };
@@ -82,7 +81,7 @@ private:
 // Records items as "OUTCOME" or "PRESENT:value" (long or ReduceGroup of longs), per port, in
 // a multiset keyed by entity id; checks invariant 2 (one terminal outcome per Item).
 class Recorder final : public ItemObserver {
-public:
+  public:
     void on_item(PortId port, EntityId entity, Outcome outcome, const Value& value) override {
         const bool fresh = seen.insert({port, entity}).second;
         if (!fresh) duplicate = true;
@@ -137,9 +136,14 @@ struct OneMap {
         const PortId src = b.source("src");
         const PortId pages = b.add_port("pages", page);
         out = b.add_port("out", page);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(8, 1),
-                    expand_int([](long x) { return x; },
-                               [](long x, long i) { return 100 * x + i; })});
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             opts(8, 1),
+             expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
         b.add_call({"m", CallKind::Map, page, {{pages}}, {out}, o, actor(std::move(fn))});
         plan = b.build();
     }

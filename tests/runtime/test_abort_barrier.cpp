@@ -2,9 +2,8 @@
 // already doomed"). SEMANTICS.md: a GroupFailure's barrier suppresses the not-yet-committed
 // siblings in its Call -- in flight ones at commit -- under every policy. An ordinary error from
 // a sibling the barrier already doomed is not a reason to abort the run, nor to blame anyone.
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <chrono>
 #include <thread>
 

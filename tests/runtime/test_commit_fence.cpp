@@ -3,7 +3,6 @@
 // path the driver cannot tell from a fresh one -- is ignored and counted as stale. The driver's
 // own bookkeeping (the abandoned flag) is not what stops it; the generation fence is.
 #include <catch2/catch_test_macros.hpp>
-
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -22,7 +21,7 @@ namespace {
 // that writes `stale_value` -- right before the replay, so the stale Done and the replay's Done
 // arrive in that order while the replay's Grains are in flight.
 class LateReportExecutor final : public Executor {
-public:
+  public:
     LateReportExecutor(CallId held_call, long stale_value)
         : held_call_(held_call), stale_value_(stale_value) {}
     ~LateReportExecutor() override { stop(); }
@@ -56,7 +55,7 @@ public:
     }
     bool answered_stale() const { return answered_stale_; }
 
-private:
+  private:
     void loop() {
         std::unique_ptr<Actor> stale_actor = actor([this](Batch& b) {
             for (std::size_t g = 0; g < b.size(); ++g) {

@@ -1,7 +1,6 @@
 // The Executor seam: a test executor that runs every Call's batches on one thread in a random
 // order (a legal schedule the thread executor rarely produces) must yield the same Items.
 #include <catch2/catch_test_macros.hpp>
-
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -17,7 +16,7 @@ using namespace rop::runtime::test;
 namespace {
 
 class ShuffledExecutor final : public Executor {
-public:
+  public:
     explicit ShuffledExecutor(unsigned seed) : rng_(seed) {}
     ~ShuffledExecutor() override { stop(); }
 
@@ -41,7 +40,7 @@ public:
         if (thread_.joinable()) thread_.join();
     }
 
-private:
+  private:
     void loop() {
         std::map<CallId, std::unique_ptr<Actor>> actors;
         std::unique_lock<std::mutex> lock(mu_);
@@ -83,12 +82,21 @@ Plan make_plan(PortId& grouped, PortId& kept) {
     const PortId doubled = b.add_port("doubled", page);
     kept = b.add_port("kept", page);
     grouped = b.add_port("grouped", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(3, 2),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(3, 2),
                 expand_int([](long x) { return x % 7; }, [](long x, long i) { return x + i; })});
-    b.add_call({"double", CallKind::Map, page, {{pages}}, {doubled}, opts(5, 3),
-                map_int([](long x) { return 2 * x; })});
-    b.add_call({"keep", CallKind::Filter, page, {{doubled}}, {kept}, opts(4, 2),
-                keep_int([](long x) { return x % 3 != 0; })});
+    b.add_call(
+        {"double", CallKind::Map, page, {{pages}}, {doubled}, opts(5, 3), map_int([](long x) {
+             return 2 * x;
+         })});
+    b.add_call(
+        {"keep", CallKind::Filter, page, {{doubled}}, {kept}, opts(4, 2), keep_int([](long x) {
+             return x % 3 != 0;
+         })});
     b.add_call({"collect", CallKind::Reduce, doc, {{kept}}, {grouped}, opts(2, 1), {}});
     return b.build();
 }

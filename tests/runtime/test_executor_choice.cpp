@@ -1,10 +1,9 @@
 // The executor is chosen by name (RunOptions::executor, the binary's --executor): the registry
 // makes the ones this runtime has and rejects the rest with the list; the inline executor gives
 // the thread executor's results, including failures, streamed children and actor setup errors.
-#include <stdexcept>
-
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <stdexcept>
 
 #include "rop/runtime/executor.h"
 #include "runtime_test_util.h"
@@ -48,7 +47,12 @@ Outcome3 run_with(const std::string& executor) {
     const PortId kept = b.add_port("kept", page);
     const PortId total = b.add_port("total", doc);
     const auto o = opts(4, 2);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                o,
                 expand_int([](long x) { return x / 10; }, [](long x, long i) { return x + i; })});
     b.add_call({"double", CallKind::Map, page, {{pages}}, {doubled}, o, actor([](Batch& batch) {
                     for (std::size_t g = 0; g < batch.size(); ++g) {
@@ -60,8 +64,9 @@ Outcome3 run_with(const std::string& executor) {
                         }
                     }
                 })});
-    b.add_call({"keep", CallKind::Filter, page, {{doubled}}, {kept}, o,
-                keep_int([](long x) { return x % 4 == 0; })});
+    b.add_call({"keep", CallKind::Filter, page, {{doubled}}, {kept}, o, keep_int([](long x) {
+                    return x % 4 == 0;
+                })});
     b.add_call({"sum", CallKind::Reduce, doc, {{kept}}, {total}, o, sum_group()});
     const Plan plan = b.build();
     VecSource source({10, 20, 5, 30, 13, 40});
@@ -95,7 +100,8 @@ TEST_CASE("the inline executor gives the thread executor's outcomes", "[executor
     CHECK(threads.reasons[4] == "thirteen");
     for (std::size_t r : {0u, 1u, 3u, 5u}) CHECK(threads.status[r] == RootStatus::Ok);
     CHECK(threads.status[2] == RootStatus::Ok);  // 5 -> no children: an empty group, summed 0
-    CHECK(threads.values == std::multiset<std::string>{"20", "40", "0", "124", "SUPPRESSED", "164"});
+    CHECK(threads.values ==
+          std::multiset<std::string>{"20", "40", "0", "124", "SUPPRESSED", "164"});
 }
 
 TEST_CASE("an actor that was never built stops the run once; a later setup failure is infra",
@@ -107,10 +113,14 @@ TEST_CASE("an actor that was never built stops the run once; a later setup failu
             const DomainId doc = b.add_domain("Doc");
             const PortId src = b.source("src");
             const PortId out = b.add_port("out", doc);
-            b.add_call({"broken", CallKind::Map, doc, {{src}}, {out}, opts(2, 1),
-                        []() -> std::unique_ptr<Actor> {
-                            throw std::runtime_error("no model data");
-                        }});
+            b.add_call(
+                {"broken",
+                 CallKind::Map,
+                 doc,
+                 {{src}},
+                 {out},
+                 opts(2, 1),
+                 []() -> std::unique_ptr<Actor> { throw std::runtime_error("no model data"); }});
             const Plan plan = b.build();
             VecSource source({1, 2, 3, 4, 5});
             RunOptions options;
@@ -133,7 +143,12 @@ TEST_CASE("an actor that was never built stops the run once; a later setup failu
             const PortId out = b.add_port("out", doc);
             auto builds = std::make_shared<int>(0);
             auto thrown = std::make_shared<bool>(false);
-            b.add_call({"flaky", CallKind::Map, doc, {{src}}, {out}, opts(8, 1),
+            b.add_call({"flaky",
+                        CallKind::Map,
+                        doc,
+                        {{src}},
+                        {out},
+                        opts(8, 1),
                         [builds, thrown]() -> std::unique_ptr<Actor> {
                             if (++*builds == 2) throw std::runtime_error("server busy");
                             return std::make_unique<FnActor>([thrown](Batch& batch) {

@@ -1,7 +1,6 @@
 // The seven invariants of SEMANTICS.md, each tested directly, over actor counts and batch caps.
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -13,8 +12,8 @@ using namespace rop::runtime::test;
 
 namespace {
 
-const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {
-    {1, 1}, {4, 1}, {64, 1}, {1, 3}, {3, 2}, {64, 3}};
+const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {{1, 1}, {4, 1}, {64, 1},
+                                                                      {1, 3}, {3, 2}, {64, 3}};
 
 // Doc -> Page (x children valued 100*x + i); returns {src, pages}.
 struct TwoLevel {
@@ -26,8 +25,14 @@ struct TwoLevel {
         page = b.add_domain("Page", doc);
         src = b.source("src");
         pages = b.add_port("pages", page);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(batch, 1),
-                    expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             opts(batch, 1),
+             expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
     }
 };
 
@@ -41,15 +46,15 @@ TEST_CASE("invariant 1: a Grain is sealed at most once per generation (stale rep
         std::atomic<int> calls{0};
         auto o = opts(4, actors);
         o.timeout = std::chrono::milliseconds(150);  // generous: the CI machine may be loaded
-        t.b.add_call({"slow_once", CallKind::Map, t.page, {{t.pages}}, {out}, o,
-                      actor([&calls](Batch& bt) {
-                          if (calls.fetch_add(1) == 0) {  // the first batch misses its deadline
-                              std::this_thread::sleep_for(std::chrono::milliseconds(600));
-                          }
-                          for (std::size_t g = 0; g < bt.size(); ++g) {
-                              bt.set_output(g, 0, bt.input(g, 0));
-                          }
-                      })});
+        t.b.add_call(
+            {"slow_once", CallKind::Map, t.page, {{t.pages}}, {out}, o, actor([&calls](Batch& bt) {
+                 if (calls.fetch_add(1) == 0) {  // the first batch misses its deadline
+                     std::this_thread::sleep_for(std::chrono::milliseconds(600));
+                 }
+                 for (std::size_t g = 0; g < bt.size(); ++g) {
+                     bt.set_output(g, 0, bt.input(g, 0));
+                 }
+             })});
         const Plan plan = t.b.build();
         VecSource source({3, 2});
         Recorder rec;
@@ -71,7 +76,12 @@ TEST_CASE("invariant 2: every Item gets exactly one terminal outcome", "[runtime
         const PortId a = t.b.add_port("a", t.page);
         const PortId kept = t.b.add_port("kept", t.page);
         const PortId grouped = t.b.add_port("grouped", t.doc);
-        t.b.add_call({"a", CallKind::Map, t.page, {{t.pages}}, {a}, opts(batch, actors),
+        t.b.add_call({"a",
+                      CallKind::Map,
+                      t.page,
+                      {{t.pages}},
+                      {a},
+                      opts(batch, actors),
                       actor([](Batch& bt) {
                           for (std::size_t g = 0; g < bt.size(); ++g) {
                               const long x = bt.input(g, 0).get<long>();
@@ -82,7 +92,12 @@ TEST_CASE("invariant 2: every Item gets exactly one terminal outcome", "[runtime
                               }
                           }
                       })});
-        t.b.add_call({"k", CallKind::Filter, t.page, {{a}}, {kept}, opts(batch, actors),
+        t.b.add_call({"k",
+                      CallKind::Filter,
+                      t.page,
+                      {{a}},
+                      {kept},
+                      opts(batch, actors),
                       keep_int([](long x) { return x % 2 == 0; })});
         t.b.add_call({"g", CallKind::Reduce, t.doc, {{kept}}, {grouped}, opts(batch, actors), {}});
         const Plan plan = t.b.build();
@@ -104,12 +119,17 @@ TEST_CASE("invariant 3: a failed multi-output Grain publishes nothing", "[runtim
             TwoLevel t;
             const PortId lo = t.b.add_port("lo", t.page);
             const PortId hi = t.b.add_port("hi", t.page);
-            t.b.add_call({"two", CallKind::Map, t.page, {{t.pages}}, {lo, hi}, opts(batch, actors),
+            t.b.add_call({"two",
+                          CallKind::Map,
+                          t.page,
+                          {{t.pages}},
+                          {lo, hi},
+                          opts(batch, actors),
                           actor([thrown](Batch& bt) {
                               for (std::size_t g = 0; g < bt.size(); ++g) {
                                   const long x = bt.input(g, 0).get<long>();
                                   bt.set_output(g, 0, Value::of<long>(x));  // written first...
-                                  if (x % 3 == 1) {                          // ...then fails
+                                  if (x % 3 == 1) {                         // ...then fails
                                       if (thrown) throw RecordFailure("nope", g);
                                       bt.fail_record(g, "nope");
                                       continue;
@@ -125,8 +145,8 @@ TEST_CASE("invariant 3: a failed multi-output Grain publishes nothing", "[runtim
             run(plan, source, options);
             CHECK_FALSE(rec.duplicate);
             // 400..403, 300..302: x%3==1 for 400, 403, 301.
-            CHECK(rec.of(lo) == std::multiset<std::string>{"FAILED", "401", "402", "FAILED",
-                                                           "300", "FAILED", "302"});
+            CHECK(rec.of(lo) == std::multiset<std::string>{"FAILED", "401", "402", "FAILED", "300",
+                                                           "FAILED", "302"});
             CHECK(rec.of(hi) == std::multiset<std::string>{"FAILED", "-401", "-402", "FAILED",
                                                            "-300", "FAILED", "-302"});
         }
@@ -140,7 +160,12 @@ TEST_CASE("invariant 4: a barrier never touches another parent or another Call",
         TwoLevel t;
         const PortId a = t.b.add_port("a", t.page);
         const PortId other = t.b.add_port("other", t.page);
-        t.b.add_call({"a", CallKind::Map, t.page, {{t.pages}}, {a}, opts(batch, actors),
+        t.b.add_call({"a",
+                      CallKind::Map,
+                      t.page,
+                      {{t.pages}},
+                      {a},
+                      opts(batch, actors),
                       actor([](Batch& bt) {
                           for (std::size_t g = 0; g < bt.size(); ++g) {
                               const long x = bt.input(g, 0).get<long>();
@@ -151,7 +176,12 @@ TEST_CASE("invariant 4: a barrier never touches another parent or another Call",
                               }
                           }
                       })});
-        t.b.add_call({"other", CallKind::Map, t.page, {{t.pages}}, {other}, opts(batch, actors),
+        t.b.add_call({"other",
+                      CallKind::Map,
+                      t.page,
+                      {{t.pages}},
+                      {other},
+                      opts(batch, actors),
                       map_int([](long x) { return x; })});
         const Plan plan = t.b.build();
         VecSource source({5, 6});
@@ -182,8 +212,7 @@ TEST_CASE("invariant 5: in-flight work is not revoked, its commit is fenced",
     const PortId a = t.b.add_port("a", t.page);
     std::atomic<bool> barrier_seen{false};
     std::atomic<bool> sibling_ran{false};
-    t.b.add_call({"a", CallKind::Map, t.page, {{t.pages}}, {a}, opts(1, 2),
-                  actor([&](Batch& bt) {
+    t.b.add_call({"a", CallKind::Map, t.page, {{t.pages}}, {a}, opts(1, 2), actor([&](Batch& bt) {
                       const long x = bt.input(0, 0).get<long>();
                       if (x == 200) {
                           bt.fail_group(0, "poison");
@@ -232,11 +261,23 @@ TEST_CASE("invariant 6: empty expansions and nested expand/reduce terminate",
         const PortId g1 = b.add_port("g1", d1);
         const PortId g0 = b.add_port("g0", d0);
         const auto o = opts(batch, actors);
-        b.add_call({"gate", CallKind::Filter, d0, {{src}}, {gate}, o,
-                    keep_int([](long x) { return x != 9; })});  // 9: Expansion DROPPED
-        b.add_call({"pages", CallKind::Expand, d0, {{gate}}, {p1}, o,
-                    expand_int([](long x) { return x == 9 ? 1 : x; }, [](long, long) { return 0; })});
-        b.add_call({"regions", CallKind::Expand, d1, {{p1}}, {p2}, o,
+        b.add_call({"gate", CallKind::Filter, d0, {{src}}, {gate}, o, keep_int([](long x) {
+                        return x != 9;
+                    })});  // 9: Expansion DROPPED
+        b.add_call(
+            {"pages",
+             CallKind::Expand,
+             d0,
+             {{gate}},
+             {p1},
+             o,
+             expand_int([](long x) { return x == 9 ? 1 : x; }, [](long, long) { return 0; })});
+        b.add_call({"regions",
+                    CallKind::Expand,
+                    d1,
+                    {{p1}},
+                    {p2},
+                    o,
                     expand_int([](long) { return 0; }, [](long, long) { return 0; })});
         b.add_call({"g1", CallKind::Reduce, d1, {{p2}}, {g1}, o, {}});
         b.add_call({"g0", CallKind::Reduce, d0, {{g1}}, {g0}, o, {}});
@@ -264,16 +305,16 @@ TEST_CASE("invariant 7: healthy siblings commit when another sibling is isolated
         auto o = opts(batch, actors);
         o.recovery = Recovery::IsolateTail;
         std::atomic<int> runs{0};
-        t.b.add_call({"ocr", CallKind::Map, t.page, {{t.pages}}, {out}, o,
-                      actor([&runs](Batch& bt) {
-                          for (std::size_t g = 0; g < bt.size(); ++g) {
-                              ++runs;
-                              if (bt.input(g, 0).get<long>() == 903) {
-                                  throw std::runtime_error("segfault-ish in the model");
-                              }
-                              bt.set_output(g, 0, bt.input(g, 0));
-                          }
-                      })});
+        t.b.add_call(
+            {"ocr", CallKind::Map, t.page, {{t.pages}}, {out}, o, actor([&runs](Batch& bt) {
+                 for (std::size_t g = 0; g < bt.size(); ++g) {
+                     ++runs;
+                     if (bt.input(g, 0).get<long>() == 903) {
+                         throw std::runtime_error("segfault-ish in the model");
+                     }
+                     bt.set_output(g, 0, bt.input(g, 0));
+                 }
+             })});
         const Plan plan = t.b.build();
         VecSource source({9, 8});
         Recorder rec;

@@ -38,7 +38,7 @@ bool wait_for(const std::atomic<bool>& flag, std::chrono::milliseconds limit = 5
 // Runs each batch inside submit(), on the driver's thread: a run that starts no thread, for the
 // forked child below (ThreadSanitizer refuses new threads after a fork).
 class InlineExecutor final : public Executor {
-public:
+  public:
     void start(const Plan& plan, ReportQueue& reports) override {
         plan_ = &plan;
         reports_ = &reports;
@@ -52,7 +52,7 @@ public:
     void abandon(BatchJob&) override {}
     void stop() override {}
 
-private:
+  private:
     const Plan* plan_ = nullptr;
     ReportQueue* reports_ = nullptr;
     std::vector<std::unique_ptr<Actor>> actors_;
@@ -113,8 +113,7 @@ TEST_CASE("pre-scan: a GroupFailure later in the batch suppresses earlier succes
     const PortId out = b.add_port("out", page);
     std::atomic<bool> emitted{false};
     std::atomic<int> batches_with_all{0};
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
-                actor([&](Batch& bt) {
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([&](Batch& bt) {
                     const long x = bt.input(0, 0).get<long>();
                     for (long i = 0; i < x; ++i) bt.emit_child(0, Value::of<long>(100 * x + i));
                     emitted = true;
@@ -125,18 +124,18 @@ TEST_CASE("pre-scan: a GroupFailure later in the batch suppresses earlier succes
                     bt.set_output(0, 0, bt.input(0, 0));
                 })});
     b.add_call({"hint", CallKind::Broadcast, page, {{title}}, {hint}, opts(1, 1), {}});
-    b.add_call({"m", CallKind::Map, page, {{pages}, {hint}}, {out}, opts(8, 1),
-                actor([&](Batch& bt) {
-                    if (bt.size() == 4) ++batches_with_all;
-                    for (std::size_t g = 0; g < bt.size(); ++g) {
-                        const long x = bt.input(g, 0).get<long>();
-                        if (x == 402) {
-                            bt.fail_group(g, "poison at 402");
-                        } else {
-                            bt.set_output(g, 0, Value::of<long>(x));
-                        }
-                    }
-                })});
+    b.add_call(
+        {"m", CallKind::Map, page, {{pages}, {hint}}, {out}, opts(8, 1), actor([&](Batch& bt) {
+             if (bt.size() == 4) ++batches_with_all;
+             for (std::size_t g = 0; g < bt.size(); ++g) {
+                 const long x = bt.input(g, 0).get<long>();
+                 if (x == 402) {
+                     bt.fail_group(g, "poison at 402");
+                 } else {
+                     bt.set_output(g, 0, Value::of<long>(x));
+                 }
+             }
+         })});
     const Plan plan = b.build();
     Recorder rec;
     const RunReport report = run_plan(plan, {4}, rec);
@@ -158,7 +157,12 @@ TEST_CASE("multi-output: a Grain with one output set when the batch threw is rep
     const PortId pages = b.add_port("pages", page);
     const PortId lo = b.add_port("lo", page);
     const PortId hi = b.add_port("hi", page);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(1, 1),
                 expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
     std::atomic<int> attempts{0};
     for (Recovery recovery : {Recovery::RetryBatch, Recovery::RetryTail, Recovery::IsolateTail}) {
@@ -243,8 +247,7 @@ TEST_CASE("expand seal: a reduce never fires on the children streamed so far",
     } watch;
     watch.port = pages;
     watch.flag = &first_resolved;
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
-                actor([&](Batch& bt) {
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([&](Batch& bt) {
                     bt.emit_child(0, Value::of<long>(1));
                     // The first child is a published fact before the rest is emitted.
                     CHECK(wait_for(first_resolved));

@@ -110,7 +110,8 @@ inline PipelineDefinition demo_definition(DemoSinks& sinks, std::string default_
     def.sinks.push_back({"totals", "Doc.total", total, "totals.txt", [s](const std::string& path) {
                              s->totals_path = path;
                              RootSinkBinding binding;
-                             binding.write_root = [s](const RootKey&, std::span<const Value> items) {
+                             binding.write_root = [s](const RootKey&,
+                                                      std::span<const Value> items) {
                                  std::lock_guard<std::mutex> lock(s->mu);
                                  for (const Value& v : items) s->totals.push_back(v.get<long>());
                              };

@@ -325,9 +325,8 @@ TEST_CASE("pipeline_main: --resume continues from the journal; a throwing sink f
     CHECK(a.code == kExitFailedRoots);  // doc7: page 701 fails
     DemoSinks second;
     const auto report = dir.path / "r.json";
-    const MainResult b = run_demo(
-        second, {"--input", "1,7,2,3", "--journal", journal, "--resume", "--report",
-                 report.string()});
+    const MainResult b = run_demo(second, {"--input", "1,7,2,3", "--journal", journal, "--resume",
+                                           "--report", report.string()});
     CHECK(b.code == kExitFailedRoots);  // doc7's earlier failure is still reported
     CHECK_THAT(b.err, StartsWith("demo: 1 failed of 4 roots\n  doc7: call 'm': bad page 701"));
     CHECK(second.totals == std::vector<long>{1806});  // only doc3 ran

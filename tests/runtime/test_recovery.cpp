@@ -1,9 +1,8 @@
 // Recovery policies (abort, retry_batch, retry_tail, isolate_tail), typed failures thrown
 // mid-batch, infra failures and timeouts with stale late reports, and contract errors.
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-
-#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -48,7 +47,8 @@ RunReport run_one(const OneMap& m, std::vector<long> roots, Recorder& rec) {
 
 }  // namespace
 
-TEST_CASE("abort: an opaque error aborts the run, every root still reported", "[runtime][recovery]") {
+TEST_CASE("abort: an opaque error aborts the run, every root still reported",
+          "[runtime][recovery]") {
     CallOptions o = opts(4, 1);
     o.recovery = Recovery::Abort;  // asked for: the default isolates
     OneMap m(o, [](Batch& bt) {
@@ -166,8 +166,7 @@ TEST_CASE("a typed failure thrown mid-batch fails one Grain and replays the unfi
     });
     Recorder rec;
     const RunReport report = run_one(m, {6}, rec);
-    CHECK(rec.of(m.out) ==
-          std::multiset<std::string>{"600", "601", "FAILED", "603", "604", "605"});
+    CHECK(rec.of(m.out) == std::multiset<std::string>{"600", "601", "FAILED", "603", "604", "605"});
     CHECK(report.roots[0].reason == "bad page");
 }
 

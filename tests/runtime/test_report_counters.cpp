@@ -1,9 +1,8 @@
 // Counters and report numbers that tell the truth: retries count replayed batches (not the
 // Grains in them), a filter counts a failed input as `suppressed` like a map does, `dropped`
 // per Call, and root latency percentiles that are honest for small samples.
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -48,10 +47,10 @@ TEST_CASE("retries count replayed batches; retried_items count their Grains",
     // Root 10's batch: [10] at cap 1, [7..13] at cap 7, [0..47] at cap 48. retry_batch replays
     // the batch, retry_tail and isolate_tail (first replay) the tail from 10 on.
     const std::vector<Case> cases = {
-        {Recovery::RetryBatch, 1, 1},   {Recovery::RetryBatch, 7, 7},
-        {Recovery::RetryBatch, 48, 48}, {Recovery::RetryTail, 1, 1},
-        {Recovery::RetryTail, 7, 4},    {Recovery::RetryTail, 48, 38},
-        {Recovery::IsolateTail, 1, 1},  {Recovery::IsolateTail, 7, 4},
+        {Recovery::RetryBatch, 1, 1},    {Recovery::RetryBatch, 7, 7},
+        {Recovery::RetryBatch, 48, 48},  {Recovery::RetryTail, 1, 1},
+        {Recovery::RetryTail, 7, 4},     {Recovery::RetryTail, 48, 38},
+        {Recovery::IsolateTail, 1, 1},   {Recovery::IsolateTail, 7, 4},
         {Recovery::IsolateTail, 48, 38},
     };
     for (const Case& c : cases) {
@@ -113,7 +112,12 @@ TEST_CASE("a filter counts a failed input as suppressed, like a map; dropped per
     const PortId fo = b.add_port("fo", page);
     const PortId go = b.add_port("go", page);
     const PortId ho = b.add_port("ho", page);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(4, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(4, 1),
                 expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
     b.add_call({"m", CallKind::Map, page, {{pages}}, {mo}, opts(4, 1), actor([](Batch& bt) {
                     for (std::size_t g = 0; g < bt.size(); ++g) {
@@ -124,8 +128,9 @@ TEST_CASE("a filter counts a failed input as suppressed, like a map; dropped per
                         }
                     }
                 })});
-    b.add_call({"f", CallKind::Filter, page, {{mo}}, {fo}, opts(4, 1),
-                keep_int([](long x) { return x % 2 == 0; })});
+    b.add_call({"f", CallKind::Filter, page, {{mo}}, {fo}, opts(4, 1), keep_int([](long x) {
+                    return x % 2 == 0;
+                })});
     const ActorFactory same = map_int([](long x) { return x; });
     b.add_call({"g", CallKind::Map, page, {{mo}}, {go}, opts(4, 1), same});
     b.add_call({"h", CallKind::Map, page, {{fo}}, {ho}, opts(4, 1), same});

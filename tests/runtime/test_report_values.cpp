@@ -2,7 +2,6 @@
 // rejected with a clear message.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -21,7 +20,12 @@ TEST_CASE("report and trace JSON parse back", "[runtime][report]") {
     const PortId src = b.source("src");
     const PortId pages = b.add_port("pages", page);
     const PortId out = b.add_port("out", page);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(4, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(4, 1),
                 expand_int([](long x) { return x; }, [](long x, long i) { return 10 * x + i; })});
     b.add_call({"ocr", CallKind::Map, page, {{pages}}, {out}, opts(8, 2), actor([](Batch& bt) {
                     for (std::size_t g = 0; g < bt.size(); ++g) {
@@ -70,7 +74,8 @@ TEST_CASE("Value codecs round-trip builtin types", "[runtime][value]") {
     const Value s = Value::of<std::string>("hello");
     CHECK(Value::decode(*s.type(), s.encode()).get<std::string>() == "hello");
     const Value v = Value::of<std::vector<long>>({1, -2, 3});
-    CHECK(Value::decode(*v.type(), v.encode()).get<std::vector<long>>() == std::vector<long>{1, -2, 3});
+    CHECK(Value::decode(*v.type(), v.encode()).get<std::vector<long>>() ==
+          std::vector<long>{1, -2, 3});
     const Value d = Value::of<double>(2.5);
     CHECK(Value::decode(*d.type(), d.encode()).get<double>() == 2.5);
     const Value nested = Value::of<std::vector<std::string>>({"a", "", "ccc"});

@@ -8,8 +8,8 @@ using namespace rop::runtime;
 using namespace rop::runtime::test;
 
 namespace {
-const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {
-    {1, 1}, {3, 1}, {64, 1}, {1, 3}, {4, 2}, {64, 3}};
+const std::vector<std::pair<std::uint32_t, std::uint32_t>> kShapes = {{1, 1}, {3, 1}, {64, 1},
+                                                                      {1, 3}, {4, 2}, {64, 3}};
 }
 
 TEST_CASE("expand -> map -> filter -> reduce, every batch cap and actor count", "[runtime]") {
@@ -25,12 +25,20 @@ TEST_CASE("expand -> map -> filter -> reduce, every batch cap and actor count", 
         const PortId grouped = b.add_port("grouped", doc);
         const PortId total = b.add_port("total", doc);
         const auto o = opts(batch, actors);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
-                    expand_int([](long x) { return x / 10; }, [](long x, long i) { return x + i; })});
-        b.add_call({"double", CallKind::Map, page, {{pages}}, {doubled}, o,
-                    map_int([](long x) { return 2 * x; })});
-        b.add_call({"keep", CallKind::Filter, page, {{doubled}}, {kept}, o,
-                    keep_int([](long x) { return x % 4 == 0; })});
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             o,
+             expand_int([](long x) { return x / 10; }, [](long x, long i) { return x + i; })});
+        b.add_call({"double", CallKind::Map, page, {{pages}}, {doubled}, o, map_int([](long x) {
+                        return 2 * x;
+                    })});
+        b.add_call({"keep", CallKind::Filter, page, {{doubled}}, {kept}, o, keep_int([](long x) {
+                        return x % 4 == 0;
+                    })});
         b.add_call({"collect", CallKind::Reduce, doc, {{kept}}, {grouped}, o, {}});
         b.add_call({"sum", CallKind::Reduce, doc, {{kept}}, {total}, o, sum_group()});
         const Plan plan = b.build();
@@ -40,8 +48,8 @@ TEST_CASE("expand -> map -> filter -> reduce, every batch cap and actor count", 
         options.observer = &rec;
         const RunReport report = run(plan, source, options);
         CHECK_FALSE(rec.duplicate);
-        CHECK(rec.of(grouped) == std::multiset<std::string>{"[0:20]", "[0:40]", "[]",
-                                                             "[0:60,2:64]"});
+        CHECK(rec.of(grouped) ==
+              std::multiset<std::string>{"[0:20]", "[0:40]", "[]", "[0:60,2:64]"});
         CHECK(rec.of(total) == std::multiset<std::string>{"20", "40", "0", "124"});
         CHECK(rec.of(kept).count("DROPPED") == 2);
         REQUIRE(report.roots.size() == 4);
@@ -66,13 +74,20 @@ TEST_CASE("broadcast, optional inputs and multi-output Calls", "[runtime]") {
         const PortId hi = b.add_port("hi", page);
         const PortId fixed = b.add_port("fixed", page);
         const auto o = opts(batch, actors);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    o,
                     expand_int([](long) { return 3; }, [](long x, long i) { return x + i; })});
-        b.add_call({"title", CallKind::Map, doc, {{src}}, {title}, o,
-                    map_int([](long x) { return 1000 * x; })});
+        b.add_call({"title", CallKind::Map, doc, {{src}}, {title}, o, map_int([](long x) {
+                        return 1000 * x;
+                    })});
         b.add_call({"hint", CallKind::Broadcast, page, {{title}}, {hint}, o, {}});
-        b.add_call({"odd", CallKind::Filter, page, {{pages}}, {odd}, o,
-                    keep_int([](long x) { return x % 2 == 1; })});
+        b.add_call({"odd", CallKind::Filter, page, {{pages}}, {odd}, o, keep_int([](long x) {
+                        return x % 2 == 1;
+                    })});
         b.add_call({"split2", CallKind::Map, page, {{pages}}, {lo, hi}, o, actor([](Batch& bt) {
                         for (std::size_t g = 0; g < bt.size(); ++g) {
                             const long x = bt.input(g, 0).get<long>();
@@ -80,8 +95,13 @@ TEST_CASE("broadcast, optional inputs and multi-output Calls", "[runtime]") {
                             bt.set_output(g, 1, Value::of<long>(x / 10));
                         }
                     })});
-        b.add_call({"fix", CallKind::Map, page,
-                    {{hint}, {odd, InputMode::Optional}, {hi}}, {fixed}, o, actor([](Batch& bt) {
+        b.add_call({"fix",
+                    CallKind::Map,
+                    page,
+                    {{hint}, {odd, InputMode::Optional}, {hi}},
+                    {fixed},
+                    o,
+                    actor([](Batch& bt) {
                         for (std::size_t g = 0; g < bt.size(); ++g) {
                             const Value& maybe = bt.input(g, 1);
                             const long v = bt.input(g, 0).get<long>() +
@@ -97,11 +117,11 @@ TEST_CASE("broadcast, optional inputs and multi-output Calls", "[runtime]") {
         options.observer = &rec;
         const RunReport report = run(plan, source, options);
         CHECK_FALSE(rec.duplicate);
-        CHECK(rec.of(hint) == std::multiset<std::string>{"10000", "10000", "10000", "21000",
-                                                         "21000", "21000"});
+        CHECK(rec.of(hint) ==
+              std::multiset<std::string>{"10000", "10000", "10000", "21000", "21000", "21000"});
         // root 10: pages 10,11,12 -> odd only 11; root 21: 21,22,23 -> 21, 23.
-        CHECK(rec.of(fixed) == std::multiset<std::string>{"10099", "10111", "10099", "21221",
-                                                          "21199", "21223"});
+        CHECK(rec.of(fixed) ==
+              std::multiset<std::string>{"10099", "10111", "10099", "21221", "21199", "21223"});
         CHECK(rec.of(lo) == std::multiset<std::string>{"0", "1", "2", "1", "2", "3"});
         CHECK(report.calls.size() == 6);
     }
@@ -121,9 +141,19 @@ TEST_CASE("nested expand/reduce three levels deep, with empty expansions", "[run
         const PortId r0 = b.add_port("doc_sum", d0);
         const auto o = opts(batch, actors);
         // x pages, page i has i regions (page 0: an empty expansion).
-        b.add_call({"pages", CallKind::Expand, d0, {{src}}, {p1}, o,
+        b.add_call({"pages",
+                    CallKind::Expand,
+                    d0,
+                    {{src}},
+                    {p1},
+                    o,
                     expand_int([](long x) { return x; }, [](long, long i) { return i; })});
-        b.add_call({"regions", CallKind::Expand, d1, {{p1}}, {p2}, o,
+        b.add_call({"regions",
+                    CallKind::Expand,
+                    d1,
+                    {{p1}},
+                    {p2},
+                    o,
                     expand_int([](long x) { return x; }, [](long, long i) { return i + 1; })});
         b.add_call({"page_sum", CallKind::Reduce, d1, {{p2}}, {r1}, o, sum_group()});
         b.add_call({"doc_sum", CallKind::Reduce, d0, {{r1}}, {r0}, o, sum_group()});
@@ -145,8 +175,9 @@ TEST_CASE("root outcomes: Ok, Dropped (no PRESENT result), Failed(call, reason)"
     const PortId src = b.source("src");
     const PortId kept = b.add_port("kept", doc);
     const PortId out = b.add_port("out", doc);
-    b.add_call({"keep", CallKind::Filter, doc, {{src}}, {kept}, opts(4, 1),
-                keep_int([](long x) { return x != 2; })});
+    b.add_call({"keep", CallKind::Filter, doc, {{src}}, {kept}, opts(4, 1), keep_int([](long x) {
+                    return x != 2;
+                })});
     b.add_call({"work", CallKind::Map, doc, {{kept}}, {out}, opts(4, 1), actor([](Batch& bt) {
                     for (std::size_t g = 0; g < bt.size(); ++g) {
                         const long x = bt.input(g, 0).get<long>();
@@ -160,7 +191,8 @@ TEST_CASE("root outcomes: Ok, Dropped (no PRESENT result), Failed(call, reason)"
     const Plan plan = b.build();
     std::vector<long> seen;
     RunOptions options;
-    options.sinks.push_back({out, [&](EntityId, const Value& v) { seen.push_back(v.get<long>()); }});
+    options.sinks.push_back(
+        {out, [&](EntityId, const Value& v) { seen.push_back(v.get<long>()); }});
     VecSource source({1, 2, 3});
     const RunReport report = run(plan, source, options);
     REQUIRE(report.roots.size() == 3);
@@ -184,7 +216,12 @@ TEST_CASE("single_parent batching never mixes parents; any_parent does", "[runti
         bool mixed_seen = false;
         auto o = opts(16, 1);
         o.batching = mode;
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(8, 1),
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    opts(8, 1),
                     expand_int([](long x) { return x; }, [](long, long i) { return i; })});
         b.add_call({"m", CallKind::Map, page, {{pages}}, {out}, o, actor([&mixed_seen](Batch& bt) {
                         for (std::size_t g = 0; g < bt.size(); ++g) {

@@ -35,7 +35,7 @@ struct Tracked {
 };
 
 class TrackedSource final : public RootSource {
-public:
+  public:
     explicit TrackedSource(std::vector<long> values) : values_(std::move(values)) {}
     std::optional<Root> next() override {
         if (i_ == values_.size()) return std::nullopt;
@@ -43,7 +43,7 @@ public:
         return Root{Value::make<Tracked>(values_[i_ - 1]), "root" + std::to_string(i_ - 1)};
     }
 
-private:
+  private:
     std::vector<long> values_;
     std::size_t i_ = 0;
 };
@@ -66,7 +66,12 @@ struct ParentPlan {
         pages = b.add_port("pages", page);
         mapped = b.add_port("mapped", page);
         total = b.add_port("total", doc);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, o,
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    o,
                     actor([max_children](Batch& batch) {
                         for (std::size_t g = 0; g < batch.size(); ++g) {
                             CHECK_FALSE(batch.parent(g).has_value());  // not a reduce
@@ -105,9 +110,9 @@ long expected_total(long x) {
 struct TempDir {
     TempDir() {
         static int counter = 0;
-        path = std::filesystem::temp_directory_path() /
-               ("rop_sinks_journal_" + std::to_string(::getpid()) + "_" +
-                std::to_string(counter++));
+        path =
+            std::filesystem::temp_directory_path() /
+            ("rop_sinks_journal_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
         std::filesystem::create_directories(path);
     }
     ~TempDir() {
@@ -161,8 +166,8 @@ struct MemorySink {
 
 TEST_CASE("Batch::parent: a reduce sees its parent's value, other Calls an empty Value",
           "[runtime][parent]") {
-    for (auto [batch, actors] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
-             {1, 1}, {3, 2}, {64, 1}, {64, 3}}) {
+    for (auto [batch, actors] :
+         std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 1}, {3, 2}, {64, 1}, {64, 3}}) {
         CAPTURE(batch, actors);
         ParentPlan p(opts(batch, actors), parent_sum);
         VecSource source({3, 0, 7, 1, 12});
@@ -171,12 +176,11 @@ TEST_CASE("Batch::parent: a reduce sees its parent's value, other Calls an empty
         options.observer = &rec;
         const RunReport report = run(p.plan, source, options);
         CHECK_FALSE(report.aborted);
-        CHECK(rec.of(p.total) ==
-              std::multiset<std::string>{std::to_string(expected_total(3)),
-                                         std::to_string(expected_total(0)),
-                                         std::to_string(expected_total(7)),
-                                         std::to_string(expected_total(1)),
-                                         std::to_string(expected_total(12))});
+        CHECK(rec.of(p.total) == std::multiset<std::string>{std::to_string(expected_total(3)),
+                                                            std::to_string(expected_total(0)),
+                                                            std::to_string(expected_total(7)),
+                                                            std::to_string(expected_total(1)),
+                                                            std::to_string(expected_total(12))});
     }
 }
 
@@ -194,13 +198,28 @@ TEST_CASE("Batch::parent: nested reduces see their own parents; replays see it a
     CallOptions o = opts(4, 2);
     o.recovery = Recovery::RetryBatch;
     o.retries = 3;
-    b.add_call({"pages", CallKind::Expand, doc, {{src}}, {pages}, o,
+    b.add_call({"pages",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                o,
                 expand_int([](long x) { return x; }, [](long x, long i) { return 10 * x + i; })});
-    b.add_call({"lines", CallKind::Expand, page, {{pages}}, {lines}, o,
+    b.add_call({"lines",
+                CallKind::Expand,
+                page,
+                {{pages}},
+                {lines},
+                o,
                 expand_int([](long x) { return x % 3; }, [](long, long i) { return i; })});
     auto flaky = std::make_shared<std::atomic<int>>(0);
     // page_total = parent page value * 100 + lines; the first two batches throw (replayed).
-    b.add_call({"page_sum", CallKind::Reduce, page, {{lines}}, {page_total}, o,
+    b.add_call({"page_sum",
+                CallKind::Reduce,
+                page,
+                {{lines}},
+                {page_total},
+                o,
                 actor([flaky](Batch& batch) {
                     if (flaky->fetch_add(1) < 2) throw std::runtime_error("transient");
                     for (std::size_t g = 0; g < batch.size(); ++g) {
@@ -210,16 +229,16 @@ TEST_CASE("Batch::parent: nested reduces see their own parents; replays see it a
                                                          static_cast<long>(group.values.size())));
                     }
                 })});
-    b.add_call({"doc_sum", CallKind::Reduce, doc, {{page_total}}, {doc_total}, o,
-                actor([](Batch& batch) {
-                    for (std::size_t g = 0; g < batch.size(); ++g) {
-                        long s = batch.parent(g).get<long>() * 1000000;
-                        for (const Value& v : batch.input(g, 0).get<ReduceGroup>().values) {
-                            s += v.get<long>();
-                        }
-                        batch.set_output(g, 0, Value::of<long>(s));
-                    }
-                })});
+    b.add_call(
+        {"doc_sum", CallKind::Reduce, doc, {{page_total}}, {doc_total}, o, actor([](Batch& batch) {
+             for (std::size_t g = 0; g < batch.size(); ++g) {
+                 long s = batch.parent(g).get<long>() * 1000000;
+                 for (const Value& v : batch.input(g, 0).get<ReduceGroup>().values) {
+                     s += v.get<long>();
+                 }
+                 batch.set_output(g, 0, Value::of<long>(s));
+             }
+         })});
     const Plan plan = b.build();
     VecSource source({2, 4, 0});
     Recorder rec;
@@ -267,8 +286,8 @@ TEST_CASE("Batch::parent: the parent payload is released once its reduce has run
 
 TEST_CASE("root sinks: each root once, its items in ordinal order, when it is done",
           "[runtime][sinks]") {
-    for (auto [batch, actors] : std::vector<std::pair<std::uint32_t, std::uint32_t>>{
-             {1, 1}, {3, 3}, {64, 2}}) {
+    for (auto [batch, actors] :
+         std::vector<std::pair<std::uint32_t, std::uint32_t>>{{1, 1}, {3, 3}, {64, 2}}) {
         CAPTURE(batch, actors);
         PlanBuilder b;
         const DomainId doc = b.add_domain("Doc");
@@ -280,26 +299,35 @@ TEST_CASE("root sinks: each root once, its items in ordinal order, when it is do
         const PortId kept = b.add_port("kept", line);
         const PortId count = b.add_port("count", doc);
         const auto o = opts(batch, actors);
-        b.add_call({"pages", CallKind::Expand, doc, {{src}}, {pages}, o,
-                    expand_int([](long x) { return x; }, [](long x, long i) { return 10 * x + i; })});
-        b.add_call({"lines", CallKind::Expand, page, {{pages}}, {lines}, o,
-                    expand_int([](long x) { return x % 4; },
-                               [](long x, long i) { return 10 * x + i; })});
+        b.add_call(
+            {"pages",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             o,
+             expand_int([](long x) { return x; }, [](long x, long i) { return 10 * x + i; })});
+        b.add_call(
+            {"lines",
+             CallKind::Expand,
+             page,
+             {{pages}},
+             {lines},
+             o,
+             expand_int([](long x) { return x % 4; }, [](long x, long i) { return 10 * x + i; })});
         // A shuffling filter: random sleeps scramble completion order; drops odd values.
-        b.add_call({"keep", CallKind::Filter, line, {{lines}}, {kept}, o,
-                    actor([](Batch& bt) {
+        b.add_call({"keep", CallKind::Filter, line, {{lines}}, {kept}, o, actor([](Batch& bt) {
                         thread_local std::mt19937 rng(std::random_device{}());
                         std::this_thread::sleep_for(std::chrono::microseconds(rng() % 200));
                         for (std::size_t g = 0; g < bt.size(); ++g) {
                             bt.set_keep(g, bt.input(g, 0).get<long>() % 2 == 0);
                         }
                     })});
-        b.add_call({"n", CallKind::Reduce, doc, {{pages}}, {count}, o,
-                    actor([](Batch& bt) {
+        b.add_call({"n", CallKind::Reduce, doc, {{pages}}, {count}, o, actor([](Batch& bt) {
                         for (std::size_t g = 0; g < bt.size(); ++g) {
                             bt.set_output(g, 0,
-                                             Value::of<long>(static_cast<long>(
-                                                 bt.input(g, 0).get<ReduceGroup>().values.size())));
+                                          Value::of<long>(static_cast<long>(
+                                              bt.input(g, 0).get<ReduceGroup>().values.size())));
                         }
                     })});
         const Plan plan = b.build();
@@ -391,8 +419,8 @@ TEST_CASE("journal: one fsynced line per finished root, with every sink's token"
         CHECK_THAT(lines[i], ContainsSubstring(R"("tokens":[")" + std::to_string(i) + R"("])"));
         roots.insert(lines[i].substr(0, lines[i].find(',')));
     }
-    CHECK(roots == std::set<std::string>{R"({"name":"root0")", R"({"name":"root1")",
-                                         R"({"name":"root2")"});
+    CHECK(roots ==
+          std::set<std::string>{R"({"name":"root0")", R"({"name":"root1")", R"({"name":"root2")"});
 }
 
 TEST_CASE("journal: resume skips journaled roots (earlier status) and restores the last token",
@@ -409,20 +437,25 @@ TEST_CASE("journal: resume skips journaled roots (earlier status) and restores t
         const PortId pages = b.add_port("pages", page);
         const PortId mapped = b.add_port("mapped", page);
         const PortId total = b.add_port("total", doc);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(2, 1),
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    opts(2, 1),
                     expand_int([](long x) { return x % 10; },
                                [](long x, long i) { return 100 * x + i; })});
-        b.add_call({"m", CallKind::Map, page, {{pages}}, {mapped}, opts(2, 1),
-                    actor([](Batch& batch) {
-                        for (std::size_t g = 0; g < batch.size(); ++g) {
-                            const long x = batch.input(g, 0).get<long>();
-                            if (x == 1301) {
-                                batch.fail_record(g, "bad page");
-                                continue;
-                            }
-                            batch.set_output(g, 0, Value::of<long>(x));
-                        }
-                    })});
+        b.add_call(
+            {"m", CallKind::Map, page, {{pages}}, {mapped}, opts(2, 1), actor([](Batch& batch) {
+                 for (std::size_t g = 0; g < batch.size(); ++g) {
+                     const long x = batch.input(g, 0).get<long>();
+                     if (x == 1301) {
+                         batch.fail_record(g, "bad page");
+                         continue;
+                     }
+                     batch.set_output(g, 0, Value::of<long>(x));
+                 }
+             })});
         b.add_call({"sum", CallKind::Reduce, doc, {{mapped}}, {total}, opts(2, 1), sum_group()});
         return std::pair{b.build(), total};
     };
@@ -468,8 +501,8 @@ TEST_CASE("journal: resume skips journaled roots (earlier status) and restores t
     CHECK(report.roots[3].status == RootStatus::Ok);
     CHECK(rec.done.size() == 2);  // only roots 3 and 4 ran
     std::multiset<std::string> got(totals.lines.begin(), totals.lines.end());
-    CHECK(got == std::multiset<std::string>{"0:root0:401", "2:root2:0", "3:root3:1606",
-                                            "4:root4:2510"});
+    CHECK(got ==
+          std::multiset<std::string>{"0:root0:401", "2:root2:0", "3:root3:1606", "4:root4:2510"});
     // The torn line is gone; every line parses.
     const auto lines = lines_of(read_file(journal));
     CHECK(lines.size() == 1 + 5);
@@ -503,13 +536,13 @@ TEST_CASE("journal: resume skips journaled roots (earlier status) and restores t
         renamed.journal_path = journal.string();
         renamed.resume = true;
         class Named final : public RootSource {
-        public:
+          public:
             std::optional<Root> next() override {
                 if (i_ == 2) return std::nullopt;
                 return Root{Value::of<long>(2), "other" + std::to_string(i_++)};
             }
 
-        private:
+          private:
             int i_ = 0;
         } named;
         CHECK_THROWS_WITH(run(plan, named, renamed),

@@ -2,14 +2,12 @@
 // roots and lets the roots in flight finish within stop_grace; a second ends the run at once.
 // Unfinished roots are reported as interrupted (never journaled, so --resume runs them again).
 // UDF state is shared through std::shared_ptr: a detached actor thread owns its captures.
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <chrono>
 #include <memory>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "runtime_test_util.h"
 
@@ -32,7 +30,12 @@ Plan one_map(std::function<void(long)> hook, std::uint32_t batch) {
     const DomainId doc = b.add_domain("Doc");
     const PortId src = b.source("src");
     const PortId out = b.add_port("out", doc);
-    b.add_call({"work", CallKind::Map, doc, {{src}}, {out}, opts(batch, 1),
+    b.add_call({"work",
+                CallKind::Map,
+                doc,
+                {{src}},
+                {out},
+                opts(batch, 1),
                 actor([hook](Batch& batch_view) {
                     for (std::size_t g = 0; g < batch_view.size(); ++g) {
                         hook(batch_view.input(g, 0).get<long>());
@@ -54,7 +57,11 @@ TEST_CASE("a stop request: no new roots, the roots in flight finish", "[stop]") 
     for (const char* executor : {"threads", "inline"}) {
         CAPTURE(executor);
         auto stop = std::make_shared<StopRequest>();
-        const Plan plan = one_map([stop](long v) { if (v == 3) stop->request(); }, 1);
+        const Plan plan = one_map(
+            [stop](long v) {
+                if (v == 3) stop->request();
+            },
+            1);
         VecSource source(range(50));
         RunOptions options;
         options.executor = executor;
@@ -101,7 +108,8 @@ TEST_CASE("a stop request: a root still running when the grace ends is interrupt
     REQUIRE(report.roots.size() == 4);
     CHECK(report.roots[0].status == RootStatus::Ok);
     CHECK(report.roots[1].status == RootStatus::Failed);
-    CHECK(report.roots[1].reason == "interrupted (SIGINT) before it finished; --resume runs it again");
+    CHECK(report.roots[1].reason ==
+          "interrupted (SIGINT) before it finished; --resume runs it again");
     // Roots 2 and 3 were admitted but queued behind the stuck batch (one actor): interrupted too.
     CHECK(report.roots[2].status == RootStatus::Failed);
     CHECK(report.roots[3].status == RootStatus::Failed);
@@ -130,5 +138,6 @@ TEST_CASE("a second stop request ends the run at once", "[stop]") {
     CHECK(report.interrupted);
     CHECK(report.interrupt_reason == "SIGTERM");
     REQUIRE_FALSE(report.roots.empty());
-    CHECK(report.roots[0].reason == "interrupted (SIGTERM) before it finished; --resume runs it again");
+    CHECK(report.roots[0].reason ==
+          "interrupted (SIGTERM) before it finished; --resume runs it again");
 }

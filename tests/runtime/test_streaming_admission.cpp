@@ -1,8 +1,7 @@
 // Streaming expand (children schedulable before the expand reports; replays; failure after
 // emitting), admission control (max_inflight_roots, payload budget) and progress callbacks.
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -25,9 +24,15 @@ struct Streaming {
         pages = b.add_port("pages", page);
         out = b.add_port("out", page);
         grouped = b.add_port("grouped", doc);
-        b.add_call({"render", CallKind::Expand, doc, {{src}}, {pages}, expand_opts,
+        b.add_call({"render",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    expand_opts,
                     actor(std::move(expand))});
-        b.add_call({"ocr", CallKind::Map, page, {{pages}}, {out}, opts(1, 1), actor(std::move(map))});
+        b.add_call(
+            {"ocr", CallKind::Map, page, {{pages}}, {out}, opts(1, 1), actor(std::move(map))});
         b.add_call({"join", CallKind::Reduce, doc, {{out}}, {grouped}, opts(1, 1), {}});
         plan = b.build();
     }
@@ -153,7 +158,12 @@ TEST_CASE("admission: max_inflight_roots bounds the roots in flight", "[runtime]
         count.src = b.source("src");
         const PortId pages = b.add_port("pages", page);
         const PortId out = b.add_port("out", page);
-        b.add_call({"split", CallKind::Expand, doc, {{count.src}}, {pages}, opts(4, 1),
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{count.src}},
+                    {pages},
+                    opts(4, 1),
                     expand_int([](long x) { return x; }, [](long, long i) { return i; })});
         b.add_call({"m", CallKind::Map, page, {{pages}}, {out}, opts(16, 2), actor(pass())});
         const Plan plan = b.build();
@@ -180,14 +190,14 @@ TEST_CASE("admission: the payload-bytes budget holds new roots back", "[runtime]
                 })});
     const Plan plan = b.build();
     class Big final : public RootSource {
-    public:
+      public:
         std::optional<Root> next() override {
             if (n_ == 20) return std::nullopt;
             ++n_;
             return Root{Value::of<std::string>(std::string(10000, 'p')), {}};
         }
 
-    private:
+      private:
         int n_ = 0;
     } source;
     RunOptions options;
@@ -230,7 +240,12 @@ TEST_CASE("admission: a root finished at dequeue (siblings suppressed) does not 
     const PortId src = b.source("src");
     const PortId pages = b.add_port("pages", page);
     const PortId out = b.add_port("out", page);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(1, 1),
                 expand_int([](long) { return 5; }, [](long, long i) { return i; })});
     b.add_call({"m", CallKind::Map, page, {{pages}}, {out}, opts(1, 1), actor([](Batch& bt) {
                     if (bt.input(0, 0).get<long>() == 0) {

@@ -5,10 +5,9 @@
 //
 // UDF state is shared with the test through std::shared_ptr or globals, never by reference to
 // the test's frame: a detached actor thread owns its Actor (and so the UDF's captures).
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -165,15 +164,15 @@ struct AbortAndSlow {
         const PortId src = b.source("src");
         slow_out = b.add_port("slow_out", doc);
         const PortId boom_out = b.add_port("boom_out", doc);
-        b.add_call({"slow", CallKind::Map, doc, {{src}}, {slow_out}, opts(1, 1),
-                    actor(std::move(slow))});
+        b.add_call(
+            {"slow", CallKind::Map, doc, {{src}}, {slow_out}, opts(1, 1), actor(std::move(slow))});
         CallOptions abort_on_error = opts(1, 1);
         abort_on_error.recovery = Recovery::Abort;  // not the default (isolate_tail)
-        b.add_call({"boom", CallKind::Map, doc, {{src}}, {boom_out}, abort_on_error,
-                    actor([](Batch& bt) {
-                        if (bt.input(0, 0).get<long>() == 1) throw std::runtime_error("boom");
-                        bt.set_output(0, 0, bt.input(0, 0));
-                    })});
+        b.add_call(
+            {"boom", CallKind::Map, doc, {{src}}, {boom_out}, abort_on_error, actor([](Batch& bt) {
+                 if (bt.input(0, 0).get<long>() == 1) throw std::runtime_error("boom");
+                 bt.set_output(0, 0, bt.input(0, 0));
+             })});
         plan = b.build();
     }
 };

@@ -1,7 +1,6 @@
 // Table-driven tests of every transition in SEMANTICS.md, over the full Cartesian products.
-#include <catch2/catch_test_macros.hpp>
-
 #include <array>
+#include <catch2/catch_test_macros.hpp>
 #include <tuple>
 #include <vector>
 
@@ -19,12 +18,13 @@ constexpr auto O = InputMode::Optional;
 using V = InputVerdict;
 }  // namespace
 
-TEST_CASE("call input algebra: one input, required/optional x 5 outcomes", "[runtime][transitions]") {
+TEST_CASE("call input algebra: one input, required/optional x 5 outcomes",
+          "[runtime][transitions]") {
     const std::vector<std::tuple<InputMode, Outcome, InputVerdict>> rows = {
-        {R, Outcome::Unresolved, V::Wait},   {O, Outcome::Unresolved, V::Wait},
-        {R, Outcome::Present, V::Run},       {O, Outcome::Present, V::Run},
-        {R, Outcome::Dropped, V::Drop},      {O, Outcome::Dropped, V::Run},  // "missing"
-        {R, Outcome::Failed, V::Suppress},   {O, Outcome::Failed, V::Suppress},
+        {R, Outcome::Unresolved, V::Wait},     {O, Outcome::Unresolved, V::Wait},
+        {R, Outcome::Present, V::Run},         {O, Outcome::Present, V::Run},
+        {R, Outcome::Dropped, V::Drop},        {O, Outcome::Dropped, V::Run},  // "missing"
+        {R, Outcome::Failed, V::Suppress},     {O, Outcome::Failed, V::Suppress},
         {R, Outcome::Suppressed, V::Suppress}, {O, Outcome::Suppressed, V::Suppress},
     };
     for (const auto& [mode, outcome, expected] : rows) {

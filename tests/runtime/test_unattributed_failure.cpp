@@ -3,9 +3,8 @@
 // without an index is bisected down to the item it was about, under every recovery policy and
 // executor; a timed-out batch is split and its halves timed on their own; a named index is
 // still taken as given. UDF state is shared through std::shared_ptr (detached threads).
-#include <catch2/catch_test_macros.hpp>
-
 #include <atomic>
+#include <catch2/catch_test_macros.hpp>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -43,8 +42,8 @@ const CallCounters& counters(const RunReport& report, const std::string& name) {
 TEST_CASE("a RecordFailure naming no item fails only its item's root, whatever the policy",
           "[unattributed]") {
     for (const char* executor : {"threads", "inline"}) {
-        for (Recovery recovery : {Recovery::Abort, Recovery::RetryBatch, Recovery::RetryTail,
-                                  Recovery::IsolateTail}) {
+        for (Recovery recovery :
+             {Recovery::Abort, Recovery::RetryBatch, Recovery::RetryTail, Recovery::IsolateTail}) {
             for (auto [batch, actors] : {std::pair{4u, 1u}, {16u, 1u}, {4u, 3u}, {64u, 2u}}) {
                 CAPTURE(executor, static_cast<int>(recovery), batch, actors);
                 CallOptions o = opts(batch, actors);

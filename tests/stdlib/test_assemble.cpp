@@ -1,15 +1,14 @@
 // std.assemble: exact Markdown and content list from hand-made pages, then both real paths on
 // the test PDF (OCR -> from_ocr -> markdown; layout -> RegionText -> page -> markdown).
 #include <catch2/catch_test_macros.hpp>
-
 #include <string>
 #include <vector>
 
+#include "render_pages.h"
 #include "rop/stdlib/assemble.h"
 #include "rop/stdlib/layout.h"
 #include "rop/stdlib/ocr.h"
 #include "rop/stdlib/pdf.h"
-#include "render_pages.h"
 
 using namespace rop::stdlib;
 
@@ -137,13 +136,13 @@ TEST_CASE("the OCR path and the layout path assemble the test report in order") 
     ocr::Tesseract engine("eng");
     const std::vector<OcrResult> results = engine(pages);
     const std::string ocr_md = assemble::markdown_from_ocr(results).text;
-    CHECK(in_order(ocr_md, {"# Quarterly Report\n\n",
-                            "The quick brown fox jumps over the lazy dog. Revenue grew in every "
-                            "region this quarter.\n\n",
-                            "Second paragraph about costs and margins.", "# Results Table",
-                            "Units sold per region are listed below.", "North", "120",
-                            "Totals are shown above.", "# Conclusion",
-                            "Growth will continue next year.\n"}));
+    CHECK(in_order(
+        ocr_md, {"# Quarterly Report\n\n",
+                 "The quick brown fox jumps over the lazy dog. Revenue grew in every "
+                 "region this quarter.\n\n",
+                 "Second paragraph about costs and margins.", "# Results Table",
+                 "Units sold per region are listed below.", "North", "120",
+                 "Totals are shown above.", "# Conclusion", "Growth will continue next year.\n"}));
     const std::string ocr_list = assemble::content_list_from_ocr(results).text;
     CHECK(in_order(ocr_list, {"\"text\": \"Quarterly Report\"", "\"text_level\": 1",
                               "\"page_idx\": 0", "\"page_idx\": 1", "\"page_idx\": 2"}));

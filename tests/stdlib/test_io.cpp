@@ -1,13 +1,12 @@
 // std.io: the Files source (glob, folder, manifest) and the per-root sinks.
-#include <catch2/catch_test_macros.hpp>
+#include <unistd.h>
 
+#include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "rop/stdlib/io.h"
 

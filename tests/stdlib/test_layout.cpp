@@ -1,14 +1,13 @@
 // std.layout.Regions on the rendered test pages, then std.ocr.RegionText on the regions: kinds,
 // reading order, heading levels, the ruled table's grid and cell texts.
 #include <catch2/catch_test_macros.hpp>
-
 #include <string>
 #include <vector>
 
+#include "render_pages.h"
 #include "rop/stdlib/layout.h"
 #include "rop/stdlib/ocr.h"
 #include "rop/stdlib/pdf.h"
-#include "render_pages.h"
 
 using namespace rop::stdlib;
 
@@ -19,7 +18,8 @@ using testing::render;
 
 }  // namespace
 
-TEST_CASE("Regions finds headings, text and a ruled table in reading order; RegionText reads them") {
+TEST_CASE(
+    "Regions finds headings, text and a ruled table in reading order; RegionText reads them") {
     const std::vector<Page> pages = render("docs/report.pdf", 150);
     layout::Regions analyse;
     ocr::RegionText read("eng");

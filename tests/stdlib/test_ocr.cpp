@@ -1,13 +1,13 @@
 // std.ocr.Tesseract: text, words and lines of rendered test pages, a batch across documents.
-#include <catch2/catch_test_macros.hpp>
 #include <dlfcn.h>
 
+#include <catch2/catch_test_macros.hpp>
 #include <string>
 #include <vector>
 
+#include "render_pages.h"
 #include "rop/stdlib/ocr.h"
 #include "rop/stdlib/pdf.h"
-#include "render_pages.h"
 
 using namespace rop::stdlib;
 

@@ -1,6 +1,5 @@
 // std.pdf: open, title, streaming pages (images and native text) and the broken-file reasons.
 #include <catch2/catch_test_macros.hpp>
-
 #include <string>
 #include <vector>
 

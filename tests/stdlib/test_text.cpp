@@ -1,6 +1,5 @@
 // std.text: read, normalize_whitespace, nonempty, join, to_json_string.
 #include <catch2/catch_test_macros.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <string>

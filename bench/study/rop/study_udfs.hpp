@@ -4,6 +4,7 @@
 // bench/study/peers.py --system rop-pipeline collects (render starts, OCR batch sizes, commits).
 #pragma once
 
+#include <rop/udf.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,8 +20,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <rop/udf.h>
 
 namespace study {
 
@@ -71,7 +70,8 @@ inline void log_line(const char* kind, const std::string& line) {
     static FILE* files[3] = {nullptr, nullptr, nullptr};
     const int k = kind[0] == 'r' ? 0 : kind[0] == 'b' ? 1 : 2;
     if (!files[k]) {
-        const std::string path = std::string(dir) + "/" + kind + "_" + std::to_string(getpid()) + ".txt";
+        const std::string path =
+            std::string(dir) + "/" + kind + "_" + std::to_string(getpid()) + ".txt";
         files[k] = std::fopen(path.c_str(), "a");
     }
     std::fputs(line.c_str(), files[k]);
@@ -79,7 +79,8 @@ inline void log_line(const char* kind, const std::string& line) {
     std::fflush(files[k]);
 }
 inline std::string epoch() {
-    const double t = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const double t =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.6f", t);
     return buf;
@@ -87,7 +88,7 @@ inline std::string epoch() {
 
 // source: reads "pages": [..] from a corpus file written by `bench_study corpus`.
 class Corpus {
-public:
+  public:
     explicit Corpus(std::string path) {
         std::ifstream f(path);
         if (!f) throw std::runtime_error("cannot read " + path);
@@ -109,14 +110,14 @@ public:
     }
     std::optional<std::size_t> size_hint() const { return pages_.size(); }
 
-private:
+  private:
     std::vector<std::uint32_t> pages_;
     std::size_t i_ = 0;
 };
 
 // streaming expand: one page per render_page, after render_root.
 class Render {
-public:
+  public:
     void operator()(const DocRef& doc, rop::Emitter<PageRef>& out) {
         log_line("r", std::to_string(doc.id) + " " + epoch());
         const Cost& c = Cost::get();
@@ -131,7 +132,7 @@ public:
 
 // batch map: a + b * n.
 class Ocr {
-public:
+  public:
     std::vector<std::uint64_t> operator()(std::span<const PageRef> pages) {
         const Cost& c = Cost::get();
         std::this_thread::sleep_for(Cost::real(c.ocr_batch + c.ocr_page * double(pages.size())));
@@ -145,7 +146,7 @@ public:
 
 // reduce: the document digest over its pages in ordinal order; assemble + upload.
 class Assemble {
-public:
+  public:
     DocOut operator()(std::span<const std::uint64_t> texts, const rop::Parent<DocRef>& doc) {
         std::uint64_t h = doc->id;
         for (std::uint64_t t : texts) h = mix(h ^ t) + 1;
@@ -161,11 +162,11 @@ public:
 
 // sink: nothing to write (the commit is logged by Assemble).
 class Log {
-public:
+  public:
     explicit Log(std::string path) : path_(std::move(path)) {}
     void write(const rop::RootKey&, std::span<const DocOut>) {}
 
-private:
+  private:
     std::string path_;
 };
 

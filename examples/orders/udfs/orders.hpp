@@ -3,12 +3,12 @@
 // rop::GroupFailure (the whole file).
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <span>
 #include <string>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace orders {
 

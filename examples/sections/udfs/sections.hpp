@@ -2,13 +2,13 @@
 // paragraphs (blank-line separated), summarized per section and per document as JSON.
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace sections {
 
@@ -29,8 +29,8 @@ struct Note {
 
 struct SectionSummary {
     std::string heading;
-    std::uint32_t paragraphs = 0;      // kept paragraphs
-    std::vector<std::uint32_t> kept;   // their ordinals among the section's paragraphs
+    std::uint32_t paragraphs = 0;     // kept paragraphs
+    std::vector<std::uint32_t> kept;  // their ordinals among the section's paragraphs
     std::uint32_t words = 0;
     std::string title;
 };
@@ -47,11 +47,11 @@ std::vector<Paragraph> split_paragraphs(const Section& section);
 
 // filter with setup: keeps paragraphs with at least `words` words.
 class Longer {
-public:
+  public:
     explicit Longer(int words);
     bool operator()(const Paragraph& paragraph) const;
 
-private:
+  private:
     int words_;
 };
 

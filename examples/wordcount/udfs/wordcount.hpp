@@ -2,13 +2,13 @@
 // per file and format a Markdown report. Bodies live in wordcount.cpp (compiled by ropc build).
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace wordcount {
 
@@ -18,7 +18,7 @@ struct Line {
 };
 
 struct Total {
-    std::uint32_t lines = 0;    // non-blank lines
+    std::uint32_t lines = 0;  // non-blank lines
     std::uint32_t words = 0;
     std::uint32_t longest = 0;  // the line number of the line with the most words (first wins)
 };
@@ -37,11 +37,11 @@ Total total(std::span<const std::uint32_t> counts, rop::Ordinals ordinals);
 
 // map over two inputs, a class whose constructor takes the named argument.
 class Report {
-public:
+  public:
     explicit Report(std::string title);
     rop::stdlib::Markdown operator()(const rop::stdlib::File& file, const Total& total) const;
 
-private:
+  private:
     std::string title_;
 };
 

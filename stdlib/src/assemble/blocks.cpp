@@ -50,7 +50,8 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     double median = 0;
     if (!heights.empty()) {
         // The lower median: on a page of one heading and one line, the line is the body size.
-    std::nth_element(heights.begin(), heights.begin() + (heights.size() - 1) / 2, heights.end());
+        std::nth_element(heights.begin(), heights.begin() + (heights.size() - 1) / 2,
+                         heights.end());
         median = heights[(heights.size() - 1) / 2];
     }
     // Lines in order; a new block where the paragraph changes or heading-ness switches.
@@ -106,9 +107,14 @@ PageContent page(std::span<const Region> regions) {
                 block.rows = region.rows;
                 block.cols = region.cols;
                 break;
-            case RegionKind::figure: block.type = "image"; break;
-            case RegionKind::formula: block.type = "equation"; break;
-            default: break;
+            case RegionKind::figure:
+                block.type = "image";
+                break;
+            case RegionKind::formula:
+                block.type = "equation";
+                break;
+            default:
+                break;
         }
         if (block.type == "table") {
             block.text = region.text;

@@ -22,9 +22,12 @@ std::string cell_text(const Block& block, int row, int col) {
 std::string markdown_cell(std::string text) {
     std::string out;
     for (char c : text) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += ' ';
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n')
+            out += ' ';
+        else
+            out += c;
     }
     return out;
 }
@@ -33,7 +36,8 @@ std::string markdown_table(const Block& block) {
     std::string out;
     for (int r = 0; r < block.rows; ++r) {
         out += "|";
-        for (int c = 0; c < block.cols; ++c) out += " " + markdown_cell(cell_text(block, r, c)) + " |";
+        for (int c = 0; c < block.cols; ++c)
+            out += " " + markdown_cell(cell_text(block, r, c)) + " |";
         out += "\n";
         if (r == 0) {
             out += "|";
@@ -49,10 +53,17 @@ std::string html_escape(const std::string& text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            default: out += c;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '&':
+                out += "&amp;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -89,7 +100,8 @@ Markdown markdown(std::span<const PageContent> pages) {
             } else if (block.type == "equation") {
                 add("$$\n" + block.text + "\n$$");
             } else if (block.text_level > 0) {
-                add(std::string(static_cast<std::size_t>(block.text_level), '#') + " " + block.text);
+                add(std::string(static_cast<std::size_t>(block.text_level), '#') + " " +
+                    block.text);
             } else {
                 add(block.text);
             }

@@ -18,7 +18,7 @@ namespace detail {
 // The names a per-root sink has handed out: "<ordinal>\t<file name>\n" lines, appended and
 // fsynced before the file they name is written.
 class RootFileNames {
-public:
+  public:
     // Creates the folder `dir` when missing and opens its index; `sink` names the sink in errors.
     RootFileNames(std::string dir, const char* sink) : dir_(std::move(dir)) {
         if (dir_.empty()) throw std::runtime_error(std::string(sink) + ": empty output folder");
@@ -53,7 +53,7 @@ public:
     }
 
     std::string checkpoint() const {
-        struct stat info {};
+        struct stat info{};
         if (::fstat(fd_, &info) != 0) throw std::runtime_error(errno_message("cannot stat", path_));
         return std::to_string(info.st_size);
     }
@@ -74,12 +74,14 @@ public:
                 throw std::runtime_error("bad checkpoint '" + token + "' for '" + path_ + "'");
             }
         }
-        struct stat info {};
+        struct stat info{};
         if (::fstat(fd_, &info) != 0) throw std::runtime_error(errno_message("cannot stat", path_));
         if (info.st_size < size) {
-            throw std::runtime_error("'" + path_ + "' is shorter than its checkpoint (" + token + ")");
+            throw std::runtime_error("'" + path_ + "' is shorter than its checkpoint (" + token +
+                                     ")");
         }
-        if (::ftruncate(fd_, size) != 0) throw std::runtime_error(errno_message("cannot truncate", path_));
+        if (::ftruncate(fd_, size) != 0)
+            throw std::runtime_error(errno_message("cannot truncate", path_));
         std::string content(static_cast<std::size_t>(size), '\0');
         std::size_t done = 0;
         while (done < content.size()) {
@@ -94,13 +96,14 @@ public:
             if (end == std::string::npos) break;
             const std::size_t tab = content.find('\t', at);
             if (tab != std::string::npos && tab < end) {
-                taken_[content.substr(tab + 1, end - tab - 1)] = std::stoull(content.substr(at, tab - at));
+                taken_[content.substr(tab + 1, end - tab - 1)] =
+                    std::stoull(content.substr(at, tab - at));
             }
             at = end + 1;
         }
     }
 
-private:
+  private:
     std::string dir_;
     std::string path_;
     int fd_ = -1;

@@ -23,8 +23,8 @@ void ensure_directory(const std::string& dir) {
     std::error_code error;
     std::filesystem::create_directories(dir, error);
     if (error || !std::filesystem::is_directory(dir)) {
-        throw std::runtime_error("cannot create folder '" + dir + "': " +
-                                 (error ? error.message() : "not a folder"));
+        throw std::runtime_error("cannot create folder '" + dir +
+                                 "': " + (error ? error.message() : "not a folder"));
     }
 }
 
@@ -61,17 +61,17 @@ void remove_stale_temp_files(const std::string& dir) {
         }
         const long pid = std::strtol(pid_text.c_str(), nullptr, 10);
         const bool running =
-            pid == ::getpid() || (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH));
+            pid == ::getpid() ||
+            (pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH));
         if (!running) std::filesystem::remove(entry.path(), error);
     }
 }
 
 void write_file_atomically(const std::string& path, std::string_view content) {
     const std::filesystem::path target(path);
-    const std::string temp =
-        (target.parent_path() / ("." + target.filename().string() + ".tmp-" +
-                                 std::to_string(::getpid())))
-            .string();
+    const std::string temp = (target.parent_path() / ("." + target.filename().string() + ".tmp-" +
+                                                      std::to_string(::getpid())))
+                                 .string();
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw std::runtime_error(errno_message("cannot create", temp));
     try {

@@ -17,8 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 bool ends_with(std::string_view text, std::string_view suffix) {
-    return text.size() >= suffix.size() &&
-           text.substr(text.size() - suffix.size()) == suffix;
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
 bool is_uri(std::string_view path) { return path.find("://") != std::string_view::npos; }
@@ -50,8 +49,7 @@ std::vector<File> list_directory(const std::string& dir, const std::string& suff
             add(*it);
         }
     } else {
-        for (fs::directory_iterator it(dir, error), end; !error && it != end;
-             it.increment(error)) {
+        for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
             add(*it);
         }
     }
@@ -120,7 +118,8 @@ std::vector<File> read_manifest(const std::string& manifest) {
         } else if (value.is_object()) {
             for (const auto& [key, field] : value.items()) {
                 if ((key == "path" || key == "uri" || key == "url") && file.path.empty()) {
-                    if (!field.is_string()) throw std::runtime_error(where + key + " is not a string");
+                    if (!field.is_string())
+                        throw std::runtime_error(where + key + " is not a string");
                     file.path = field.get<std::string>();
                 } else if (key == "name" && field.is_string()) {
                     file.name = field.get<std::string>();

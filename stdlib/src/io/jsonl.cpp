@@ -57,7 +57,7 @@ void Jsonl::write(const rop::RootKey& /*root*/, std::span<const JsonText> items)
 }
 
 std::string Jsonl::checkpoint() {
-    struct stat info {};
+    struct stat info{};
     if (::fstat(fd_, &info) != 0) {
         throw std::runtime_error(detail::errno_message("cannot stat", path_));
     }
@@ -79,11 +79,11 @@ void Jsonl::restore(const std::string& token) {
                                      "'");
         }
         size = static_cast<off_t>(parsed);
-        struct stat info {};
+        struct stat info{};
         if (::fstat(fd_, &info) == 0 && info.st_size < size) {
             throw std::runtime_error("std.io.Jsonl: '" + path_ + "' is shorter (" +
-                                     std::to_string(info.st_size) + " bytes) than its checkpoint (" +
-                                     token + ")");
+                                     std::to_string(info.st_size) +
+                                     " bytes) than its checkpoint (" + token + ")");
         }
     }
     if (::ftruncate(fd_, size) != 0) {

@@ -1,4 +1,6 @@
 // std.layout: Regions (Tesseract layout analysis + ruled tables), kind_name, tag.
+#include "rop/stdlib/layout.h"
+
 #include <dlfcn.h>
 #include <tesseract/baseapi.h>
 #include <tesseract/pageiterator.h>
@@ -9,7 +11,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "rop/stdlib/layout.h"
 #include "ruled_tables.h"
 
 namespace rop::stdlib::layout {
@@ -79,8 +80,8 @@ std::vector<Block> analyse(tesseract::TessBaseAPI& api, const Page& page) {
                     int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
                     const bool has_baseline =
                         lines.Baseline(tesseract::RIL_TEXTLINE, &x1, &y1, &x2, &y2);
-                    line.ascent = has_baseline ? (y1 + y2) / 2 - line.box.y0
-                                               : line.box.y1 - line.box.y0;
+                    line.ascent =
+                        has_baseline ? (y1 + y2) / 2 - line.box.y0 : line.box.y1 - line.box.y0;
                     if (line.ascent <= 0) line.ascent = line.box.y1 - line.box.y0;
                     block.lines.push_back(line);
                 }
@@ -118,14 +119,19 @@ bool center_inside(const PixelBox& box, const PixelBox& outer) {
 RegionKind kind_of(tesseract::PolyBlockType type) {
     switch (type) {
         // PT_HEADING_TEXT means "spans several columns", not a title: size decides headings.
-        case tesseract::PT_TABLE: return RegionKind::table;
-        case tesseract::PT_CAPTION_TEXT: return RegionKind::caption;
+        case tesseract::PT_TABLE:
+            return RegionKind::table;
+        case tesseract::PT_CAPTION_TEXT:
+            return RegionKind::caption;
         case tesseract::PT_EQUATION:
-        case tesseract::PT_INLINE_EQUATION: return RegionKind::formula;
+        case tesseract::PT_INLINE_EQUATION:
+            return RegionKind::formula;
         case tesseract::PT_FLOWING_IMAGE:
         case tesseract::PT_HEADING_IMAGE:
-        case tesseract::PT_PULLOUT_IMAGE: return RegionKind::figure;
-        default: return RegionKind::text;
+        case tesseract::PT_PULLOUT_IMAGE:
+            return RegionKind::figure;
+        default:
+            return RegionKind::text;
     }
 }
 
@@ -249,7 +255,8 @@ std::vector<Region> Regions::operator()(const Page& page) {
             for (int r = 0; r < region.rows; ++r) {
                 for (int c = 0; c < region.cols; ++c) {
                     region.cells.push_back(TableCell{
-                        r, c, to_points(PixelBox{cols[c], rows[r], cols[c + 1], rows[r + 1]}, page.dpi),
+                        r, c,
+                        to_points(PixelBox{cols[c], rows[r], cols[c + 1], rows[r + 1]}, page.dpi),
                         ""});
                 }
             }
@@ -261,13 +268,20 @@ std::vector<Region> Regions::operator()(const Page& page) {
 
 std::string kind_name(const Region& region) {
     switch (region.kind) {
-        case RegionKind::text: return "text";
-        case RegionKind::heading: return "heading";
-        case RegionKind::table: return "table";
-        case RegionKind::figure: return "figure";
-        case RegionKind::caption: return "caption";
-        case RegionKind::list: return "list";
-        case RegionKind::formula: return "formula";
+        case RegionKind::text:
+            return "text";
+        case RegionKind::heading:
+            return "heading";
+        case RegionKind::table:
+            return "table";
+        case RegionKind::figure:
+            return "figure";
+        case RegionKind::caption:
+            return "caption";
+        case RegionKind::list:
+            return "list";
+        case RegionKind::formula:
+            return "formula";
     }
     return "text";
 }

@@ -47,8 +47,8 @@ std::vector<Rule> find_rules(const Image& image, bool horizontal, int min_length
         close_before(line);
         int run = 0;
         for (int k = 0; k <= length; ++k) {
-            const bool is_dark = k < length && (horizontal ? dark(image, k, line)
-                                                           : dark(image, line, k));
+            const bool is_dark =
+                k < length && (horizontal ? dark(image, k, line) : dark(image, line, k));
             if (is_dark) {
                 ++run;
                 continue;

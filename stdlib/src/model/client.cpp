@@ -4,8 +4,7 @@
 // the calling thread: io_context::run() returns when the batch is done.
 #include "client.h"
 
-#include <utility>  // before Boost.Asio: it uses std::exchange without including <utility>
-
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -19,12 +18,11 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-
-#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <optional>
 #include <stdexcept>
+#include <utility>  // before Boost.Asio: it uses std::exchange without including <utility>
 
 #include "rop/udf.h"
 
@@ -54,7 +52,8 @@ std::string ms_text(std::chrono::milliseconds ms) { return std::to_string(ms.cou
 
 void validate(const Settings& s) {
     auto fail = [](const std::string& what) { throw std::invalid_argument("model: " + what); };
-    if (s.model.empty()) fail("model must name the served model (e.g. \"Qwen/Qwen2.5-VL-7B-Instruct\")");
+    if (s.model.empty())
+        fail("model must name the served model (e.g. \"Qwen/Qwen2.5-VL-7B-Instruct\")");
     if (s.max_in_flight < 1 || s.max_in_flight > 4096) {
         fail("max_in_flight must be in 1..4096, not " + std::to_string(s.max_in_flight));
     }
@@ -88,7 +87,8 @@ struct Client::Impl {
     struct InFlight {
         explicit InFlight(Impl& impl) : impl_(impl) {
             ++impl_.in_flight;
-            impl_.stats.max_in_flight_seen = std::max(impl_.stats.max_in_flight_seen, impl_.in_flight);
+            impl_.stats.max_in_flight_seen =
+                std::max(impl_.stats.max_in_flight_seen, impl_.in_flight);
         }
         ~InFlight() { --impl_.in_flight; }
         InFlight(const InFlight&) = delete;
@@ -168,7 +168,8 @@ struct Client::Impl {
                 if (!resolved) {
                     tcp::resolver resolver(io);
                     auto results = co_await resolver.async_resolve(
-                        endpoint.host, endpoint.port, asio::redirect_error(asio::use_awaitable, ec));
+                        endpoint.host, endpoint.port,
+                        asio::redirect_error(asio::use_awaitable, ec));
                     if (aborting) co_return aborted();
                     if (ec) co_return transport_failure("resolve " + endpoint.host, ec);
                     resolved = std::move(results);
@@ -198,7 +199,8 @@ struct Client::Impl {
             req.body() = body;
             req.prepare_payload();
             ++stats.requests;
-            co_await http::async_write(*slot.stream, req, asio::redirect_error(asio::use_awaitable, ec));
+            co_await http::async_write(*slot.stream, req,
+                                       asio::redirect_error(asio::use_awaitable, ec));
 
             http::response_parser<http::string_body> parser;
             parser.body_limit(kMaxResponseBytes);
@@ -215,16 +217,16 @@ struct Client::Impl {
                 co_return aborted();
             }
             if (ec) {
-                const bool closed_by_peer = ec == http::error::end_of_stream ||
-                                            ec == asio::error::eof ||
-                                            ec == asio::error::connection_reset ||
-                                            ec == asio::error::broken_pipe;
+                const bool closed_by_peer =
+                    ec == http::error::end_of_stream || ec == asio::error::eof ||
+                    ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
                 close(slot);
                 if (reused && first && closed_by_peer && !parser.got_some()) {
                     ++stats.stale_reconnects;
                     continue;
                 }
-                co_return transport_failure(parser.got_some() ? "reading the answer" : "waiting for the answer", ec);
+                co_return transport_failure(
+                    parser.got_some() ? "reading the answer" : "waiting for the answer", ec);
             }
             http::response<http::string_body> res = parser.release();
             if (!res.keep_alive()) close(slot);
@@ -232,7 +234,8 @@ struct Client::Impl {
             attempt.answered = true;
             attempt.status = static_cast<int>(res.result_int());
             if (auto it = res.find(http::field::retry_after); it != res.end()) {
-                attempt.retry_after = retry_after(std::string_view(it->value().data(), it->value().size()));
+                attempt.retry_after =
+                    retry_after(std::string_view(it->value().data(), it->value().size()));
             }
             attempt.body = std::move(res.body());
             co_return attempt;
@@ -247,8 +250,10 @@ struct Client::Impl {
             if (batch.fatal) co_return Completion{};
             std::string failure;
             if (result.answered) {
-                if (result.status >= 200 && result.status < 300) co_return parse_completion(result.body);
-                failure = "HTTP " + std::to_string(result.status) + ": " + error_message(result.body);
+                if (result.status >= 200 && result.status < 300)
+                    co_return parse_completion(result.body);
+                failure =
+                    "HTTP " + std::to_string(result.status) + ": " + error_message(result.body);
                 if (!retryable_status(result.status)) {
                     Completion rejected;
                     rejected.status = result.status;
@@ -291,8 +296,8 @@ Client::Client(Settings settings) : impl_(std::make_unique<Impl>()) {
     validate(settings);
     impl_->endpoint = parse_base_url(settings.base_url);
     const bool v6 = impl_->endpoint.host.find(':') != std::string::npos;
-    impl_->host_header = (v6 ? "[" + impl_->endpoint.host + "]" : impl_->endpoint.host) + ":" +
-                         impl_->endpoint.port;
+    impl_->host_header =
+        (v6 ? "[" + impl_->endpoint.host + "]" : impl_->endpoint.host) + ":" + impl_->endpoint.port;
     impl_->request.model = settings.model;
     impl_->request.system = settings.system_prompt;
     impl_->request.prompt = settings.prompt;

@@ -31,7 +31,7 @@ struct Settings {
 };
 
 class Client {
-public:
+  public:
     // Validates the settings (throws std::invalid_argument with the reason) and reads the API
     // key from the environment. Connects lazily, on the first batch.
     explicit Client(Settings settings);
@@ -54,7 +54,7 @@ public:
     // The longest wait between two attempts, whatever backoff or Retry-After say.
     static constexpr std::chrono::milliseconds kMaxBackoff{30'000};
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -26,17 +26,24 @@ void put_chunk(std::string& out, std::string_view type, std::string_view data) {
     out.append(type);
     out.append(data);
     const auto* crc_bytes = reinterpret_cast<const Bytef*>(out.data() + type_at);
-    const uLong crc = crc32(crc32(0L, Z_NULL, 0), crc_bytes, static_cast<uInt>(out.size() - type_at));
+    const uLong crc =
+        crc32(crc32(0L, Z_NULL, 0), crc_bytes, static_cast<uInt>(out.size() - type_at));
     put_u32(out, static_cast<std::uint32_t>(crc));
 }
 
 int color_type(int channels) {
     switch (channels) {
-        case 1: return 0;  // gray
-        case 2: return 4;  // gray + alpha
-        case 3: return 2;  // RGB
-        case 4: return 6;  // RGBA
-        default: throw std::invalid_argument("png: unsupported channel count " + std::to_string(channels));
+        case 1:
+            return 0;  // gray
+        case 2:
+            return 4;  // gray + alpha
+        case 3:
+            return 2;  // RGB
+        case 4:
+            return 6;  // RGBA
+        default:
+            throw std::invalid_argument("png: unsupported channel count " +
+                                        std::to_string(channels));
     }
 }
 
@@ -117,9 +124,10 @@ std::string base64_encode(std::string_view bytes) {
     out.reserve((bytes.size() + 2) / 3 * 4);
     std::size_t i = 0;
     for (; i + 3 <= bytes.size(); i += 3) {
-        const std::uint32_t v = (static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i])) << 16) |
-                                (static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 1])) << 8) |
-                                static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 2]));
+        const std::uint32_t v =
+            (static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i])) << 16) |
+            (static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 1])) << 8) |
+            static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 2]));
         out.push_back(kAlphabet[(v >> 18) & 63]);
         out.push_back(kAlphabet[(v >> 12) & 63]);
         out.push_back(kAlphabet[(v >> 6) & 63]);
@@ -128,7 +136,8 @@ std::string base64_encode(std::string_view bytes) {
     const std::size_t rest = bytes.size() - i;
     if (rest > 0) {
         std::uint32_t v = static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i])) << 16;
-        if (rest == 2) v |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 1])) << 8;
+        if (rest == 2)
+            v |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 1])) << 8;
         out.push_back(kAlphabet[(v >> 18) & 63]);
         out.push_back(kAlphabet[(v >> 12) & 63]);
         out.push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');

@@ -2,9 +2,8 @@
 // SGLang, llama.cpp's server, OpenAI itself).
 #include "protocol.h"
 
-#include <nlohmann/json.hpp>
-
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace rop::stdlib::model::detail {
@@ -41,9 +40,10 @@ Endpoint parse_base_url(std::string_view base_url) {
     constexpr std::string_view kHttp = "http://";
     const std::string quoted = "'" + std::string(base_url) + "'";
     if (base_url.starts_with("https://")) {
-        throw std::invalid_argument("model: base_url " + quoted +
-                                    ": https is not supported (plain http only: a local vLLM/SGLang "
-                                    "server, or a TLS-terminating proxy on localhost)");
+        throw std::invalid_argument(
+            "model: base_url " + quoted +
+            ": https is not supported (plain http only: a local vLLM/SGLang "
+            "server, or a TLS-terminating proxy on localhost)");
     }
     if (!base_url.starts_with(kHttp)) {
         throw std::invalid_argument("model: base_url " + quoted +
@@ -52,7 +52,8 @@ Endpoint parse_base_url(std::string_view base_url) {
     std::string_view rest = base_url.substr(kHttp.size());
     const std::size_t slash = rest.find('/');
     std::string_view authority = rest.substr(0, slash);
-    std::string_view path = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
+    std::string_view path =
+        slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
     while (path.ends_with('/')) path.remove_suffix(1);
     if (path.find_first_of("?#") != std::string_view::npos) {
         throw std::invalid_argument("model: base_url " + quoted + " must not have a query");
@@ -71,8 +72,10 @@ Endpoint parse_base_url(std::string_view base_url) {
         }
         endpoint.host = std::string(authority.substr(1, close - 1));
         std::string_view after = authority.substr(close + 1);
-        if (after.starts_with(':')) port = after.substr(1);
-        else if (!after.empty()) throw std::invalid_argument("model: base_url " + quoted + ": bad host");
+        if (after.starts_with(':'))
+            port = after.substr(1);
+        else if (!after.empty())
+            throw std::invalid_argument("model: base_url " + quoted + ": bad host");
     } else {
         const std::size_t colon = authority.rfind(':');
         endpoint.host = std::string(authority.substr(0, colon));
@@ -126,13 +129,15 @@ Completion parse_completion(std::string_view body) {
         return completion;
     }
     const json& choice = (*choices)[0];
-    if (const auto message = choice.find("message"); message != choice.end() && message->is_object()) {
+    if (const auto message = choice.find("message");
+        message != choice.end() && message->is_object()) {
         if (const auto content = message->find("content");
             content != message->end() && content->is_string()) {
             completion.text = content->get<std::string>();
         }
     }
-    if (const auto reason = choice.find("finish_reason"); reason != choice.end() && reason->is_string()) {
+    if (const auto reason = choice.find("finish_reason");
+        reason != choice.end() && reason->is_string()) {
         completion.finish_reason = reason->get<std::string>();
     }
     if (const auto usage = parsed.find("usage"); usage != parsed.end() && usage->is_object()) {

@@ -52,18 +52,18 @@ std::string page_label(const Page& page) {
 
 }  // namespace
 
-#define ROP_MODEL_CLASS_BOILERPLATE(Class)                                                        \
-    Class::Class(std::string base_url, std::string model, std::string prompt, int max_tokens,     \
-                 double temperature, std::chrono::milliseconds timeout, int max_in_flight,        \
-                 int retries, std::chrono::milliseconds backoff, std::string api_key_env,         \
-                 std::string system_prompt)                                                       \
-        : client_(std::make_unique<detail::Client>(settings_of(                                   \
-              std::move(base_url), std::move(model), std::move(prompt), max_tokens, temperature,  \
-              timeout, max_in_flight, retries, backoff, std::move(api_key_env),                   \
-              std::move(system_prompt)))) {}                                                      \
-    Class::~Class() = default;                                                                    \
-    Class::Class(Class&&) noexcept = default;                                                     \
-    Class& Class::operator=(Class&&) noexcept = default;                                          \
+#define ROP_MODEL_CLASS_BOILERPLATE(Class)                                                      \
+    Class::Class(std::string base_url, std::string model, std::string prompt, int max_tokens,   \
+                 double temperature, std::chrono::milliseconds timeout, int max_in_flight,      \
+                 int retries, std::chrono::milliseconds backoff, std::string api_key_env,       \
+                 std::string system_prompt)                                                     \
+        : client_(std::make_unique<detail::Client>(                                             \
+              settings_of(std::move(base_url), std::move(model), std::move(prompt), max_tokens, \
+                          temperature, timeout, max_in_flight, retries, backoff,                \
+                          std::move(api_key_env), std::move(system_prompt)))) {}                \
+    Class::~Class() = default;                                                                  \
+    Class::Class(Class&&) noexcept = default;                                                   \
+    Class& Class::operator=(Class&&) noexcept = default;                                        \
     ClientStats Class::stats() const { return client_->stats(); }
 
 ROP_MODEL_CLASS_BOILERPLATE(ChatPages)
@@ -83,7 +83,8 @@ std::vector<Completion> ChatRegions::operator()(std::span<const Region> regions)
         const Region& region = regions[i];
         return image_body(*client_, region.image,
                           "region " + std::to_string(region.order) + " of page " +
-                              std::to_string(region.page_index + 1) + " of '" + region.doc_name + "'");
+                              std::to_string(region.page_index + 1) + " of '" + region.doc_name +
+                              "'");
     });
 }
 
@@ -101,7 +102,8 @@ std::string text(const Completion& completion) {
 bool ok(const Completion& completion) { return completion.ok(); }
 
 PageContent page_content(const Completion& completion, const Page& page) {
-    if (!completion.ok()) throw rop::RecordFailure("model: " + page_label(page) + ": " + completion.error);
+    if (!completion.ok())
+        throw rop::RecordFailure("model: " + page_label(page) + ": " + completion.error);
     PageContent content;
     content.doc_path = page.doc_path;
     content.doc_name = page.doc_name;

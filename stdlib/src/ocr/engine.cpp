@@ -15,11 +15,16 @@ namespace {
 
 tesseract::PageSegMode psm_of(Segmentation mode) {
     switch (mode) {
-        case Segmentation::auto_layout: return tesseract::PSM_AUTO;
-        case Segmentation::single_column: return tesseract::PSM_SINGLE_COLUMN;
-        case Segmentation::single_block: return tesseract::PSM_SINGLE_BLOCK;
-        case Segmentation::single_line: return tesseract::PSM_SINGLE_LINE;
-        case Segmentation::sparse: return tesseract::PSM_SPARSE_TEXT;
+        case Segmentation::auto_layout:
+            return tesseract::PSM_AUTO;
+        case Segmentation::single_column:
+            return tesseract::PSM_SINGLE_COLUMN;
+        case Segmentation::single_block:
+            return tesseract::PSM_SINGLE_BLOCK;
+        case Segmentation::single_line:
+            return tesseract::PSM_SINGLE_LINE;
+        case Segmentation::sparse:
+            return tesseract::PSM_SPARSE_TEXT;
     }
     return tesseract::PSM_AUTO;
 }
@@ -51,8 +56,7 @@ void single_threaded_openmp() {
     if (set_max_active_levels) set_max_active_levels(0);
 }
 
-Tesseract::Engine::Engine(const std::string& lang, Segmentation mode,
-                          const std::string& datapath) {
+Tesseract::Engine::Engine(const std::string& lang, Segmentation mode, const std::string& datapath) {
     // Before Init: one OpenMP thread per engine (see ocr.h for why this may be too late).
     ::setenv("OMP_THREAD_LIMIT", "1", 1);
     if (api.Init(datapath.empty() ? nullptr : datapath.c_str(), lang.c_str(),
@@ -90,7 +94,8 @@ void Tesseract::Engine::recognize(const Image& image, int dpi, double offset_x, 
             if (it->Empty(tesseract::RIL_WORD)) continue;
             if (it->IsAtBeginningOf(tesseract::RIL_BLOCK)) ++block;
             if (it->IsAtBeginningOf(tesseract::RIL_PARA)) ++paragraph;
-            const bool new_line = it->IsAtBeginningOf(tesseract::RIL_TEXTLINE) || result.lines.empty();
+            const bool new_line =
+                it->IsAtBeginningOf(tesseract::RIL_TEXTLINE) || result.lines.empty();
             Word word{trimmed(take_text(it->GetUTF8Text(tesseract::RIL_WORD))),
                       box(*it, tesseract::RIL_WORD), it->Confidence(tesseract::RIL_WORD)};
             if (word.text.empty()) continue;

@@ -83,7 +83,8 @@ std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
             std::string text;
             int row = -1;
             for (TableCell& cell : region.cells) {
-                const int left = to_pixels(cell.bbox.x0 - region.bbox.x0, region.dpi) + kPad + inset;
+                const int left =
+                    to_pixels(cell.bbox.x0 - region.bbox.x0, region.dpi) + kPad + inset;
                 const int top = to_pixels(cell.bbox.y0 - region.bbox.y0, region.dpi) + kPad + inset;
                 const int width = to_pixels(cell.bbox.width(), region.dpi) - 2 * inset;
                 const int height = to_pixels(cell.bbox.height(), region.dpi) - 2 * inset;

@@ -1,11 +1,11 @@
 // std.text: read, normalize_whitespace, nonempty, join, to_markdown, to_json_string.
+#include "rop/stdlib/text.h"
+
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include "rop/stdlib/text.h"
 
 namespace rop::stdlib::text {
 namespace {
@@ -123,11 +123,21 @@ JsonText to_json_string(const std::string& text) {
     std::string out = "\"";
     for (char c : valid_utf8(text)) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     static const char* hex = "0123456789abcdef";

@@ -2,11 +2,11 @@
 // the line "bad", naming every line of that batch in the reason.
 #pragma once
 
+#include <rop/udf.h>
+
 #include <span>
 #include <string>
 #include <vector>
-
-#include <rop/udf.h>
 
 namespace shout {
 

@@ -30,7 +30,7 @@ namespace rt = rop::runtime;
 namespace {
 
 class LineSource final : public rt::RootSource {
-public:
+  public:
     explicit LineSource(const std::string& path) {
         std::ifstream in(path);
         if (!in) throw std::runtime_error("cannot open '" + path + "'");
@@ -45,7 +45,7 @@ public:
     }
     std::optional<std::size_t> size_hint() const override { return roots_.size(); }
 
-private:
+  private:
     std::vector<std::pair<std::string, long>> roots_;
     std::size_t i_ = 0;
 };
@@ -119,11 +119,11 @@ struct FilesSink {
 };
 
 class Fn final : public rt::Actor {
-public:
+  public:
     explicit Fn(std::function<void(rt::Batch&)> f) : f_(std::move(f)) {}
     void process(rt::Batch& batch) override { f_(batch); }
 
-private:
+  private:
     std::function<void(rt::Batch&)> f_;
 };
 
@@ -153,7 +153,8 @@ rt::PipelineDefinition definition() {
     b.add_call({"m", rt::CallKind::Map, page, {{pages}}, {mapped}, o, actor([](rt::Batch& bt) {
                     std::this_thread::sleep_for(std::chrono::microseconds(300));
                     for (std::size_t g = 0; g < bt.size(); ++g) {
-                        bt.set_output(g, 0, rt::Value::of<long>(3 * bt.input(g, 0).get<long>() + 1));
+                        bt.set_output(g, 0,
+                                      rt::Value::of<long>(3 * bt.input(g, 0).get<long>() + 1));
                     }
                 })});
     b.add_call({"sum", rt::CallKind::Reduce, doc, {{mapped}}, {total}, o, actor([](rt::Batch& bt) {
@@ -172,18 +173,17 @@ rt::PipelineDefinition definition() {
     def.sources.push_back({"docs", "Doc: NAME VALUE lines", "", [](const std::string& input) {
                                return std::make_unique<LineSource>(input);
                            }});
-    def.sinks.push_back({"totals", "Doc.total as JSONL", total, "out/totals.jsonl",
-                         [](const std::string& path) {
-                             auto sink = std::make_shared<JsonlSink>(path);
-                             rt::RootSinkBinding binding;
-                             binding.write_root = [sink](const rt::RootKey& k,
-                                                         std::span<const rt::Value> items) {
-                                 sink->write(k, items);
-                             };
-                             binding.checkpoint = [sink] { return sink->checkpoint(); };
-                             binding.restore = [sink](const std::string& t) { sink->restore(t); };
-                             return binding;
-                         }});
+    def.sinks.push_back(
+        {"totals", "Doc.total as JSONL", total, "out/totals.jsonl", [](const std::string& path) {
+             auto sink = std::make_shared<JsonlSink>(path);
+             rt::RootSinkBinding binding;
+             binding.write_root = [sink](const rt::RootKey& k, std::span<const rt::Value> items) {
+                 sink->write(k, items);
+             };
+             binding.checkpoint = [sink] { return sink->checkpoint(); };
+             binding.restore = [sink](const std::string& t) { sink->restore(t); };
+             return binding;
+         }});
     def.sinks.push_back({"pages", "Page.mapped, one file per root", mapped, "out/pages",
                          [](const std::string& path) {
                              auto sink = std::make_shared<FilesSink>(path);

@@ -82,10 +82,14 @@ int wait_child(pid_t pid, std::optional<std::chrono::microseconds> kill_after) {
 
 std::vector<std::string> args_for(const fs::path& dir, const fs::path& input, int inflight,
                                   bool resume) {
-    std::vector<std::string> a = {"--input",  input.string(),
-                                  "--output", "totals=" + (dir / "totals.jsonl").string(),
-                                  "--output", "pages=" + (dir / "pages").string(),
-                                  "--max-inflight-roots", std::to_string(inflight),
+    std::vector<std::string> a = {"--input",
+                                  input.string(),
+                                  "--output",
+                                  "totals=" + (dir / "totals.jsonl").string(),
+                                  "--output",
+                                  "pages=" + (dir / "pages").string(),
+                                  "--max-inflight-roots",
+                                  std::to_string(inflight),
                                   "--no-progress"};
     if (resume) a.push_back("--resume");
     return a;
@@ -119,18 +123,19 @@ int main(int argc, char** argv) {
     const int iterations = argc > 2 ? std::atoi(argv[2]) : 20;
     unsigned seed = static_cast<unsigned>(Clock::now().time_since_epoch().count());
     if (const char* s = std::getenv("ROP_KILL_SEED")) seed = static_cast<unsigned>(std::stoul(s));
-    std::cout << "kill and resume: seed " << seed << " (rerun with ROP_KILL_SEED=" << seed
-              << "), " << iterations << " iterations" << std::endl;
+    std::cout << "kill and resume: seed " << seed << " (rerun with ROP_KILL_SEED=" << seed << "), "
+              << iterations << " iterations" << std::endl;
     std::mt19937 rng(seed);
 
-    const fs::path work = fs::temp_directory_path() /
-                          ("rop_kill_resume_" + std::to_string(::getpid()));
+    const fs::path work =
+        fs::temp_directory_path() / ("rop_kill_resume_" + std::to_string(::getpid()));
     fs::remove_all(work);
     fs::create_directories(work);
     const fs::path input = work / "input.txt";
     {
         std::ofstream in(input);
-        for (int i = 0; i < 60; ++i) in << "doc" << (i < 10 ? "0" : "") << i << " " << (i * 37 % 23) << "\n";
+        for (int i = 0; i < 60; ++i)
+            in << "doc" << (i < 10 ? "0" : "") << i << " " << (i * 37 % 23) << "\n";
     }
 
     // Uninterrupted reference runs (inflight 1 and 16), timed to place the kills.
@@ -140,8 +145,8 @@ int main(int argc, char** argv) {
         const fs::path dir = work / ("ref" + std::to_string(inflight));
         fs::create_directories(dir);
         const auto t0 = Clock::now();
-        const int code = wait_child(spawn(binary, args_for(dir, input, inflight, false), dir / "log"),
-                                    std::nullopt);
+        const int code = wait_child(
+            spawn(binary, args_for(dir, input, inflight, false), dir / "log"), std::nullopt);
         ref_s[inflight] = std::chrono::duration<double>(Clock::now() - t0).count();
         if (code != 0) {
             std::cerr << "reference run failed with " << code << ":\n" << read_file(dir / "log");
@@ -170,9 +175,8 @@ int main(int argc, char** argv) {
                 std::uniform_real_distribution<double> when(0.0, ref_s[inflight] * 0.9);
                 kill_after = std::chrono::microseconds(static_cast<long>(when(rng) * 1e6));
             }
-            const int code =
-                wait_child(spawn(binary, args_for(dir, input, inflight, resume), dir / "log"),
-                           kill_after);
+            const int code = wait_child(
+                spawn(binary, args_for(dir, input, inflight, resume), dir / "log"), kill_after);
             ++runs;
             if (code == -1) {
                 ++kills;
@@ -192,9 +196,9 @@ int main(int argc, char** argv) {
         const bool jsonl_ok = inflight == 1 ? got == want : sorted_lines(got) == sorted_lines(want);
         const bool files_ok = files_of(dir / "pages") == files_of(reference[inflight] / "pages");
         const bool ends_ok = !got.empty() && got.back() == '\n';
-        std::cout << "iteration " << it << ": inflight " << inflight << ", " << kills
-                  << " kills, " << runs << " runs: "
-                  << (jsonl_ok && files_ok && ends_ok ? "ok" : "MISMATCH") << std::endl;
+        std::cout << "iteration " << it << ": inflight " << inflight << ", " << kills << " kills, "
+                  << runs << " runs: " << (jsonl_ok && files_ok && ends_ok ? "ok" : "MISMATCH")
+                  << std::endl;
         if (!(jsonl_ok && files_ok && ends_ok)) {
             ++failures;
             std::cerr << "  totals.jsonl " << (jsonl_ok ? "ok" : "differs") << ", pages/ "

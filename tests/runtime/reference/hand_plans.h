@@ -49,8 +49,10 @@ inline ActorFactory map1(std::function<std::int64_t(std::int64_t)> f) {
 inline ActorFactory fail_where(std::function<bool(std::int64_t)> fails, bool group = false) {
     return per_grain([fails, group](Batch& b, std::size_t g) {
         if (!fails(in(b, g))) return b.set_output(g, 0, I(in(b, g)));
-        if (group) b.fail_group(g, "group");
-        else b.fail_record(g, "record");
+        if (group)
+            b.fail_group(g, "group");
+        else
+            b.fail_record(g, "record");
     });
 }
 
@@ -70,8 +72,8 @@ inline ActorFactory expand(std::function<std::int64_t(std::int64_t)> n,
 inline CallSpec call(std::string name, CallKind kind, DomainId domain,
                      std::vector<CallInput> inputs, std::vector<PortId> outputs,
                      ActorFactory factory = {}, CallOptions options = {}) {
-    return CallSpec{std::move(name), kind,    domain, std::move(inputs), std::move(outputs),
-                    options,         std::move(factory)};
+    return CallSpec{std::move(name),   kind, domain, std::move(inputs), std::move(outputs), options,
+                    std::move(factory)};
 }
 
 inline std::vector<Value> roots(std::initializer_list<std::int64_t> xs) {

@@ -24,7 +24,7 @@ struct GrainResult {
 };
 
 class OneGrainBatch final : public Batch {
-public:
+  public:
     OneGrainBatch(const CallSpec& call, GrainInfo info, std::vector<Value> inputs)
         : call_(call), info_(info), inputs_(std::move(inputs)), outputs_(call.outputs.size()) {}
 
@@ -89,7 +89,7 @@ public:
         return r;
     }
 
-private:
+  private:
     void check(std::size_t grain) const {
         if (grain != 0) fail("grain index out of range");
     }

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "rop/runtime/plan.h"
 #include "random_udf.h"
+#include "rop/runtime/plan.h"
 
 namespace rop::runtime::reference {
 
@@ -18,7 +18,7 @@ struct RandomPipeline {
     std::vector<Value> roots;
     std::shared_ptr<UdfEnv> env;  // this instance's UDF state (build one pipeline per run)
     std::size_t max_inflight_roots = 64;
-    std::string description;      // the Calls and the schedule knobs, one per line
+    std::string description;  // the Calls and the schedule knobs, one per line
 };
 
 // The structure, UDFs and failures depend on `seed` only. With `random_schedule` the physical

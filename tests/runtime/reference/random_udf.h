@@ -41,7 +41,7 @@ struct UdfParams {
 
 // State shared by every actor of one run (one instance per run: reference or runtime).
 class UdfEnv {
-public:
+  public:
     std::uint32_t max_sleep_us = 0;  // actors sleep up to this long per batch (completion order)
 
     // Marks a first-attempt-only fault as spent; true if it was not spent yet.
@@ -68,7 +68,7 @@ public:
         return violations_;
     }
 
-private:
+  private:
     mutable std::mutex mu_;
     std::set<std::pair<std::uint64_t, std::uint64_t>> fired_;
     std::map<EntityId, std::uint32_t> roots_;

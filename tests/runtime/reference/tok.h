@@ -62,8 +62,7 @@ inline std::string canonical(const Value& value) {
         }
         return out + "]";
     }
-    std::snprintf(buf, sizeof buf, "%016llx",
-                  static_cast<unsigned long long>(content_hash(value)));
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(content_hash(value)));
     return value.try_get<Tok>() ? std::string(buf) : std::string(value.type()->name) + ":" + buf;
 }
 

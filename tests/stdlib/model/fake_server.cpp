@@ -2,8 +2,9 @@
 // one io_context thread. The handler runs on that thread, under the stats mutex.
 #include "fake_server.h"
 
-#include <utility>  // before Boost.Asio
+#include <png.h>
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -15,12 +16,10 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <nlohmann/json.hpp>
-#include <png.h>
-
-#include <algorithm>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
+#include <utility>  // before Boost.Asio
 
 namespace rop::test::model {
 namespace {
@@ -136,10 +135,9 @@ Reply Reply::completion(const std::string& text, const std::string& finish_reaso
         {"id", "chatcmpl-test"},
         {"object", "chat.completion"},
         {"model", "fake"},
-        {"choices",
-         json::array({{{"index", 0},
-                       {"message", {{"role", "assistant"}, {"content", text}}},
-                       {"finish_reason", finish_reason}}})},
+        {"choices", json::array({{{"index", 0},
+                                  {"message", {{"role", "assistant"}, {"content", text}}},
+                                  {"finish_reason", finish_reason}}})},
         {"usage", {{"prompt_tokens", 7}, {"completion_tokens", 3}, {"total_tokens", 10}}}};
     reply.body = body.dump();
     return reply;
@@ -148,9 +146,9 @@ Reply Reply::completion(const std::string& text, const std::string& finish_reaso
 Reply Reply::error(int status, const std::string& message) {
     Reply reply;
     reply.status = status;
-    reply.body = json{{"error",
-                       {{"message", message}, {"type", "invalid_request_error"}, {"code", status}}}}
-                     .dump();
+    reply.body =
+        json{{"error", {{"message", message}, {"type", "invalid_request_error"}, {"code", status}}}}
+            .dump();
     return reply;
 }
 
@@ -168,11 +166,13 @@ Reply Reply::hang() {
 
 std::string FakeServer::key_of(const FakeRequest& request) {
     if (!request.has_image) return request.text;
-    return request.text + "@" + std::to_string(request.width) + "x" + std::to_string(request.height);
+    return request.text + "@" + std::to_string(request.width) + "x" +
+           std::to_string(request.height);
 }
 
 struct FakeServer::Impl {
-    explicit Impl(Handler h) : handler(std::move(h)), acceptor(io, {asio::ip::make_address("127.0.0.1"), 0}) {}
+    explicit Impl(Handler h)
+        : handler(std::move(h)), acceptor(io, {asio::ip::make_address("127.0.0.1"), 0}) {}
 
     Handler handler;
     asio::io_context io{1};
@@ -193,7 +193,8 @@ struct FakeServer::Impl {
         for (;;) {
             http::request_parser<http::string_body> parser;
             parser.body_limit(512u << 20);
-            co_await http::async_read(socket, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+            co_await http::async_read(socket, buffer, parser,
+                                      asio::redirect_error(asio::use_awaitable, ec));
             if (ec) co_return;
             http::request<http::string_body> req = parser.release();
             FakeRequest request = understand(req);
@@ -209,7 +210,8 @@ struct FakeServer::Impl {
                 received.push_back(request);
                 if (!request.error.empty()) {
                     reply = Reply::error(422, "fake server: " + request.error);
-                } else if (req.target() != "/v1/chat/completions" || req.method() != http::verb::post) {
+                } else if (req.target() != "/v1/chat/completions" ||
+                           req.method() != http::verb::post) {
                     reply = Reply::error(404, "fake server: no route " + std::string(req.target()));
                 } else {
                     reply = handler(request, attempt);
@@ -228,7 +230,8 @@ struct FakeServer::Impl {
                 // Never answer; notice when the client gives up (a read ends with EOF).
                 beast::flat_buffer ignored;
                 http::request_parser<http::string_body> next;
-                co_await http::async_read(socket, ignored, next, asio::redirect_error(asio::use_awaitable, ec));
+                co_await http::async_read(socket, ignored, next,
+                                          asio::redirect_error(asio::use_awaitable, ec));
                 co_return;
             }
             if (reply.delay.count() > 0) {
@@ -258,7 +261,8 @@ struct FakeServer::Impl {
     asio::awaitable<void> accept() {
         for (;;) {
             error_code ec;
-            tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+            tcp::socket socket =
+                co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
             if (ec) co_return;
             {
                 std::lock_guard lock(mutex);
@@ -300,10 +304,12 @@ int FakeServer::max_concurrent() const {
     return impl_->max_active;
 }
 
-std::vector<std::chrono::steady_clock::time_point> FakeServer::arrivals(const std::string& key) const {
+std::vector<std::chrono::steady_clock::time_point> FakeServer::arrivals(
+    const std::string& key) const {
     std::lock_guard lock(impl_->mutex);
     auto it = impl_->arrivals.find(key);
-    return it == impl_->arrivals.end() ? std::vector<std::chrono::steady_clock::time_point>{} : it->second;
+    return it == impl_->arrivals.end() ? std::vector<std::chrono::steady_clock::time_point>{}
+                                       : it->second;
 }
 
 std::vector<FakeRequest> FakeServer::received() const {

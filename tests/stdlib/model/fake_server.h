@@ -19,16 +19,16 @@ struct FakeRequest {
     std::string authorization;  // the Authorization header, "" if none
     std::string body;           // the raw JSON body
     std::string model;
-    std::string system;         // the system message, "" if none
-    std::string text;           // the user message's text (content parts joined with "\n")
-    bool has_image = false;     // an image_url part with a PNG data URL was sent
-    int width = 0;              // the decoded PNG
+    std::string system;      // the system message, "" if none
+    std::string text;        // the user message's text (content parts joined with "\n")
+    bool has_image = false;  // an image_url part with a PNG data URL was sent
+    int width = 0;           // the decoded PNG
     int height = 0;
     int channels = 0;
     std::vector<std::uint8_t> pixels;
     int max_tokens = 0;
     double temperature = -1;
-    std::string error;          // set when the body was not what the client should send
+    std::string error;  // set when the body was not what the client should send
 };
 
 // What to do with it.
@@ -37,9 +37,9 @@ struct Reply {
     Kind kind = Kind::answer;
     int status = 200;
     std::string body;
-    std::string retry_after;            // Retry-After header value, if any
+    std::string retry_after;             // Retry-After header value, if any
     std::chrono::milliseconds delay{0};  // wait before answering (or dropping)
-    bool close_after = false;           // answer with keep-alive, then close the connection anyway
+    bool close_after = false;            // answer with keep-alive, then close the connection anyway
 
     static Reply completion(const std::string& text, const std::string& finish_reason = "stop");
     static Reply error(int status, const std::string& message);  // OpenAI-style error body
@@ -52,7 +52,7 @@ struct Reply {
 using Handler = std::function<Reply(const FakeRequest& request, int attempt)>;
 
 class FakeServer {
-public:
+  public:
     explicit FakeServer(Handler handler);
     ~FakeServer();
     FakeServer(const FakeServer&) = delete;
@@ -70,7 +70,7 @@ public:
 
     static std::string key_of(const FakeRequest& request);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -1,9 +1,8 @@
 // The model UDFs against the local fake server: order, concurrency up to max_in_flight,
 // retries with backoff, 4xx as item errors, timeouts, dropped and refused connections.
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
@@ -14,10 +13,10 @@
 #include "rop/stdlib/model.h"
 
 namespace model = rop::stdlib::model;
+using Catch::Matchers::ContainsSubstring;
 using rop::test::model::FakeRequest;
 using rop::test::model::FakeServer;
 using rop::test::model::Reply;
-using Catch::Matchers::ContainsSubstring;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
@@ -27,8 +26,8 @@ namespace {
 Reply echo(const FakeRequest& request, int /*attempt*/) {
     std::string answer = "echo: " + request.text;
     if (request.has_image) {
-        answer += " [" + std::to_string(request.width) + "x" + std::to_string(request.height) + "x" +
-                  std::to_string(request.channels) + "]";
+        answer += " [" + std::to_string(request.width) + "x" + std::to_string(request.height) +
+                  "x" + std::to_string(request.channels) + "]";
     }
     return Reply::completion(answer);
 }
@@ -55,7 +54,8 @@ rop::stdlib::Page page_with_image(int index, int width, int height, int channels
     page.height = 792;
     auto pixels = std::make_shared<std::vector<std::uint8_t>>(
         static_cast<std::size_t>(width * height * channels));
-    for (std::size_t i = 0; i < pixels->size(); ++i) (*pixels)[i] = static_cast<std::uint8_t>(i * 7 + index);
+    for (std::size_t i = 0; i < pixels->size(); ++i)
+        (*pixels)[i] = static_cast<std::uint8_t>(i * 7 + index);
     page.image.width = width;
     page.image.height = height;
     page.image.channels = channels;
@@ -123,10 +123,10 @@ TEST_CASE("a batch smaller than max_in_flight opens one connection per item", "[
 
 TEST_CASE("page images travel as PNG data URLs with the prompt", "[model]") {
     FakeServer server(echo);
-    model::ChatPages client(server.base_url(), "Qwen/Qwen2.5-VL-7B-Instruct", "Convert this page to Markdown.",
-                            256, 0.1, milliseconds(5000), 2);
-    std::vector<rop::stdlib::Page> pages = {page_with_image(0, 60, 80, 1), page_with_image(1, 33, 21, 3),
-                                            page_with_image(2, 8, 8, 1)};
+    model::ChatPages client(server.base_url(), "Qwen/Qwen2.5-VL-7B-Instruct",
+                            "Convert this page to Markdown.", 256, 0.1, milliseconds(5000), 2);
+    std::vector<rop::stdlib::Page> pages = {
+        page_with_image(0, 60, 80, 1), page_with_image(1, 33, 21, 3), page_with_image(2, 8, 8, 1)};
     const auto results = client(pages);
     REQUIRE(results.size() == 3);
     CHECK(results[0].text == "echo: Convert this page to Markdown. [60x80x1]");
@@ -140,7 +140,9 @@ TEST_CASE("page images travel as PNG data URLs with the prompt", "[model]") {
         CHECK(request.model == "Qwen/Qwen2.5-VL-7B-Instruct");
         CHECK(request.max_tokens == 256);
         CHECK(request.temperature == 0.1);
-        const auto& page = request.width == 60 ? pages[0] : request.width == 33 ? pages[1] : pages[2];
+        const auto& page = request.width == 60   ? pages[0]
+                           : request.width == 33 ? pages[1]
+                                                 : pages[2];
         CHECK(request.pixels == *page.image.pixels);  // lossless round trip
     }
 
@@ -155,7 +157,8 @@ TEST_CASE("page images travel as PNG data URLs with the prompt", "[model]") {
 TEST_CASE("a page without an image fails alone; its neighbours go on", "[model]") {
     FakeServer server(echo);
     model::ChatPages client(server.base_url(), "m", "p");
-    std::vector<rop::stdlib::Page> pages = {page_with_image(0, 4, 4, 1), rop::stdlib::Page{}, page_with_image(2, 4, 4, 1)};
+    std::vector<rop::stdlib::Page> pages = {page_with_image(0, 4, 4, 1), rop::stdlib::Page{},
+                                            page_with_image(2, 4, 4, 1)};
     pages[1].index = 1;
     pages[1].doc_name = "scan.pdf";
     const auto results = client(pages);
@@ -172,7 +175,8 @@ TEST_CASE("429 then success: retried with exponential backoff", "[model]") {
         if (attempt < 2) return Reply::error(429, "slow down");
         return echo(request, attempt);
     });
-    auto client = text_client(server, 3, /*retries=*/3, milliseconds(5000), /*backoff=*/milliseconds(100));
+    auto client =
+        text_client(server, 3, /*retries=*/3, milliseconds(5000), /*backoff=*/milliseconds(100));
     const auto results = client(items(3));
     for (const auto& result : results) CHECK(result.ok());
     CHECK(results[2].text == "echo: item 2");
@@ -281,7 +285,8 @@ TEST_CASE("a kept-alive connection the server closed is reopened without a retry
 
 TEST_CASE("a server that never answers times out; each attempt counts", "[model]") {
     FakeServer server([](const FakeRequest&, int) { return Reply::hang(); });
-    auto client = text_client(server, 1, /*retries=*/1, /*timeout=*/milliseconds(200), milliseconds(10));
+    auto client =
+        text_client(server, 1, /*retries=*/1, /*timeout=*/milliseconds(200), milliseconds(10));
     const auto start = Clock::now();
     CHECK_THROWS_WITH(client(items(1)), ContainsSubstring("timed out after 200 ms"));
     const long elapsed = ms_between(start, Clock::now());
@@ -320,8 +325,9 @@ TEST_CASE("a failing item stops the batch without waiting for the others", "[mod
 }
 
 TEST_CASE("nothing listening: connection errors are retried, then the batch throws", "[model]") {
-    model::ChatText client("http://127.0.0.1:" + std::to_string(rop::test::model::closed_port()) + "/v1",
-                           "m", "", 16, 0.0, milliseconds(1000), 2, /*retries=*/2, milliseconds(10));
+    model::ChatText client(
+        "http://127.0.0.1:" + std::to_string(rop::test::model::closed_port()) + "/v1", "m", "", 16,
+        0.0, milliseconds(1000), 2, /*retries=*/2, milliseconds(10));
     CHECK_THROWS_WITH(client(items(2)), ContainsSubstring("connect"));
     CHECK(client.stats().retries >= 2);
     CHECK(client.stats().connections == 0);
@@ -330,27 +336,32 @@ TEST_CASE("nothing listening: connection errors are retried, then the batch thro
 TEST_CASE("the API key comes from the named environment variable", "[model]") {
     FakeServer server(echo);
     ::setenv("ROP_MODEL_TEST_KEY", "sk-test-123", 1);
-    auto client = text_client(server, 1, 0, milliseconds(5000), milliseconds(10), "ROP_MODEL_TEST_KEY");
+    auto client =
+        text_client(server, 1, 0, milliseconds(5000), milliseconds(10), "ROP_MODEL_TEST_KEY");
     CHECK(client(items(1))[0].ok());
     CHECK(server.received().at(0).authorization == "Bearer sk-test-123");
     ::unsetenv("ROP_MODEL_TEST_KEY");
-    CHECK_THROWS_WITH(text_client(server, 1, 0, milliseconds(5000), milliseconds(10), "ROP_MODEL_TEST_KEY"),
-                      ContainsSubstring("ROP_MODEL_TEST_KEY"));
+    CHECK_THROWS_WITH(
+        text_client(server, 1, 0, milliseconds(5000), milliseconds(10), "ROP_MODEL_TEST_KEY"),
+        ContainsSubstring("ROP_MODEL_TEST_KEY"));
 }
 
 TEST_CASE("bad settings fail the actor's setup with the reason", "[model]") {
-    CHECK_THROWS_WITH(model::ChatText("https://api.openai.com/v1", "gpt"), ContainsSubstring("https"));
+    CHECK_THROWS_WITH(model::ChatText("https://api.openai.com/v1", "gpt"),
+                      ContainsSubstring("https"));
     CHECK_THROWS_WITH(model::ChatText("http://127.0.0.1:8000/v1", ""), ContainsSubstring("model"));
-    CHECK_THROWS_WITH(model::ChatText("http://127.0.0.1:8000/v1", "m", "", 16, 0.0, milliseconds(1000), 0),
-                      ContainsSubstring("max_in_flight"));
-    CHECK_THROWS_WITH(model::ChatText("http://127.0.0.1:8000/v1", "m", "", 16, 0.0, milliseconds(0)),
-                      ContainsSubstring("timeout"));
+    CHECK_THROWS_WITH(
+        model::ChatText("http://127.0.0.1:8000/v1", "m", "", 16, 0.0, milliseconds(1000), 0),
+        ContainsSubstring("max_in_flight"));
+    CHECK_THROWS_WITH(
+        model::ChatText("http://127.0.0.1:8000/v1", "m", "", 16, 0.0, milliseconds(0)),
+        ContainsSubstring("timeout"));
 }
 
 TEST_CASE("system prompt and region images", "[model]") {
     FakeServer server(echo);
-    model::ChatRegions client(server.base_url(), "m", "Table to HTML.", 128, 0.0, milliseconds(5000), 2, 0,
-                              milliseconds(10), "", "Be terse.");
+    model::ChatRegions client(server.base_url(), "m", "Table to HTML.", 128, 0.0,
+                              milliseconds(5000), 2, 0, milliseconds(10), "", "Be terse.");
     rop::stdlib::Region region;
     region.image = page_with_image(0, 10, 6, 3).image;
     const auto results = client(std::vector<rop::stdlib::Region>{region});

@@ -1,10 +1,10 @@
 // The model client's pure parts: PNG + base64 encoding (checked by decoding with libpng), the
 // base URL, request bodies and what error and completion bodies mean.
+#include <png.h>
+
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <nlohmann/json.hpp>
-#include <png.h>
-
 #include <numeric>
 #include <stdexcept>
 
@@ -39,7 +39,8 @@ Decoded decode(const std::string& png_bytes) {
 
 std::vector<std::uint8_t> pattern(std::size_t size) {
     std::vector<std::uint8_t> bytes(size);
-    for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::uint8_t>((i * 37 + i / 7) & 0xFF);
+    for (std::size_t i = 0; i < size; ++i)
+        bytes[i] = static_cast<std::uint8_t>((i * 37 + i / 7) & 0xFF);
     return bytes;
 }
 
@@ -67,7 +68,8 @@ TEST_CASE("PNG honours a row stride and rejects inconsistent images", "[png]") {
     const Decoded decoded = decode(detail::encode_png({width, height, 1, stride, padded}));
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {
-            CHECK(decoded.pixels[static_cast<std::size_t>(y * width + x)] == padded[y * stride + x]);
+            CHECK(decoded.pixels[static_cast<std::size_t>(y * width + x)] ==
+                  padded[y * stride + x]);
         }
     }
     const std::vector<std::uint8_t> few(10);
@@ -110,7 +112,8 @@ TEST_CASE("base URLs: host, port, path; https and junk are refused", "[protocol]
     CHECK(e.target == "/chat/completions");
     CHECK(e.url == "http://[::1]:30000/chat/completions");
 
-    CHECK_THROWS_WITH(detail::parse_base_url("https://api.openai.com/v1"), ContainsSubstring("https is not supported"));
+    CHECK_THROWS_WITH(detail::parse_base_url("https://api.openai.com/v1"),
+                      ContainsSubstring("https is not supported"));
     CHECK_THROWS_AS(detail::parse_base_url("localhost:8000/v1"), std::invalid_argument);
     CHECK_THROWS_AS(detail::parse_base_url("http://host:99999/v1"), std::invalid_argument);
     CHECK_THROWS_AS(detail::parse_base_url("http://host:/v1"), std::invalid_argument);
@@ -125,7 +128,8 @@ TEST_CASE("an image request is one user message: image_url part, then the prompt
     options.max_tokens = 512;
     options.temperature = 0.25;
     options.system = "You are careful.";
-    const json body = json::parse(detail::image_request_body(options, "data:image/png;base64,AAAA"));
+    const json body =
+        json::parse(detail::image_request_body(options, "data:image/png;base64,AAAA"));
     CHECK(body["model"] == "Qwen/Qwen2.5-VL-7B-Instruct");
     CHECK(body["max_tokens"] == 512);
     CHECK(body["temperature"] == 0.25);
@@ -139,7 +143,8 @@ TEST_CASE("an image request is one user message: image_url part, then the prompt
     CHECK(user["content"][1] == json{{"type", "text"}, {"text", "Convert this page to Markdown."}});
 }
 
-TEST_CASE("a text request joins prompt and item; max_tokens <= 0 is left to the server", "[protocol]") {
+TEST_CASE("a text request joins prompt and item; max_tokens <= 0 is left to the server",
+          "[protocol]") {
     detail::RequestOptions options;
     options.model = "m";
     options.prompt = "Summarize:";
@@ -163,20 +168,24 @@ TEST_CASE("completion bodies: content, finish reason, usage; junk is an item err
     CHECK(good.completion_tokens == 34);
     CHECK(good.status == 200);
 
-    const auto null_content = detail::parse_completion(R"({"choices":[{"message":{"content":null}}]})");
+    const auto null_content =
+        detail::parse_completion(R"({"choices":[{"message":{"content":null}}]})");
     CHECK(null_content.ok());
     CHECK(null_content.text.empty());
 
     CHECK_THAT(detail::parse_completion("<html>oops</html>").error, ContainsSubstring("not JSON"));
-    CHECK_THAT(detail::parse_completion(R"({"choices":[]})").error, ContainsSubstring("no choices"));
+    CHECK_THAT(detail::parse_completion(R"({"choices":[]})").error,
+               ContainsSubstring("no choices"));
 }
 
 TEST_CASE("error bodies: OpenAI, vLLM and FastAPI shapes, else the text", "[protocol]") {
-    CHECK(detail::error_message(R"({"error":{"message":"context too long","type":"invalid_request_error"}})") ==
-          "context too long");
     CHECK(detail::error_message(
-              R"({"object":"error","message":"The model `x` does not exist.","type":"NotFoundError","code":404})") ==
-          "The model `x` does not exist.");
+              R"({"error":{"message":"context too long","type":"invalid_request_error"}})") ==
+          "context too long");
+    CHECK(
+        detail::error_message(
+            R"({"object":"error","message":"The model `x` does not exist.","type":"NotFoundError","code":404})") ==
+        "The model `x` does not exist.");
     CHECK(detail::error_message(R"({"detail":"Not Found"})") == "Not Found");
     CHECK(detail::error_message("  Bad Gateway\n") == "Bad Gateway");
     CHECK(detail::error_message("") == "(empty body)");

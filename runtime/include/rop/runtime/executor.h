@@ -2,6 +2,7 @@
 // the driver hands BatchJobs to an Executor and receives Reports on one ReportQueue.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -9,7 +10,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <atomic>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -44,16 +44,16 @@ struct BatchJob {
     std::uint32_t num_inputs = 0;
     std::uint32_t num_outputs = 0;
     std::uint64_t id = 0;
-    std::vector<std::uint32_t> grains;        // the driver's handles (entity index in the Domain)
-    std::vector<std::uint16_t> generations;   // attempt generation per Grain (commit fence)
+    std::vector<std::uint32_t> grains;       // the driver's handles (entity index in the Domain)
+    std::vector<std::uint16_t> generations;  // attempt generation per Grain (commit fence)
     std::vector<GrainInfo> infos;
-    std::vector<Value> inputs;                // size() * num_inputs, Grain-major
-    std::vector<Value> parent_values;         // reduce: Batch::parent per Grain; else empty
+    std::vector<Value> inputs;         // size() * num_inputs, Grain-major
+    std::vector<Value> parent_values;  // reduce: Batch::parent per Grain; else empty
     // ---- results (actor) ----
-    std::vector<Value> outputs;               // size() * num_outputs, Grain-major
+    std::vector<Value> outputs;  // size() * num_outputs, Grain-major
     std::vector<GrainResult> results;
     std::vector<std::pair<std::uint32_t, std::string>> reasons;  // for Record/GroupFailed
-    std::vector<std::uint32_t> emitted;       // children emitted so far per Grain (this attempt)
+    std::vector<std::uint32_t> emitted;  // children emitted so far per Grain (this attempt)
     // Streamed children not yet taken by the driver. In-process executors append under
     // children_mutex and the driver takes them whenever it is awake (so a child is schedulable
     // before its expand Grain reports); out-of-process executors send Emitted reports instead.
@@ -62,16 +62,16 @@ struct BatchJob {
     BatchError error = BatchError::None;
     GrainResult error_kind = GrainResult::None;  // Unattributed: RecordFailed or GroupFailed
     std::string error_message;
-    std::uint32_t actor = 0;                  // global actor index (trace tid)
-    std::int64_t start_ns = 0, end_ns = 0;    // steady_clock, for the trace
+    std::uint32_t actor = 0;                // global actor index (trace tid)
+    std::int64_t start_ns = 0, end_ns = 0;  // steady_clock, for the trace
     // start_ns as the driver may read it while the batch runs (stuck batches); 0 until the
     // batch starts on its actor (a queued batch is not running yet).
     std::atomic<std::int64_t> started_ns{0};
     // ---- driver bookkeeping ----
-    bool running = false;                     // submitted, its Done report not yet received
-    bool abandoned = false;                   // timed out; its late report is stale
-    bool flagged_stuck = false;               // reported as a StuckBatch
-    std::uint32_t parents = 0;                // distinct direct parents in the batch (trace)
+    bool running = false;        // submitted, its Done report not yet received
+    bool abandoned = false;      // timed out; its late report is stale
+    bool flagged_stuck = false;  // reported as a StuckBatch
+    std::uint32_t parents = 0;   // distinct direct parents in the batch (trace)
     std::chrono::steady_clock::time_point deadline{};
 
     std::size_t size() const { return grains.size(); }
@@ -103,7 +103,7 @@ struct Report {
 // driver's memory. The hot path pays nothing for this: push() tests one plain bool it reads
 // under the mutex it already takes.
 class ReportQueue : public std::enable_shared_from_this<ReportQueue> {
-public:
+  public:
     ReportQueue() = default;
     ReportQueue(const ReportQueue&) = delete;
     ReportQueue& operator=(const ReportQueue&) = delete;
@@ -127,7 +127,7 @@ public:
     void adopt(std::unique_ptr<BatchJob> job);
     std::size_t adopted() const;  // jobs in custody (tests)
 
-private:
+  private:
     mutable std::mutex mutex_;
     std::condition_variable ready_;
     std::vector<Report> queue_;
@@ -145,7 +145,7 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
 // Executors: thread actors (default), later process-isolated actors and MPI ranks (see
 // docs/runtime.md). The driver never submits more jobs to a Call than its `actors` option.
 class Executor {
-public:
+  public:
     virtual ~Executor() = default;
     virtual void start(const Plan& plan, ReportQueue& reports) = 0;
     virtual void submit(BatchJob& job) = 0;

@@ -21,7 +21,7 @@ namespace rop::runtime {
 
 // Produces root values lazily, so that admission control can hold new roots back.
 class RootSource {
-public:
+  public:
     virtual ~RootSource() = default;
     // The next root's value and a display name (file path, URI); nullopt when exhausted.
     struct Root {
@@ -39,7 +39,7 @@ using EntityPath = std::vector<std::uint32_t>;
 // Called on the driver thread, in commit order, once per Item when it becomes terminal.
 // Sinks and tests use it; the payload is valid only during the call unless copied (cheap).
 class ItemObserver {
-public:
+  public:
     virtual ~ItemObserver() = default;
     virtual void on_item(PortId port, EntityId entity, Outcome outcome, const Value& value) = 0;
     // Called once per root when its whole subtree is terminal (parent-local commit point).
@@ -94,11 +94,11 @@ class StopRequest {
 };
 
 struct RunOptions {
-    std::string executor = "threads";                // make_executor(): "threads" or "inline"
-    std::size_t max_inflight_roots = 64;             // roots admitted but not yet done
-    std::size_t max_payload_bytes = 1ull << 30;      // live payload budget before admission stops
-    std::vector<SinkBinding> sinks;                  // streaming observers of ports
-    std::vector<RootSinkBinding> root_sinks;         // per-root sinks (written when a root is done)
+    std::string executor = "threads";            // make_executor(): "threads" or "inline"
+    std::size_t max_inflight_roots = 64;         // roots admitted but not yet done
+    std::size_t max_payload_bytes = 1ull << 30;  // live payload budget before admission stops
+    std::vector<SinkBinding> sinks;              // streaming observers of ports
+    std::vector<RootSinkBinding> root_sinks;     // per-root sinks (written when a root is done)
     // Journal of finished roots (JSONL, one fsynced line per root: ordinal, name, status, every
     // root sink's checkpoint token). Empty: no journal. resume: restore the sinks to the last
     // journaled tokens and skip the roots the journal lists (reported with their earlier
@@ -106,7 +106,7 @@ struct RunOptions {
     std::string journal_path;
     bool resume = false;
     ItemObserver* observer = nullptr;
-    std::string trace_path;                          // Chrome/Perfetto JSON when set
+    std::string trace_path;                                   // Chrome/Perfetto JSON when set
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
     std::chrono::milliseconds progress_interval{500};
     // After an abort (or a contract error), how long run() still waits for batches running on
@@ -126,9 +126,9 @@ struct RunOptions {
 
 struct CallCounters {
     std::string name;
-    std::uint64_t grains = 0;         // sealed Grains that ran
+    std::uint64_t grains = 0;  // sealed Grains that ran
     std::uint64_t batches = 0;
-    double mean_batch_fill = 0;       // grains per batch / batch cap
+    double mean_batch_fill = 0;  // grains per batch / batch cap
     // Replays after an opaque UDF error: one per replayed batch (a retry, a replayed tail, a
     // bisection half), however many Grains it held; retried_items counts those Grains.
     std::uint64_t retries = 0;
@@ -157,11 +157,11 @@ struct CallCounters {
 // Progress while it runs. Often a UDF that hangs in a Call without a timeout.
 struct StuckBatch {
     CallId call = 0;
-    std::string call_name;           // the plan's name
-    std::size_t grains = 0;          // Grains in the batch
-    std::vector<std::string> roots;  // their roots' names, distinct, in batch order
-    double running_s = 0;            // since the batch started on its actor
-    double median_s = 0;             // the Call's median batch time; 0: none finished yet
+    std::string call_name;                 // the plan's name
+    std::size_t grains = 0;                // Grains in the batch
+    std::vector<std::string> roots;        // their roots' names, distinct, in batch order
+    double running_s = 0;                  // since the batch started on its actor
+    double median_s = 0;                   // the Call's median batch time; 0: none finished yet
     std::chrono::milliseconds timeout{0};  // the Call's timeout; 0: none
 };
 
@@ -180,7 +180,8 @@ struct Progress {
 };
 
 enum class RootStatus : std::uint8_t { Ok, Dropped, Failed };
-const char* to_string(RootStatus status);  // "ok", "dropped", "failed": the report and journal spelling
+const char* to_string(
+    RootStatus status);  // "ok", "dropped", "failed": the report and journal spelling
 
 // A member a reduce with `on_failure skip` left out (RootResult::skipped).
 struct SkippedMember {
@@ -205,19 +206,19 @@ struct RootResult {
 };
 
 struct RunReport {
-    bool aborted = false;            // a Call with recovery=abort hit an opaque error
+    bool aborted = false;  // a Call with recovery=abort hit an opaque error
     std::string abort_reason;
-    bool interrupted = false;        // a StopRequest ended the run early (see StopRequest)
-    std::string interrupt_reason;    // e.g. "SIGINT"; unfinished roots say "interrupted (...)"
-    std::vector<RootResult> roots;   // in source order
+    bool interrupted = false;       // a StopRequest ended the run early (see StopRequest)
+    std::string interrupt_reason;   // e.g. "SIGINT"; unfinished roots say "interrupted (...)"
+    std::vector<RootResult> roots;  // in source order
     std::vector<CallCounters> calls;
     double wall_s = 0;
     double time_to_first_root_s = 0;
     std::size_t peak_inflight_roots = 0;
     std::size_t peak_live_items = 0;
-    std::size_t entities = 0;        // roots and children created
-    std::size_t lineage_bytes = 0;   // lineage tables at the end (payloads excluded)
-    std::string to_json() const;     // the run report (--report FILE)
+    std::size_t entities = 0;       // roots and children created
+    std::size_t lineage_bytes = 0;  // lineage tables at the end (payloads excluded)
+    std::string to_json() const;    // the run report (--report FILE)
 };
 
 // Runs the plan to completion on the default thread-actor executor. Never loses a root: every

@@ -30,12 +30,12 @@ template <class T>
 const TypeInfo& type_info_of();
 
 class ContractError : public std::logic_error {
-public:
+  public:
     using std::logic_error::logic_error;
 };
 
 class Value {
-public:
+  public:
     Value() = default;  // empty: "missing" (an optional input whose item was DROPPED)
 
     template <class T, class... Args>
@@ -70,7 +70,7 @@ public:
 
     bool same_object(const Value& other) const { return ptr_ == other.ptr_; }
 
-private:
+  private:
     Value(std::shared_ptr<const void> ptr, const TypeInfo* type)
         : ptr_(std::move(ptr)), type_(type) {}
     [[noreturn]] void throw_bad_get(const TypeInfo& wanted) const;

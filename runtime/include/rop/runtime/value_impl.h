@@ -37,9 +37,9 @@ namespace detail {
 template <class T, class = void>
 struct HasCodec : std::false_type {};
 template <class T>
-struct HasCodec<T, std::void_t<decltype(Codec<T>::encode(std::declval<const T&>(),
-                                                         std::declval<std::string&>()))>>
-    : std::true_type {};
+struct HasCodec<T, std::void_t<decltype(Codec<T>::encode(
+                       std::declval<const T&>(), std::declval<std::string&>()))>> : std::true_type {
+};
 
 template <class T>
 constexpr std::string_view type_name() {

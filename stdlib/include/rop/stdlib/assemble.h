@@ -7,10 +7,10 @@
 // page's layout regions; markdown() and content_list() fold a document's PageContents.
 #pragma once
 
-#include <span>
-
 #include <rop/stdlib/types.h>
 #include <rop/udf.h>
+
+#include <span>
 
 namespace rop::stdlib::assemble {
 

@@ -7,6 +7,9 @@
 // NAME=PATH`). Every sink write is atomic and durable when it returns.
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -15,9 +18,6 @@
 #include <span>
 #include <string>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace rop::stdlib::io {
 
@@ -33,14 +33,14 @@ namespace rop::stdlib::io {
 // Throws std::runtime_error when the input cannot be read (a missing folder or manifest, a bad
 // manifest line).
 class Files {
-public:
+  public:
     explicit Files(std::string glob, std::string suffix = "", bool recursive = false);
 
     std::optional<File> next();
     std::optional<std::size_t> size_hint() const;
     std::string name_of(const File& item) const;
 
-private:
+  private:
     std::vector<File> files_;
     std::size_t next_ = 0;
 };
@@ -50,7 +50,7 @@ private:
 // write plus fsync. checkpoint() is the file size; restore("") truncates (a fresh run),
 // restore(size) truncates back to that size (resume).
 class Jsonl {
-public:
+  public:
     explicit Jsonl(std::string path);
     ~Jsonl();
     Jsonl(const Jsonl&) = delete;
@@ -62,7 +62,7 @@ public:
     std::string checkpoint();
     void restore(const std::string& token);
 
-private:
+  private:
     std::string path_;
     int fd_ = -1;
 };
@@ -79,13 +79,13 @@ class RootFileNames;  // which root has which file name (io/dir_sinks.cpp)
 // restore(size) reloads it up to that size. Temp file + fsync + rename, so a file is either
 // absent or complete.
 class MarkdownDir {
-public:
+  public:
     explicit MarkdownDir(std::string path, std::string extension = ".md");
     void write(const rop::RootKey& root, std::span<const Markdown> items);
     std::string checkpoint();
     void restore(const std::string& token);
 
-private:
+  private:
     std::string extension_;
     std::shared_ptr<detail::RootFileNames> names_;
 };
@@ -94,13 +94,13 @@ private:
 // (and with the same checkpoint and restore). One item is written as it is; several items become
 // a JSON array of them, in ordinal order.
 class JsonDir {
-public:
+  public:
     explicit JsonDir(std::string path, std::string extension = ".json");
     void write(const rop::RootKey& root, std::span<const JsonText> items);
     std::string checkpoint();
     void restore(const std::string& token);
 
-private:
+  private:
     std::string extension_;
     std::shared_ptr<detail::RootFileNames> names_;
 };

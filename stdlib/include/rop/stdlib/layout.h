@@ -4,12 +4,12 @@
 // rop-link: rop_stdlib_layout tesseract lept
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace rop::stdlib::layout {
 
@@ -21,7 +21,7 @@ namespace rop::stdlib::layout {
 // found from their rules and keep a cell grid (rows x cols, cells row by row); Tesseract's own
 // table blocks become tables without a grid. A page without an image fails its record.
 class Regions {
-public:
+  public:
     explicit Regions(bool tables = true, double heading_ratio = 1.3);
     ~Regions();
     Regions(Regions&&) noexcept;
@@ -31,7 +31,7 @@ public:
 
     struct Engine;
 
-private:
+  private:
     std::unique_ptr<Engine> engine_;
     bool tables_;
     double heading_ratio_;

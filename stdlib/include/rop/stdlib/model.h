@@ -8,15 +8,15 @@
 // their completions in input order.
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace rop::stdlib::model {
 
@@ -68,7 +68,7 @@ class Client;
 // Page images (std.pdf.pages) to text: one user message per page, the page image as a base64
 // PNG data URL followed by the prompt.
 class ChatPages {
-public:
+  public:
     explicit ChatPages(std::string base_url, std::string model,
                        std::string prompt = "Convert this page to Markdown.", int max_tokens = 4096,
                        double temperature = 0.0,
@@ -83,14 +83,14 @@ public:
     std::vector<Completion> operator()(std::span<const Page> pages);
     ClientStats stats() const;
 
-private:
+  private:
     std::unique_ptr<detail::Client> client_;
 };
 
 // Region images (std.layout.regions) to text, like ChatPages: a table region to HTML, a
 // formula to LaTeX.
 class ChatRegions {
-public:
+  public:
     explicit ChatRegions(std::string base_url, std::string model,
                          std::string prompt = "Transcribe the text in this image.",
                          int max_tokens = 1024, double temperature = 0.0,
@@ -105,14 +105,14 @@ public:
     std::vector<Completion> operator()(std::span<const Region> regions);
     ClientStats stats() const;
 
-private:
+  private:
     std::unique_ptr<detail::Client> client_;
 };
 
 // Text to text: one user message per item, "<prompt>\n\n<item>" (just the item when the prompt
 // is empty).
 class ChatText {
-public:
+  public:
     explicit ChatText(std::string base_url, std::string model, std::string prompt = "",
                       int max_tokens = 1024, double temperature = 0.0,
                       std::chrono::milliseconds timeout = std::chrono::seconds(120),
@@ -126,7 +126,7 @@ public:
     std::vector<Completion> operator()(std::span<const std::string> texts);
     ClientStats stats() const;
 
-private:
+  private:
     std::unique_ptr<detail::Client> client_;
 };
 

@@ -8,13 +8,13 @@
 // on the calling actor thread alone (max-active-levels 0), so one actor uses one core.
 #pragma once
 
+#include <rop/stdlib/types.h>
+#include <rop/udf.h>
+
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <rop/stdlib/types.h>
-#include <rop/udf.h>
 
 namespace rop::stdlib::ocr {
 
@@ -27,7 +27,7 @@ enum class Segmentation { auto_layout, single_column, single_block, single_line,
 // separated by a blank line), words and lines with boxes in points and confidences 0..100. A
 // page without an image fails its record ("page has no image").
 class Tesseract {
-public:
+  public:
     explicit Tesseract(std::string lang = "eng", Segmentation mode = Segmentation::auto_layout,
                        std::string datapath = "");
     ~Tesseract();
@@ -38,7 +38,7 @@ public:
 
     struct Engine;
 
-private:
+  private:
     std::unique_ptr<Engine> engine_;
 };
 
@@ -46,7 +46,7 @@ private:
 // returns the region with `text` and `confidence` set; a table region with a cell grid gets every
 // cell's text too. Figures keep empty text. Setup as for Tesseract; `mode` defaults to one block.
 class RegionText {
-public:
+  public:
     explicit RegionText(std::string lang = "eng", Segmentation mode = Segmentation::single_block,
                         std::string datapath = "");
     ~RegionText();
@@ -55,7 +55,7 @@ public:
 
     std::vector<Region> operator()(std::span<const Region> regions);
 
-private:
+  private:
     std::unique_ptr<Tesseract::Engine> engine_;
 };
 

@@ -3,11 +3,11 @@
 // rop-link: rop_stdlib_text
 #pragma once
 
-#include <span>
-#include <string>
-
 #include <rop/stdlib/types.h>
 #include <rop/udf.h>
+
+#include <span>
+#include <string>
 
 namespace rop::stdlib::text {
 

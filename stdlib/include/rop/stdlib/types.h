@@ -32,14 +32,14 @@ struct Document {
     std::string path;
     std::string name;
     int page_count = 0;
-    std::string title;     // from the info dictionary; may be empty
+    std::string title;  // from the info dictionary; may be empty
     std::string author;
     std::string subject;
     std::string keywords;
     std::string creator;
     std::string producer;
-    Metadata info;         // every info-dictionary key (Title, Author, ...) with its text
-    Metadata metadata;     // the File's metadata, carried along
+    Metadata info;      // every info-dictionary key (Title, Author, ...) with its text
+    Metadata metadata;  // the File's metadata, carried along
 };
 
 // A page image: 8-bit samples, row-major, rows packed (stride = width * channels), no padding.
@@ -79,20 +79,20 @@ struct Line {
     float confidence = 0;  // mean word confidence, 0..100
     double baseline = 0;   // y of the baseline (points); baseline - bbox.y0 is the line's ascent
     int block = 0;
-    int paragraph = 0;     // counts across the page, not restarted per block
+    int paragraph = 0;  // counts across the page, not restarted per block
 };
 
 // One page of a document (std.pdf.pages): its rendered image and its native text layer.
 struct Page {
     std::string doc_path;
     std::string doc_name;
-    int index = 0;         // zero-based page index in the document
-    int page_count = 0;    // pages in the document
-    double width = 0;      // page size in points (after the page's rotation)
+    int index = 0;       // zero-based page index in the document
+    int page_count = 0;  // pages in the document
+    double width = 0;    // page size in points (after the page's rotation)
     double height = 0;
-    int dpi = 0;           // resolution the image was rendered at
+    int dpi = 0;  // resolution the image was rendered at
     Image image;
-    std::string text;      // the native text layer (empty for scanned pages)
+    std::string text;         // the native text layer (empty for scanned pages)
     std::vector<Word> words;  // the native text layer's words with boxes (when asked for)
 };
 
@@ -101,9 +101,9 @@ struct OcrResult {
     std::string doc_path;
     std::string doc_name;
     int page_index = 0;
-    double width = 0;      // page size in points
+    double width = 0;  // page size in points
     double height = 0;
-    std::string text;      // the page's text, Tesseract's reading order, paragraphs "\n\n"
+    std::string text;  // the page's text, Tesseract's reading order, paragraphs "\n\n"
     std::vector<Word> words;
     std::vector<Line> lines;
     float confidence = 0;  // mean word confidence, 0..100
@@ -125,20 +125,20 @@ struct Region {
     std::string doc_path;
     std::string doc_name;
     int page_index = 0;
-    int order = 0;          // reading order within the page, zero-based
+    int order = 0;  // reading order within the page, zero-based
     RegionKind kind = RegionKind::text;
     int level = 0;          // heading level (1 = largest) for headings, else 0
     BBox bbox;              // in points
     double page_width = 0;  // page size in points
     double page_height = 0;
     int dpi = 0;
-    Image image;            // the region cropped from the page image
-    int rows = 0;           // table grid, when one was found (else 0 and no cells)
+    Image image;   // the region cropped from the page image
+    int rows = 0;  // table grid, when one was found (else 0 and no cells)
     int cols = 0;
     std::vector<TableCell> cells;
-    std::string text;       // filled by OCR (or from the native text layer)
-    float confidence = 0;   // 0..100, from OCR
-    Metadata metadata;      // free-form tags (e.g. broadcast document metadata)
+    std::string text;      // filled by OCR (or from the native text layer)
+    float confidence = 0;  // 0..100, from OCR
+    Metadata metadata;     // free-form tags (e.g. broadcast document metadata)
 };
 
 // One content block of a page, the unit of the assembled outputs (std.assemble).
