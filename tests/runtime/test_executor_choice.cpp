@@ -104,6 +104,21 @@ TEST_CASE("the inline executor gives the thread executor's outcomes", "[executor
           std::multiset<std::string>{"20", "40", "0", "124", "SUPPRESSED", "164"});
 }
 
+TEST_CASE("a plan asking for process isolation is rejected, not run in threads", "[executor]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId out = b.add_port("out", doc);
+    CallOptions o = opts(1, 1);
+    o.isolation = Isolation::Process;
+    b.add_call({"ocr", CallKind::Map, doc, {{src}}, {out}, o, map_int([](long x) { return x; })});
+    const Plan plan = b.build();
+    VecSource source({1});
+    CHECK_THROWS_WITH(run(plan, source, RunOptions{}),
+                      "run: call 'ocr': isolation process is not available in this runtime yet "
+                      "(its executors run every Call's actors in this process)");
+}
+
 TEST_CASE("an actor that was never built stops the run once; a later setup failure is infra",
           "[executor]") {
     for (const char* executor : {"threads", "inline"}) {
