@@ -121,6 +121,46 @@ TEST_CASE("a timed-out batch is split: only the hung item's root fails", "[unatt
     CHECK(counters(report, "m").failed == 1);
 }
 
+TEST_CASE("a timed-out batch is split at once: batch-mates are not replayed whole",
+          "[unattributed]") {
+    // Roots 0..7 go straight to the map: admitted together, they make one batch of 8. The UDF
+    // hangs on 5. Split at once, root 0 runs twice (the timed-out batch, then its half); replaying
+    // the whole batch while infra_retries (2) lasts would run it four times.
+    struct State {
+        std::atomic<bool> open{false};
+        std::atomic<int> zero_runs{0};
+    };
+    auto state = std::make_shared<State>();
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId out = b.add_port("out", doc);
+    CallOptions o = opts(8, 1);
+    o.timeout = 1000ms;
+    o.infra_retries = 2;
+    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, o, actor([state](Batch& batch) {
+                    for (std::size_t g = 0; g < batch.size(); ++g) {
+                        const long v = batch.input(g, 0).get<long>();
+                        if (v == 0) ++state->zero_runs;
+                        if (v == 5) {
+                            while (!state->open) std::this_thread::sleep_for(1ms);
+                        }
+                        batch.set_output(g, 0, batch.input(g, 0));
+                    }
+                })});
+    const Plan plan = b.build();
+    VecSource source({0, 1, 2, 3, 4, 5, 6, 7});
+    const RunReport report = run(plan, source, RunOptions{});
+    state->open = true;
+    REQUIRE(report.roots.size() == 8);
+    for (std::size_t r = 0; r < 8; ++r) {
+        CAPTURE(r);
+        CHECK(report.roots[r].status == (r == 5 ? RootStatus::Failed : RootStatus::Ok));
+    }
+    CHECK(report.roots[5].reason == "infra: timeout after 1000 ms (actor abandoned)");
+    CHECK(state->zero_runs == 2);
+}
+
 TEST_CASE("a typed failure that names its item fails that item, without bisection",
           "[unattributed]") {
     OneMap m(opts(16, 1), [](Batch& batch) {
