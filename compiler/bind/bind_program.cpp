@@ -44,19 +44,13 @@ CxxType vector_of(const CxxType& element) {
 
 Primitive primitive_of(sema::CallKind kind) {
     switch (kind) {
-        case sema::CallKind::Source:
-            return Primitive::Source;
-        case sema::CallKind::Filter:
-            return Primitive::Filter;
-        case sema::CallKind::Expand:
-            return Primitive::Expand;
-        case sema::CallKind::Reduce:
-            return Primitive::Reduce;
-        case sema::CallKind::Sink:
-            return Primitive::Sink;
+        case sema::CallKind::Source: return Primitive::Source;
+        case sema::CallKind::Filter: return Primitive::Filter;
+        case sema::CallKind::Expand: return Primitive::Expand;
+        case sema::CallKind::Reduce: return Primitive::Reduce;
+        case sema::CallKind::Sink: return Primitive::Sink;
         case sema::CallKind::Map:
-        case sema::CallKind::Broadcast:
-            return Primitive::Map;
+        case sema::CallKind::Broadcast: return Primitive::Map;
     }
     return Primitive::Map;
 }

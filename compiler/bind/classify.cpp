@@ -9,42 +9,27 @@ namespace rop::bind {
 
 std::string_view to_string(Primitive primitive) {
     switch (primitive) {
-        case Primitive::Map:
-            return "map";
-        case Primitive::Filter:
-            return "filter";
-        case Primitive::Expand:
-            return "expand";
-        case Primitive::Reduce:
-            return "reduce";
-        case Primitive::Source:
-            return "source";
-        case Primitive::Sink:
-            return "sink";
+        case Primitive::Map: return "map";
+        case Primitive::Filter: return "filter";
+        case Primitive::Expand: return "expand";
+        case Primitive::Reduce: return "reduce";
+        case Primitive::Source: return "source";
+        case Primitive::Sink: return "sink";
     }
     return "?";
 }
 
 std::string_view to_string(Shape shape) {
     switch (shape) {
-        case Shape::ElementMap:
-            return "element map";
-        case Shape::BatchMap:
-            return "batch map";
-        case Shape::ElementFilter:
-            return "element filter";
-        case Shape::BatchFilter:
-            return "batch filter";
-        case Shape::VectorExpand:
-            return "vector expand";
-        case Shape::StreamingExpand:
-            return "streaming expand";
-        case Shape::SpanReduce:
-            return "span reduce";
-        case Shape::Source:
-            return "source";
-        case Shape::Sink:
-            return "sink";
+        case Shape::ElementMap: return "element map";
+        case Shape::BatchMap: return "batch map";
+        case Shape::ElementFilter: return "element filter";
+        case Shape::BatchFilter: return "batch filter";
+        case Shape::VectorExpand: return "vector expand";
+        case Shape::StreamingExpand: return "streaming expand";
+        case Shape::SpanReduce: return "span reduce";
+        case Shape::Source: return "source";
+        case Shape::Sink: return "sink";
     }
     return "?";
 }
@@ -92,20 +77,11 @@ Classification Classifier::run() {
     bool ok = false;
     switch (primitive_) {
         case Primitive::Source:
-        case Primitive::Sink:
-            break;
-        case Primitive::Map:
-            ok = bind_map();
-            break;
-        case Primitive::Filter:
-            ok = bind_filter();
-            break;
-        case Primitive::Expand:
-            ok = bind_expand();
-            break;
-        case Primitive::Reduce:
-            ok = bind_reduce();
-            break;
+        case Primitive::Sink: break;
+        case Primitive::Map: ok = bind_map(); break;
+        case Primitive::Filter: ok = bind_filter(); break;
+        case Primitive::Expand: ok = bind_expand(); break;
+        case Primitive::Reduce: ok = bind_reduce(); break;
     }
     if (ok && bind_named()) result_.binding = std::move(binding_);
     return std::move(result_);

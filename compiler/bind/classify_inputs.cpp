@@ -65,8 +65,7 @@ bool Classifier::reject_special(const UdfParam& p, std::size_t index) {
                             "only a reduce UDF "
                             "takes its parent, after its children (and ordinals)",
                         p.location);
-        default:
-            return true;
+        default: return true;
     }
 }
 

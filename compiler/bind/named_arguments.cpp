@@ -21,22 +21,14 @@ std::string owner_name(const UdfDecl& decl) {
 
 std::string_view to_string(ArgKind kind) {
     switch (kind) {
-        case ArgKind::Integer:
-            return "an integer";
-        case ArgKind::Float:
-            return "a number";
-        case ArgKind::Bool:
-            return "a bool";
-        case ArgKind::String:
-            return "a string";
-        case ArgKind::Duration:
-            return "a duration";
-        case ArgKind::Enum:
-            return "an identifier";
-        case ArgKind::List:
-            return "a list";
-        case ArgKind::Other:
-            return "a value";
+        case ArgKind::Integer: return "an integer";
+        case ArgKind::Float: return "a number";
+        case ArgKind::Bool: return "a bool";
+        case ArgKind::String: return "a string";
+        case ArgKind::Duration: return "a duration";
+        case ArgKind::Enum: return "an identifier";
+        case ArgKind::List: return "a list";
+        case ArgKind::Other: return "a value";
     }
     return "a value";
 }

@@ -54,17 +54,14 @@ bool is_floating(const CxxType& type) {
 std::string value_expression(const CxxType& type, ArgKind kind, const ast::Value& value) {
     using K = ast::Value::Kind;
     switch (value.kind) {
-        case K::String:
-            return string_expression(type, value.text);
+        case K::String: return string_expression(type, value.text);
         case K::Int:
             if (kind == ArgKind::Float || is_floating(type)) {
                 return float_literal(static_cast<double>(value.int_value));
             }
             return integer_literal(value.int_value);
-        case K::Float:
-            return float_literal(value.float_value);
-        case K::Bool:
-            return value.bool_value ? "true" : "false";
+        case K::Float: return float_literal(value.float_value);
+        case K::Bool: return value.bool_value ? "true" : "false";
         case K::Duration:
             if (kind == ArgKind::Duration) {
                 return "std::chrono::duration_cast<" + type.name + ">(std::chrono::milliseconds(" +

@@ -52,26 +52,13 @@ std::string cpp_string_literal(std::string_view bytes) {
     for (std::size_t i = 0; i < bytes.size(); ++i) {
         auto byte = static_cast<unsigned char>(bytes[i]);
         switch (byte) {
-            case '"':
-                out += "\\\"";
-                continue;
-            case '\\':
-                out += "\\\\";
-                continue;
-            case '?':
-                out += "\\?";
-                continue;
-            case '\n':
-                out += "\\n";
-                continue;
-            case '\t':
-                out += "\\t";
-                continue;
-            case '\r':
-                out += "\\r";
-                continue;
-            default:
-                break;
+            case '"': out += "\\\""; continue;
+            case '\\': out += "\\\\"; continue;
+            case '?': out += "\\?"; continue;
+            case '\n': out += "\\n"; continue;
+            case '\t': out += "\\t"; continue;
+            case '\r': out += "\\r"; continue;
+            default: break;
         }
         bool star_before_slash = byte == '*' && i + 1 < bytes.size() && bytes[i + 1] == '/';
         if (is_printable_ascii(byte) && !star_before_slash) {

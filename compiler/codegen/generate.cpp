@@ -127,10 +127,8 @@ class Generator {
         switch (call.kind) {
             case sema::CallKind::Source:
             case sema::CallKind::Sink:
-            case sema::CallKind::Broadcast:
-                return false;
-            default:
-                return true;
+            case sema::CallKind::Broadcast: return false;
+            default: return true;
         }
     }
 
@@ -277,12 +275,9 @@ class Generator {
 
     static std::string input_accessor(Missing missing) {
         switch (missing) {
-            case Missing::NotAccepted:
-                return "in";
-            case Missing::Nullopt:
-                return "in_optional";
-            case Missing::Null:
-                return "in_pointer";
+            case Missing::NotAccepted: return "in";
+            case Missing::Nullopt: return "in_optional";
+            case Missing::Null: return "in_pointer";
         }
         fail("unknown Missing");
     }
@@ -290,12 +285,9 @@ class Generator {
     // Input `i` of every Grain of a batch, for a span: the Grains::gather forms.
     static std::string gather_accessor(Missing missing) {
         switch (missing) {
-            case Missing::NotAccepted:
-                return "gather";
-            case Missing::Nullopt:
-                return "gather_optional";
-            case Missing::Null:
-                return "gather_pointer";
+            case Missing::NotAccepted: return "gather";
+            case Missing::Nullopt: return "gather_optional";
+            case Missing::Null: return "gather_pointer";
         }
         fail("unknown Missing");
     }
@@ -355,14 +347,9 @@ class Generator {
                     const std::string var = "input_" + std::to_string(i);
                     std::string element = type;
                     switch (bc.binding.inputs[i].missing) {
-                        case Missing::NotAccepted:
-                            break;
-                        case Missing::Nullopt:
-                            element = "std::optional<" + type + ">";
-                            break;
-                        case Missing::Null:
-                            element = "const " + type + "*";
-                            break;
+                        case Missing::NotAccepted: break;
+                        case Missing::Nullopt: element = "std::optional<" + type + ">"; break;
+                        case Missing::Null: element = "const " + type + "*"; break;
                     }
                     gather.push_back("const auto " + var + " = grains." +
                                      gather_accessor(bc.binding.inputs[i].missing) + "<" + type +
@@ -410,8 +397,7 @@ class Generator {
                 return;
             }
             case Shape::Source:
-            case Shape::Sink:
-                break;
+            case Shape::Sink: break;
         }
         fail("call '" + call_name(call) + "': its shape has no actor");
     }
@@ -432,18 +418,12 @@ class Generator {
 
     static std::string runtime_kind(sema::CallKind kind) {
         switch (kind) {
-            case sema::CallKind::Map:
-                return "rop::runtime::CallKind::Map";
-            case sema::CallKind::Filter:
-                return "rop::runtime::CallKind::Filter";
-            case sema::CallKind::Expand:
-                return "rop::runtime::CallKind::Expand";
-            case sema::CallKind::Broadcast:
-                return "rop::runtime::CallKind::Broadcast";
-            case sema::CallKind::Reduce:
-                return "rop::runtime::CallKind::Reduce";
-            default:
-                fail("sources and sinks are not plan Calls");
+            case sema::CallKind::Map: return "rop::runtime::CallKind::Map";
+            case sema::CallKind::Filter: return "rop::runtime::CallKind::Filter";
+            case sema::CallKind::Expand: return "rop::runtime::CallKind::Expand";
+            case sema::CallKind::Broadcast: return "rop::runtime::CallKind::Broadcast";
+            case sema::CallKind::Reduce: return "rop::runtime::CallKind::Reduce";
+            default: fail("sources and sinks are not plan Calls");
         }
     }
 
@@ -453,14 +433,10 @@ class Generator {
     static Expr options_expression(const sema::CallOptions& o) {
         auto recovery = [](sema::Recovery r) {
             switch (r) {
-                case sema::Recovery::Abort:
-                    return "Abort";
-                case sema::Recovery::RetryBatch:
-                    return "RetryBatch";
-                case sema::Recovery::RetryTail:
-                    return "RetryTail";
-                case sema::Recovery::IsolateTail:
-                    return "IsolateTail";
+                case sema::Recovery::Abort: return "Abort";
+                case sema::Recovery::RetryBatch: return "RetryBatch";
+                case sema::Recovery::RetryTail: return "RetryTail";
+                case sema::Recovery::IsolateTail: return "IsolateTail";
             }
             return "Abort";
         };

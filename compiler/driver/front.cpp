@@ -16,24 +16,15 @@ namespace {
 // How generated code calls the UDF, as the plan JSON spells it (docs/build.md).
 const char* shape_name(bind::Shape shape) {
     switch (shape) {
-        case bind::Shape::ElementMap:
-            return "element_map";
-        case bind::Shape::BatchMap:
-            return "batch_map";
-        case bind::Shape::ElementFilter:
-            return "element_filter";
-        case bind::Shape::BatchFilter:
-            return "batch_filter";
-        case bind::Shape::VectorExpand:
-            return "vector_expand";
-        case bind::Shape::StreamingExpand:
-            return "streaming_expand";
-        case bind::Shape::SpanReduce:
-            return "span_reduce";
-        case bind::Shape::Source:
-            return "source";
-        case bind::Shape::Sink:
-            return "sink";
+        case bind::Shape::ElementMap: return "element_map";
+        case bind::Shape::BatchMap: return "batch_map";
+        case bind::Shape::ElementFilter: return "element_filter";
+        case bind::Shape::BatchFilter: return "batch_filter";
+        case bind::Shape::VectorExpand: return "vector_expand";
+        case bind::Shape::StreamingExpand: return "streaming_expand";
+        case bind::Shape::SpanReduce: return "span_reduce";
+        case bind::Shape::Source: return "source";
+        case bind::Shape::Sink: return "sink";
     }
     return "";
 }
@@ -95,12 +86,9 @@ FrontResult run_front(FileId file, SourceManager& sources, const FrontOptions& o
 
 bool use_color(ColorMode mode, const char* no_color, bool is_tty) {
     switch (mode) {
-        case ColorMode::Always:
-            return true;
-        case ColorMode::Never:
-            return false;
-        case ColorMode::Auto:
-            break;
+        case ColorMode::Always: return true;
+        case ColorMode::Never: return false;
+        case ColorMode::Auto: break;
     }
     if (no_color != nullptr && no_color[0] != '\0') return false;
     return is_tty;

@@ -14,36 +14,24 @@ std::string QualifiedName::str() const {
 
 const char* to_string(StageKind kind) {
     switch (kind) {
-        case StageKind::Map:
-            return "map";
-        case StageKind::Filter:
-            return "filter";
-        case StageKind::Expand:
-            return "expand";
-        case StageKind::Broadcast:
-            return "broadcast";
-        case StageKind::Reduce:
-            return "reduce";
+        case StageKind::Map: return "map";
+        case StageKind::Filter: return "filter";
+        case StageKind::Expand: return "expand";
+        case StageKind::Broadcast: return "broadcast";
+        case StageKind::Reduce: return "reduce";
     }
     return "?";
 }
 
 const char* to_string(Value::Kind kind) {
     switch (kind) {
-        case Value::Kind::String:
-            return "string";
-        case Value::Kind::Int:
-            return "int";
-        case Value::Kind::Float:
-            return "float";
-        case Value::Kind::Bool:
-            return "bool";
-        case Value::Kind::Duration:
-            return "duration";
-        case Value::Kind::Ident:
-            return "identifier";
-        case Value::Kind::List:
-            return "list";
+        case Value::Kind::String: return "string";
+        case Value::Kind::Int: return "int";
+        case Value::Kind::Float: return "float";
+        case Value::Kind::Bool: return "bool";
+        case Value::Kind::Duration: return "duration";
+        case Value::Kind::Ident: return "identifier";
+        case Value::Kind::List: return "list";
     }
     return "?";
 }

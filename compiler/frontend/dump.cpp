@@ -54,21 +54,11 @@ class AstDumper {
         out["type"] = ast::to_string(v.kind);
         switch (v.kind) {
             case ast::Value::Kind::String:
-            case ast::Value::Kind::Ident:
-                out["value"] = v.text;
-                break;
-            case ast::Value::Kind::Int:
-                out["value"] = v.int_value;
-                break;
-            case ast::Value::Kind::Duration:
-                out["millis"] = v.int_value;
-                break;
-            case ast::Value::Kind::Float:
-                out["value"] = v.float_value;
-                break;
-            case ast::Value::Kind::Bool:
-                out["value"] = v.bool_value;
-                break;
+            case ast::Value::Kind::Ident: out["value"] = v.text; break;
+            case ast::Value::Kind::Int: out["value"] = v.int_value; break;
+            case ast::Value::Kind::Duration: out["millis"] = v.int_value; break;
+            case ast::Value::Kind::Float: out["value"] = v.float_value; break;
+            case ast::Value::Kind::Bool: out["value"] = v.bool_value; break;
             case ast::Value::Kind::List:
                 out["items"] = json::array();
                 for (const auto& item : v.items) out["items"].push_back(value(item));

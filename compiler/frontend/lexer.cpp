@@ -124,28 +124,17 @@ class Lexer {
         }
         ++pos_;
         switch (c) {
-            case ';':
-                return make(TokenKind::Semicolon, begin);
-            case ':':
-                return make(TokenKind::Colon, begin);
-            case '=':
-                return make(TokenKind::Equal, begin);
-            case '(':
-                return make(TokenKind::LParen, begin);
-            case ')':
-                return make(TokenKind::RParen, begin);
-            case '[':
-                return make(TokenKind::LBracket, begin);
-            case ']':
-                return make(TokenKind::RBracket, begin);
-            case ',':
-                return make(TokenKind::Comma, begin);
-            case '.':
-                return make(TokenKind::Dot, begin);
-            case '?':
-                return make(TokenKind::Question, begin);
-            default:
-                return invalid(begin);
+            case ';': return make(TokenKind::Semicolon, begin);
+            case ':': return make(TokenKind::Colon, begin);
+            case '=': return make(TokenKind::Equal, begin);
+            case '(': return make(TokenKind::LParen, begin);
+            case ')': return make(TokenKind::RParen, begin);
+            case '[': return make(TokenKind::LBracket, begin);
+            case ']': return make(TokenKind::RBracket, begin);
+            case ',': return make(TokenKind::Comma, begin);
+            case '.': return make(TokenKind::Dot, begin);
+            case '?': return make(TokenKind::Question, begin);
+            default: return invalid(begin);
         }
     }
 
@@ -360,11 +349,8 @@ class Lexer {
                 value += '"';
                 ++pos_;
                 return;
-            case 'u':
-                unicode_escape(value, begin);
-                return;
-            default:
-                break;
+            case 'u': unicode_escape(value, begin); return;
+            default: break;
         }
         if (!at_end() && !is_line_end(c)) advance_char();
         std::string shown =

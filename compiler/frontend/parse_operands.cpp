@@ -115,8 +115,7 @@ std::optional<ast::Value> Parser::value(const std::string& context, int depth) {
             val.kind = Kind::Ident;
             val.text = std::string(cur().text);
             break;
-        case TokenKind::LBracket:
-            return list(depth + 1);
+        case TokenKind::LBracket: return list(depth + 1);
         default:
             diags_.report(DiagId::ExpectedValue, found_range(),
                           "expected a value " + context + ", found " + describe(cur()));

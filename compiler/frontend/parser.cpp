@@ -75,15 +75,12 @@ bool Parser::at_statement_start() const {
         case TokenKind::KwPipeline:
         case TokenKind::KwUse:
         case TokenKind::KwSource:
-        case TokenKind::KwSink:
-            return true;
-        case TokenKind::Ident:
-            return peek(1).kind == TokenKind::Equal && first_on_line();
+        case TokenKind::KwSink: return true;
+        case TokenKind::Ident: return peek(1).kind == TokenKind::Equal && first_on_line();
         case TokenKind::LParen:
             if (!first_on_line()) return false;
             break;
-        default:
-            return false;
+        default: return false;
     }
     std::size_t ahead = 1;  // `(` ident (`,` ident)* `)` `=`, scanned without consuming
     while (peek(ahead).kind == TokenKind::Ident) {
@@ -134,19 +131,13 @@ void Parser::statement_body(ast::Program& program) {
         if (!node) synchronize();
     };
     switch (cur().kind) {
-        case TokenKind::KwPipeline:
-            return header(program);
-        case TokenKind::KwUse:
-            return finish(use());
-        case TokenKind::KwSource:
-            return finish(source());
-        case TokenKind::KwSink:
-            return finish(sink());
+        case TokenKind::KwPipeline: return header(program);
+        case TokenKind::KwUse: return finish(use());
+        case TokenKind::KwSource: return finish(source());
+        case TokenKind::KwSink: return finish(sink());
         case TokenKind::Ident:
-        case TokenKind::LParen:
-            return finish(stage());
-        default:
-            break;
+        case TokenKind::LParen: return finish(stage());
+        default: break;
     }
     if (at(TokenKind::Semicolon)) {  // one diagnostic for a run of stray ';', not one each
         std::uint32_t begin = cur().range.begin;
@@ -286,21 +277,11 @@ std::optional<ast::Stage> Parser::stage() {
 
 bool Parser::stage_body(ast::Stage& node) {
     switch (cur().kind) {
-        case TokenKind::KwMap:
-            node.kind = ast::StageKind::Map;
-            break;
-        case TokenKind::KwFilter:
-            node.kind = ast::StageKind::Filter;
-            break;
-        case TokenKind::KwExpand:
-            node.kind = ast::StageKind::Expand;
-            break;
-        case TokenKind::KwBroadcast:
-            node.kind = ast::StageKind::Broadcast;
-            break;
-        case TokenKind::KwReduce:
-            node.kind = ast::StageKind::Reduce;
-            break;
+        case TokenKind::KwMap: node.kind = ast::StageKind::Map; break;
+        case TokenKind::KwFilter: node.kind = ast::StageKind::Filter; break;
+        case TokenKind::KwExpand: node.kind = ast::StageKind::Expand; break;
+        case TokenKind::KwBroadcast: node.kind = ast::StageKind::Broadcast; break;
+        case TokenKind::KwReduce: node.kind = ast::StageKind::Reduce; break;
         default:
             error_expected("'map', 'filter', 'expand', 'broadcast' or 'reduce' after '='");
             return false;

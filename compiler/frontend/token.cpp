@@ -11,8 +11,7 @@ namespace rop {
 const char* token_kind_name(TokenKind kind) {
     switch (kind) {
 #define ROP_TOKEN_NAME(name, dump_name, description) \
-    case TokenKind::name:                            \
-        return dump_name;
+    case TokenKind::name: return dump_name;
         ROP_TOKEN_KINDS(ROP_TOKEN_NAME)
 #undef ROP_TOKEN_NAME
     }
@@ -22,8 +21,7 @@ const char* token_kind_name(TokenKind kind) {
 const char* describe(TokenKind kind) {
     switch (kind) {
 #define ROP_TOKEN_DESCRIPTION(name, dump_name, description) \
-    case TokenKind::name:                                   \
-        return description;
+    case TokenKind::name: return description;
         ROP_TOKEN_KINDS(ROP_TOKEN_DESCRIPTION)
 #undef ROP_TOKEN_DESCRIPTION
     }
@@ -43,15 +41,12 @@ std::string quoted(std::string_view text) {
 
 std::string describe(const Token& token) {
     switch (token.kind) {
-        case TokenKind::Ident:
-            return "identifier " + quoted(token.text);
+        case TokenKind::Ident: return "identifier " + quoted(token.text);
         case TokenKind::Int:
         case TokenKind::Float:
         case TokenKind::Duration:
-        case TokenKind::Error:
-            return quoted(token.text);
-        default:
-            return describe(token.kind);
+        case TokenKind::Error: return quoted(token.text);
+        default: return describe(token.kind);
     }
 }
 

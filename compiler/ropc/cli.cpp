@@ -382,8 +382,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             }
             break;
         case Command::Version:
-        case Command::Help:
-            break;
+        case Command::Help: break;
     }
     result.request = std::move(request);
     return result;

@@ -66,12 +66,8 @@ int run_check(const Request& request) {
                    std::make_move_iterator(checked.diagnostics.end()));
     }
     switch (request.front.format) {
-        case Format::Text:
-            print_text(sources, all, request.front.color);
-            break;
-        case Format::Json:
-            std::cout << render_json(sources, all, unreadable);
-            break;
+        case Format::Text: print_text(sources, all, request.front.color); break;
+        case Format::Json: std::cout << render_json(sources, all, unreadable); break;
         case Format::Sarif:
             std::cout << render_sarif(sources, all, version_string(), unreadable);
             break;

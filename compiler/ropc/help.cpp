@@ -80,15 +80,12 @@ std::string help_text(std::optional<Command> command) {
                    "Prints the checked pipeline as Graphviz DOT on stdout: one cluster per "
                    "Domain,\nchild Domains nested in their parent's cluster. Render it with\n"
                    "`ropc graph p.rop | dot -Tsvg > p.svg`. The flags are as for `ropc check`.\n";
-        case Command::Build:
-            return build_help();
+        case Command::Build: return build_help();
         case Command::Explain:
             return "usage: ropc --explain ID   (or: ropc explain ID)\n\n"
                    "Prints what diagnostic ID (e.g. E0203) means, an example and the fix.\n";
-        case Command::Version:
-            return "usage: ropc --version\n";
-        case Command::Help:
-            break;
+        case Command::Version: return "usage: ropc --version\n";
+        case Command::Help: break;
     }
     return "usage: ropc <command> [options] FILE...\n\n"
            "Commands:\n"

@@ -14,14 +14,10 @@ namespace {
 int dispatch(const rop::cli::Request& request) {
     using namespace rop::cli;
     switch (request.command) {
-        case Command::Check:
-            return run_check(request);
-        case Command::Build:
-            return run_build(request);
-        case Command::Emit:
-            return run_emit(request);
-        case Command::Graph:
-            return run_graph(request);
+        case Command::Check: return run_check(request);
+        case Command::Build: return run_build(request);
+        case Command::Emit: return run_emit(request);
+        case Command::Graph: return run_graph(request);
         case Command::Explain: {
             const auto text = explain_text(request.explain_code);
             if (!text) {
@@ -32,12 +28,8 @@ int dispatch(const rop::cli::Request& request) {
             std::cout << *text;
             return 0;
         }
-        case Command::Version:
-            std::cout << "ropc " << ROP_VERSION << "\n";
-            return 0;
-        case Command::Help:
-            std::cout << help_text(request.help_for);
-            return 0;
+        case Command::Version: std::cout << "ropc " << ROP_VERSION << "\n"; return 0;
+        case Command::Help: std::cout << help_text(request.help_for); return 0;
     }
     return 2;
 }

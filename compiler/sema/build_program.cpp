@@ -8,16 +8,11 @@ CallKind call_kind(const ast::Statement& statement) {
     if (std::holds_alternative<ast::Source>(statement)) return CallKind::Source;
     if (std::holds_alternative<ast::Sink>(statement)) return CallKind::Sink;
     switch (std::get<ast::Stage>(statement).kind) {
-        case ast::StageKind::Map:
-            return CallKind::Map;
-        case ast::StageKind::Filter:
-            return CallKind::Filter;
-        case ast::StageKind::Expand:
-            return CallKind::Expand;
-        case ast::StageKind::Broadcast:
-            return CallKind::Broadcast;
-        case ast::StageKind::Reduce:
-            return CallKind::Reduce;
+        case ast::StageKind::Map: return CallKind::Map;
+        case ast::StageKind::Filter: return CallKind::Filter;
+        case ast::StageKind::Expand: return CallKind::Expand;
+        case ast::StageKind::Broadcast: return CallKind::Broadcast;
+        case ast::StageKind::Reduce: return CallKind::Reduce;
     }
     return CallKind::Map;
 }
@@ -150,20 +145,13 @@ CheckedProgram build_program(const ast::Program& program, const Resolution& reso
 
 const char* to_string(CallKind kind) {
     switch (kind) {
-        case CallKind::Source:
-            return "source";
-        case CallKind::Map:
-            return "map";
-        case CallKind::Filter:
-            return "filter";
-        case CallKind::Expand:
-            return "expand";
-        case CallKind::Broadcast:
-            return "broadcast";
-        case CallKind::Reduce:
-            return "reduce";
-        case CallKind::Sink:
-            return "sink";
+        case CallKind::Source: return "source";
+        case CallKind::Map: return "map";
+        case CallKind::Filter: return "filter";
+        case CallKind::Expand: return "expand";
+        case CallKind::Broadcast: return "broadcast";
+        case CallKind::Reduce: return "reduce";
+        case CallKind::Sink: return "sink";
     }
     return "?";
 }

@@ -111,15 +111,11 @@ bool in_range(double number, const OptionSpec& spec) {
 
 std::string kind_name(OptionKind kind) {
     switch (kind) {
-        case OptionKind::Int:
-            return "an integer";
+        case OptionKind::Int: return "an integer";
         case OptionKind::Number:
-        case OptionKind::Gpus:
-            return "a number";
-        case OptionKind::Duration:
-            return "a duration (e.g. 30s, 500ms, 2m)";
-        case OptionKind::Enum:
-            return "one of the words";
+        case OptionKind::Gpus: return "a number";
+        case OptionKind::Duration: return "a duration (e.g. 30s, 500ms, 2m)";
+        case OptionKind::Enum: return "one of the words";
     }
     return "a value";
 }
@@ -197,19 +193,11 @@ class OptionChecker {
         const K kind = option.value.kind;
         bool ok = false;
         switch (spec.kind) {
-            case OptionKind::Int:
-                ok = kind == K::Int;
-                break;
+            case OptionKind::Int: ok = kind == K::Int; break;
             case OptionKind::Number:
-            case OptionKind::Gpus:
-                ok = kind == K::Int || kind == K::Float;
-                break;
-            case OptionKind::Duration:
-                ok = kind == K::Duration;
-                break;
-            case OptionKind::Enum:
-                ok = kind == K::Ident;
-                break;
+            case OptionKind::Gpus: ok = kind == K::Int || kind == K::Float; break;
+            case OptionKind::Duration: ok = kind == K::Duration; break;
+            case OptionKind::Enum: ok = kind == K::Ident; break;
         }
         if (ok) return true;
         std::string expected = kind_name(spec.kind);

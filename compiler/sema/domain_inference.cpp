@@ -56,13 +56,9 @@ DomainInference infer_domains(const ast::Program& program, const Resolution& res
                 deepest_input_domain(inference, resolution.inputs[s]);
             switch (stage->kind) {
                 case ast::StageKind::Map:
-                case ast::StageKind::Filter:
-                    domain = input_domain;
-                    break;
+                case ast::StageKind::Filter: domain = input_domain; break;
                 case ast::StageKind::Broadcast:
-                case ast::StageKind::Reduce:
-                    domain = resolution.domain_clause[s];
-                    break;
+                case ast::StageKind::Reduce: domain = resolution.domain_clause[s]; break;
                 case ast::StageKind::Expand:
                     domain = resolution.domain_clause[s];
                     if (domain != kUnresolved && input_domain != kUnresolved &&

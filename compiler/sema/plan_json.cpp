@@ -11,16 +11,11 @@ using nlohmann::json;
 json value_json(const ast::Value& value) {
     switch (value.kind) {
         case ast::Value::Kind::String:
-        case ast::Value::Kind::Ident:
-            return value.text;
-        case ast::Value::Kind::Int:
-            return value.int_value;
-        case ast::Value::Kind::Float:
-            return value.float_value;
-        case ast::Value::Kind::Bool:
-            return value.bool_value;
-        case ast::Value::Kind::Duration:
-            return json{{"duration_ms", value.int_value}};
+        case ast::Value::Kind::Ident: return value.text;
+        case ast::Value::Kind::Int: return value.int_value;
+        case ast::Value::Kind::Float: return value.float_value;
+        case ast::Value::Kind::Bool: return value.bool_value;
+        case ast::Value::Kind::Duration: return json{{"duration_ms", value.int_value}};
         case ast::Value::Kind::List: {
             json items = json::array();
             for (const ast::Value& item : value.items) items.push_back(value_json(item));
@@ -46,9 +41,7 @@ json options_json(const CallOptions& options) {
                 out[std::string(spec.name)] = static_cast<std::int64_t>(value);
                 break;
             case OptionKind::Number:
-            case OptionKind::Gpus:
-                out[std::string(spec.name)] = value;
-                break;
+            case OptionKind::Gpus: out[std::string(spec.name)] = value; break;
             case OptionKind::Duration:
                 out[std::string(spec.name) + "_ms"] =
                     value > 0 ? json(static_cast<std::int64_t>(value)) : json(nullptr);

@@ -27,14 +27,10 @@ std::optional<DiagId> diag_by_code(std::string_view code) {
 
 const char* to_string(Severity severity) {
     switch (severity) {
-        case Severity::Note:
-            return "note";
-        case Severity::Warning:
-            return "warning";
-        case Severity::Error:
-            return "error";
-        case Severity::Fatal:
-            return "fatal error";
+        case Severity::Note: return "note";
+        case Severity::Warning: return "warning";
+        case Severity::Error: return "error";
+        case Severity::Fatal: return "fatal error";
     }
     return "error";
 }

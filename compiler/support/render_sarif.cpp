@@ -14,13 +14,10 @@ using json = nlohmann::ordered_json;  // keys in the order written: "kind" first
 
 const char* sarif_level(Severity severity) {
     switch (severity) {
-        case Severity::Note:
-            return "note";
-        case Severity::Warning:
-            return "warning";
+        case Severity::Note: return "note";
+        case Severity::Warning: return "warning";
         case Severity::Error:
-        case Severity::Fatal:
-            return "error";
+        case Severity::Fatal: return "error";
     }
     return "error";
 }

@@ -25,13 +25,10 @@ struct Style {
 
 const char* severity_color(Severity severity) {
     switch (severity) {
-        case Severity::Note:
-            return "1;36";
-        case Severity::Warning:
-            return "1;35";
+        case Severity::Note: return "1;36";
+        case Severity::Warning: return "1;35";
         case Severity::Error:
-        case Severity::Fatal:
-            return "1;31";
+        case Severity::Fatal: return "1;31";
     }
     return "1;31";
 }

@@ -226,10 +226,8 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
     }
     CallOptions& o = target->options;
     switch (spec->kind) {
-        case vocab::OptionKind::Int:
-            return set_int(where, value, *spec, o);
-        case vocab::OptionKind::Enum:
-            return set_word(where, value, *spec, o);
+        case vocab::OptionKind::Int: return set_int(where, value, *spec, o);
+        case vocab::OptionKind::Enum: return set_word(where, value, *spec, o);
         case vocab::OptionKind::Duration: {
             std::chrono::milliseconds ms{0};
             std::string error = set_duration(where, value, ms);
@@ -237,8 +235,7 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
             return error;
         }
         case vocab::OptionKind::Number:
-        case vocab::OptionKind::Gpus:
-            break;
+        case vocab::OptionKind::Gpus: break;
     }
     return where + ": cannot be set at run time";  // no run-time option of these kinds yet
 }

@@ -117,7 +117,7 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
         std::string listed;
         for (const std::string& n : names) listed += (listed.empty() ? "" : ", ") + n;
         if (names.size() > 1 && several.empty()) several = names[0];
-        rows.push_back({listed, cli::kind_name(c.kind), c.udf.empty() ? "-" : c.udf,
+        rows.push_back({listed, to_string(c.kind), c.udf.empty() ? "-" : c.udf,
                         cli::format_options(c.options, c.kind)});
     }
     out << "Calls (--set CALL.OPTION=VALUE):\n" << table(rows);

@@ -85,22 +85,6 @@ std::string format_duration(std::int64_t ms) {
     return std::to_string(ms) + "ms";
 }
 
-const char* kind_name(CallKind kind) {
-    switch (kind) {
-        case CallKind::Map:
-            return "map";
-        case CallKind::Filter:
-            return "filter";
-        case CallKind::Expand:
-            return "expand";
-        case CallKind::Broadcast:
-            return "broadcast";
-        case CallKind::Reduce:
-            return "reduce";
-    }
-    return "?";
-}
-
 bool applies_to(const vocab::CallOptionSpec& spec, CallKind kind) {
     return vocab::allowed_at(spec, vocab::OptionSite::Call) ||
            (kind == CallKind::Reduce && vocab::allowed_at(spec, vocab::OptionSite::Reduce));
@@ -127,14 +111,12 @@ std::string format_number(double value) {
 std::string format_option(const CallOptions& options, const vocab::CallOptionSpec& spec) {
     const double value = option_value(options, spec.name).value_or(spec.default_value);
     switch (spec.kind) {
-        case vocab::OptionKind::Duration:
-            return format_duration(static_cast<std::int64_t>(value));
+        case vocab::OptionKind::Duration: return format_duration(static_cast<std::int64_t>(value));
         case vocab::OptionKind::Enum:
             return std::string(spec.enumerators[static_cast<std::size_t>(value)]);
         case vocab::OptionKind::Int:
         case vocab::OptionKind::Number:
-        case vocab::OptionKind::Gpus:
-            break;
+        case vocab::OptionKind::Gpus: break;
     }
     return format_number(value);
 }
@@ -150,8 +132,7 @@ std::string format_options(const CallOptions& options, CallKind kind) {
 
 std::string accepted_values(const vocab::CallOptionSpec& spec) {
     switch (spec.kind) {
-        case vocab::OptionKind::Duration:
-            return "500ms, 30s, 2m, 1h or none";
+        case vocab::OptionKind::Duration: return "500ms, 30s, 2m, 1h or none";
         case vocab::OptionKind::Enum: {
             std::string words;
             for (std::string_view w : spec.enumerators) {
@@ -161,8 +142,7 @@ std::string accepted_values(const vocab::CallOptionSpec& spec) {
         }
         case vocab::OptionKind::Int:
         case vocab::OptionKind::Number:
-        case vocab::OptionKind::Gpus:
-            break;
+        case vocab::OptionKind::Gpus: break;
     }
     return format_number(spec.min) + ".." + format_number(spec.max);
 }

@@ -20,7 +20,6 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 
 // 30000 -> "30s", 1500 -> "1500ms", 120000 -> "2m", 0 -> "none".
 std::string format_duration(std::int64_t ms);
-const char* kind_name(CallKind kind);
 
 // Whether a Call of `kind` takes the option at all (on_failure: a reduce only).
 bool applies_to(const vocab::CallOptionSpec& spec, CallKind kind);

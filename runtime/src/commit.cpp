@@ -243,8 +243,7 @@ void Committer::commit_grain(BatchJob& job, std::size_t g) {
         case CallKind::Expand:
             store_.set_expansion(job.call, local, ExpansionState::Succeeded);
             break;
-        case CallKind::Broadcast:
-            break;
+        case CallKind::Broadcast: break;
     }
     ++counters.grains;
     store_.seal(job.call, local, GrainEvent::Commit);

@@ -45,14 +45,10 @@ void Engine::root_complete(RootState& root) {
 namespace {
 std::string stop_name(int signal) {
     switch (signal) {
-        case 0:
-            return "stop requested";
-        case SIGINT:
-            return "SIGINT";
-        case SIGTERM:
-            return "SIGTERM";
-        default:
-            return "signal " + std::to_string(signal);
+        case 0: return "stop requested";
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        default: return "signal " + std::to_string(signal);
     }
 }
 }  // namespace

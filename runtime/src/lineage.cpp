@@ -63,9 +63,7 @@ LineageStore::LineageStore(const Plan& plan, const RunOptions& options,
                 skip_reduces_ = skip_reduces_ || spec.options.on_failure == OnFailure::Skip;
                 break;
             }
-            case CallKind::Broadcast:
-                ports_[spec.inputs[0].port].broadcasters.push_back(c);
-                break;
+            case CallKind::Broadcast: ports_[spec.inputs[0].port].broadcasters.push_back(c); break;
         }
         if (spec.kind == CallKind::Expand) {
             ExpansionTable table;
@@ -177,8 +175,7 @@ EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint
             case CallKind::Expand:
                 cell.waiting = static_cast<std::uint8_t>(cl.spec->inputs.size());
                 break;
-            default:
-                break;
+            default: break;
         }
         grains_[c].push_back(cell);
         if (cl.spec->kind == CallKind::Reduce) members_pending_[c].push_back(1);
@@ -214,10 +211,8 @@ void LineageStore::publish(PortId port, std::uint32_t local, Outcome outcome, Va
                           ? held != kNoSlot && payloads_[held].value.same_object(value)
                           : !value.has_value();
     switch (publish_item(current, outcome, same)) {
-        case Publication::Accept:
-            break;
-        case Publication::Duplicate:
-            return;
+        case Publication::Accept: break;
+        case Publication::Duplicate: return;
         case Publication::Conflict:
             throw ContractError("bug: conflicting publication on port '" + plan_.ports[port].name +
                                 "' entity " + std::to_string(entity_of(ps.domain, local)) + ": " +
@@ -304,11 +299,8 @@ void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
         case CallKind::Expand:
             for (const CallInput& in : spec.inputs) release_ref(in.port, local);
             break;
-        case CallKind::Reduce:
-            groups_[call].erase(local);
-            break;
-        case CallKind::Broadcast:
-            break;
+        case CallKind::Reduce: groups_[call].erase(local); break;
+        case CallKind::Broadcast: break;
     }
     RootState& r = root_of(entity_of(spec.domain, local));
     if (--r.pending == 0) root_done(r);

@@ -8,22 +8,6 @@ namespace {
 
 [[noreturn]] void reject(const std::string& message) { throw ContractError("plan: " + message); }
 
-const char* kind_name(CallKind kind) {
-    switch (kind) {
-        case CallKind::Map:
-            return "map";
-        case CallKind::Filter:
-            return "filter";
-        case CallKind::Expand:
-            return "expand";
-        case CallKind::Broadcast:
-            return "broadcast";
-        case CallKind::Reduce:
-            return "reduce";
-    }
-    return "?";
-}
-
 bool is_strict_ancestor(const Plan& plan, DomainId ancestor, DomainId domain) {
     for (DomainId d = plan.domains[domain].parent; d != kNoDomain; d = plan.domains[d].parent) {
         if (d == ancestor) return true;
@@ -33,7 +17,7 @@ bool is_strict_ancestor(const Plan& plan, DomainId ancestor, DomainId domain) {
 
 void check_call(const Plan& plan, const CallSpec& call, std::vector<bool>& produced,
                 std::vector<int>& opened_by, std::size_t index) {
-    const std::string where = "call '" + call.name + "' (" + kind_name(call.kind) + ")";
+    const std::string where = "call '" + call.name + "' (" + to_string(call.kind) + ")";
     if (call.domain >= plan.domains.size()) reject(where + ": unknown domain");
     for (const CallInput& in : call.inputs) {
         if (in.port >= plan.ports.size()) reject(where + ": unknown input port");
@@ -115,6 +99,17 @@ void check_call(const Plan& plan, const CallSpec& call, std::vector<bool>& produ
 }
 
 }  // namespace
+
+const char* to_string(CallKind kind) {
+    switch (kind) {
+        case CallKind::Map: return "map";
+        case CallKind::Filter: return "filter";
+        case CallKind::Expand: return "expand";
+        case CallKind::Broadcast: return "broadcast";
+        case CallKind::Reduce: return "reduce";
+    }
+    return "?";
+}
 
 DomainId PlanBuilder::add_domain(std::string name, DomainId parent) {
     if (plan_.domains.empty() && parent != kNoDomain) reject("the first domain is the root");

@@ -13,12 +13,9 @@ constexpr std::size_t kMinP99Sample = 100;  // roots before root_latency_s.p99 i
 
 const char* to_string(RootStatus status) {
     switch (status) {
-        case RootStatus::Ok:
-            return "ok";
-        case RootStatus::Dropped:
-            return "dropped";
-        case RootStatus::Failed:
-            return "failed";
+        case RootStatus::Ok: return "ok";
+        case RootStatus::Dropped: return "dropped";
+        case RootStatus::Failed: return "failed";
     }
     return "?";
 }

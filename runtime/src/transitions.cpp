@@ -8,17 +8,13 @@ InputVerdict call_input_verdict(std::span<const InputMode> modes,
     bool failed = false, dropped = false;
     for (std::size_t i = 0; i < outcomes.size(); ++i) {
         switch (outcomes[i]) {
-            case Outcome::Unresolved:
-                return InputVerdict::Wait;
+            case Outcome::Unresolved: return InputVerdict::Wait;
             case Outcome::Failed:
-            case Outcome::Suppressed:
-                failed = true;
-                break;
+            case Outcome::Suppressed: failed = true; break;
             case Outcome::Dropped:
                 if (modes[i] == InputMode::Required) dropped = true;
                 break;
-            case Outcome::Present:
-                break;
+            case Outcome::Present: break;
         }
     }
     if (failed) return InputVerdict::Suppress;
@@ -28,12 +24,9 @@ InputVerdict call_input_verdict(std::span<const InputMode> modes,
 
 Outcome outcome_of(InputVerdict verdict) {
     switch (verdict) {
-        case InputVerdict::Suppress:
-            return Outcome::Suppressed;
-        case InputVerdict::Drop:
-            return Outcome::Dropped;
-        default:
-            return Outcome::Unresolved;
+        case InputVerdict::Suppress: return Outcome::Suppressed;
+        case InputVerdict::Drop: return Outcome::Dropped;
+        default: return Outcome::Unresolved;
     }
 }
 
@@ -48,26 +41,19 @@ Outcome broadcast_outcome(Outcome ancestor) { return ancestor; }
 
 const char* to_string(ExpansionState state) {
     switch (state) {
-        case ExpansionState::Pending:
-            return "PENDING";
-        case ExpansionState::Succeeded:
-            return "SUCCEEDED";
-        case ExpansionState::Dropped:
-            return "DROPPED";
-        case ExpansionState::Failed:
-            return "FAILED";
+        case ExpansionState::Pending: return "PENDING";
+        case ExpansionState::Succeeded: return "SUCCEEDED";
+        case ExpansionState::Dropped: return "DROPPED";
+        case ExpansionState::Failed: return "FAILED";
     }
     return "?";
 }
 
 ExpansionState expansion_from_inputs(InputVerdict verdict) {
     switch (verdict) {
-        case InputVerdict::Drop:
-            return ExpansionState::Dropped;
-        case InputVerdict::Suppress:
-            return ExpansionState::Failed;
-        default:
-            return ExpansionState::Pending;
+        case InputVerdict::Drop: return ExpansionState::Dropped;
+        case InputVerdict::Suppress: return ExpansionState::Failed;
+        default: return ExpansionState::Pending;
     }
 }
 
@@ -87,14 +73,10 @@ bool reduce_skips(Outcome member, OnFailure on_failure) {
 ReduceVerdict reduce_verdict(ExpansionState expansion, std::span<const Outcome> members,
                              OnFailure on_failure) {
     switch (expansion) {
-        case ExpansionState::Pending:
-            return ReduceVerdict::Wait;
-        case ExpansionState::Dropped:
-            return ReduceVerdict::Drop;
-        case ExpansionState::Failed:
-            return ReduceVerdict::Suppress;
-        case ExpansionState::Succeeded:
-            break;
+        case ExpansionState::Pending: return ReduceVerdict::Wait;
+        case ExpansionState::Dropped: return ReduceVerdict::Drop;
+        case ExpansionState::Failed: return ReduceVerdict::Suppress;
+        case ExpansionState::Succeeded: break;
     }
     bool bad = false;
     for (Outcome member : members) {
@@ -107,12 +89,9 @@ ReduceVerdict reduce_verdict(ExpansionState expansion, std::span<const Outcome> 
 
 Outcome outcome_of(ReduceVerdict verdict) {
     switch (verdict) {
-        case ReduceVerdict::Drop:
-            return Outcome::Dropped;
-        case ReduceVerdict::Suppress:
-            return Outcome::Suppressed;
-        default:
-            return Outcome::Unresolved;
+        case ReduceVerdict::Drop: return Outcome::Dropped;
+        case ReduceVerdict::Suppress: return Outcome::Suppressed;
+        default: return Outcome::Unresolved;
     }
 }
 
@@ -125,32 +104,22 @@ Publication publish_item(Outcome current, Outcome incoming, bool same_value) {
 
 const char* to_string(GrainPhase phase) {
     switch (phase) {
-        case GrainPhase::Waiting:
-            return "WAITING";
-        case GrainPhase::Ready:
-            return "READY";
-        case GrainPhase::InFlight:
-            return "IN_FLIGHT";
-        case GrainPhase::Sealed:
-            return "SEALED";
+        case GrainPhase::Waiting: return "WAITING";
+        case GrainPhase::Ready: return "READY";
+        case GrainPhase::InFlight: return "IN_FLIGHT";
+        case GrainPhase::Sealed: return "SEALED";
     }
     return "?";
 }
 
 const char* to_string(GrainEvent event) {
     switch (event) {
-        case GrainEvent::InputsRunnable:
-            return "inputs-runnable";
-        case GrainEvent::Resolve:
-            return "resolve";
-        case GrainEvent::Reserve:
-            return "reserve";
-        case GrainEvent::SuppressQueued:
-            return "suppress-queued";
-        case GrainEvent::Commit:
-            return "commit";
-        case GrainEvent::Recover:
-            return "recover";
+        case GrainEvent::InputsRunnable: return "inputs-runnable";
+        case GrainEvent::Resolve: return "resolve";
+        case GrainEvent::Reserve: return "reserve";
+        case GrainEvent::SuppressQueued: return "suppress-queued";
+        case GrainEvent::Commit: return "commit";
+        case GrainEvent::Recover: return "recover";
     }
     return "?";
 }

@@ -7,16 +7,11 @@ namespace rop::runtime {
 
 const char* to_string(Outcome outcome) {
     switch (outcome) {
-        case Outcome::Unresolved:
-            return "UNRESOLVED";
-        case Outcome::Present:
-            return "PRESENT";
-        case Outcome::Dropped:
-            return "DROPPED";
-        case Outcome::Failed:
-            return "FAILED";
-        case Outcome::Suppressed:
-            return "SUPPRESSED";
+        case Outcome::Unresolved: return "UNRESOLVED";
+        case Outcome::Present: return "PRESENT";
+        case Outcome::Dropped: return "DROPPED";
+        case Outcome::Failed: return "FAILED";
+        case Outcome::Suppressed: return "SUPPRESSED";
     }
     return "?";
 }

@@ -25,30 +25,21 @@ std::string named(const char* prefix, std::uint64_t n) {
 
 const char* kind_name(CallKind k) {
     switch (k) {
-        case CallKind::Map:
-            return "map";
-        case CallKind::Filter:
-            return "filter";
-        case CallKind::Expand:
-            return "expand";
-        case CallKind::Broadcast:
-            return "broadcast";
-        case CallKind::Reduce:
-            return "reduce";
+        case CallKind::Map: return "map";
+        case CallKind::Filter: return "filter";
+        case CallKind::Expand: return "expand";
+        case CallKind::Broadcast: return "broadcast";
+        case CallKind::Reduce: return "reduce";
     }
     return "?";
 }
 
 const char* recovery_name(Recovery r) {
     switch (r) {
-        case Recovery::Abort:
-            return "abort";
-        case Recovery::RetryBatch:
-            return "retry_batch";
-        case Recovery::RetryTail:
-            return "retry_tail";
-        case Recovery::IsolateTail:
-            return "isolate_tail";
+        case Recovery::Abort: return "abort";
+        case Recovery::RetryBatch: return "retry_batch";
+        case Recovery::RetryTail: return "retry_tail";
+        case Recovery::IsolateTail: return "isolate_tail";
     }
     return "?";
 }

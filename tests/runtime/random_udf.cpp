@@ -41,17 +41,10 @@ class RandomUdf final : public Actor {
             if (info.parent == kNoEntity) env_->note_root(info.entity, info.ordinal);
             digests[g] = digest(batch, g);
             switch (fault_of(p_.faults, digests[g])) {
-                case Fault::Infra:
-                    infra |= env_->fire(p_.salt ^ 0x1F, digests[g]);
-                    break;
-                case Fault::Transient:
-                    opaque |= env_->fire(p_.salt ^ 0x7E, digests[g]);
-                    break;
-                case Fault::Poison:
-                    opaque = true;
-                    break;
-                default:
-                    break;
+                case Fault::Infra: infra |= env_->fire(p_.salt ^ 0x1F, digests[g]); break;
+                case Fault::Transient: opaque |= env_->fire(p_.salt ^ 0x7E, digests[g]); break;
+                case Fault::Poison: opaque = true; break;
+                default: break;
             }
         }
         if (infra) throw InfraFailure("injected infra failure");
@@ -67,9 +60,7 @@ class RandomUdf final : public Actor {
                     if (p_.faults.throw_typed && last) throw GroupFailure("injected group", g);
                     batch.fail_group(g, "injected group");
                     break;
-                default:
-                    produce(batch, g, digests[g]);
-                    break;
+                default: produce(batch, g, digests[g]); break;
             }
         }
     }
@@ -99,9 +90,7 @@ class RandomUdf final : public Actor {
                 for (std::uint32_t o = 0; o < p_.outputs; ++o)
                     batch.set_output(g, o, Value::of(Tok{mix(d, o + 1)}));
                 break;
-            case CallKind::Filter:
-                batch.set_keep(g, mix(d, 0xF1) % 100 >= p_.drop_pct);
-                break;
+            case CallKind::Filter: batch.set_keep(g, mix(d, 0xF1) % 100 >= p_.drop_pct); break;
             case CallKind::Expand: {
                 std::uint64_t n = mix(d, 0xE0) % 100 < 15 ? 0 : mix(d, 0xE1) % (p_.max_fanout + 1);
                 EntityId parent = batch.info(g).entity;
@@ -110,8 +99,7 @@ class RandomUdf final : public Actor {
                 if (mix(d, 0xE2) & 1) batch.finish_children(g);
                 break;
             }
-            case CallKind::Broadcast:
-                throw std::logic_error("broadcast has no UDF");
+            case CallKind::Broadcast: throw std::logic_error("broadcast has no UDF");
         }
     }
 

@@ -318,15 +318,10 @@ class Interpreter {
         }
         for (std::size_t o = 0; o < call.outputs.size(); ++o) {
             switch (r.kind) {
-                case K::NotRun:
-                    publish(call.outputs[o], e, r.not_run);
-                    break;
+                case K::NotRun: publish(call.outputs[o], e, r.not_run); break;
                 case K::RecordFailed:
-                case K::GroupFailed:
-                    publish(call.outputs[o], e, Outcome::Failed);
-                    break;
-                case K::Aborted:
-                    break;
+                case K::GroupFailed: publish(call.outputs[o], e, Outcome::Failed); break;
+                case K::Aborted: break;
                 case K::Ok:
                     if (call.kind != CallKind::Filter)
                         publish(call.outputs[o], e, Outcome::Present, r.outputs.at(o));

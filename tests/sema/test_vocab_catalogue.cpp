@@ -40,16 +40,11 @@ std::string join(std::span<const std::string_view> words, const char* separator)
 
 std::string kind_text(vocab::OptionKind kind) {
     switch (kind) {
-        case vocab::OptionKind::Int:
-            return "integer";
-        case vocab::OptionKind::Number:
-            return "number";
-        case vocab::OptionKind::Gpus:
-            return "integer or number";
-        case vocab::OptionKind::Duration:
-            return "duration";
-        case vocab::OptionKind::Enum:
-            return "word";
+        case vocab::OptionKind::Int: return "integer";
+        case vocab::OptionKind::Number: return "number";
+        case vocab::OptionKind::Gpus: return "integer or number";
+        case vocab::OptionKind::Duration: return "duration";
+        case vocab::OptionKind::Enum: return "word";
     }
     return "?";
 }
@@ -62,11 +57,9 @@ std::string range_text(const vocab::CallOptionSpec& spec) {
         case vocab::OptionKind::Duration:
             return "> 0s, <= " + number(spec.max / 86'400'000) + "d (" +
                    number(spec.max / 3'600'000) + "h)";
-        case vocab::OptionKind::Enum:
-            return join(spec.enumerators, ", ");
+        case vocab::OptionKind::Enum: return join(spec.enumerators, ", ");
         case vocab::OptionKind::Int:
-        case vocab::OptionKind::Number:
-            break;
+        case vocab::OptionKind::Number: break;
     }
     return number(spec.min) + ".." + number(spec.max);
 }
@@ -80,8 +73,7 @@ std::string default_text(const vocab::CallOptionSpec& spec) {
             if (spec.default_value == 0) return "none";
             break;
         case vocab::OptionKind::Int:
-        case vocab::OptionKind::Number:
-            break;
+        case vocab::OptionKind::Number: break;
     }
     return number(spec.default_value);
 }
@@ -150,13 +142,10 @@ Sample non_default(const vocab::CallOptionSpec& spec) {
             const std::size_t i = spec.default_value == 0 ? spec.enumerators.size() - 1 : 0;
             return {std::string(spec.enumerators[i]), static_cast<double>(i)};
         }
-        case vocab::OptionKind::Duration:
-            return {"2m", 120'000};
-        case vocab::OptionKind::Gpus:
-            return {"0.5", 0.5};
+        case vocab::OptionKind::Duration: return {"2m", 120'000};
+        case vocab::OptionKind::Gpus: return {"0.5", 0.5};
         case vocab::OptionKind::Int:
-        case vocab::OptionKind::Number:
-            break;
+        case vocab::OptionKind::Number: break;
     }
     return {number(spec.max), spec.max};
 }

@@ -11,20 +11,13 @@ namespace {
 
 ArgKind kind_of(const ast::Value& value) {
     switch (value.kind) {
-        case ast::Value::Kind::String:
-            return ArgKind::String;
-        case ast::Value::Kind::Int:
-            return ArgKind::Integer;
-        case ast::Value::Kind::Float:
-            return ArgKind::Float;
-        case ast::Value::Kind::Bool:
-            return ArgKind::Bool;
-        case ast::Value::Kind::Duration:
-            return ArgKind::Duration;
-        case ast::Value::Kind::Ident:
-            return ArgKind::Enum;
-        case ast::Value::Kind::List:
-            return ArgKind::List;
+        case ast::Value::Kind::String: return ArgKind::String;
+        case ast::Value::Kind::Int: return ArgKind::Integer;
+        case ast::Value::Kind::Float: return ArgKind::Float;
+        case ast::Value::Kind::Bool: return ArgKind::Bool;
+        case ast::Value::Kind::Duration: return ArgKind::Duration;
+        case ast::Value::Kind::Ident: return ArgKind::Enum;
+        case ast::Value::Kind::List: return ArgKind::List;
     }
     return ArgKind::Other;
 }

@@ -98,23 +98,16 @@ PageContent page(std::span<const Region> regions) {
         Block block;
         block.bbox = region.bbox;
         switch (region.kind) {
-            case RegionKind::heading:
-                block.text_level = std::max(1, region.level);
-                break;
+            case RegionKind::heading: block.text_level = std::max(1, region.level); break;
             case RegionKind::table:
                 block.type = "table";
                 block.cells = region.cells;
                 block.rows = region.rows;
                 block.cols = region.cols;
                 break;
-            case RegionKind::figure:
-                block.type = "image";
-                break;
-            case RegionKind::formula:
-                block.type = "equation";
-                break;
-            default:
-                break;
+            case RegionKind::figure: block.type = "image"; break;
+            case RegionKind::formula: block.type = "equation"; break;
+            default: break;
         }
         if (block.type == "table") {
             block.text = region.text;

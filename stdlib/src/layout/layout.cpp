@@ -119,19 +119,14 @@ bool center_inside(const PixelBox& box, const PixelBox& outer) {
 RegionKind kind_of(tesseract::PolyBlockType type) {
     switch (type) {
         // PT_HEADING_TEXT means "spans several columns", not a title: size decides headings.
-        case tesseract::PT_TABLE:
-            return RegionKind::table;
-        case tesseract::PT_CAPTION_TEXT:
-            return RegionKind::caption;
+        case tesseract::PT_TABLE: return RegionKind::table;
+        case tesseract::PT_CAPTION_TEXT: return RegionKind::caption;
         case tesseract::PT_EQUATION:
-        case tesseract::PT_INLINE_EQUATION:
-            return RegionKind::formula;
+        case tesseract::PT_INLINE_EQUATION: return RegionKind::formula;
         case tesseract::PT_FLOWING_IMAGE:
         case tesseract::PT_HEADING_IMAGE:
-        case tesseract::PT_PULLOUT_IMAGE:
-            return RegionKind::figure;
-        default:
-            return RegionKind::text;
+        case tesseract::PT_PULLOUT_IMAGE: return RegionKind::figure;
+        default: return RegionKind::text;
     }
 }
 
@@ -268,20 +263,13 @@ std::vector<Region> Regions::operator()(const Page& page) {
 
 std::string kind_name(const Region& region) {
     switch (region.kind) {
-        case RegionKind::text:
-            return "text";
-        case RegionKind::heading:
-            return "heading";
-        case RegionKind::table:
-            return "table";
-        case RegionKind::figure:
-            return "figure";
-        case RegionKind::caption:
-            return "caption";
-        case RegionKind::list:
-            return "list";
-        case RegionKind::formula:
-            return "formula";
+        case RegionKind::text: return "text";
+        case RegionKind::heading: return "heading";
+        case RegionKind::table: return "table";
+        case RegionKind::figure: return "figure";
+        case RegionKind::caption: return "caption";
+        case RegionKind::list: return "list";
+        case RegionKind::formula: return "formula";
     }
     return "text";
 }

@@ -33,14 +33,10 @@ void put_chunk(std::string& out, std::string_view type, std::string_view data) {
 
 int color_type(int channels) {
     switch (channels) {
-        case 1:
-            return 0;  // gray
-        case 2:
-            return 4;  // gray + alpha
-        case 3:
-            return 2;  // RGB
-        case 4:
-            return 6;  // RGBA
+        case 1: return 0;  // gray
+        case 2: return 4;  // gray + alpha
+        case 3: return 2;  // RGB
+        case 4: return 6;  // RGBA
         default:
             throw std::invalid_argument("png: unsupported channel count " +
                                         std::to_string(channels));

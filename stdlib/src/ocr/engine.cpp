@@ -15,16 +15,11 @@ namespace {
 
 tesseract::PageSegMode psm_of(Segmentation mode) {
     switch (mode) {
-        case Segmentation::auto_layout:
-            return tesseract::PSM_AUTO;
-        case Segmentation::single_column:
-            return tesseract::PSM_SINGLE_COLUMN;
-        case Segmentation::single_block:
-            return tesseract::PSM_SINGLE_BLOCK;
-        case Segmentation::single_line:
-            return tesseract::PSM_SINGLE_LINE;
-        case Segmentation::sparse:
-            return tesseract::PSM_SPARSE_TEXT;
+        case Segmentation::auto_layout: return tesseract::PSM_AUTO;
+        case Segmentation::single_column: return tesseract::PSM_SINGLE_COLUMN;
+        case Segmentation::single_block: return tesseract::PSM_SINGLE_BLOCK;
+        case Segmentation::single_line: return tesseract::PSM_SINGLE_LINE;
+        case Segmentation::sparse: return tesseract::PSM_SPARSE_TEXT;
     }
     return tesseract::PSM_AUTO;
 }

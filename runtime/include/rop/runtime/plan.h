@@ -17,6 +17,7 @@
 namespace rop::runtime {
 
 enum class CallKind : std::uint8_t { Map, Filter, Expand, Broadcast, Reduce };
+const char* to_string(CallKind kind);  // "map", "filter", "expand", "broadcast", "reduce"
 enum class InputMode : std::uint8_t { Required, Optional };
 // The option enumerations and their spellings are the compiler's too (rop/vocab/call_options.h).
 // OnFailure: what a reduce does with members that FAILED or were SUPPRESSED: suppress its group
