@@ -276,9 +276,12 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     StopRequest stop;
     run_options.stop = &stop;
 
+    // Installed until pipeline_main returns: a signal that comes after the run, while the
+    // report is written, is recorded and ignored (the run is over) instead of killing the
+    // process with nothing said.
+    StopSignals signals(stop);
     RunReport report;
     try {
-        StopSignals signals(stop);
         report = run(plan, *source, run_options);
     } catch (const std::exception& e) {
         err << prog << ": error: " << e.what() << "\n";

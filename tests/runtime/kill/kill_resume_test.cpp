@@ -234,7 +234,9 @@ int main(int argc, char** argv) {
         const int code = wait_child(pid, std::chrono::seconds(60));  // SIGKILL: it hung
         const int want_code = sig == SIGTERM ? 143 : 130;
         const std::string report = read_file(dir / "report.json");
-        bool ok = code == want_code || code == 0;
+        // -1: ended by the signal itself. Only right if it came after the run was over
+        // (pipeline_main had returned, its handlers gone): then the outputs are complete.
+        bool ok = code == want_code || code == 0 || code == -1;
         if (code == want_code) {
             ok = ok && report.find("\"interrupted\": true") != std::string::npos;
             ok = ok && read_file(dir / "log").find("interrupted (") != std::string::npos;
