@@ -293,16 +293,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         err << prog << ": aborted: " << report.abort_reason << "\n";
         code = kExitAborted;
     } else if (report.interrupted) {
-        std::size_t done = 0, left = 0;
-        for (const RootResult& r : report.roots) {
-            if (r.reason.rfind("interrupted (", 0) == 0) {
-                ++left;
-            } else {
-                ++done;
-            }
-        }
-        err << prog << ": interrupted (" << report.interrupt_reason << "): " << done
-            << " roots finished, " << left
+        const std::size_t left = report.unfinished_roots;
+        err << prog << ": interrupted (" << report.interrupt_reason
+            << "): " << report.roots.size() - left << " roots finished, " << left
             << " in flight left unfinished; --resume continues from the journal\n";
         code = stop.signal() == SIGTERM ? kExitTerminated : kExitInterrupted;
     } else if (std::string summary = failure_summary(report); !summary.empty()) {

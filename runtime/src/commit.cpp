@@ -372,6 +372,7 @@ void Committer::recover_infra(BatchJob& job, const std::string& reason) {
 }
 
 void Committer::check_timeouts() {
+    if (!scheduler_.any_timed()) return;  // the common case: no clock read per loop turn
     const std::vector<BatchJob*> expired = scheduler_.expired(Clock::now());
     for (BatchJob* job : expired) {
         const CallSpec& spec = *store_.layout(job->call).spec;

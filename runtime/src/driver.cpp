@@ -211,6 +211,7 @@ RunReport Engine::run() {
     report.interrupted = stopping_ && !report.aborted;
     if (report.interrupted) report.interrupt_reason = stop_reason_;
     for (RootState& root : store_.roots()) {
+        if (!root.done && report.interrupted) ++report.unfinished_roots;  // not journaled
         if (!root.done && root.result.status != RootStatus::Failed) {
             root.result.status = RootStatus::Failed;
             root.result.reason = report.interrupted

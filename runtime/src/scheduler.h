@@ -41,6 +41,7 @@ class Scheduler {
     void abandon(BatchJob& job);   // timed out: its actor is retired; a late report is stale
     std::vector<BatchJob*> expired(Clock::time_point now) const;  // past their deadline
     Clock::time_point next_deadline(Clock::time_point until) const;
+    bool any_timed() const { return !timed_.empty(); }
     std::vector<BatchJob*>& streaming() { return streaming_; }  // expand batches in flight
     bool no_more_streaming() const;
     // Jobs submitted and not yet Done, abandoned ones excluded: the ones the driver waits for.

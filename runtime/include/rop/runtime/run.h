@@ -208,9 +208,10 @@ struct RootResult {
 struct RunReport {
     bool aborted = false;  // a Call with recovery=abort hit an opaque error
     std::string abort_reason;
-    bool interrupted = false;       // a StopRequest ended the run early (see StopRequest)
-    std::string interrupt_reason;   // e.g. "SIGINT"; unfinished roots say "interrupted (...)"
-    std::vector<RootResult> roots;  // in source order
+    bool interrupted = false;          // a StopRequest ended the run early (see StopRequest)
+    std::string interrupt_reason;      // e.g. "SIGINT"; unfinished roots say "interrupted (...)"
+    std::size_t unfinished_roots = 0;  // admitted roots an interruption left unfinished
+    std::vector<RootResult> roots;     // in source order
     std::vector<CallCounters> calls;
     double wall_s = 0;
     double time_to_first_root_s = 0;
