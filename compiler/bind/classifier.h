@@ -61,6 +61,7 @@ class Classifier {
     bool span_input(std::size_t index, std::string_view why);
     bool bind_inputs(bool batch);
     bool set_outputs(const CxxType& result, const std::string& what_returns);
+    bool verdict(const CxxType& type);
 
     // classify_primitives.cpp
     bool bind_map();

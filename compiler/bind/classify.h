@@ -54,7 +54,9 @@ struct Binding {
     // The item types this Call produces, one per output port: a map's result (each element of
     // a returned std::tuple), a filter's first input, an expand's child, a reduce's result.
     std::vector<CxxType> outputs;
-    bool multi_output = false;                  // the result is a std::tuple, one element per port
+    bool multi_output = false;  // the result is a std::tuple, one element per port
+    bool item_result =
+        false;  // each result is a rop::ItemResult<...>: a value or that item's failure
     std::optional<std::size_t> emitter_param;   // StreamingExpand
     std::optional<std::size_t> ordinals_param;  // SpanReduce with rop::Ordinals
     std::optional<std::size_t> skipped_param;   // SpanReduce with rop::Skipped

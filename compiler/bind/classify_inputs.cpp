@@ -148,6 +148,10 @@ bool Classifier::set_outputs(const CxxType& result, const std::string& what_retu
             kind() + "must return its output, " + callable_name(decl_) + " returns " + what_returns,
             decl_.result_location);
     }
+    if (result.form == TypeForm::ItemResult && !result.args.empty() && !binding_.item_result) {
+        binding_.item_result = true;
+        return set_outputs(result.args[0], what_returns);
+    }
     if (result.form == TypeForm::Tuple) {
         binding_.outputs = result.args;
         binding_.multi_output = true;

@@ -24,6 +24,16 @@ bool Classifier::bind_map() {
     return set_outputs(result.args[0], quoted("std::vector<void>"));
 }
 
+// A filter's verdict: bool, or rop::ItemResult<bool> (keep, drop, or fail that item).
+bool Classifier::verdict(const CxxType& type) {
+    if (type.form == TypeForm::Bool) return true;
+    if (type.form != TypeForm::ItemResult || type.args.empty() ||
+        type.args[0].form != TypeForm::Bool)
+        return false;
+    binding_.item_result = true;
+    return true;
+}
+
 bool Classifier::bind_filter() {
     bool batch = is_batch();
     if (!bind_inputs(batch)) return false;
@@ -38,15 +48,14 @@ bool Classifier::bind_filter() {
                             quoted("std::span<const " + display_name(first.args[0]) + ">"),
                         param(0).location);
         }
-        if (result.form != TypeForm::Bool) {
+        if (!verdict(result)) {
             return fail("filter UDF must return bool, " + callable_name(decl_) + " returns " +
                             quoted(display_name(result)),
                         decl_.result_location);
         }
     } else {
         binding_.shape = Shape::BatchFilter;
-        if (result.form != TypeForm::Vector || result.args.empty() ||
-            result.args[0].form != TypeForm::Bool) {
+        if (result.form != TypeForm::Vector || result.args.empty() || !verdict(result.args[0])) {
             return fail("batch filter UDF must return std::vector<bool>, " + callable_name(decl_) +
                             " returns " + quoted(display_name(result)),
                         decl_.result_location);

@@ -121,6 +121,7 @@ class TypeReader {
         if (name == "std::tuple") return TypeForm::Tuple;
         if (name == "rop::Emitter") return TypeForm::Emitter;
         if (name == "rop::Parent") return TypeForm::Parent;
+        if (name == "rop::ItemResult") return TypeForm::ItemResult;
         return TypeForm::Value;
     }
 

@@ -26,18 +26,19 @@ std::string to_string(const SourceLoc& loc);
 // on the position: a std::vector is a Vector everywhere, but only an expand's return treats it
 // as a sequence of children; elsewhere classification sees it as an ordinary value.
 enum class TypeForm : std::uint8_t {
-    Value,     // anything else: a payload type (Doc, std::string, int, ...)
-    Void,      // void
-    Bool,      // bool
-    Vector,    // std::vector<T>              args = {T}
-    Span,      // std::span<T>                args = {T}, with T's own const
-    Optional,  // std::optional<T>            args = {T}
-    Pointer,   // T*                          args = {T}, with T's own const
-    Tuple,     // std::tuple<A, B, ...>       args = {A, B, ...}
-    Emitter,   // rop::Emitter<T>             args = {T}
-    Ordinals,  // rop::Ordinals (written through that alias)
-    Skipped,   // rop::Skipped: std::span<const rop::SkippedChild>
-    Parent,    // rop::Parent<T>              args = {T}
+    Value,       // anything else: a payload type (Doc, std::string, int, ...)
+    Void,        // void
+    Bool,        // bool
+    Vector,      // std::vector<T>              args = {T}
+    Span,        // std::span<T>                args = {T}, with T's own const
+    Optional,    // std::optional<T>            args = {T}
+    Pointer,     // T*                          args = {T}, with T's own const
+    Tuple,       // std::tuple<A, B, ...>       args = {A, B, ...}
+    Emitter,     // rop::Emitter<T>             args = {T}
+    Ordinals,    // rop::Ordinals (written through that alias)
+    Skipped,     // rop::Skipped: std::span<const rop::SkippedChild>
+    Parent,      // rop::Parent<T>              args = {T}
+    ItemResult,  // rop::ItemResult<T>         args = {T}: a value or that item's failure
 };
 
 enum class RefKind : std::uint8_t { None, LValue, RValue };

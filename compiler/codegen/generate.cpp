@@ -293,9 +293,21 @@ class Generator {
     }
 
     // Publishes `result` from `grain` (a rop::gen::Grain): a filter's verdict, or one output
-    // per port (std::get<i> of a returned tuple).
+    // per port (std::get<i> of a returned tuple). A rop::ItemResult result first fails the Grain
+    // when it holds a failure, else publishes its value.
     std::string publish(const sema::Call& call, const BoundCall& bc, const std::string& grain,
                         const std::string& result) {
+        if (bc.binding.item_result) {
+            std::string value = publish_value(call, bc, grain, "(*" + result + ")");
+            std::string indented = "    ";
+            for (char c : value) indented += c == '\n' ? std::string("\n    ") : std::string(1, c);
+            return "if (!" + grain + ".failed(" + result + ")) {\n" + indented + "\n}";
+        }
+        return publish_value(call, bc, grain, result);
+    }
+
+    std::string publish_value(const sema::Call& call, const BoundCall& bc, const std::string& grain,
+                              const std::string& result) {
         if (call.kind == sema::CallKind::Filter) {
             return grain + ".keep(static_cast<bool>(" + result + "));";
         }

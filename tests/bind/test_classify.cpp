@@ -199,6 +199,33 @@ TEST_CASE("bind classify: candidate primitives", "[bind]") {
           std::vector<Primitive>{Primitive::Reduce});
 }
 
+TEST_CASE("bind classify: rop::ItemResult results bind to their value type", "[bind]") {
+    struct Case {
+        std::string udf;
+        Primitive primitive;
+        Shape shape;
+        std::vector<std::string> outputs;
+    };
+    const std::vector<Case> cases = {
+        {"demo::ocr_checked", Primitive::Map, Shape::BatchMap, {"std::string"}},
+        {"demo::keep_checked", Primitive::Filter, Shape::BatchFilter, {"demo::Page"}},
+        {"demo::title_checked", Primitive::Map, Shape::ElementMap, {"std::string"}},
+        {"demo::split_checked", Primitive::Map, Shape::BatchMap, {"std::string", "int"}},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.udf);
+        Binding b = bind_ok(shapes(), c.udf, c.primitive);
+        CHECK(b.shape == c.shape);
+        CHECK(b.item_result);
+        CHECK(b.multi_output == (c.outputs.size() > 1));
+        REQUIRE(b.outputs.size() == c.outputs.size());
+        for (std::size_t i = 0; i < c.outputs.size(); ++i) CHECK(b.outputs[i].name == c.outputs[i]);
+    }
+    // Plain results are not per-item results.
+    CHECK_FALSE(bind_ok(shapes(), "demo::ocr_batch", Primitive::Map).item_result);
+    CHECK_FALSE(bind_ok(shapes(), "demo::keep_batch", Primitive::Filter).item_result);
+}
+
 TEST_CASE("bind classify: wrong shapes say why, at the C++ declaration", "[bind]") {
     const std::string h = "wrong_shapes.hpp";
     struct Case {
@@ -211,6 +238,10 @@ TEST_CASE("bind classify: wrong shapes say why, at the C++ declaration", "[bind]
     const std::vector<Case> cases = {
         {"bad::is_blank", Primitive::Filter,
          "filter UDF must return bool, 'bad::is_blank' returns 'int'", loc_of(h, "int is_blank")},
+        {"bad::keep_count", Primitive::Filter,
+         "batch filter UDF must return std::vector<bool>, 'bad::keep_count' returns "
+         "'std::vector<rop::ItemResult<int>>'",
+         loc_of(h, "std::vector<rop::ItemResult<int>> keep_count")},
         {"bad::first_page", Primitive::Expand,
          "expand UDF must return std::vector<Child> or take 'rop::Emitter<Child>&' after its "
          "inputs, 'bad::first_page' returns 'demo::Page'",

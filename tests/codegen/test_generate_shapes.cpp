@@ -1,8 +1,9 @@
 // generate() for the shapes test_generate.cpp and test_generate_reduce.cpp leave out: a
 // streaming expand, optional inputs (std::optional and const T*, element and batch), a batch
-// filter, broadcast, a reduce without a UDF, and a UDF call too long for one line. The output
-// stays within the column limit, writes each Call's options once, compiles against the runtime
-// and stdlib headers, and a C++ error in a wrapped call still points at its .rop line.
+// filter, rop::ItemResult results (batch map, element filter), broadcast, a reduce without a
+// UDF, and a UDF call too long for one line. The output stays within the column limit, writes
+// each Call's options once, compiles against the runtime and stdlib headers, and a C++ error in a
+// wrapped call still points at its .rop line.
 #include <catch2/catch_test_macros.hpp>
 #include <sstream>
 #include <string>
@@ -33,11 +34,13 @@ fixed  = map (pages, hint?) with stub.fix_optional;
 noted  = map (fixed, hint?) with stub.fix_pointer;
 marked = map (noted, hint?) with stub.mark_batch batch 2;
 kept   = filter marked with stub.keep_batch batch 4;
-long   = map kept with stub.decorate(prefix: "<<<<<<<<<<<<<<<<<<<<", suffix: ">>>>>>>>>>>>>>>>>>>>");
+sure   = map kept with stub.check_batch batch 3;
+tidy   = filter sure with stub.keep_checked;
+long   = map tidy with stub.decorate(prefix: "<<<<<<<<<<<<<<<<<<<<", suffix: ">>>>>>>>>>>>>>>>>>>>");
 all    = reduce long to Doc;
 sink title -> stub.Out(path: "out");
 )";
-constexpr std::uint32_t kLongLine = 11;  // `long = ...` in kPipeline
+constexpr std::uint32_t kLongLine = 13;  // `long = ...` in kPipeline
 
 bind::CxxType type(std::string name) {
     bind::CxxType out;
@@ -122,6 +125,12 @@ struct Fixture {
                 bc.decl = decl("stub::keep_batch", false);
                 bc.binding.shape = Shape::BatchFilter;
                 input("std::string");
+            } else if (name == "stub.check_batch" || name == "stub.keep_checked") {
+                const bool batch = name == "stub.check_batch";
+                bc.decl = decl(batch ? "stub::check_batch" : "stub::keep_checked", false);
+                bc.binding.shape = batch ? Shape::BatchMap : Shape::ElementFilter;
+                bc.binding.item_result = true;
+                input("std::string");
             } else if (name == "stub.decorate") {
                 bc.decl = decl("stub::wrapping::decorate_with_a_long_name", false);
                 bc.binding.shape = Shape::ElementMap;
@@ -188,10 +197,10 @@ TEST_CASE("every shape compiles, within the column limit, options written once",
         INFO(line);
         CHECK(line.size() <= kColumnLimit);
     }
-    // Nine plan Calls (broadcast and the UDF-less reduce included), each with its options once.
-    CHECK(count(code.code, "pipeline.call(") == 9);
-    CHECK(count(code.code, ".options = {") == 9);
-    CHECK(count(code.code, ".batch = ") == 2);  // the others run with the default
+    // Eleven plan Calls (broadcast and the UDF-less reduce included), each with its options once.
+    CHECK(count(code.code, "pipeline.call(") == 11);
+    CHECK(count(code.code, ".options = {") == 11);
+    CHECK(count(code.code, ".batch = ") == 3);  // the others run with the default
     CHECK(code.code.find(".options = {.batch = 4u}") != std::string::npos);
     CHECK(code.code.find("grain.in_optional<std::string>(1)") != std::string::npos);
     CHECK(code.code.find("grain.in_pointer<std::string>(1)") != std::string::npos);
@@ -200,6 +209,14 @@ TEST_CASE("every shape compiles, within the column limit, options written once",
     CHECK(code.code.find("stub::render_streaming(grain.in<stub::Doc>(0), emitter);") !=
           std::string::npos);
     CHECK(code.code.find("= rop::gen::CollectActor<std::string>;") != std::string::npos);
+    // rop::ItemResult results: a failure fails the Grain, a value is published.
+    CHECK(code.code.find(
+              "if (!grains[i].failed(results[i])) {\n"
+              "                grains[i].out<std::string>(0, std::move((*results[i])));") !=
+          std::string::npos);
+    CHECK(code.code.find("if (!grain.failed(result)) {\n"
+                         "            grain.keep(static_cast<bool>((*result)));") !=
+          std::string::npos);
     // Broadcast runs no code: an empty factory, no UDF name.
     const std::size_t hint = code.code.find(".name = \"hint\"");
     REQUIRE(hint != std::string::npos);

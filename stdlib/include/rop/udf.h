@@ -1,6 +1,6 @@
 // rop/udf.h: the vocabulary a UDF header includes to talk to rop — streaming emitters, typed
-// failures, reduce ordinals, skipped children and the reduce parent. docs/udfs.md gives the
-// signature conventions.
+// failures (thrown, or returned per item as rop::ItemResult), reduce ordinals, skipped children and
+// the reduce parent. docs/udfs.md gives the signature conventions.
 //
 // The one definition of the types a UDF and the runtime both see: rop::RecordFailure,
 // rop::GroupFailure, rop::SkippedChild and rop::RootKey are also rop::runtime's (its udf.h and
@@ -49,14 +49,13 @@ class CollectingEmitter final : public Emitter<T> {
     std::vector<T> children;
 };
 
-// Throw from a UDF to fail one item: its lineage records failed(reason); its siblings and every
-// other parent go on. Not retried: the input itself is bad. `index` names the item's Grain in
-// the batch when a hand-written runtime Actor throws it (rop::runtime::Actor::process); a UDF
-// leaves it out: the generated code knows which item it was running.
-// Typed failures. `index` names the item of a batch it is about (a hand-written runtime Actor);
-// left out (kUnnamed), the runtime finds the item itself: thrown from a batch UDF, the batch is
-// replayed in halves until the throwing item is alone, and only that item fails (SEMANTICS.md:
-// no root that did nothing wrong fails). From an element UDF the item is the one being run.
+// Typed failures. Throw RecordFailure from a UDF to fail one item: its lineage records
+// failed(reason); its siblings and every other parent go on. Not retried: the input itself is
+// bad. `index` names the item of a batch it is about (a hand-written runtime Actor); left out
+// (kUnnamed), the runtime finds the item itself: thrown from a batch UDF, the batch is replayed
+// in halves until the throwing item is alone, and only that item fails (SEMANTICS.md: no root
+// that did nothing wrong fails). From an element UDF the item is the one being run. A batch UDF
+// that knows its bad items returns rop::ItemResult results instead (below): no replay.
 inline constexpr std::size_t kUnnamed = static_cast<std::size_t>(-1);
 
 class RecordFailure : public std::runtime_error {
@@ -82,6 +81,44 @@ class GroupFailure : public std::runtime_error {
 
   private:
     std::size_t index_;
+};
+
+// One item's failure, as a UDF returns it instead of throwing: fail_item(reason) fails that item
+// (as RecordFailure does), fail_group(reason) its whole group (as GroupFailure does).
+struct ItemFailure {
+    std::string reason;
+    bool group = false;
+};
+inline ItemFailure fail_item(std::string reason) { return {std::move(reason), false}; }
+inline ItemFailure fail_group(std::string reason) { return {std::move(reason), true}; }
+
+// One item's result from a UDF that fails items without throwing: a value, or that item's
+// failure. A batch map returns `std::vector<rop::ItemResult<Out>>` (a batch filter
+// `std::vector<rop::ItemResult<bool>>`: true keeps, false drops), one per item in order; each
+// failed item fails alone, the rest of the batch publishes, and nothing is replayed. An element
+// map or filter may return `rop::ItemResult<Out>` too. The stream's item type is `Out`.
+template <class T>
+class ItemResult {
+  public:
+    using value_type = T;
+
+    ItemResult(T value)
+        : value_(std::move(value)) {}  // NOLINT: implicit, `return value;` reads well
+    ItemResult(ItemFailure failure) : failure_(std::move(failure)) {}  // NOLINT: as above
+
+    // No operator bool: for an ItemResult<bool> it would read as the verdict.
+    bool ok() const { return value_.has_value(); }
+    // The value; only when ok().
+    T& operator*() { return *value_; }
+    const T& operator*() const { return *value_; }
+    T* operator->() { return &*value_; }
+    const T* operator->() const { return &*value_; }
+    // The failure; only when !ok().
+    const ItemFailure& failure() const { return failure_; }
+
+  private:
+    std::optional<T> value_;
+    ItemFailure failure_;
 };
 
 // A reduce UDF that wants to know where each child sat under its parent takes `rop::Ordinals`

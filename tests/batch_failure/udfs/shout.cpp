@@ -34,6 +34,22 @@ std::vector<std::string> shout_all(std::span<const Line> lines) {
     return out;
 }
 
+std::vector<rop::ItemResult<std::string>> shout_each(std::span<const Line> lines) {
+    static std::atomic<bool> first{true};
+    if (first.exchange(false)) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::vector<rop::ItemResult<std::string>> out;
+    for (const Line& line : lines) {
+        if (line.text == "bad") {
+            out.emplace_back(rop::fail_item("line 'bad' is bad"));
+            continue;
+        }
+        std::string upper = line.text;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        out.emplace_back(std::move(upper));
+    }
+    return out;
+}
+
 std::string join(std::span<const std::string> lines) {
     std::string out;
     for (const std::string& line : lines) out += line + "\n";

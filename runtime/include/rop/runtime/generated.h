@@ -65,6 +65,18 @@ class Grain {
     }
     // A filter's verdict.
     void keep(bool keep) const { batch_->set_keep(index_, keep); }
+    // A UDF's rop::ItemResult for this Grain: a failure fails the Grain (or its group) and returns
+    // true; a value returns false and is published by the caller.
+    template <class T>
+    bool failed(const rop::ItemResult<T>& result) const {
+        if (result.ok()) return false;
+        if (result.failure().group) {
+            batch_->fail_group(index_, result.failure().reason);
+        } else {
+            batch_->fail_record(index_, result.failure().reason);
+        }
+        return true;
+    }
 
     rop::runtime::Batch& batch() const { return *batch_; }
     std::size_t index() const { return index_; }
@@ -106,14 +118,15 @@ class Grains {
         return items;
     }
 
-    // A batch UDF must return one result per item; otherwise an opaque error (recovery handles
-    // it like any other exception).
+    // A batch UDF must return one result per item; otherwise it broke the contract, and the run
+    // stops at once (SEMANTICS.md: a contract error fails fast; replaying halves of the batch
+    // would only hide the bug).
     template <class Results>
     void check_size(const Results& results, const char* udf) const {
         if (results.size() != size()) {
-            throw std::runtime_error(std::string("batch UDF ") + udf + " returned " +
-                                     std::to_string(results.size()) + " results for " +
-                                     std::to_string(size()) + " items");
+            throw rop::runtime::ContractError(std::string("batch UDF ") + udf + " returned " +
+                                              std::to_string(results.size()) + " results for " +
+                                              std::to_string(size()) + " items");
         }
     }
 
