@@ -21,5 +21,6 @@ check runtime/include/rop/vocab 'rop/|support/|frontend/|sema/|bind/|codegen/|dr
     "rop/vocab/ is shared by compiler and runtime: it includes only the standard library"
 check compiler/support 'frontend/|sema/|bind/|codegen/|driver/' "support is the bottom layer"
 check compiler/frontend 'sema/|bind/|codegen/|driver/' "frontend must not depend on later passes"
+check compiler/format 'sema/|bind/|codegen/|driver/|ropc/' "format (ropc fmt) needs only the frontend"
 [ $fail -eq 0 ] && echo "layering: ok"
 exit $fail

@@ -36,8 +36,9 @@ constexpr DurationUnit kDurationUnits[] = {{"ms", 1}, {"s", 1000}, {"m", 60'000}
 
 class Lexer {
   public:
-    Lexer(FileId file, std::string_view text, DiagnosticEngine& diags)
-        : file_(file), text_(text), diags_(diags) {}
+    Lexer(FileId file, std::string_view text, DiagnosticEngine& diags,
+          std::vector<SourceRange>* comments)
+        : file_(file), text_(text), diags_(diags), comments_(comments) {}
 
     std::vector<Token> run() {
         std::vector<Token> tokens;
@@ -76,7 +77,9 @@ class Lexer {
             if (is_space(c)) {
                 ++pos_;
             } else if (c == '#' || (c == '/' && peek(1) == '/')) {
+                std::size_t begin = pos_;
                 while (!at_end() && !is_line_end(peek())) ++pos_;
+                if (comments_) comments_->push_back(range(begin, pos_));
             } else {
                 return;
             }
@@ -389,13 +392,15 @@ class Lexer {
     FileId file_;
     std::string_view text_;
     DiagnosticEngine& diags_;
+    std::vector<SourceRange>* comments_;  // null: comments are skipped without a trace
     std::size_t pos_ = 0;
 };
 
 }  // namespace
 
-std::vector<Token> lex(FileId file, const SourceManager& sources, DiagnosticEngine& diags) {
-    return Lexer(file, sources.text(file), diags).run();
+std::vector<Token> lex(FileId file, const SourceManager& sources, DiagnosticEngine& diags,
+                       std::vector<SourceRange>* comments) {
+    return Lexer(file, sources.text(file), diags, comments).run();
 }
 
 }  // namespace rop

@@ -12,8 +12,8 @@ namespace rop::cli {
 namespace {
 
 // Every command word, for the did-you-mean of a misspelt one.
-constexpr std::array<std::string_view, 7> kCommands = {"check",   "build",   "emit", "graph",
-                                                       "explain", "version", "help"};
+constexpr std::array<std::string_view, 8> kCommands = {"check",   "build",   "emit", "graph",
+                                                       "explain", "version", "help", "fmt"};
 
 std::optional<Command> subcommand(std::string_view word) {
     if (word == "check") return Command::Check;
@@ -23,6 +23,7 @@ std::optional<Command> subcommand(std::string_view word) {
     if (word == "explain") return Command::Explain;
     if (word == "version") return Command::Version;
     if (word == "help") return Command::Help;
+    if (word == "fmt") return Command::Fmt;
     return std::nullopt;
 }
 
@@ -50,6 +51,7 @@ enum Group : unsigned {
     kEmit = 1u << 4,         // --emit=STAGE
     kTopLevel = 1u << 5,     // --explain ID, --version
     kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v
+    kFmt = 1u << 7,          // --check, -i/--in-place
 };
 
 // What CLI11 fills for one (sub)command; validated afterwards, so the messages stay ropc's.
@@ -65,6 +67,7 @@ struct Words {
     std::string output, cxx, keep_cpp, opt_level, jobs;
     std::vector<std::string> sources;
     bool verbose = false;
+    bool check = false, in_place = false;
 
     // Whether the option `name` was on the command line (false when this command has none).
     bool given(const char* name) const {
@@ -104,6 +107,10 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
         last_wins(app.add_option("-O", w.opt_level));
         last_wins(app.add_option("-j,--jobs", w.jobs));
         app.add_flag("-v,--verbose", w.verbose);
+    }
+    if (groups & kFmt) {
+        app.add_flag("--check", w.check);
+        app.add_flag("-i,--in-place", w.in_place);
     }
     app.add_option("words", w.positional);
 }
@@ -261,7 +268,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     // One subcommand at most: after it, a command word is a file name (`ropc help check`,
     // `ropc check build`), not a second subcommand.
     app.require_subcommand(0, 1);
-    Words top, check, build, emit, graph, explain, version, help;
+    Words top, check, build, emit, graph, explain, version, help, fmt;
     register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
     register_words(*app.add_subcommand("check"), check,
                    kIncludes | kDiagnostics | kFormat | kNoBind);
@@ -271,10 +278,11 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     register_words(*app.add_subcommand("explain"), explain, 0);
     register_words(*app.add_subcommand("version"), version, 0);
     register_words(*app.add_subcommand("help"), help, 0);
+    register_words(*app.add_subcommand("fmt"), fmt, kDiagnostics | kFmt);
     const std::vector<std::pair<Command, Words*>> subcommands = {
         {Command::Check, &check}, {Command::Build, &build},     {Command::Emit, &emit},
         {Command::Graph, &graph}, {Command::Explain, &explain}, {Command::Version, &version},
-        {Command::Help, &help}};
+        {Command::Help, &help},   {Command::Fmt, &fmt}};
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
     try {
@@ -372,6 +380,14 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             break;
         case Command::Build:
             if (!validate.build(*words, request)) return result;
+            break;
+        case Command::Fmt:
+            if (request.files.empty()) return {std::nullopt, "fmt needs at least one .rop file"};
+            if (fmt.check && fmt.in_place) {
+                return {std::nullopt, "fmt takes --check or --in-place, not both"};
+            }
+            request.fmt_check = fmt.check;
+            request.fmt_in_place = fmt.in_place;
             break;
         case Command::Explain:
             if (explicit_command) {

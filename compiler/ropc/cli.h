@@ -12,7 +12,7 @@
 
 namespace rop::cli {
 
-enum class Command { Check, Build, Emit, Graph, Explain, Version, Help };
+enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt };
 using Format = driver::Format;
 using ColorMode = driver::ColorMode;
 using driver::use_color;
@@ -25,6 +25,8 @@ struct Request {
     EmitStage emit = EmitStage::Plan;
     driver::BuildOptions build;       // Command::Build (its `front` and `rop_path` are set too)
     std::string explain_code;         // --explain
+    bool fmt_check = false;           // ropc fmt --check: report, rewrite nothing
+    bool fmt_in_place = false;        // ropc fmt -i: rewrite the files
     std::optional<Command> help_for;  // `ropc check --help`: help for that subcommand
 };
 

@@ -11,5 +11,6 @@ int run_check(const Request& request);
 int run_emit(const Request& request);
 int run_graph(const Request& request);
 int run_build(const Request& request);
+int run_fmt(const Request& request);  // fmt.cpp
 
 }  // namespace rop::cli

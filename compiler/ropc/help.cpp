@@ -84,6 +84,20 @@ std::string help_text(std::optional<Command> command) {
         case Command::Explain:
             return "usage: ropc --explain ID   (or: ropc explain ID)\n\n"
                    "Prints what diagnostic ID (e.g. E0203) means, an example and the fix.\n";
+        case Command::Fmt:
+            return "usage: ropc fmt FILE... [--check | -i] [-Werror] [--max-errors=N] "
+                   "[--color=WHEN]\n\n"
+                   "Prints each .rop file in its canonical layout on stdout (docs/build.md lists "
+                   "the rules);\ncomments and blank lines between statements are kept.\n"
+                   "  --check            print nothing; name each file that is not canonical "
+                   "and its first\n"
+                   "                     differing line (exit status 1 if there is one)\n"
+                   "  -i, --in-place     rewrite the files that are not canonical (atomically)\n"
+                   "  -Werror, --max-errors=N, --color=WHEN as for `ropc check`.\n"
+                   "A file that does not parse is left alone; its errors are printed as `ropc "
+                   "check` prints them.\nExit status: 0 done (all canonical, with --check), 1 "
+                   "syntax errors or (--check) files\nto reformat, 2 usage error or a file that "
+                   "cannot be read or written.\n";
         case Command::Version: return "usage: ropc --version\n";
         case Command::Help: break;
     }
@@ -93,6 +107,7 @@ std::string help_text(std::optional<Command> command) {
            "  build FILE -o BINARY   build a pipeline into one standalone binary\n"
            "  emit STAGE FILE        print tokens, ast, plan or cpp (also: --emit=STAGE FILE)\n"
            "  graph FILE             print the pipeline as Graphviz DOT\n"
+           "  fmt FILE...            print or rewrite (-i) pipelines in canonical layout\n"
            "  --explain ID           explain a diagnostic id, e.g. E0203\n"
            "  --version              print the version\n\n"
            "`ropc <command> --help` describes one command (`ropc build --help` too).\n";

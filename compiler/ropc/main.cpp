@@ -18,6 +18,7 @@ int dispatch(const rop::cli::Request& request) {
         case Command::Build: return run_build(request);
         case Command::Emit: return run_emit(request);
         case Command::Graph: return run_graph(request);
+        case Command::Fmt: return run_fmt(request);
         case Command::Explain: {
             const auto text = explain_text(request.explain_code);
             if (!text) {

@@ -12,7 +12,7 @@
 
 namespace {
 
-// Call text (map), from pages.rop:11:32: one UDF call per Grain.
+// Call text (map), from pages.rop:11:30: one UDF call per Grain.
 struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 11 "pages.rop"
@@ -22,7 +22,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     }
 };
 
-// Call pages (expand), from pages.rop:12:43: each Grain's children, emitted in order.
+// Call pages (expand), from pages.rop:12:41: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, pages::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<pages::Page>& emitter) {
         #line 12 "pages.rop"
@@ -31,7 +31,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, pages::Page> {
     }
 };
 
-// Call read (map), from pages.rop:13:33: one UDF call per Grain.
+// Call read (map), from pages.rop:13:31: one UDF call per Grain.
 struct Call_read final : rop::gen::ElementActor<Call_read> {
     void run(rop::gen::Grain grain) {
         #line 13 "pages.rop"
@@ -41,7 +41,7 @@ struct Call_read final : rop::gen::ElementActor<Call_read> {
     }
 };
 
-// Call doc,stats (reduce), from pages.rop:14:42: one Grain per parent, folding its children.
+// Call doc,stats (reduce), from pages.rop:14:40: one Grain per parent, folding its children.
 struct Call_doc_stats final : rop::gen::ReduceActor<Call_doc_stats, std::string> {
     void run(rop::gen::Grain grain, std::span<const std::string> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
