@@ -1,6 +1,7 @@
 #include "ropc/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <string_view>
@@ -385,6 +386,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             if (request.files.empty()) return {std::nullopt, "fmt needs at least one .rop file"};
             if (fmt.check && fmt.in_place) {
                 return {std::nullopt, "fmt takes --check or --in-place, not both"};
+            }
+            if (fmt.in_place && std::ranges::find(request.files, "-") != request.files.end()) {
+                return {std::nullopt, "fmt --in-place cannot rewrite stdin ('-')"};
             }
             request.fmt_check = fmt.check;
             request.fmt_in_place = fmt.in_place;

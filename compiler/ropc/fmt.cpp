@@ -1,6 +1,6 @@
 // `ropc fmt FILE...`: prints each file's canonical layout (format/format.h), or with --check
-// says which files differ and where, or with -i rewrites the ones that differ. A file that does
-// not parse is never rewritten: its diagnostics are printed as `ropc check` prints them.
+// says which files differ and where, or with -i rewrites the ones that differ; `-` is stdin. A file
+// that does not parse is never rewritten: its diagnostics are printed as `ropc check` prints them.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "driver/front.h"
 #include "format/format.h"
@@ -64,8 +65,10 @@ void report_difference(const std::string& path, std::string_view original,
         if (text.empty()) return "(end of file)";
         return std::string(text.substr(0, text.find('\n')));
     };
-    std::cerr << path << ":" << line << ":1: error: not formatted as `ropc fmt` writes it "
-              << "(first difference on this line); run `ropc fmt -i " << path << "`\n"
+    const bool stdin_text = path == "-";
+    std::cerr << (stdin_text ? "<stdin>" : path) << ":" << line
+              << ":1: error: not formatted as `ropc fmt` writes it (first difference on this line)"
+              << (stdin_text ? "" : "; run `ropc fmt -i " + path + "`") << "\n"
               << "  is:        " << line_of(original) << "\n"
               << "  should be: " << line_of(formatted) << "\n";
 }
@@ -78,7 +81,14 @@ int run_fmt(const Request& request) {
     bool failed = false;  // a file that does not parse, or (--check) one that would change
     for (const std::string& path : request.files) {
         std::string error;
-        const std::optional<FileId> file = sources.add_file(path, &error);
+        std::optional<FileId> file;
+        if (path == "-") {  // an editor's buffer: read stdin, write stdout
+            std::ostringstream text;
+            text << std::cin.rdbuf();
+            file = sources.add_buffer("<stdin>", text.str());
+        } else {
+            file = sources.add_file(path, &error);
+        }
         if (!file) {
             std::cerr << render_text(RunFailure{path, error});
             unreadable = true;

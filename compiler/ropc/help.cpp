@@ -93,6 +93,7 @@ std::string help_text(std::optional<Command> command) {
                    "and its first\n"
                    "                     differing line (exit status 1 if there is one)\n"
                    "  -i, --in-place     rewrite the files that are not canonical (atomically)\n"
+                   "  -                  as FILE: read stdin (an editor's buffer), write stdout\n"
                    "  -Werror, --max-errors=N, --color=WHEN as for `ropc check`.\n"
                    "A file that does not parse is left alone; its errors are printed as `ropc "
                    "check` prints them.\nExit status: 0 done (all canonical, with --check), 1 "

@@ -2,9 +2,11 @@
 // message, -i rewriting atomically, and a file with a syntax error left untouched with the same
 // diagnostic `ropc check` gives.
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch_test_macros.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -127,5 +129,39 @@ TEST_CASE("ropc fmt usage errors and unreadable files", "[format]") {
     auto help = run_ropc({"fmt", "--help"}, dir.string());
     CHECK(help.exit_code == 0);
     CHECK(help.out.starts_with("usage: ropc fmt FILE... [--check | -i]"));
+    fs::remove_all(dir);
+}
+
+// Runs `ropc ARGS < INPUT` in `dir` through the shell; stdout and stderr together.
+rop::test::RopcResult run_with_stdin(const fs::path& dir, const std::string& args,
+                                     const std::string& input) {
+    const std::string command =
+        "cd '" + dir.string() + "' && '" + ROP_ROPC + "' " + args + " < '" + input + "' 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    rop::test::RopcResult result;
+    char buffer[4096];
+    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) result.out.append(buffer, n);
+    const int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+TEST_CASE("ropc fmt - reads stdin and writes stdout, for editors", "[format]") {
+    const fs::path dir = folder("stdin", {{"messy.rop", kMessy}, {"broken.rop", kBroken}});
+    auto messy = run_with_stdin(dir, "fmt -", "messy.rop");
+    CHECK(messy.exit_code == 0);
+    CHECK(messy.out == kCanonical);
+    auto check = run_with_stdin(dir, "fmt --check -", "messy.rop");
+    CHECK(check.exit_code == 1);
+    CHECK(check.out.starts_with(
+        "<stdin>:5:1: error: not formatted as `ropc fmt` writes it (first difference on this "
+        "line)\n"));
+    auto broken = run_with_stdin(dir, "fmt -", "broken.rop");
+    CHECK(broken.exit_code == 1);
+    CHECK(broken.out.starts_with("<stdin>:3:10: error: expected ':' after the source name"));
+    auto in_place = run_with_stdin(dir, "fmt -i -", "messy.rop");
+    CHECK(in_place.exit_code == 2);
+    CHECK(in_place.out.starts_with("ropc: error: fmt --in-place cannot rewrite stdin ('-')\n"));
     fs::remove_all(dir);
 }
