@@ -6,6 +6,8 @@
 //   OUTDIR/edge/             files poppler opens though they bend the format (letter.pdf with
 //                            4 KiB after %%EOF, with 2 KiB before %PDF-, without %%EOF), a
 //                            200x200-inch page, and a 3-page file whose page 3 is broken
+//   OUTDIR/text/mixed.pdf    4 pages with a running header and page numbers: pages 1, 3 and 4
+//                            born-digital, page 2 an image of text (a scan: no text layer)
 // The text is fixed (tests compare it); drawing uses cairo's PDF surface and DejaVu Sans.
 #include <cairo-pdf.h>
 #include <cairo.h>
@@ -124,6 +126,74 @@ bool write_letter(const std::string& path) {
     return ok;
 }
 
+// Page furniture of mixed.pdf: a running header near the top and the page number at the bottom.
+void furniture(cairo_t* cr, int number) {
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, 10);
+    cairo_move_to(cr, kMargin, 36);
+    cairo_show_text(cr, "Mixed Sources Handbook");
+    cairo_move_to(cr, kWidth / 2 - 4, kHeight - 30);
+    cairo_show_text(cr, std::to_string(number).c_str());
+}
+
+// mixed.pdf: born-digital pages around one that is an image of text (what a scanner makes),
+// the running header and page number drawn into that image too.
+bool write_mixed(const std::string& path) {
+    cairo_surface_t* surface = cairo_pdf_surface_create(path.c_str(), kWidth, kHeight);
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "Mixed Sources");
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, kDate);
+    cairo_t* cr = cairo_create(surface);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    double y = kMargin;
+    furniture(cr, 1);
+    heading(cr, y, "Born Digital", 24);
+    paragraph(
+        cr, y,
+        {"This page has a text layer that poppler reads.", "Its words come with fonts and boxes."});
+    cairo_show_page(cr);
+
+    // Page 2 drawn into a 200 dpi grayscale image, painted over the whole page.
+    constexpr double kScan = 200.0 / 72.0;
+    cairo_surface_t* scan = cairo_image_surface_create(
+        CAIRO_FORMAT_RGB24, static_cast<int>(kWidth * kScan), static_cast<int>(kHeight * kScan));
+    cairo_t* paper = cairo_create(scan);
+    cairo_set_source_rgb(paper, 1, 1, 1);
+    cairo_paint(paper);
+    cairo_scale(paper, kScan, kScan);
+    cairo_set_source_rgb(paper, 0, 0, 0);
+    y = kMargin;
+    furniture(paper, 2);
+    heading(paper, y, "Scanned Part", 24);
+    paragraph(paper, y,
+              {"This page is only a picture of its text.", "Nothing here can be selected."});
+    cairo_destroy(paper);
+    cairo_surface_flush(scan);
+    cairo_save(cr);
+    cairo_scale(cr, 1 / kScan, 1 / kScan);
+    cairo_set_source_surface(cr, scan, 0, 0);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(scan);
+    cairo_show_page(cr);
+
+    y = kMargin;
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    furniture(cr, 3);
+    heading(cr, y, "Back to Text", 24);
+    paragraph(cr, y, {"The third page is born digital again."});
+    cairo_show_page(cr);
+
+    y = kMargin;
+    furniture(cr, 4);
+    paragraph(cr, y, {"The last page closes the handbook."});
+    cairo_show_page(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(surface);
+    const bool ok = cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS;
+    cairo_surface_destroy(surface);
+    return ok;
+}
+
 // A hand-built PDF from numbered objects, with a correct xref table.
 std::string build_pdf(const std::vector<std::string>& objects, const std::string& trailer_extra) {
     std::string out = "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n";
@@ -214,9 +284,11 @@ int main(int argc, char** argv) {
     fs::create_directories(root / "docs");
     fs::create_directories(root / "corrupt");
     fs::create_directories(root / "edge");
+    fs::create_directories(root / "text");
     const std::string report = (root / "docs" / "report.pdf").string();
     const std::string letter = (root / "docs" / "letter.pdf").string();
-    bool ok = write_report(report) && write_letter(letter);
+    bool ok = write_report(report) && write_letter(letter) &&
+              write_mixed((root / "text" / "mixed.pdf").string());
 
     ok = ok && write_bytes((root / "manifest.jsonl").string(),
                            "{\"path\": \"docs/report.pdf\", \"lang\": \"eng\", \"pages\": 3}\n"

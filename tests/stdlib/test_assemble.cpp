@@ -33,79 +33,103 @@ bool in_order(const std::string& text, const std::vector<std::string>& parts) {
 
 }  // namespace
 
-TEST_CASE("markdown and content_list render blocks in order") {
+TEST_CASE("markdown and content_list render blocks in order, the list in MinerU's format") {
     PageContent first;
     first.page_index = 0;
+    first.width = 612;
+    first.height = 792;
+    first.text_source = "layer";
     Block title;
     title.text = "Title";
     title.text_level = 1;
     title.bbox = {72, 72, 300, 100};
+    title.confidence = 100;
     Block body;
     body.text = "Body <text>.";
     body.bbox = {72, 110, 400, 130.456};
+    body.confidence = 100;
     first.blocks = {title, body};
     PageContent second;
     second.page_index = 1;
+    second.width = 500;
+    second.height = 1000;
     Block table;
     table.type = "table";
     table.text = "a | b\n1 | 2";
     table.rows = 2;
     table.cols = 2;
     table.cells = {{0, 0, {}, "a"}, {0, 1, {}, "b|c"}, {1, 0, {}, "1"}, {1, 1, {}, "2"}};
+    table.bbox = {50, 100, 450, 300};
+    table.confidence = 91.26f;
     Block figure;
     figure.type = "image";
+    figure.bbox = {-3, 0, 600, 1200};  // past the page: clamped to 0..1000
     second.blocks = {table, figure};
     const std::vector<PageContent> pages{first, second};
 
     CHECK(assemble::markdown(pages).text ==
           "# Title\n\nBody <text>.\n\n| a | b\\|c |\n| --- | --- |\n| 1 | 2 |\n");
+    // bbox: int(x * 1000 / width), int(y * 1000 / height): 72 pt of 612 is 117.6 -> 117, of 792
+    // is 90.9 -> 90.
     CHECK(assemble::content_list(pages).text ==
           R"([
   {
     "type": "text",
     "text": "Title",
     "text_level": 1,
-    "page_idx": 0,
     "bbox": [
-      72.0,
-      72.0,
-      300.0,
-      100.0
-    ]
+      117,
+      90,
+      490,
+      126
+    ],
+    "page_idx": 0,
+    "text_source": "layer",
+    "confidence": 100.0
   },
   {
     "type": "text",
     "text": "Body <text>.",
-    "page_idx": 0,
     "bbox": [
-      72.0,
-      110.0,
-      400.0,
-      130.46
-    ]
+      117,
+      138,
+      653,
+      164
+    ],
+    "page_idx": 0,
+    "text_source": "layer",
+    "confidence": 100.0
   },
   {
     "type": "table",
-    "text": "a | b\n1 | 2",
+    "img_path": "",
+    "table_caption": [],
+    "table_footnote": [],
     "table_body": "<table><tr><td>a</td><td>b|c</td></tr><tr><td>1</td><td>2</td></tr></table>",
-    "page_idx": 1,
+    "text": "a | b\n1 | 2",
     "bbox": [
-      0.0,
-      0.0,
-      0.0,
-      0.0
-    ]
+      100,
+      100,
+      900,
+      300
+    ],
+    "page_idx": 1,
+    "text_source": "ocr",
+    "confidence": 91.3
   },
   {
     "type": "image",
-    "text": "",
-    "page_idx": 1,
+    "img_path": "",
+    "image_caption": [],
+    "image_footnote": [],
     "bbox": [
-      0.0,
-      0.0,
-      0.0,
-      0.0
-    ]
+      0,
+      0,
+      1000,
+      1000
+    ],
+    "page_idx": 1,
+    "text_source": "ocr"
   }
 ])");
     CHECK(assemble::markdown({}).text.empty());

@@ -56,7 +56,7 @@ TEST_CASE("open reads page count and metadata") {
 TEST_CASE("pages streams every page in order with its image and text layer") {
     const Document doc = pdf::open(file("docs/report.pdf"));
     rop::CollectingEmitter<Page> out;
-    pdf::pages(doc, out, 100, pdf::Color::gray, true, true);
+    pdf::pages(doc, out, 100, pdf::Color::gray);
     REQUIRE(out.children.size() == 3);
     for (int i = 0; i < 3; ++i) {
         const Page& page = out.children[i];
@@ -91,14 +91,17 @@ TEST_CASE("pages streams every page in order with its image and text layer") {
     CHECK(ink);
 }
 
-TEST_CASE("pages renders RGB and can skip the text layer") {
+TEST_CASE("pages renders RGB and can force OCR") {
     const Document doc = pdf::open(file("docs/letter.pdf"));
     rop::CollectingEmitter<Page> out;
-    pdf::pages(doc, out, 72, pdf::Color::rgb, false);
+    pdf::pages(doc, out, 72, pdf::Color::rgb, pdf::TextSource::ocr);
     REQUIRE(out.children.size() == 2);
     CHECK(out.children[1].image.channels == 3);
     CHECK(out.children[1].image.pixels->size() == 612u * 792u * 3u);
-    CHECK(out.children[1].text.empty());
+    CHECK(out.children[1].text_source == "ocr");
+    CHECK(out.children[1].text_check == "ocr: forced (text: ocr)");
+    // The layer is still read: a pipeline can compare OCR with it.
+    CHECK(contains(out.children[1].text, "Kind regards from the second page."));
     CHECK_THROWS_AS(pdf::pages(doc, out, 5), rop::RecordFailure);
 }
 
@@ -125,4 +128,78 @@ TEST_CASE("broken files fail their record with a clear reason") {
     rop::CollectingEmitter<Page> out;
     CHECK_THROWS_AS(pdf::pages(doc, out), rop::RecordFailure);
     CHECK(out.children.empty());
+}
+
+namespace {
+
+std::vector<Page> mixed_pages(pdf::TextSource text) {
+    rop::CollectingEmitter<Page> out;
+    pdf::pages(pdf::open(file("text/mixed.pdf")), out, 100, pdf::Color::gray, text);
+    return out.children;
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+    return text.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("text: detect reads born-digital pages from their layer and sends a scan to OCR") {
+    const std::vector<Page> pages = mixed_pages(pdf::TextSource::detect);
+    REQUIRE(pages.size() == 4);
+    CHECK(pages[0].text_source == "layer");
+    CHECK(pages[1].text_source == "ocr");
+    CHECK(pages[2].text_source == "layer");
+    CHECK(pages[3].text_source == "layer");
+    INFO(pages[0].text_check << " | " << pages[1].text_check);
+    CHECK(pages[0].text_check == "layer: 100 characters, 100% of the ink in their boxes");
+    // The scan has no text layer at all: all its ink lies outside (the absent) words.
+    CHECK(pages[1].words.empty());
+    CHECK(starts_with(pages[1].text_check, "ocr: "));
+    CHECK(contains(pages[1].text_check,
+                   "of the page is ink outside the text layer's words (they "
+                   "hold 0.0% of the ink)"));
+}
+
+TEST_CASE("text: layer and text: ocr force every page, the scan included") {
+    for (const Page& page : mixed_pages(pdf::TextSource::layer)) {
+        CHECK(page.text_source == "layer");
+        CHECK(page.text_check == "layer: forced (text: layer)");
+    }
+    const std::vector<Page> ocr = mixed_pages(pdf::TextSource::ocr);
+    for (const Page& page : ocr) {
+        CHECK(page.text_source == "ocr");
+        CHECK(page.text_check == "ocr: forced (text: ocr)");
+    }
+    // Forced OCR still carries the layer (for comparisons), and its words and lines.
+    CHECK(contains(ocr[0].text, "Born Digital"));
+    CHECK_FALSE(ocr[0].lines.empty());
+}
+
+TEST_CASE("pages groups the layer's words into lines and paragraphs with font sizes") {
+    const std::vector<Page> pages = mixed_pages(pdf::TextSource::detect);
+    const Page& page = pages[0];
+    REQUIRE(page.lines.size() == 5);
+    CHECK(page.lines[0].text == "Mixed Sources Handbook");
+    CHECK(page.lines[1].text == "Born Digital");
+    CHECK(page.lines[2].text == "This page has a text layer that poppler reads.");
+    CHECK(page.lines[3].text == "Its words come with fonts and boxes.");
+    CHECK(page.lines[4].text == "1");
+    // Paragraphs: header, heading, the two body lines together, the page number.
+    CHECK(page.lines[0].paragraph == 0);
+    CHECK(page.lines[1].paragraph == 1);
+    CHECK(page.lines[2].paragraph == 2);
+    CHECK(page.lines[3].paragraph == 2);
+    CHECK(page.lines[4].paragraph == 3);
+    CHECK(page.lines[0].font_size == 10);
+    CHECK(page.lines[1].font_size == 24);
+    CHECK(page.lines[2].font_size == 12);
+    CHECK(page.lines[1].confidence == 100);
+    // Boxes in points: the heading starts at the 72 pt margin.
+    CHECK(page.lines[1].bbox.x0 > 71);
+    CHECK(page.lines[1].bbox.x0 < 74);
+    REQUIRE_FALSE(page.words.empty());
+    CHECK(page.words[1].text == "Sources");
+    CHECK(contains(page.words[1].font, "DejaVu"));
+    CHECK(page.words[1].font_size == 10);
 }

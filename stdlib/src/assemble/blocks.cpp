@@ -40,8 +40,11 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     content.page_index = page.page_index;
     content.width = page.width;
     content.height = page.height;
-    // A line's size is its ascent (baseline to top), which descenders do not change.
+    content.text_source = page.text_source;
+    // A line's size is its font size when the text layer gave one, else its ascent (baseline to
+    // top), which descenders do not change.
     auto size_of = [](const Line& line) {
+        if (line.font_size > 0) return line.font_size;
         const double ascent = line.baseline - line.bbox.y0;
         return ascent > 0 ? ascent : line.bbox.height();
     };
@@ -58,10 +61,12 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     int paragraph = -1;
     bool heading = false;
     double largest = 0;
+    double confidence = 0;  // the block's lines' sum, until close()
+    int lines = 0;
     auto close = [&] {
-        if (!content.blocks.empty() && heading) {
-            content.blocks.back().text_level = heading_level(largest);
-        }
+        if (content.blocks.empty()) return;
+        if (heading) content.blocks.back().text_level = heading_level(largest);
+        content.blocks.back().confidence = lines > 0 ? static_cast<float>(confidence / lines) : 0;
     };
     for (const Line& line : page.lines) {
         const double ratio = median > 0 ? size_of(line) / median : 1.0;
@@ -74,7 +79,11 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
             paragraph = line.paragraph;
             heading = tall;
             largest = 0;
+            confidence = 0;
+            lines = 0;
         }
+        confidence += line.confidence;
+        ++lines;
         Block& block = content.blocks.back();
         append_line(block.text, line.text);
         block.bbox = unite(block.bbox, line.bbox);
@@ -93,10 +102,12 @@ PageContent page(std::span<const Region> regions) {
         content.page_index = regions.front().page_index;
         content.width = regions.front().page_width;
         content.height = regions.front().page_height;
+        content.text_source = regions.front().text_source;
     }
     for (const Region& region : regions) {
         Block block;
         block.bbox = region.bbox;
+        block.confidence = region.confidence;
         switch (region.kind) {
             case RegionKind::heading: block.text_level = std::max(1, region.level); break;
             case RegionKind::table:

@@ -1,5 +1,7 @@
 // std.assemble.markdown and std.assemble.content_list: a document's PageContents as Markdown and
-// as a MinerU-style content list.
+// as MinerU's content list, with running headers, footers and page numbers found across pages.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -74,11 +76,102 @@ std::string html_table(const Block& block) {
     return out + "</table>";
 }
 
-double round2(double value) { return std::round(value * 100.0) / 100.0; }
+// MinerU's bbox: each coordinate scaled to 0..1000 of the page's width or height and truncated
+// to an integer (int(x * 1000 / width)), here also clamped to 0..1000.
+int per_mille(double value, double extent) {
+    if (!(extent > 0)) return 0;
+    return static_cast<int>(std::clamp(value * 1000.0 / extent, 0.0, 1000.0));
+}
+
+double round1(double value) { return std::round(value * 10.0) / 10.0; }
+
+// Running text: header, footer and page-number detection across a document's pages.
+constexpr double kBand = 0.08;           // top and bottom 8% of the page height
+constexpr double kSamePlace = 0.02;      // centers within 2% of the page height match
+constexpr std::size_t kMaxRunning = 80;  // longer blocks are body text, not running text
+
+bool is_running(const Block& block) {
+    return block.type == "header" || block.type == "footer" || block.type == "page_number";
+}
+
+// The text with digits as '#', letters lowercased and runs of spaces as one: "Page 3 of 9" and
+// "Page 4 of 9" are the same running text.
+std::string shape_of(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isdigit(u)) {
+            if (out.empty() || out.back() != '#') out += '#';
+        } else if (std::isspace(u)) {
+            if (!out.empty() && out.back() != ' ') out += ' ';
+        } else {
+            out += static_cast<char>(std::tolower(u));
+        }
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+}
+
+// "7", "- 7 -", "page 7", "7 of 9", "7/9", "iv": a page number's shape.
+bool page_number_shape(const std::string& shape) {
+    static const std::vector<std::string> numbers = {
+        "#", "- # -", "page #", "# of #", "#/#", "# / #", "page # of #", "[#]", "(#)"};
+    if (std::find(numbers.begin(), numbers.end(), shape) != numbers.end()) return true;
+    return !shape.empty() && shape.size() <= 6 &&
+           shape.find_first_not_of("ivxlc") == std::string::npos;
+}
+
+struct Candidate {
+    std::size_t page;
+    std::size_t block;
+    bool top;
+    double center;  // y of the block's center / page height
+    std::string shape;
+};
+
+// Types as "header", "footer" or "page_number" the text blocks in the top or bottom band of a
+// page whose shape (shape_of) recurs at the same place (centers within kSamePlace) on another
+// page of the document: page numbers by their shape, the rest by the band.
+void mark_running(std::vector<PageContent>& pages) {
+    std::vector<Candidate> candidates;
+    for (std::size_t p = 0; p < pages.size(); ++p) {
+        const PageContent& page = pages[p];
+        if (!(page.height > 0)) continue;
+        for (std::size_t b = 0; b < page.blocks.size(); ++b) {
+            const Block& block = page.blocks[b];
+            if (block.type != "text" || block.text.empty() || block.text.size() > kMaxRunning) {
+                continue;
+            }
+            const double top = block.bbox.y0 / page.height;
+            const double bottom = block.bbox.y1 / page.height;
+            const bool in_top = bottom <= kBand;
+            const bool in_bottom = top >= 1.0 - kBand;
+            if (!in_top && !in_bottom) continue;
+            candidates.push_back(Candidate{p, b, in_top, (top + bottom) / 2, shape_of(block.text)});
+        }
+    }
+    for (const Candidate& c : candidates) {
+        const bool repeated = std::any_of(candidates.begin(), candidates.end(), [&](const auto& o) {
+            return o.page != c.page && o.top == c.top && o.shape == c.shape &&
+                   std::abs(o.center - c.center) <= kSamePlace;
+        });
+        if (!repeated) continue;
+        Block& block = pages[c.page].blocks[c.block];
+        block.type = page_number_shape(c.shape) ? "page_number" : c.top ? "header" : "footer";
+        block.text_level = 0;
+    }
+}
+
+std::vector<PageContent> with_running(std::span<const PageContent> pages) {
+    std::vector<PageContent> out(pages.begin(), pages.end());
+    mark_running(out);
+    return out;
+}
 
 }  // namespace
 
-Markdown markdown(std::span<const PageContent> pages) {
+Markdown markdown(std::span<const PageContent> input) {
+    const std::vector<PageContent> pages = with_running(input);
     std::string out;
     auto add = [&](const std::string& piece) {
         if (piece.empty()) return;
@@ -88,6 +181,7 @@ Markdown markdown(std::span<const PageContent> pages) {
     for (const PageContent& page : pages) {
         for (const Block& block : page.blocks) {
             if (block.type == "image") continue;  // no image files to point at
+            if (is_running(block)) continue;      // headers, footers, page numbers
             if (block.type == "table" && has_grid(block)) {
                 add(markdown_table(block));
             } else if (block.type == "equation") {
@@ -104,18 +198,34 @@ Markdown markdown(std::span<const PageContent> pages) {
     return Markdown{out};
 }
 
-JsonText content_list(std::span<const PageContent> pages) {
+JsonText content_list(std::span<const PageContent> input) {
+    const std::vector<PageContent> pages = with_running(input);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const PageContent& page : pages) {
         for (const Block& block : page.blocks) {
             nlohmann::ordered_json item;
             item["type"] = block.type;
-            item["text"] = block.text;
+            if (block.type == "table") {
+                item["img_path"] = "";
+                item["table_caption"] = nlohmann::ordered_json::array();
+                item["table_footnote"] = nlohmann::ordered_json::array();
+                if (has_grid(block)) item["table_body"] = html_table(block);
+            } else if (block.type == "image") {
+                item["img_path"] = "";
+                item["image_caption"] = nlohmann::ordered_json::array();
+                item["image_footnote"] = nlohmann::ordered_json::array();
+            } else if (block.type == "equation") {
+                item["img_path"] = "";
+            }
+            if (block.type != "image") item["text"] = block.text;
             if (block.text_level > 0) item["text_level"] = block.text_level;
-            if (block.type == "table" && has_grid(block)) item["table_body"] = html_table(block);
+            item["bbox"] = {
+                per_mille(block.bbox.x0, page.width), per_mille(block.bbox.y0, page.height),
+                per_mille(block.bbox.x1, page.width), per_mille(block.bbox.y1, page.height)};
             item["page_idx"] = page.page_index;
-            item["bbox"] = {round2(block.bbox.x0), round2(block.bbox.y0), round2(block.bbox.x1),
-                            round2(block.bbox.y1)};
+            // rop's extras, which MinerU's readers ignore.
+            item["text_source"] = page.text_source;
+            if (block.type != "image") item["confidence"] = round1(block.confidence);
             list.push_back(std::move(item));
         }
     }

@@ -167,6 +167,71 @@ struct Draft {
     const detail::RuledTable* table = nullptr;
 };
 
+bool holds(const BBox& box, const Word& word) {
+    const double x = (word.bbox.x0 + word.bbox.x1) / 2;
+    const double y = (word.bbox.y0 + word.bbox.y1) / 2;
+    return x >= box.x0 && x <= box.x1 && y >= box.y0 && y <= box.y1;
+}
+
+// Words in the layer's order as text: a space between words of one line (the next word overlaps
+// the previous one vertically by half the smaller height and starts right of its start), "\n"
+// between lines.
+std::string layer_text(const std::vector<const Word*>& words) {
+    std::string text;
+    const Word* last = nullptr;
+    for (const Word* word : words) {
+        if (last != nullptr) {
+            const double smaller = std::min(last->bbox.height(), word->bbox.height());
+            const double overlap =
+                std::min(last->bbox.y1, word->bbox.y1) - std::max(last->bbox.y0, word->bbox.y0);
+            text += overlap >= 0.5 * smaller && word->bbox.x0 >= last->bbox.x0 ? ' ' : '\n';
+        }
+        text += word->text;
+        last = word;
+    }
+    return text;
+}
+
+// A "layer" page's regions take their text from the page's words instead of OCR: each word
+// belongs to the first region (tables first) whose box holds its center; a table's cells each
+// get the words whose center they hold, the table's text its rows with cells joined by " | ".
+// Figures take no words; words no region holds are left out, as OCR would leave them.
+void fill_from_layer(const Page& page, std::vector<Region>& regions) {
+    std::vector<bool> taken(page.words.size(), false);
+    auto claim = [&](const BBox& box) {
+        std::vector<const Word*> words;
+        for (std::size_t i = 0; i < page.words.size(); ++i) {
+            if (taken[i] || !holds(box, page.words[i])) continue;
+            taken[i] = true;
+            words.push_back(&page.words[i]);
+        }
+        return words;
+    };
+    for (int pass = 0; pass < 2; ++pass) {
+        for (Region& region : regions) {
+            region.text_source = "layer";
+            region.confidence = 100;
+            if ((region.kind == RegionKind::table) != (pass == 0)) continue;
+            if (region.kind == RegionKind::figure) continue;
+            if (region.kind != RegionKind::table || region.cells.empty()) {
+                region.text = layer_text(claim(region.bbox));
+                continue;
+            }
+            std::string text;
+            int row = -1;
+            for (TableCell& cell : region.cells) {
+                std::string cell_text = layer_text(claim(cell.bbox));
+                std::replace(cell_text.begin(), cell_text.end(), '\n', ' ');
+                cell.text = cell_text;
+                if (row >= 0) text += cell.row == row ? " | " : "\n";
+                row = cell.row;
+                text += cell.text;
+            }
+            region.text = text;
+        }
+    }
+}
+
 }  // namespace
 
 Regions::Regions(bool tables, double heading_ratio)
@@ -258,6 +323,7 @@ std::vector<Region> Regions::operator()(const Page& page) {
         }
         regions.push_back(std::move(region));
     }
+    if (page.text_source == "layer") fill_from_layer(page, regions);
     return regions;
 }
 

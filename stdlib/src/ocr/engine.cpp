@@ -91,11 +91,16 @@ void Tesseract::Engine::recognize(const Image& image, int dpi, double offset_x, 
             if (it->IsAtBeginningOf(tesseract::RIL_PARA)) ++paragraph;
             const bool new_line =
                 it->IsAtBeginningOf(tesseract::RIL_TEXTLINE) || result.lines.empty();
-            Word word{trimmed(take_text(it->GetUTF8Text(tesseract::RIL_WORD))),
-                      box(*it, tesseract::RIL_WORD), it->Confidence(tesseract::RIL_WORD)};
+            Word word;
+            word.text = trimmed(take_text(it->GetUTF8Text(tesseract::RIL_WORD)));
+            word.bbox = box(*it, tesseract::RIL_WORD);
+            word.confidence = it->Confidence(tesseract::RIL_WORD);
             if (word.text.empty()) continue;
             if (new_line) {
-                Line line{"", word.bbox, 0, 0, std::max(block, 0), std::max(paragraph, 0)};
+                Line line;
+                line.bbox = word.bbox;
+                line.block = std::max(block, 0);
+                line.paragraph = std::max(paragraph, 0);
                 int x1 = 0, y1 = 0, x2 = 0, y2 = 0;
                 line.baseline = it->Baseline(tesseract::RIL_TEXTLINE, &x1, &y1, &x2, &y2)
                                     ? offset_y + (y1 + y2) / 2.0 * scale

@@ -29,6 +29,28 @@ Image padded(const Image& image) {
 
 int to_pixels(double points, int dpi) { return static_cast<int>(std::lround(points * dpi / 72.0)); }
 
+// A page whose text comes from its layer, as an OcrResult: its words and lines as they are, the
+// text lines by "\n" and paragraphs by "\n\n" (as the engine's), confidence 100.
+OcrResult from_layer(const Page& page) {
+    OcrResult result;
+    result.doc_path = page.doc_path;
+    result.doc_name = page.doc_name;
+    result.page_index = page.index;
+    result.width = page.width;
+    result.height = page.height;
+    result.words = page.words;
+    result.lines = page.lines;
+    for (std::size_t i = 0; i < page.lines.size(); ++i) {
+        if (i > 0) {
+            result.text += page.lines[i].paragraph == page.lines[i - 1].paragraph ? "\n" : "\n\n";
+        }
+        result.text += page.lines[i].text;
+    }
+    result.confidence = 100;
+    result.text_source = "layer";
+    return result;
+}
+
 }  // namespace
 
 Tesseract::Tesseract(std::string lang, Segmentation mode, std::string datapath)
@@ -41,6 +63,10 @@ std::vector<OcrResult> Tesseract::operator()(std::span<const Page> pages) {
     std::vector<OcrResult> results;
     results.reserve(pages.size());
     for (const Page& page : pages) {
+        if (page.text_source == "layer") {  // no engine: the page's own text layer
+            results.push_back(from_layer(page));
+            continue;
+        }
         if (page.image.empty() || page.dpi <= 0) {
             throw rop::RecordFailure(page.doc_name + ": page " + std::to_string(page.index + 1) +
                                      ": page has no image");
@@ -68,7 +94,8 @@ std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
     results.reserve(regions.size());
     for (const Region& input : regions) {
         Region region = input;
-        if (region.kind == RegionKind::figure || region.image.empty() || region.dpi <= 0) {
+        if (region.kind == RegionKind::figure || region.text_source == "layer" ||
+            region.image.empty() || region.dpi <= 0) {
             results.push_back(std::move(region));
             continue;
         }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "render_size.h"
+#include "text_layer.h"
 
 namespace rop::stdlib::pdf {
 namespace {
@@ -125,6 +126,48 @@ Image render(poppler::page_renderer& renderer, poppler::page& page, const Page& 
     return result;
 }
 
+// The page's native text layer: its text in reading order, and its words with their fonts as
+// lines and paragraphs.
+void read_layer(poppler::page& page, Page& result) {
+    result.text = utf8(page.text(poppler::rectf(), poppler::page::non_raw_non_physical_layout));
+    std::vector<LayerWord> words;
+    for (const poppler::text_box& box : page.text_list(poppler::page::text_list_include_font)) {
+        const poppler::rectf b = box.bbox();
+        LayerWord word;
+        word.word.text = utf8(box.text());
+        word.word.bbox = BBox{b.left(), b.top(), b.right(), b.bottom()};
+        word.word.confidence = 100;
+        if (box.has_font_info()) {
+            word.word.font_size = box.get_font_size();
+            word.word.font = box.get_font_name();
+        }
+        word.space_after = box.has_space_after();
+        result.words.push_back(word.word);
+        words.push_back(std::move(word));
+    }
+    result.lines = group_lines(words);
+}
+
+void decide(TextSource source, Page& page) {
+    switch (source) {
+        case TextSource::layer:
+            page.text_source = "layer";
+            page.text_check = "layer: forced (text: layer)";
+            return;
+        case TextSource::ocr:
+            page.text_source = "ocr";
+            page.text_check = "ocr: forced (text: ocr)";
+            return;
+        case TextSource::detect: break;
+    }
+    std::string all;
+    for (const Word& word : page.words) all += word.text;
+    const LayerCheck check =
+        check_layer(count_chars(all), ink_coverage(page.image, page.dpi, page.words));
+    page.text_source = check.usable ? "layer" : "ocr";
+    page.text_check = check.why;
+}
+
 }  // namespace
 
 Document open(const File& file) {
@@ -158,8 +201,8 @@ std::string title(const Document& doc) {
 
 int page_count(const Document& doc) { return doc.page_count; }
 
-void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, bool text,
-           bool words, std::int64_t max_pixels) {
+void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, TextSource text,
+           std::int64_t max_pixels) {
     const std::string who = display(doc.name, doc.path);
     if (dpi < 36 || dpi > 1200) {
         throw rop::RecordFailure(who + ": dpi " + std::to_string(dpi) + " is outside 36..1200");
@@ -200,18 +243,8 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, b
                                      std::to_string(max_pixels) + " even at 1 dpi");
         }
         result.image = render(renderer, *page, result, channels, where);
-        if (text) {
-            result.text =
-                utf8(page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout));
-            if (words) {
-                for (const poppler::text_box& box_text : page->text_list()) {
-                    const poppler::rectf b = box_text.bbox();
-                    result.words.push_back(Word{utf8(box_text.text()),
-                                                BBox{b.left(), b.top(), b.right(), b.bottom()},
-                                                100});
-                }
-            }
-        }
+        read_layer(*page, result);
+        decide(text, result);
         out.emit(std::move(result));
     }
 }

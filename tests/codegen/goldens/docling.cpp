@@ -15,62 +15,64 @@
 
 namespace {
 
-// Call docs (map), from docling.rop:9:27: one UDF call per Grain.
+// Call docs (map), from docling.rop:10:27: one UDF call per Grain.
 struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
-        #line 9 "docling.rop"
+        #line 10 "docling.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
         #line 24 "docling.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
 
-// Call pages (expand), from docling.rop:10:37: each Grain's children, emitted in order.
+// Call pages (expand), from docling.rop:11:37: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Page>& emitter) {
-        #line 10 "docling.rop"
+        #line 11 "docling.rop"
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 150,
-        #line 10 "docling.rop"
-                                  rop::stdlib::pdf::Color::gray, false);
-        #line 36 "docling.generated.cpp"
+        #line 11 "docling.rop"
+                                  rop::stdlib::pdf::Color::gray,
+        #line 11 "docling.rop"
+                                  rop::stdlib::pdf::TextSource::detect);
+        #line 38 "docling.generated.cpp"
     }
 };
 
-// Call regions (expand), from docling.rop:11:40: each Grain's children, emitted in order.
+// Call regions (expand), from docling.rop:12:40: each Grain's children, emitted in order.
 struct Call_regions final : rop::gen::ExpandActor<Call_regions, rop::stdlib::Region> {
-    #line 11 "docling.rop"
+    #line 12 "docling.rop"
     Call_regions() : udf_(true) {}
-    #line 44 "docling.generated.cpp"
+    #line 46 "docling.generated.cpp"
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Region>& emitter) {
-        #line 11 "docling.rop"
+        #line 12 "docling.rop"
         rop::gen::emit_each(emitter, udf_(grain.in<rop::stdlib::Page>(0)));
-        #line 48 "docling.generated.cpp"
+        #line 50 "docling.generated.cpp"
     }
     ::rop::stdlib::layout::Regions udf_;
 };
 
-// Call tagged (map), from docling.rop:13:37: one UDF call per Grain.
+// Call tagged (map), from docling.rop:14:37: one UDF call per Grain.
 struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
     void run(rop::gen::Grain grain) {
-        #line 13 "docling.rop"
+        #line 14 "docling.rop"
         auto result = ::rop::stdlib::layout::tag(grain.in<rop::stdlib::Region>(0),
-        #line 13 "docling.rop"
+        #line 14 "docling.rop"
                                                  grain.in<rop::stdlib::Document>(1));
-        #line 60 "docling.generated.cpp"
+        #line 62 "docling.generated.cpp"
         grain.out<rop::stdlib::Region>(0, std::move(result));
     }
 };
 
-// Call read (batch map), from docling.rop:14:28: one UDF call per batch, over spans.
+// Call read (batch map), from docling.rop:15:28: one UDF call per batch, over spans.
 struct Call_read final : rop::gen::BatchActor<Call_read> {
-    #line 14 "docling.rop"
+    #line 15 "docling.rop"
     Call_read() : udf_(std::string("eng", 3)) {}
-    #line 69 "docling.generated.cpp"
+    #line 71 "docling.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Region>(0);
-        #line 14 "docling.rop"
+        #line 15 "docling.rop"
         auto results = udf_(std::span<const rop::stdlib::Region>(input_0));
-        #line 74 "docling.generated.cpp"
+        #line 76 "docling.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::RegionText");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::Region>(0, std::move(results[i]));
@@ -79,57 +81,57 @@ struct Call_read final : rop::gen::BatchActor<Call_read> {
     ::rop::stdlib::ocr::RegionText udf_;
 };
 
-// Call kept (filter), from docling.rop:15:29: one UDF call per Grain.
+// Call kept (filter), from docling.rop:16:29: one UDF call per Grain.
 struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
-        #line 15 "docling.rop"
+        #line 16 "docling.rop"
         auto result = ::rop::stdlib::ocr::has_text(grain.in<rop::stdlib::Region>(0));
-        #line 88 "docling.generated.cpp"
+        #line 90 "docling.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
 
-// Call per_page (reduce), from docling.rop:16:37: one Grain per parent, folding its children.
+// Call per_page (reduce), from docling.rop:17:37: one Grain per parent, folding its children.
 struct Call_per_page final : rop::gen::ReduceActor<Call_per_page, rop::stdlib::Region> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::Region> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 16 "docling.rop"
+        #line 17 "docling.rop"
         auto result = ::rop::stdlib::assemble::page(children);
-        #line 99 "docling.generated.cpp"
+        #line 101 "docling.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from docling.rop:17:40: one Grain per parent, folding its children.
+// Call md (reduce), from docling.rop:18:40: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 17 "docling.rop"
+        #line 18 "docling.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 110 "docling.generated.cpp"
+        #line 112 "docling.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from docling.rop:18:40: one Grain per parent, folding its children.
+// Call list (reduce), from docling.rop:19:40: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 18 "docling.rop"
+        #line 19 "docling.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 121 "docling.generated.cpp"
+        #line 123 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
 
-// Call summary (map), from docling.rop:19:32: one UDF call per Grain.
+// Call summary (map), from docling.rop:20:32: one UDF call per Grain.
 struct Call_summary final : rop::gen::ElementActor<Call_summary> {
     void run(rop::gen::Grain grain) {
-        #line 19 "docling.rop"
+        #line 20 "docling.rop"
         auto result = ::docling::summary(grain.in<rop::stdlib::Document>(0),
-        #line 19 "docling.rop"
+        #line 20 "docling.rop"
                                          grain.in<rop::stdlib::Markdown>(1));
-        #line 133 "docling.generated.cpp"
+        #line 135 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -192,9 +194,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
         .default_input = "in/*.pdf",
         .open = [](const std::string& input) {
-            #line 7 "docling.rop"
+            #line 8 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 198 "docling.generated.cpp"
+            #line 200 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -203,9 +205,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_9,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 21 "docling.rop"
+            #line 22 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 209 "docling.generated.cpp"
+            #line 211 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -214,9 +216,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_10,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 22 "docling.rop"
+            #line 23 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 220 "docling.generated.cpp"
+            #line 222 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -225,9 +227,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_11,
         .default_output = "out/summary.jsonl",
         .open = [](const std::string& output) {
-            #line 23 "docling.rop"
+            #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 231 "docling.generated.cpp"
+            #line 233 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

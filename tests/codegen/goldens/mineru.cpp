@@ -13,37 +13,39 @@
 
 namespace {
 
-// Call docs (map), from mineru.rop:8:26: one UDF call per Grain.
+// Call docs (map), from mineru.rop:10:26: one UDF call per Grain.
 struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
-        #line 8 "mineru.rop"
+        #line 10 "mineru.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
         #line 22 "mineru.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
 
-// Call pages (expand), from mineru.rop:9:36: each Grain's children, emitted in order.
+// Call pages (expand), from mineru.rop:11:36: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Page>& emitter) {
-        #line 9 "mineru.rop"
+        #line 11 "mineru.rop"
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 150,
-        #line 9 "mineru.rop"
-                                  rop::stdlib::pdf::Color::gray, false);
-        #line 34 "mineru.generated.cpp"
+        #line 11 "mineru.rop"
+                                  rop::stdlib::pdf::Color::gray,
+        #line 11 "mineru.rop"
+                                  rop::stdlib::pdf::TextSource::detect);
+        #line 36 "mineru.generated.cpp"
     }
 };
 
-// Call ocr (batch map), from mineru.rop:10:26: one UDF call per batch, over spans.
+// Call ocr (batch map), from mineru.rop:12:26: one UDF call per batch, over spans.
 struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
-    #line 10 "mineru.rop"
+    #line 12 "mineru.rop"
     Call_ocr() : udf_(std::string("eng", 3)) {}
-    #line 42 "mineru.generated.cpp"
+    #line 44 "mineru.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
-        #line 10 "mineru.rop"
+        #line 12 "mineru.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 47 "mineru.generated.cpp"
+        #line 49 "mineru.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::Tesseract");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::OcrResult>(0, std::move(results[i]));
@@ -52,34 +54,34 @@ struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
     ::rop::stdlib::ocr::Tesseract udf_;
 };
 
-// Call content (map), from mineru.rop:11:24: one UDF call per Grain.
+// Call content (map), from mineru.rop:13:24: one UDF call per Grain.
 struct Call_content final : rop::gen::ElementActor<Call_content> {
     void run(rop::gen::Grain grain) {
-        #line 11 "mineru.rop"
+        #line 13 "mineru.rop"
         auto result = ::rop::stdlib::assemble::from_ocr(grain.in<rop::stdlib::OcrResult>(0));
-        #line 61 "mineru.generated.cpp"
+        #line 63 "mineru.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from mineru.rop:12:38: one Grain per parent, folding its children.
+// Call md (reduce), from mineru.rop:14:38: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 12 "mineru.rop"
+        #line 14 "mineru.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 72 "mineru.generated.cpp"
+        #line 74 "mineru.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from mineru.rop:13:38: one Grain per parent, folding its children.
+// Call list (reduce), from mineru.rop:15:38: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 13 "mineru.rop"
+        #line 15 "mineru.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 83 "mineru.generated.cpp"
+        #line 85 "mineru.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -119,9 +121,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
         .default_input = "in/*.pdf",
         .open = [](const std::string& input) {
-            #line 6 "mineru.rop"
+            #line 8 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 125 "mineru.generated.cpp"
+            #line 127 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -130,9 +132,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_5,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 15 "mineru.rop"
+            #line 17 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 136 "mineru.generated.cpp"
+            #line 138 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -141,9 +143,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_6,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 16 "mineru.rop"
+            #line 18 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 147 "mineru.generated.cpp"
+            #line 149 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -13,41 +13,41 @@
 
 namespace {
 
-// Call docs (map), from mineru_vlm.rop:8:26: one UDF call per Grain.
+// Call docs (map), from mineru_vlm.rop:9:26: one UDF call per Grain.
 struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
-        #line 8 "mineru_vlm.rop"
+        #line 9 "mineru_vlm.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
         #line 22 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
 
-// Call pages (expand), from mineru_vlm.rop:9:36: each Grain's children, emitted in order.
+// Call pages (expand), from mineru_vlm.rop:10:36: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Page>& emitter) {
-        #line 9 "mineru_vlm.rop"
+        #line 10 "mineru_vlm.rop"
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 144,
-        #line 9 "mineru_vlm.rop"
-                                  rop::stdlib::pdf::Color::rgb, false);
+        #line 10 "mineru_vlm.rop"
+                                  rop::stdlib::pdf::Color::rgb, rop::stdlib::pdf::TextSource::ocr);
         #line 34 "mineru_vlm.generated.cpp"
     }
 };
 
-// Call answers (batch map), from mineru_vlm.rop:10:26: one UDF call per batch, over spans.
+// Call answers (batch map), from mineru_vlm.rop:11:26: one UDF call per batch, over spans.
 struct Call_answers final : rop::gen::BatchActor<Call_answers> {
-    #line 10 "mineru_vlm.rop"
+    #line 11 "mineru_vlm.rop"
     Call_answers() : udf_(std::string("http://127.0.0.1:8000/v1", 24),
-    #line 10 "mineru_vlm.rop"
+    #line 11 "mineru_vlm.rop"
                           std::string("Qwen/Qwen2.5-VL-7B-Instruct", 27),
-    #line 10 "mineru_vlm.rop"
+    #line 11 "mineru_vlm.rop"
                           std::string("Convert this page to Markdown.", 30), 4096, 0.0,
-    #line 10 "mineru_vlm.rop"
+    #line 11 "mineru_vlm.rop"
                           std::chrono::seconds(300), 16) {}
     #line 48 "mineru_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
-        #line 10 "mineru_vlm.rop"
+        #line 11 "mineru_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
         #line 53 "mineru_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
@@ -58,34 +58,34 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
     ::rop::stdlib::model::ChatPages udf_;
 };
 
-// Call content (map), from mineru_vlm.rop:14:37: one UDF call per Grain.
+// Call content (map), from mineru_vlm.rop:15:37: one UDF call per Grain.
 struct Call_content final : rop::gen::ElementActor<Call_content> {
     void run(rop::gen::Grain grain) {
-        #line 14 "mineru_vlm.rop"
+        #line 15 "mineru_vlm.rop"
         auto result = ::rop::stdlib::model::page_content(
-        #line 14 "mineru_vlm.rop"
+        #line 15 "mineru_vlm.rop"
             grain.in<rop::stdlib::model::Completion>(0), grain.in<rop::stdlib::Page>(1));
         #line 69 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from mineru_vlm.rop:15:38: one Grain per parent, folding its children.
+// Call md (reduce), from mineru_vlm.rop:16:38: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 15 "mineru_vlm.rop"
+        #line 16 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
         #line 80 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from mineru_vlm.rop:16:38: one Grain per parent, folding its children.
+// Call list (reduce), from mineru_vlm.rop:17:38: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 16 "mineru_vlm.rop"
+        #line 17 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
         #line 91 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
@@ -126,7 +126,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
         .default_input = "in/*.pdf",
         .open = [](const std::string& input) {
-            #line 6 "mineru_vlm.rop"
+            #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
             #line 132 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
@@ -137,7 +137,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_5,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 18 "mineru_vlm.rop"
+            #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
             #line 143 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
@@ -148,7 +148,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_6,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 19 "mineru_vlm.rop"
+            #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
             #line 154 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));

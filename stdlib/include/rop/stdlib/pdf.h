@@ -29,15 +29,25 @@ std::string title(const Document& doc);
 // map Document -> int: the number of pages.
 int page_count(const Document& doc);
 
+// Where a page's text comes from (`text:` of pages). `detect` decides per page, as MinerU's
+// `parse_method: auto` does (`auto` is a C++ keyword, so it cannot name an enumerator): the text
+// layer when it is present and sane, OCR when not. `layer` and `ocr` force one for every page.
+enum class TextSource { detect, layer, ocr };
+
 // expand Document -> Page (streaming): renders the pages in order and emits each as soon as it
 // is rendered, so page 0 can be OCR'd while later pages render. `dpi` is the image resolution
-// (36..1200), `color` gray or rgb; `text` reads the native text layer (and its word boxes when
-// `words`). `max_pixels` bounds each page's image: a page whose size x dpi would exceed it is
-// rendered at the largest dpi that fits (Page::dpi says which). Any page that fails fails the
-// whole document with rop::RecordFailure ("page N: cannot read the page", "page N: render
-// failed: poppler returned a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
+// (36..1200), `color` gray or rgb. Every page also carries its native text layer: its text, its
+// words (boxes, font names and sizes) and their lines and paragraphs. `text` sets
+// Page::text_source: under `detect`, "layer" unless the layer's characters are more than 10%
+// unreadable (U+FFFD, private-use, control, invalid UTF-8) or the ink outside its words is over
+// 0.2% of the page and more than the ink inside them (a scan, an image of text); Page::text_check
+// says why. std.ocr passes "layer" pages through without running its engine. `max_pixels`
+// bounds each page's image: a page whose size x dpi would exceed it is rendered at the largest
+// dpi that fits (Page::dpi says which). Any page that fails fails the whole document with
+// rop::RecordFailure ("page N: cannot read the page", "page N: render failed: poppler returned
+// a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
 void pages(const Document& doc, rop::Emitter<Page>& out, int dpi = 150, Color color = Color::gray,
-           bool text = true, bool words = false, std::int64_t max_pixels = 100'000'000);
+           TextSource text = TextSource::detect, std::int64_t max_pixels = 100'000'000);
 
 // map Page -> int: the page's zero-based index.
 int page_number(const Page& page);

@@ -64,11 +64,14 @@ struct BBox {
     double height() const { return y1 - y0; }
 };
 
-// A word with its box: from the PDF's native text layer (confidence 100) or from OCR.
+// A word with its box: from the PDF's native text layer (confidence 100, with its font) or from
+// OCR (no font).
 struct Word {
     std::string text;
     BBox bbox;
     float confidence = 0;  // 0..100
+    double font_size = 0;  // points; 0 when unknown (OCR)
+    std::string font;      // the font's name as the PDF gives it (text layer only)
 };
 
 // A text line from OCR, with the block and paragraph it belongs to (Tesseract's numbering, in
@@ -79,10 +82,12 @@ struct Line {
     float confidence = 0;  // mean word confidence, 0..100
     double baseline = 0;   // y of the baseline (points); baseline - bbox.y0 is the line's ascent
     int block = 0;
-    int paragraph = 0;  // counts across the page, not restarted per block
+    int paragraph = 0;     // counts across the page, not restarted per block
+    double font_size = 0;  // the text layer's largest font size on the line (points); 0 for OCR
 };
 
-// One page of a document (std.pdf.pages): its rendered image and its native text layer.
+// One page of a document (std.pdf.pages): its rendered image, its native text layer, and which
+// of the two its text is to come from.
 struct Page {
     std::string doc_path;
     std::string doc_name;
@@ -93,7 +98,10 @@ struct Page {
     int dpi = 0;  // resolution the image was rendered at
     Image image;
     std::string text;         // the native text layer (empty for scanned pages)
-    std::vector<Word> words;  // the native text layer's words with boxes (when asked for)
+    std::vector<Word> words;  // the native text layer's words with boxes and fonts
+    std::vector<Line> lines;  // those words as lines and paragraphs, in reading order
+    std::string text_source;  // "layer": read the text layer; "ocr": OCR the image
+    std::string text_check;   // why (std.pdf.pages' check of the layer, one line)
 };
 
 // What OCR read on one page (std.ocr.Tesseract).
@@ -106,7 +114,8 @@ struct OcrResult {
     std::string text;  // the page's text, Tesseract's reading order, paragraphs "\n\n"
     std::vector<Word> words;
     std::vector<Line> lines;
-    float confidence = 0;  // mean word confidence, 0..100
+    float confidence = 0;             // mean word confidence, 0..100
+    std::string text_source = "ocr";  // "layer" when the page's text layer was passed through
 };
 
 enum class RegionKind { text, heading, table, figure, caption, list, formula };
@@ -136,16 +145,20 @@ struct Region {
     int rows = 0;  // table grid, when one was found (else 0 and no cells)
     int cols = 0;
     std::vector<TableCell> cells;
-    std::string text;      // filled by OCR (or from the native text layer)
-    float confidence = 0;  // 0..100, from OCR
-    Metadata metadata;     // free-form tags (e.g. broadcast document metadata)
+    std::string text;                 // filled by OCR (or from the native text layer)
+    float confidence = 0;             // 0..100, from OCR
+    Metadata metadata;                // free-form tags (e.g. broadcast document metadata)
+    std::string text_source = "ocr";  // the page's: "layer" when `text` came from its text layer
 };
 
 // One content block of a page, the unit of the assembled outputs (std.assemble).
 struct Block {
-    std::string type = "text";  // "text", "table", "image" (MinerU's content-list types)
-    std::string text;           // for tables: the Markdown table
-    int text_level = 0;         // heading level, 0 for body text
+    // MinerU's content-list types: "text", "table", "image", "equation"; "header", "footer" and
+    // "page_number" for the running text std.assemble finds repeated across pages.
+    std::string type = "text";
+    std::string text;      // for tables: the Markdown table
+    int text_level = 0;    // heading level (1 = top), 0 for body text
+    float confidence = 0;  // 0..100: OCR's mean word confidence, 100 for the text layer
     BBox bbox;
     std::vector<TableCell> cells;
     int rows = 0;
@@ -160,6 +173,7 @@ struct PageContent {
     double width = 0;
     double height = 0;
     std::vector<Block> blocks;
+    std::string text_source = "ocr";  // "layer" or "ocr": where the page's text came from
 };
 
 // A Markdown document (what std.io.MarkdownDir writes).
