@@ -191,3 +191,105 @@ TEST_CASE("the OCR path and the layout path assemble the test report in order") 
     const std::string layout_list = assemble::content_list(contents).text;
     CHECK(in_order(layout_list, {"\"type\": \"table\"", "<td>North</td>", "\"page_idx\": 1"}));
 }
+
+namespace {
+
+Block text_block(const std::string& text, BBox box) {
+    Block block;
+    block.text = text;
+    block.bbox = box;
+    return block;
+}
+
+PageContent letter_page(int index, std::vector<Block> blocks) {
+    PageContent page;
+    page.page_index = index;
+    page.width = 612;
+    page.height = 792;
+    page.blocks = std::move(blocks);
+    return page;
+}
+
+// The "type" of every item of a content list, in order.
+std::vector<std::string> types_of(const std::string& list) {
+    std::vector<std::string> types;
+    const std::string key = "\"type\": \"";
+    for (std::size_t at = list.find(key); at != std::string::npos; at = list.find(key, at)) {
+        at += key.size();
+        types.push_back(list.substr(at, list.find('"', at) - at));
+    }
+    return types;
+}
+
+}  // namespace
+
+TEST_CASE("running headers, footers and page numbers are typed across pages, left out of md") {
+    const std::vector<std::string> remarks = {"First remark.", "Second remark.", "Third remark."};
+    std::vector<PageContent> pages;
+    for (int i = 0; i < 3; ++i) {
+        const std::string n = std::to_string(i + 1);
+        pages.push_back(letter_page(i, {text_block("Annual Review 2026", {72, 30, 250, 42}),
+                                        text_block("Body of page " + n + ".", {72, 100, 400, 114}),
+                                        // in the bottom band but different on every page: body text
+                                        text_block(remarks[i], {72, 735, 300, 745}),
+                                        text_block("Confidential", {72, 760, 160, 770}),
+                                        text_block("Page " + n + " of 3", {280, 770, 340, 780})}));
+    }
+    // Page 2's header sits 20 pt higher (2.5% of the page): not at the others' place.
+    pages[1].blocks[0].bbox = {72, 10, 250, 22};
+    pages[0].blocks[0].text_level = 2;  // a heading that repeats is running text all the same
+
+    const std::string list = assemble::content_list(pages).text;
+    CHECK(types_of(list) ==
+          std::vector<std::string>{"header", "text", "text", "footer", "page_number",  // page 1
+                                   "text", "text", "text", "footer", "page_number",    // page 2
+                                   "header", "text", "text", "footer", "page_number"});
+    CHECK(list.find("\"text_level\"") == std::string::npos);
+    CHECK(assemble::markdown(pages).text ==
+          "Body of page 1.\n\nFirst remark.\n\nAnnual Review 2026\n\nBody of page 2.\n\n"
+          "Second remark.\n\nBody of page 3.\n\nThird remark.\n");
+    // One page repeats nothing.
+    const std::vector<PageContent> one{pages[0]};
+    CHECK(types_of(assemble::content_list(one).text) ==
+          std::vector<std::string>{"text", "text", "text", "text", "text"});
+    // Digits-only numbers and roman numerals are page numbers as well.
+    std::vector<PageContent> numbered;
+    const std::vector<std::string> numbers = {"iii", "iv", "17", "18"};
+    // (a word that only looks like one is no page number: "civil" repeated is a footer)
+    for (int i = 0; i < 4; ++i) {
+        numbered.push_back(letter_page(i, {text_block("Text.", {72, 100, 200, 112}),
+                                           text_block(numbers[i], {300, 760, 312, 770})}));
+    }
+    const std::vector<std::string> numbered_types = types_of(assemble::content_list(numbered).text);
+    CHECK(numbered_types == std::vector<std::string>{"text", "page_number", "text", "page_number",
+                                                     "text", "page_number", "text", "page_number"});
+}
+
+TEST_CASE("text: detect assembles born-digital pages from the layer and OCRs the scan") {
+    const std::vector<Page> pages = render("text/mixed.pdf", 150, pdf::TextSource::detect);
+    ocr::Tesseract engine("eng");
+    const std::vector<OcrResult> results = engine(pages);
+    std::vector<PageContent> contents;
+    for (const OcrResult& result : results) contents.push_back(assemble::from_ocr(result));
+    const std::string md = assemble::markdown(contents).text;
+    INFO(md);
+    CHECK(md ==
+          "# Born Digital\n\n"
+          "This page has a text layer that poppler reads. Its words come with fonts and boxes.\n\n"
+          "# Scanned Part\n\n"
+          "This page is only a picture of its text. Nothing here can be selected.\n\n"
+          "# Back to Text\n\n"
+          "The third page is born digital again.\n\n"
+          "The last page closes the handbook.\n");
+    const std::string list = assemble::content_list(contents).text;
+    INFO(list);
+    CHECK(types_of(list) ==
+          std::vector<std::string>{"header", "text", "text", "page_number",  // layer
+                                   "header", "text", "text",  // OCR: Tesseract misses the lone "2"
+                                   "header", "text", "text", "page_number",  // layer
+                                   "header", "text", "page_number"});        // layer
+    CHECK(in_order(
+        list, {"\"text\": \"Born Digital\"", "\"text_level\": 1", "\"text_source\": \"layer\"",
+               "\"confidence\": 100.0", "\"text\": \"Scanned Part\"", "\"text_source\": \"ocr\"",
+               "\"text\": \"Back to Text\"", "\"text_source\": \"layer\""}));
+}

@@ -70,3 +70,32 @@ TEST_CASE("tag merges document metadata into a region; has_text drops empty regi
     CHECK(ocr::has_text(region));
     CHECK_THROWS_AS(layout::Regions()(Page{}), rop::RecordFailure);
 }
+
+TEST_CASE("Regions fills a layer page's regions and table cells from its text layer") {
+    const std::vector<Page> pages = render("docs/report.pdf", 150, pdf::TextSource::detect);
+    REQUIRE(pages[1].text_source == "layer");
+    layout::Regions analyse;
+    std::vector<Region> second = analyse(pages[1]);
+    std::vector<std::string> kinds;
+    for (const Region& region : second) kinds.push_back(layout::kind_name(region));
+    REQUIRE(kinds == std::vector<std::string>{"heading", "text", "table", "text"});
+    for (const Region& region : second) {
+        CHECK(region.text_source == "layer");
+        CHECK(region.confidence == 100);
+    }
+    CHECK(second[0].text == "Results Table");
+    CHECK(second[1].text == "Units sold per region are listed below.");
+    const Region& table = second[2];
+    REQUIRE(table.cells.size() == 9);
+    CHECK(table.cells[0].text == "Region");
+    CHECK(table.cells[4].text == "120");
+    CHECK(table.text == "Region | Units | Price\nNorth | 120 | 4.50\nSouth | 80 | 3.25");
+    CHECK(second[3].text == "Totals are shown above.");
+    // RegionText passes them through untouched, without OCR (no crop needed).
+    for (Region& region : second) region.image = Image{};
+    ocr::RegionText read("eng");
+    const std::vector<Region> read_back = read(second);
+    REQUIRE(read_back.size() == 4);
+    CHECK(read_back[2].text == table.text);
+    CHECK(read_back[0].confidence == 100);
+}

@@ -79,3 +79,32 @@ TEST_CASE("an OCR call leaves the calling thread's OpenMP regions single-threade
     CHECK(engine(batch).size() == 1);
     CHECK(get_max_active_levels() == 0);
 }
+
+TEST_CASE("Tesseract passes layer pages through without the engine and OCRs the scan") {
+    std::vector<Page> batch = render("text/mixed.pdf", 150, pdf::TextSource::detect);
+    REQUIRE(batch.size() == 4);
+    REQUIRE(batch[0].text_source == "layer");
+    REQUIRE(batch[1].text_source == "ocr");
+    // A layer page needs no image: the engine never sees it (it would fail "page has no image").
+    batch[0].image = Image{};
+    ocr::Tesseract engine("eng");
+    const std::vector<OcrResult> results = engine(batch);
+    REQUIRE(results.size() == 4);
+    CHECK(results[0].text_source == "layer");
+    CHECK(results[0].confidence == 100);
+    CHECK(results[0].text ==
+          "Mixed Sources Handbook\n\nBorn Digital\n\nThis page has a text layer that poppler "
+          "reads.\nIts words come with fonts and boxes.\n\n1");
+    REQUIRE(results[0].lines.size() == 5);
+    CHECK(results[0].lines[1].font_size == 24);
+    CHECK(results[0].words.size() == batch[0].words.size());
+    // The scan went through Tesseract.
+    CHECK(results[1].text_source == "ocr");
+    CHECK(contains(results[1].text, "Scanned Part"));
+    CHECK(contains(results[1].text, "This page is only a picture of its text."));
+    CHECK(results[1].confidence > 80);
+    CHECK(results[1].confidence < 100);
+    CHECK(results[1].lines.front().font_size == 0);
+    CHECK(results[2].text_source == "layer");
+    CHECK(contains(results[2].text, "The third page is born digital again."));
+}

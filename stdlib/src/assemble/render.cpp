@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -112,13 +113,14 @@ std::string shape_of(const std::string& text) {
     return out;
 }
 
-// "7", "- 7 -", "page 7", "7 of 9", "7/9", "iv": a page number's shape.
+// "7", "- 7 -", "page 7", "7 of 9", "7/9", "iv": a page number's shape (digits already '#').
 bool page_number_shape(const std::string& shape) {
     static const std::vector<std::string> numbers = {
         "#", "- # -", "page #", "# of #", "#/#", "# / #", "page # of #", "[#]", "(#)"};
     if (std::find(numbers.begin(), numbers.end(), shape) != numbers.end()) return true;
-    return !shape.empty() && shape.size() <= 6 &&
-           shape.find_first_not_of("ivxlc") == std::string::npos;
+    // Roman numerals up to 89 (front matter): "civil" is not one.
+    static const std::regex roman("(xl|l?x{0,3})(ix|iv|v?i{0,3})");
+    return !shape.empty() && std::regex_match(shape, roman);
 }
 
 struct Candidate {
@@ -147,7 +149,10 @@ void mark_running(std::vector<PageContent>& pages) {
             const bool in_top = bottom <= kBand;
             const bool in_bottom = top >= 1.0 - kBand;
             if (!in_top && !in_bottom) continue;
-            candidates.push_back(Candidate{p, b, in_top, (top + bottom) / 2, shape_of(block.text)});
+            // Page numbers of any shape ("iv", "17", "Page 3 of 9") match one another.
+            std::string shape = shape_of(block.text);
+            if (page_number_shape(shape)) shape = "(page number)";
+            candidates.push_back(Candidate{p, b, in_top, (top + bottom) / 2, shape});
         }
     }
     for (const Candidate& c : candidates) {
@@ -157,7 +162,7 @@ void mark_running(std::vector<PageContent>& pages) {
         });
         if (!repeated) continue;
         Block& block = pages[c.page].blocks[c.block];
-        block.type = page_number_shape(c.shape) ? "page_number" : c.top ? "header" : "footer";
+        block.type = c.shape == "(page number)" ? "page_number" : c.top ? "header" : "footer";
         block.text_level = 0;
     }
 }
