@@ -32,6 +32,7 @@ constexpr FlagSpec kFlags[] = {
     {"--report", "FILE"},
     {"--max-inflight-roots", "N"},
     {"--max-payload-mb", "N"},
+    {"--commit-group", "N"},
     {"--stuck-after", "DURATION"},
     {"--stop-grace", "DURATION"},
     {"--executor", "NAME"},
@@ -339,6 +340,8 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             args.report_path = std::string(value);
         } else if (name == "--max-inflight-roots") {
             error = parse_count(name, value, kMaxInflightRoots, args.max_inflight_roots);
+        } else if (name == "--commit-group") {
+            error = parse_count(name, value, kMaxInflightRoots, args.commit_group);
         } else if (name == "--max-payload-mb") {
             error = parse_count(name, value, kMaxPayloadMb, args.max_payload_mb);
         } else if (name == "--stuck-after") {

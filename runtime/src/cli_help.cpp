@@ -41,6 +41,8 @@ constexpr const char* kFlagsAfterSet =
     "  --report FILE               write the run report (JSON)\n"
     "  --max-inflight-roots N      roots in flight at once (default 64)\n"
     "  --max-payload-mb N          live payload budget before new roots wait (default 1024)\n"
+    "  --commit-group N            finished roots made durable together, with one fsync per\n"
+    "                              sink and journal (default 1024, or every 50 ms; 1: each)\n"
     "  --stuck-after DURATION      warn about a batch running longer than DURATION and 10x\n"
     "                              its Call's median batch time (default 10s; none: never)\n"
     "  --stop-grace DURATION       after SIGINT/SIGTERM (or an abort), how long roots in\n"

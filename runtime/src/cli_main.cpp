@@ -227,6 +227,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
 
     RunOptions run_options;
     run_options.max_inflight_roots = args.max_inflight_roots;
+    run_options.commit_group = args.commit_group;
     run_options.max_payload_bytes = args.max_payload_mb << 20;
     run_options.trace_path = args.trace_path;
     for (const SinkDefinition& sink : def.sinks) {

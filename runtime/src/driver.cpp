@@ -36,8 +36,10 @@ void Engine::root_complete(RootState& root) {
     }
     // Sinks first, then the journal line: a root is journaled, and so skipped by --resume, only
     // once every sink holds its output (a crash in between replays it; restore() undoes it).
+    // The line becomes durable with its commit group, after the sinks' sync().
     sinks_.write(root);
     sinks_.journal(root);
+    if (sinks_.group_full()) sinks_.flush();
     store_.release_pins(root);
     if (options_.observer) options_.observer->on_root_done(root.entity);
 }
@@ -123,6 +125,7 @@ void Engine::event_loop() {
         if (stopping_) until = std::min(until, stop_deadline_);
         until = scheduler_.next_deadline(until);
         if (watch_stuck) until = std::min(until, next_stuck_check);
+        until = sinks_.flush_deadline(until);
         reports_->pop_all(
             inbox_, until, [this] { return committer_.take_streamed(); },
             scheduler_.live_jobs() > 0 ? kDriverSpinUs : 0);
@@ -133,6 +136,7 @@ void Engine::event_loop() {
         inbox_.clear();
         committer_.take_streamed();
         committer_.check_timeouts();
+        sinks_.flush_if_due();
         if (watch_stuck && Clock::now() >= next_stuck_check) {
             check_stuck();
             next_stuck_check = Clock::now() + stuck_every;
@@ -196,6 +200,10 @@ RunReport Engine::run() {
     } catch (...) {
         settle(Clock::now() + options_.stop_grace);
         shut_down(left);
+        try {
+            sinks_.flush();  // the roots that finished stay finished
+        } catch (...) {      // the first error is the one to report
+        }
         throw;
     }
     shut_down(left);
@@ -204,6 +212,7 @@ RunReport Engine::run() {
         committer_.on_report(r);
     }
     left.clear();
+    sinks_.flush();
 
     RunReport report;
     report.aborted = committer_.aborted();

@@ -191,6 +191,11 @@ void Journal::write_all(const std::string& text) {
     }
 }
 
-void Journal::append(const JournalEntry& entry) { write_all(journal_line(entry)); }
+void Journal::flush() {
+    if (pending_lines_ == 0) return;
+    write_all(pending_);
+    pending_.clear();
+    pending_lines_ = 0;
+}
 
 }  // namespace rop::runtime::detail

@@ -1,6 +1,7 @@
 // The journal of finished roots (docs/runtime.md "Sinks, journal and resume"): a JSONL file, a
 // header line naming the root sinks, then one line per finished root (ordinal, name, status,
-// failure, every root sink's checkpoint token), each appended with one write() and fsynced.
+// failure, every root sink's checkpoint token). Lines are grouped: add() keeps a line in memory,
+// flush() appends every kept line with one write() and one fsync (RootSinks decides when).
 // A torn last line (a crash mid-append) is ignored on reading and cut off before appending.
 #pragma once
 
@@ -40,14 +41,23 @@ class Journal {
     Journal& operator=(const Journal&) = delete;
 
     const std::vector<JournalEntry>& entries() const { return entries_; }
-    // Appends one entry with a single write() and fsyncs; throws std::runtime_error on failure.
-    void append(const JournalEntry& entry);
+    // Keeps one entry's line for the next flush().
+    void add(const JournalEntry& entry) {
+        pending_ += journal_line(entry);
+        ++pending_lines_;
+    }
+    std::size_t pending() const { return pending_lines_; }
+    // Appends the kept lines with a single write() and fsyncs; throws std::runtime_error on
+    // failure. Nothing to do when none is kept.
+    void flush();
 
   private:
     void write_all(const std::string& text);
     std::string path_;
     int fd_ = -1;
     std::vector<JournalEntry> entries_;
+    std::string pending_;
+    std::size_t pending_lines_ = 0;
 };
 
 }  // namespace rop::runtime::detail

@@ -83,33 +83,61 @@ void RootSinks::write(RootState& root) {
         paths.clear();
         const RootKey key{ordinal, root.result.name};
         std::vector<Value> values;
+        // Each sink written so far, with its checkpoint from before this root ("" when it has
+        // no checkpoint or restore: it cannot be put back).
+        std::vector<std::pair<std::uint32_t, std::string>> written;
+        std::string error;
+        std::uint32_t failed_sink = 0;
         std::size_t i = 0;
-        while (i < order.size()) {
+        while (i < order.size() && error.empty()) {
             const std::uint32_t sink = items[order[i]].sink;
             values.clear();
             for (; i < order.size() && items[order[i]].sink == sink; ++i) {
                 values.push_back(std::move(items[order[i]].value));
             }
             const RootSinkBinding& binding = options_.root_sinks[sink];
-            std::string error;
+            failed_sink = sink;
             try {
+                std::string before;
+                if (binding.checkpoint && binding.restore) before = binding.checkpoint();
+                written.emplace_back(sink, std::move(before));
                 binding.write_root(key, std::span<const Value>(values));
             } catch (const std::exception& e) {
                 error = e.what();
             } catch (...) {
                 error = "unknown exception";
             }
-            if (!error.empty() && root.result.status != RootStatus::Failed) {
+        }
+        if (!error.empty()) {
+            undo(written);
+            if (root.result.status != RootStatus::Failed) {
                 root.result.status = RootStatus::Failed;
                 root.result.failed_call.clear();
-                root.result.reason = "sink " + names_[sink] + ": " + error;
+                root.result.reason = "sink " + names_[failed_sink] + ": " + error;
                 root.result.attempts = 1;
             }
         }
     }
 }
 
+// All or nothing across the sinks: a root one sink failed leaves nothing in the others (nor a
+// part of itself in the failing one). A sink that cannot be put back ends the run: its output
+// would hold a root the journal calls failed.
+void RootSinks::undo(const std::vector<std::pair<std::uint32_t, std::string>>& written) {
+    for (const auto& [sink, before] : written) {
+        const RootSinkBinding& binding = options_.root_sinks[sink];
+        if (before.empty()) continue;
+        try {
+            binding.restore(before);
+        } catch (const std::exception& e) {
+            throw std::runtime_error("sink " + names_[sink] +
+                                     ": cannot take back a failed root's output: " + e.what());
+        }
+    }
+}
+
 void RootSinks::journal(const RootState& root) {
+    if (pending_++ == 0) first_pending_ = std::chrono::steady_clock::now();
     if (!journal_) return;
     JournalEntry entry;
     entry.ordinal = store_.ordinal(root.entity);
@@ -130,7 +158,30 @@ void RootSinks::journal(const RootState& root) {
             throw std::runtime_error("sink " + names_[s] + ": checkpoint: " + e.what());
         }
     }
-    journal_->append(entry);
+    journal_->add(entry);
+}
+
+void RootSinks::flush() {
+    if (pending_ == 0) return;
+    for (std::size_t s = 0; s < options_.root_sinks.size(); ++s) {
+        const RootSinkBinding& binding = options_.root_sinks[s];
+        if (!binding.sync) continue;
+        try {
+            binding.sync();
+        } catch (const std::exception& e) {
+            throw std::runtime_error("sink " + names_[s] + ": sync: " + e.what());
+        }
+    }
+    if (journal_) journal_->flush();
+    pending_ = 0;
+}
+
+void RootSinks::flush_if_due() {
+    if (pending_ == 0) return;
+    if (group_full() ||
+        std::chrono::steady_clock::now() >= first_pending_ + options_.commit_window) {
+        flush();
+    }
 }
 
 }  // namespace rop::runtime::detail

@@ -1,10 +1,14 @@
 // Per-root sinks and the journal (docs/runtime.md "Sinks, journal and resume"): PRESENT items
 // at a root sink's port are buffered per root; when the root is done each sink gets them in
-// ordinal order (driver thread), then one journal line records the root and every sink's
-// checkpoint token. On resume the sinks are restored to the last journaled tokens and the roots
-// the journal lists are not admitted again.
+// ordinal order (driver thread), all or nothing (a sink that fails the root puts the others
+// back), then one journal line records the root and every sink's checkpoint token. Lines are
+// made durable in commit groups: every sink's sync(), then one journal write and fsync. On
+// resume the sinks are restored to the last journaled tokens and the roots the journal lists
+// are not admitted again.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -24,11 +28,22 @@ class RootSinks {
     // A root the journal lists (resume): its earlier entry, now consumed; nullptr if none.
     const JournalEntry* journaled(std::uint32_t ordinal, const std::string& name);
     void write(RootState& root);          // write_root per sink, in ordinal order
-    void journal(const RootState& root);  // one journal line: status and sink checkpoints
+    void journal(const RootState& root);  // one journal line, kept for the commit group
+    // The commit group: made durable once RunOptions::commit_group roots wait (group_full), or
+    // the oldest has waited commit_window (flush_if_due, by flush_deadline), and at the end.
+    bool group_full() const { return pending_ >= options_.commit_group; }
+    void flush();
+    void flush_if_due();
+    std::chrono::steady_clock::time_point flush_deadline(
+        std::chrono::steady_clock::time_point until) const {
+        return pending_ == 0 ? until : std::min(until, first_pending_ + options_.commit_window);
+    }
     bool resuming() const { return !journaled_.empty(); }
     std::size_t buffered_bytes() const { return buffered_bytes_; }
 
   private:
+    void undo(const std::vector<std::pair<std::uint32_t, std::string>>& written);
+
     // A PRESENT item waiting at a root sink's port until its root is done.
     struct BufferedItem {
         std::uint32_t sink;  // index into RunOptions::root_sinks
@@ -52,6 +67,8 @@ class RootSinks {
     std::unordered_map<std::uint32_t, SinkBuffer> buffers_;      // by root ordinal
     std::size_t buffered_bytes_ = 0;
     std::vector<EntityPath> path_scratch_;
+    std::size_t pending_ = 0;  // roots written since the last flush()
+    std::chrono::steady_clock::time_point first_pending_;
 };
 
 }  // namespace rop::runtime::detail

@@ -80,6 +80,8 @@ TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
     CHECK(args({"--report=r.json"}).report_path == "r.json");
     CHECK(args({"--max-inflight-roots", "8"}).max_inflight_roots == 8);
     CHECK(args({"--max-payload-mb=16"}).max_payload_mb == 16);
+    CHECK(args({"--commit-group", "1"}).commit_group == 1);
+    CHECK(args({}).commit_group == 1024);
     CHECK(args({"--set", "m.batch=48"}).calls[1].options.batch == 48);
     CHECK(args({"--set=split.actors=3"}).calls[0].options.actors == 3);
     CHECK(args({}).stuck_after == std::chrono::seconds(10));
@@ -129,6 +131,7 @@ TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
         {{"--max-inflight-roots", "ten"}, "--max-inflight-roots: 'ten' is not a whole number"},
         {{"--max-inflight-roots", "8k"}, "--max-inflight-roots: '8k' is not a whole number"},
         {{"--max-payload-mb", "-5"}, "--max-payload-mb: -5 is out of range 1..16777216"},
+        {{"--commit-group", "0"}, "--commit-group: 0 is out of range 1..1048576"},
         {{"--max-payload-mb", "99999999999999999999"},
          "--max-payload-mb: '99999999999999999999' is not a whole number"},
         {{"--stuck-after", "30"},

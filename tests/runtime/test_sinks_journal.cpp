@@ -2,6 +2,7 @@
 // behind --resume (RunOptions::journal_path / resume), in-process.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -375,8 +376,10 @@ TEST_CASE("root sinks: each root once, its items in ordinal order, when it is do
     }
 }
 
-TEST_CASE("root sinks: a throwing sink fails that root with 'sink NAME: message', the run goes on",
-          "[runtime][sinks]") {
+TEST_CASE(
+    "root sinks: a throwing sink fails that root with 'sink NAME: message', no sink keeps a part "
+    "of it, the run goes on",
+    "[runtime][sinks]") {
     ParentPlan p(opts(4, 1), parent_sum);
     VecSource source({2, 3, 4});
     MemorySink totals, pages;
@@ -394,8 +397,73 @@ TEST_CASE("root sinks: a throwing sink fails that root with 'sink NAME: message'
     CHECK(report.roots[1].failed_call.empty());
     CHECK(report.roots[2].status == RootStatus::Failed);
     CHECK(report.roots[2].reason == "sink mapped: disk full");
-    CHECK(totals.lines.size() == 2);  // roots 0 and 2
-    CHECK(pages.lines.size() == 2);   // roots 0 and 1
+    // All or nothing: root 1 failed in totals (pages never saw it); root 2 failed in pages, and
+    // totals, written first, was put back to its checkpoint from before root 2.
+    REQUIRE(totals.lines.size() == 1);
+    CHECK(totals.lines[0].starts_with("0:root0:"));
+    REQUIRE(pages.lines.size() == 1);
+    CHECK(pages.lines[0].starts_with("0:root0:"));
+    CHECK(std::count(totals.restores.begin(), totals.restores.end(), "") == 1);  // fresh run
+    CHECK(totals.restores.size() == 3);  // and the undo of roots 1 (its own part) and 2
+}
+
+TEST_CASE("root sinks: a sink that cannot take a failed root back ends the run",
+          "[runtime][sinks]") {
+    ParentPlan p(opts(4, 1), parent_sum);
+    VecSource source({2});
+    MemorySink totals, pages;
+    pages.fail_on = "root0";
+    RunOptions options;
+    RootSinkBinding first = totals.binding(p.total, "totals");
+    int restores = 0;
+    first.restore = [&restores](const std::string&) {
+        if (restores++ > 0) throw std::runtime_error("read-only file system");
+    };
+    options.root_sinks.push_back(first);
+    options.root_sinks.push_back(pages.binding(p.mapped));
+    CHECK_THROWS_WITH(run(p.plan, source, options),
+                      "sink totals: cannot take back a failed root's output: read-only file "
+                      "system");
+}
+
+TEST_CASE("commit groups: one sync and one journal write per group, every root journaled",
+          "[runtime][journal]") {
+    struct Case {
+        std::size_t group;
+        std::chrono::milliseconds window;
+        int min_syncs, max_syncs;
+    };
+    // 6 roots. A group of 1 syncs per root; a group of 2 at most 3 times (a window of an hour
+    // never fires: only full groups and the end flush); one big group once, at the end.
+    for (const Case c :
+         {Case{1, std::chrono::milliseconds(0), 6, 6}, Case{2, std::chrono::hours(1), 3, 3},
+          Case{1000, std::chrono::hours(1), 1, 1}}) {
+        CAPTURE(c.group);
+        TempDir dir;
+        const auto journal = dir.path / "run.journal";
+        ParentPlan p(opts(4, 2), parent_sum);
+        VecSource source({2, 0, 3, 1, 4, 5});
+        MemorySink totals;
+        RunOptions options;
+        RootSinkBinding binding = totals.binding(p.total, "totals");
+        int syncs = 0;
+        std::size_t lines_at_sync = 0;
+        binding.sync = [&] {
+            ++syncs;
+            lines_at_sync = totals.lines.size();
+        };
+        options.root_sinks.push_back(binding);
+        options.journal_path = journal.string();
+        options.commit_group = c.group;
+        options.commit_window = c.window;
+        const RunReport report = run(p.plan, source, options);
+        CHECK_FALSE(report.aborted);
+        CHECK(syncs >= c.min_syncs);
+        CHECK(syncs <= c.max_syncs);
+        CHECK(lines_at_sync == totals.lines.size());  // the last sync saw every written root
+        const std::vector<std::string> lines = lines_of(read_file(journal));
+        CHECK(lines.size() == 7);  // header + 6 roots
+    }
 }
 
 TEST_CASE("journal: one fsynced line per finished root, with every sink's token",

@@ -120,6 +120,8 @@ TEST_CASE("Jsonl appends one line per item, checkpoints by size and restores") {
         CHECK(token == std::to_string(slurp(path).size()));
         sink.write({1, "b.pdf"}, std::vector<JsonText>{{"{\"c\":3}"}});
         CHECK(slurp(path) == "{\"a\":1,\"b\":[1,2]}\n\"not json\"\n{\"c\":3}\n");
+        sink.sync();  // durable; the content is what was written
+        CHECK(slurp(path) == "{\"a\":1,\"b\":[1,2]}\n\"not json\"\n{\"c\":3}\n");
         sink.restore(token);
         CHECK(slurp(path) == "{\"a\":1,\"b\":[1,2]}\n\"not json\"\n");
         CHECK_THROWS(sink.restore("999999"));
@@ -153,15 +155,20 @@ TEST_CASE("MarkdownDir and JsonDir write one file per root, named after its stem
         first_run.write({0, "a/x.pdf"}, std::vector<Markdown>{{"zero"}});
         const std::string token = first_run.checkpoint();
         first_run.write({1, "b/x.pdf"}, std::vector<Markdown>{{"one, not committed"}});
+        CHECK(fs::exists(dir / "resume/x-1.md"));
         io::MarkdownDir resumed(dir / "resume");
         resumed.restore(token);
+        // The file named after the checkpoint belonged to a root not journaled: taken back.
+        CHECK_FALSE(fs::exists(dir / "resume/x-1.md"));
+        CHECK(slurp(dir / "resume/x.md") == "zero\n");
         resumed.write({2, "c/x.pdf"}, std::vector<Markdown>{{"two"}});
         resumed.write({1, "b/x.pdf"}, std::vector<Markdown>{{"one"}});
         CHECK(slurp(dir / "resume/x.md") == "zero\n");
         CHECK(slurp(dir / "resume/x-2.md") == "two\n");
         CHECK(slurp(dir / "resume/x-1.md") == "one\n");
         io::MarkdownDir fresh(dir / "resume");
-        fresh.restore("");
+        fresh.restore("");  // forgets the names, keeps the files (a fresh run rewrites them)
+        CHECK(fs::exists(dir / "resume/x-2.md"));
         fresh.write({5, "c/x.pdf"}, std::vector<Markdown>{{"five"}});
         CHECK(slurp(dir / "resume/x.md") == "five\n");
         CHECK_THROWS(fresh.restore("100000"));

@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "durable_file.h"
 #include "rop/stdlib/io.h"
@@ -58,7 +59,10 @@ class RootFileNames {
         return std::to_string(info.st_size);
     }
 
-    // Also removes the temp files a killed writer left in the folder.
+    // Also removes the temp files a killed writer left in the folder. With a checkpoint (not
+    // the "" of a fresh run, which keeps earlier files and only forgets their names), the files
+    // named after it are removed too: they belong to roots after the checkpoint, an interrupted
+    // run's (rewritten on resume) or a root that failed in another sink (all or nothing).
     void restore(const std::string& token) {
         remove_stale_temp_files(dir_);
         taken_.clear();
@@ -80,9 +84,7 @@ class RootFileNames {
             throw std::runtime_error("'" + path_ + "' is shorter than its checkpoint (" + token +
                                      ")");
         }
-        if (::ftruncate(fd_, size) != 0)
-            throw std::runtime_error(errno_message("cannot truncate", path_));
-        std::string content(static_cast<std::size_t>(size), '\0');
+        std::string content(static_cast<std::size_t>(info.st_size), '\0');
         std::size_t done = 0;
         while (done < content.size()) {
             const ssize_t got = ::pread(fd_, content.data() + done, content.size() - done,
@@ -90,20 +92,40 @@ class RootFileNames {
             if (got <= 0) throw std::runtime_error(errno_message("cannot read", path_));
             done += static_cast<std::size_t>(got);
         }
-        std::size_t at = 0;
+        if (!token.empty()) {
+            for (const auto& [name, ordinal] : parse(content, static_cast<std::size_t>(size))) {
+                // Only names this sink makes (file_stem: no '/', no leading '.').
+                if (name.empty() || name.front() == '.' || name.find('/') != std::string::npos)
+                    continue;
+                std::error_code ignored;  // already gone: nothing to undo
+                std::filesystem::remove(std::filesystem::path(dir_) / name, ignored);
+            }
+        }
+        if (::ftruncate(fd_, size) != 0)
+            throw std::runtime_error(errno_message("cannot truncate", path_));
+        content.resize(static_cast<std::size_t>(size));
+        for (auto& [name, ordinal] : parse(content, 0)) taken_[name] = ordinal;
+    }
+
+  private:
+    // The complete "<ordinal>\t<name>" lines of an index from byte `from` on.
+    static std::vector<std::pair<std::string, std::uint64_t>> parse(const std::string& content,
+                                                                    std::size_t from) {
+        std::vector<std::pair<std::string, std::uint64_t>> names;
+        std::size_t at = from;
         while (at < content.size()) {
             const std::size_t end = content.find('\n', at);
             if (end == std::string::npos) break;
             const std::size_t tab = content.find('\t', at);
             if (tab != std::string::npos && tab < end) {
-                taken_[content.substr(tab + 1, end - tab - 1)] =
-                    std::stoull(content.substr(at, tab - at));
+                names.emplace_back(content.substr(tab + 1, end - tab - 1),
+                                   std::stoull(content.substr(at, tab - at)));
             }
             at = end + 1;
         }
+        return names;
     }
 
-  private:
     std::string dir_;
     std::string path_;
     int fd_ = -1;

@@ -28,7 +28,7 @@ void ensure_directory(const std::string& dir) {
     }
 }
 
-void append_durably(int fd, std::string_view content, const std::string& path) {
+void append_all(int fd, std::string_view content, const std::string& path) {
     while (!content.empty()) {
         const ssize_t written = ::write(fd, content.data(), content.size());
         if (written < 0) {
@@ -37,6 +37,10 @@ void append_durably(int fd, std::string_view content, const std::string& path) {
         }
         content.remove_prefix(static_cast<std::size_t>(written));
     }
+}
+
+void append_durably(int fd, std::string_view content, const std::string& path) {
+    append_all(fd, content, path);
     if (::fsync(fd) != 0) throw std::runtime_error(errno_message("cannot fsync", path));
 }
 

@@ -13,7 +13,9 @@ void ensure_directory(const std::string& dir);
 // Replaces `path` with `content` atomically: a reader sees the old file or the whole new one.
 void write_file_atomically(const std::string& path, std::string_view content);
 
-// Appends `content` to the open descriptor with as many write() calls as it takes, then fsyncs.
+// Appends `content` to the open descriptor with as many write() calls as it takes.
+void append_all(int fd, std::string_view content, const std::string& path);
+// append_all, then fsync.
 void append_durably(int fd, std::string_view content, const std::string& path);
 
 // Removes the temp files write_file_atomically left in `dir` when a process was killed between

@@ -1,4 +1,5 @@
-// std.io.Jsonl: one appended, fsynced chunk of lines per root; checkpoint = file size.
+// std.io.Jsonl: one appended chunk of lines per root, fsynced per commit group (sync());
+// checkpoint = file size.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,7 +54,11 @@ void Jsonl::write(const rop::RootKey& /*root*/, std::span<const JsonText> items)
         chunk += one_line(item);
         chunk += '\n';
     }
-    detail::append_durably(fd_, chunk, path_);
+    detail::append_all(fd_, chunk, path_);
+}
+
+void Jsonl::sync() {
+    if (::fsync(fd_) != 0) throw std::runtime_error(detail::errno_message("cannot fsync", path_));
 }
 
 std::string Jsonl::checkpoint() {

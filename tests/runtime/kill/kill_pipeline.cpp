@@ -4,8 +4,8 @@
 //   split (expand): VALUE % 7 + 1 pages, valued 1000 * VALUE + i
 //   m     (map):    3 * page + 1 (sleeps a little per batch so that kills land mid-run)
 //   sum   (reduce): Batch::parent (the root's VALUE) * 1e6 + the sum of the pages
-//   totals (sink):  JSONL, one line per root, appended + fsynced; checkpoint = file size,
-//                   restore = truncate to it (the stdlib's append pattern)
+//   totals (sink):  JSONL, one line per root, appended, fsynced per commit group (sync());
+//                   checkpoint = file size, restore = truncate to it (std.io.Jsonl's pattern)
 //   pages  (sink):  one file per root, NAME.txt, the mapped pages in ordinal order, written to a
 //                   temp file + fsync + rename; stale temp files are removed on open
 #include <fcntl.h>
@@ -64,7 +64,8 @@ void write_fully(int fd, const std::string& text, const std::string& path) {
     }
 }
 
-// Append-style sink: one chunk per root, fsynced; the checkpoint is the file size.
+// Append-style sink: one chunk per root, fsynced per commit group (sync(), as std.io.Jsonl);
+// the checkpoint is the file size.
 struct JsonlSink {
     explicit JsonlSink(std::string p) : path(std::move(p)) {
         fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
@@ -79,6 +80,8 @@ struct JsonlSink {
         }
         if (::lseek(fd, 0, SEEK_END) < 0) fail_errno("seek '" + path + "'");
         write_fully(fd, chunk, path);
+    }
+    void sync() {
         if (::fsync(fd) != 0) fail_errno("fsync '" + path + "'");
     }
     std::string checkpoint() {
@@ -182,6 +185,7 @@ rt::PipelineDefinition definition() {
              };
              binding.checkpoint = [sink] { return sink->checkpoint(); };
              binding.restore = [sink](const std::string& t) { sink->restore(t); };
+             binding.sync = [sink] { sink->sync(); };
              return binding;
          }});
     def.sinks.push_back({"pages", "Page.mapped, one file per root", mapped, "out/pages",

@@ -309,8 +309,8 @@ std::unique_ptr<rop::runtime::RootSource> adapt_source(std::unique_ptr<Source> s
     return std::make_unique<SourceAdapter<Item, Source>>(std::move(source));
 }
 
-// A sink class (write(root, items), and optionally checkpoint() and restore(token)) as the
-// runtime's per-root sink binding.
+// A sink class (write(root, items), and optionally checkpoint(), restore(token) and sync()) as
+// the runtime's per-root sink binding.
 template <class Item, class Sink>
 rop::runtime::RootSinkBinding bind_sink(std::shared_ptr<Sink> sink) {
     rop::runtime::RootSinkBinding binding;
@@ -329,6 +329,7 @@ rop::runtime::RootSinkBinding bind_sink(std::shared_ptr<Sink> sink) {
     if constexpr (requires(Sink& s, const std::string& token) { s.restore(token); }) {
         binding.restore = [sink](const std::string& token) { sink->restore(token); };
     }
+    if constexpr (requires(Sink& s) { s.sync(); }) binding.sync = [sink] { sink->sync(); };
     return binding;
 }
 

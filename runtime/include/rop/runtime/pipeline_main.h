@@ -75,6 +75,7 @@ struct ParsedArgs {
     std::string trace_path;
     std::string report_path;
     std::size_t max_inflight_roots = RunOptions{}.max_inflight_roots;
+    std::size_t commit_group = RunOptions{}.commit_group;
     std::size_t max_payload_mb = RunOptions{}.max_payload_bytes >> 20;
     std::chrono::milliseconds stuck_after = RunOptions{}.stuck_min;  // 0: never warn
     std::chrono::milliseconds stop_grace = RunOptions{}.stop_grace;  // --stop-grace

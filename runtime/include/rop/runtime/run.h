@@ -61,16 +61,21 @@ using rop::RootKey;
 // PRESENT items at `port` and, when the root is done, calls write_root once with all of them in
 // ordinal order (depth-first by the ordinals of the entity path), on the driver thread; roots
 // without a PRESENT item there are not written. write_root must leave the root durable when it
-// returns (temp file + rename, or one appended chunk + fsync); if it throws, the root is
-// reported Failed with "sink NAME: message" and the run goes on. After every root the runtime
+// returns (temp file + rename, or one appended chunk + fsync) unless the sink has sync(): then
+// write_root only writes (one appended chunk, no fsync) and sync() makes everything written so
+// far durable; the runtime calls it once per commit group, before that group's journal lines
+// (RunOptions::commit_group). If write_root throws, the root is reported Failed with "sink NAME:
+// message", every sink with restore() is put back to its checkpoint from before that root (no
+// sink keeps a part of a failed root), and the run goes on. After every root the runtime
 // journals each sink's checkpoint() token; restore(token) runs once before the first write:
 // "" on a fresh run (start empty), the last journaled token on --resume (undo anything written
-// after it). Both may be empty (a sink whose writes are idempotent per root).
+// after it). All three may be empty (a sink whose writes are idempotent per root).
 struct RootSinkBinding {
     PortId port = 0;
     std::function<void(const RootKey&, std::span<const Value> items)> write_root;
     std::function<std::string()> checkpoint;          // may be empty
     std::function<void(const std::string&)> restore;  // may be empty
+    std::function<void()> sync;                       // may be empty
     std::string name;  // for messages and the journal; empty: the port's name
 };
 
@@ -99,12 +104,19 @@ struct RunOptions {
     std::size_t max_payload_bytes = 1ull << 30;  // live payload budget before admission stops
     std::vector<SinkBinding> sinks;              // streaming observers of ports
     std::vector<RootSinkBinding> root_sinks;     // per-root sinks (written when a root is done)
-    // Journal of finished roots (JSONL, one fsynced line per root: ordinal, name, status, every
-    // root sink's checkpoint token). Empty: no journal. resume: restore the sinks to the last
+    // Journal of finished roots (JSONL, one line per root: ordinal, name, status, every root
+    // sink's checkpoint token). Empty: no journal. resume: restore the sinks to the last
     // journaled tokens and skip the roots the journal lists (reported with their earlier
     // status); otherwise a fresh run: restore("") on every root sink and a new journal.
     std::string journal_path;
     bool resume = false;
+    // Commit groups: finished roots' journal lines are kept and made durable together (every
+    // sink's sync(), then one write and one fsync of the journal) once commit_group roots wait
+    // or the oldest has waited commit_window, and when the run ends. A kill loses at most the
+    // group in the making; --resume reruns those roots (exactly once either way). 1: every root
+    // on its own (one fsync per root and sink).
+    std::size_t commit_group = 1024;
+    std::chrono::milliseconds commit_window{50};
     ItemObserver* observer = nullptr;
     std::string trace_path;                                   // Chrome/Perfetto JSON when set
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver

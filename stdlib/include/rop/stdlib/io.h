@@ -47,8 +47,9 @@ class Files {
 
 // Appends each root's items to one JSONL file, one line per item (the JSON compacted onto one
 // line; an item that is not valid JSON is written as a JSON string). A root's lines are one
-// write plus fsync. checkpoint() is the file size; restore("") truncates (a fresh run),
-// restore(size) truncates back to that size (resume).
+// write; sync() fsyncs them, once per commit group (RootSinkBinding::sync). checkpoint() is the
+// file size; restore("") truncates (a fresh run), restore(size) truncates back to that size
+// (resume, or a root another sink failed).
 class Jsonl {
   public:
     explicit Jsonl(std::string path);
@@ -59,6 +60,7 @@ class Jsonl {
     Jsonl& operator=(Jsonl&& other) noexcept;
 
     void write(const rop::RootKey& root, std::span<const JsonText> items);
+    void sync();
     std::string checkpoint();
     void restore(const std::string& token);
 
