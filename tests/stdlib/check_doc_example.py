@@ -1,5 +1,5 @@
 """check_doc_example.py NAME WORK_DIR: checks a document example's outputs after a run on the
-generated PDFs (docs/report.pdf, docs/letter.pdf) and the corrupt folder."""
+generated PDFs (docs/report.pdf, docs/letter.pdf, text/mixed.pdf) and the corrupt folder."""
 import json
 import os
 import sys
@@ -33,6 +33,7 @@ report = json.loads(read("report.json"))
 roots = {root["name"]: root for root in report["roots"]}
 check(roots.get("in/report.pdf", {}).get("status") == "ok", "in/report.pdf is not ok")
 check(roots.get("in/letter.pdf", {}).get("status") == "ok", "in/letter.pdf is not ok")
+check(roots.get("in/mixed.pdf", {}).get("status") == "ok", "in/mixed.pdf is not ok")
 reasons = {
     "in/empty.pdf": "in/empty.pdf: empty file",
     "in/garbage.pdf": "in/garbage.pdf: not a PDF (no %PDF- header)",
@@ -50,9 +51,9 @@ def listing(folder):  # the outputs, without the sink's .rop-names index
     return sorted(n for n in os.listdir(os.path.join(work, folder)) if not n.startswith("."))
 
 
-check(listing("out/markdown") == ["letter.md", "report.md"],
+check(listing("out/markdown") == ["letter.md", "mixed.md", "report.md"],
       "out/markdown holds " + str(listing("out/markdown")))
-check(listing("out/content_list") == ["letter.json", "report.json"],
+check(listing("out/content_list") == ["letter.json", "mixed.json", "report.json"],
       "out/content_list holds " + str(listing("out/content_list")))
 
 report_md = read("out/markdown/report.md")
@@ -64,7 +65,8 @@ if name == "mineru":
         "# Quarterly Report\n\n",
         "The quick brown fox jumps over the lazy dog. Revenue grew in every region this quarter.",
         "Second paragraph about costs and margins.", "## Results Table",
-        "Units sold per region are listed below.", "North", "120", "South",
+        "Units sold per region are listed below.", "Region Units Price\n\nNorth 120 4.50",
+        "South 80 3.25",
         "Totals are shown above.", "## Conclusion", "Growth will continue next year.\n"], "report.md")
 else:
     expected = ("# Quarterly Report\n\n"
@@ -80,13 +82,48 @@ else:
                 "Growth will continue next year.\n")
     check(report_md == expected, "report.md differs:\n" + report_md)
 
+# text: detect: the born-digital pages of mixed.pdf from their layer, the scan (page 2) by OCR;
+# its running header and page numbers stay out of the Markdown.
+mixed_md = read("out/markdown/mixed.md")
+check(mixed_md == "# Born Digital\n\n"
+      "This page has a text layer that poppler reads. Its words come with fonts and boxes.\n\n"
+      "# Scanned Part\n\n"
+      "This page is only a picture of its text. Nothing here can be selected.\n\n"
+      "# Back to Text\n\n"
+      "The third page is born digital again.\n\n"
+      "The last page closes the handbook.\n", "mixed.md differs:\n" + mixed_md)
+mixed = json.loads(read("out/content_list/mixed.json"))
+check(all(item["text_source"] == ("ocr" if item["page_idx"] == 1 else "layer") for item in mixed),
+      "mixed.json text_source per page: " + str([(i["page_idx"], i["text_source"]) for i in mixed]))
+headers = [item["page_idx"] for item in mixed
+           if item["type"] == "header" and item["text"] == "Mixed Sources Handbook"]
+check(headers == [0, 1, 2, 3], f"mixed.json headers on pages {headers}")
+if name == "mineru":  # docling's layout analysis finds no region for a lone page number
+    numbers = [(item["page_idx"], item["text"]) for item in mixed if item["type"] == "page_number"]
+    check(numbers == [(0, "1"), (2, "3"), (3, "4")], f"mixed.json page numbers {numbers}")
+check([item.get("text_level") for item in mixed if item["type"] == "text"][0] == 1,
+      "mixed.json: the first text item is not a level-1 heading")
+
 content = json.loads(read("out/content_list/report.json"))
 check(isinstance(content, list) and len(content) >= 6, "content list too short")
 pages = [item["page_idx"] for item in content]
 check(pages == sorted(pages) and pages[0] == 0 and pages[-1] == 2, f"page_idx order {pages}")
-for item in content:
-    check(set(item) >= {"type", "text", "page_idx", "bbox"} and len(item["bbox"]) == 4,
+# MinerU's fields: bbox as integers 0..1000 of the page's width and height, page_idx 0-based;
+# rop's extras text_source and confidence.
+for item in content + mixed:
+    check(set(item) >= {"type", "page_idx", "bbox", "text_source"} and len(item["bbox"]) == 4,
           f"content item lacks fields: {item}")
+    check(all(isinstance(v, int) and 0 <= v <= 1000 for v in item["bbox"]), f"bbox of {item}")
+    check(item["bbox"][0] < item["bbox"][2] and item["bbox"][1] < item["bbox"][3],
+          f"empty bbox in {item}")
+    if item["type"] != "image":
+        check("text" in item and "confidence" in item, f"text item lacks fields: {item}")
+    if item["type"] == "table":
+        check(item.get("img_path") == "" and item.get("table_caption") == [], f"table {item}")
+check(all(item["text_source"] == "layer" for item in content), "report.json is not all layer")
+# "Quarterly Report": 72 pt from the left of a 612 pt page, int(72 * 1000 / 612) = 117; a
+# little less for the layout's region with its margin.
+check(content[0]["bbox"][0] in range(110, 118), f"first bbox {content[0]['bbox']}")
 check(content[0]["text"] == "Quarterly Report" and content[0].get("text_level") == 1,
       f"first content item {content[0]}")
 if name == "docling":
@@ -95,7 +132,8 @@ if name == "docling":
           f"tables {tables}")
     summary = [json.loads(line) for line in read("out/summary.jsonl").splitlines()]
     check(sorted((s["name"], s["title"], s["pages"]) for s in summary) ==
-          [("in/letter.pdf", "Short Letter", 2), ("in/report.pdf", "Quarterly Report", 3)],
+          [("in/letter.pdf", "Short Letter", 2), ("in/mixed.pdf", "Mixed Sources", 4),
+           ("in/report.pdf", "Quarterly Report", 3)],
           f"summary.jsonl {summary}")
 
 if failures:

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run_doc_example.sh NAME ROPC SOURCE_DIR WORK_DIR DATA_DIR CACHE_DIR
-# Builds examples/NAME (mineru, docling) with ropc, runs it on the generated test PDFs plus the
-# corrupt-file folder, and checks exit code, per-document outputs (text and order) and the run
-# report's failure reasons with check_doc_example.py.
+# Builds examples/NAME (mineru, docling) with ropc, runs it on the generated test PDFs (docs/, and
+# text/mixed.pdf with its scanned page) plus the corrupt-file folder, and checks exit code,
+# per-document outputs (text and order) and the run report's failure reasons with
+# check_doc_example.py.
 set -euo pipefail
 name=$1 ropc=$2 src=$3 work=$4 data=$5 cache=$6
 rm -rf "$work"
@@ -10,7 +11,7 @@ mkdir -p "$work"
 cp -r "$src/examples/$name/." "$work/"
 rm -rf "$work/out" "$work/in"
 mkdir -p "$work/in"
-cp "$data"/docs/*.pdf "$data"/corrupt/*.pdf "$work/in/"
+cp "$data"/docs/*.pdf "$data"/text/*.pdf "$data"/corrupt/*.pdf "$work/in/"
 cd "$work"
 export ROP_CACHE_DIR=$cache
 export OMP_THREAD_LIMIT=1  # libgomp reads it at process start (docs/stdlib.md)
