@@ -1,5 +1,5 @@
 // rop/stdlib/assemble.h: fold a document's pages (or a page's regions) into its outputs — the
-// document's Markdown and a MinerU-style content list (JSON) in reading order.
+// document's Markdown and MinerU's content list (JSON) in reading order.
 // rop-link: rop_stdlib_assemble
 //
 // The unit in between is PageContent: a page's blocks (text with a heading level, tables with
@@ -15,22 +15,30 @@
 namespace rop::stdlib::assemble {
 
 // map OcrResult -> PageContent: one text block per OCR paragraph; runs of lines at least
-// `heading_ratio` times the page's median line height become heading blocks (text_level 1 at
-// twice the median, 2 at 1.6 times, else 3). Hyphenated line breaks are joined.
+// `heading_ratio` times the page's median line size (the text layer's font size, else the OCR
+// line's ascent) become heading blocks (text_level 1 at twice the median, 2 at 1.6 times, else
+// 3). Hyphenated line breaks are joined; a block's confidence is its lines' mean.
 PageContent from_ocr(const OcrResult& page, double heading_ratio = 1.3);
 
 // reduce Region -> PageContent: a page's regions (in reading order) as blocks: headings keep
 // their level, tables their cells, figures become "image" blocks, formulas "equation" blocks.
 PageContent page(std::span<const Region> regions);
 
+// Both reduces below first type running text: a text block in the top or bottom 8% of its page
+// whose text (digits as '#', lowercase) recurs at the same place on another page becomes
+// "page_number" (when it reads as one: "7", "Page 7 of 9", "iv"), else "header" or "footer".
+
 // reduce PageContent -> Markdown: headings as '#' lines, paragraphs, tables with a grid as
-// Markdown tables; blocks separated by a blank line, pages in order.
+// Markdown tables; blocks separated by a blank line, pages in order; no images, headers,
+// footers or page numbers.
 Markdown markdown(std::span<const PageContent> pages);
 
-// reduce PageContent -> JsonText: the content list, a JSON array in reading order, one object
-// per block: {"type": "text"|"table"|"image"|"equation", "text", "text_level" (headings only),
-// "page_idx", "bbox": [x0, y0, x1, y1] in points}; tables add "table_body" (an HTML table) when
-// they have cells.
+// reduce PageContent -> JsonText: MinerU's content_list.json (its pipeline backend, 2.x), a JSON
+// array in reading order, one object per block: {"type": "text"|"header"|"footer"|"page_number"|
+// "table"|"image"|"equation", "text", "text_level" (headings only, 1 = top), "bbox": [x0, y0, x1,
+// y1] as integers 0..1000 of the page's width and height, "page_idx"}; tables and images add
+// MinerU's "img_path" (empty) and caption/footnote lists, tables "table_body" (an HTML table)
+// when they have cells; rop's extras "text_source" and "confidence" (docs/stdlib.md).
 JsonText content_list(std::span<const PageContent> pages);
 
 // reduce OcrResult -> Markdown / JsonText: from_ocr with the defaults, then markdown() /

@@ -19,7 +19,10 @@ namespace rop::stdlib::layout {
 // ascent (baseline to top) is at least `heading_ratio` times the page's median become headings
 // (level 1 at twice the median or more, 2 at 1.6 times, else 3). With `tables`, ruled tables are
 // found from their rules and keep a cell grid (rows x cols, cells row by row); Tesseract's own
-// table blocks become tables without a grid. A page without an image fails its record.
+// table blocks become tables without a grid. On a page whose text_source is "layer" every region
+// takes its text from the layer (each word to the first region, tables first, whose box holds
+// its center; table cells likewise) and gets text_source "layer", so RegionText skips it. A page
+// without an image fails its record.
 class Regions {
   public:
     explicit Regions(bool tables = true, double heading_ratio = 1.3);

@@ -25,7 +25,9 @@ enum class Segmentation { auto_layout, single_column, single_block, single_line,
 // "eng+deu") from `datapath` (empty: Tesseract's default folder); failure to load is an error
 // (std::runtime_error), not a record failure. Each page's result has its text (paragraphs
 // separated by a blank line), words and lines with boxes in points and confidences 0..100. A
-// page without an image fails its record ("page has no image").
+// page without an image fails its record ("page has no image"). A page whose text_source is
+// "layer" (std.pdf.pages decided its text layer is sane) skips the engine: its result is the
+// layer's words and lines, confidence 100, text_source "layer"; it needs no image.
 class Tesseract {
   public:
     explicit Tesseract(std::string lang = "eng", Segmentation mode = Segmentation::auto_layout,
@@ -44,7 +46,9 @@ class Tesseract {
 
 // map Region -> Region (batch): OCRs each region's image (the crop std.layout.Regions made) and
 // returns the region with `text` and `confidence` set; a table region with a cell grid gets every
-// cell's text too. Figures keep empty text. Setup as for Tesseract; `mode` defaults to one block.
+// cell's text too. Figures keep empty text, and regions whose text_source is "layer"
+// (std.layout.Regions filled them from the text layer) pass through unchanged. Setup as for
+// Tesseract; `mode` defaults to one block.
 class RegionText {
   public:
     explicit RegionText(std::string lang = "eng", Segmentation mode = Segmentation::single_block,
