@@ -152,6 +152,13 @@ class Parent {
     const T* value_;
 };
 
+// How an item type crosses a process boundary (an `isolation process` Call): specialize
+// rop::Codec<T> with static encode/decode, here in the UDF header, for a type ropc cannot derive
+// one for (docs/udfs.md, "Types that cross a process boundary"). <rop/codec.h> has the builtin
+// codecs to build on; this declaration is that same template.
+template <class T>
+struct Codec;
+
 // Which root a sink is writing: its zero-based position in the source and its display name
 // (the file path or URI the source gave it). A sink that writes one file per root names the
 // file after `name`; ordinals are stable across a rerun of the same input.

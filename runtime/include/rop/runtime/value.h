@@ -9,12 +9,16 @@
 #include <typeinfo>
 #include <utility>
 
+#include "rop/codec.h"
+
 namespace rop::runtime {
 
-// Specialize Codec<T> (encode/decode) for payload types that must cross a process boundary.
-// The primary template is deliberately undefined-by-use: has_codec<T> tells whether one exists.
-template <class T>
-struct Codec;
+// Codec<T> (encode/decode) for payload types that must cross a process boundary is rop::Codec,
+// the one template a UDF header specializes (<rop/codec.h>); has_codec<T> tells whether one
+// exists. Specialize it as rop::Codec: a specialization cannot be declared through this alias.
+using rop::Codec;
+using rop::CodecError;
+using rop::has_codec;
 
 // Type description shared by every Value of one C++ type.
 struct TypeInfo {
