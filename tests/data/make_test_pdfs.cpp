@@ -7,7 +7,8 @@
 //                            4 KiB after %%EOF, with 2 KiB before %PDF-, without %%EOF), a
 //                            200x200-inch page, and a 3-page file whose page 3 is broken
 //   OUTDIR/text/mixed.pdf    4 pages with a running header and page numbers: pages 1, 3 and 4
-//                            born-digital, page 2 an image of text (a scan: no text layer)
+//                            born-digital, page 2 an image of text (a scan: no text layer);
+//                            an outline of two levels
 // The text is fixed (tests compare it); drawing uses cairo's PDF surface and DejaVu Sans.
 #include <cairo-pdf.h>
 #include <cairo.h>
@@ -142,6 +143,14 @@ bool write_mixed(const std::string& path) {
     cairo_surface_t* surface = cairo_pdf_surface_create(path.c_str(), kWidth, kHeight);
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "Mixed Sources");
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, kDate);
+    // Bookmarks: the outline makes "Scanned Part" a section of "Born Digital", though all three
+    // headings are drawn at 24 pt.
+    const int born = cairo_pdf_surface_add_outline(surface, CAIRO_PDF_OUTLINE_ROOT, "Born Digital",
+                                                   "page=1", CAIRO_PDF_OUTLINE_FLAG_OPEN);
+    cairo_pdf_surface_add_outline(surface, born, "Scanned Part", "page=2",
+                                  cairo_pdf_outline_flags_t{});
+    cairo_pdf_surface_add_outline(surface, CAIRO_PDF_OUTLINE_ROOT, "3 Back to Text", "page=3",
+                                  cairo_pdf_outline_flags_t{});
     cairo_t* cr = cairo_create(surface);
     cairo_set_source_rgb(cr, 0, 0, 0);
     double y = kMargin;

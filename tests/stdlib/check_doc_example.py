@@ -87,7 +87,7 @@ else:
 mixed_md = read("out/markdown/mixed.md")
 check(mixed_md == "# Born Digital\n\n"
       "This page has a text layer that poppler reads. Its words come with fonts and boxes.\n\n"
-      "# Scanned Part\n\n"
+      "## Scanned Part\n\n"  # its outline entry is a child of "Born Digital"
       "This page is only a picture of its text. Nothing here can be selected.\n\n"
       "# Back to Text\n\n"
       "The third page is born digital again.\n\n"

@@ -276,7 +276,7 @@ TEST_CASE("text: detect assembles born-digital pages from the layer and OCRs the
     CHECK(md ==
           "# Born Digital\n\n"
           "This page has a text layer that poppler reads. Its words come with fonts and boxes.\n\n"
-          "# Scanned Part\n\n"
+          "## Scanned Part\n\n"  // a level-2 entry of the outline
           "This page is only a picture of its text. Nothing here can be selected.\n\n"
           "# Back to Text\n\n"
           "The third page is born digital again.\n\n"
@@ -292,4 +292,82 @@ TEST_CASE("text: detect assembles born-digital pages from the layer and OCRs the
         list, {"\"text\": \"Born Digital\"", "\"text_level\": 1", "\"text_source\": \"layer\"",
                "\"confidence\": 100.0", "\"text\": \"Scanned Part\"", "\"text_source\": \"ocr\"",
                "\"text\": \"Back to Text\"", "\"text_source\": \"layer\""}));
+}
+
+namespace {
+
+Block heading(const std::string& text, int level, double size) {
+    Block block;
+    block.text = text;
+    block.text_level = level;
+    block.font_size = size;
+    block.bbox = {72, 100, 400, 120};
+    return block;
+}
+
+// The (text, text_level) of every text block, in order.
+std::vector<std::pair<std::string, int>> levels_of(std::span<const PageContent> pages) {
+    std::vector<std::pair<std::string, int>> out;
+    const std::string md = assemble::markdown(pages).text;
+    std::size_t at = 0;
+    while (at < md.size()) {
+        std::size_t end = md.find("\n\n", at);
+        if (end == std::string::npos) end = md.size() - 1;  // the final "\n"
+        std::string piece = md.substr(at, end - at);
+        int level = 0;
+        while (level < static_cast<int>(piece.size()) && piece[level] == '#') ++level;
+        out.emplace_back(level > 0 ? piece.substr(level + 1) : piece, level);
+        at = end + 2;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("heading levels: font sizes rank them across the document; TOC lines are no headings") {
+    // Per page both 20 pt headings were level 1 (twice their page's body size or not): across
+    // the document 28 pt is level 1, 20 and 19 pt (within 10%) level 2, 14 pt level 3.
+    std::vector<PageContent> pages = {
+        letter_page(0,
+                    {heading("Title", 1, 28), heading("Contents", 2, 20),
+                     heading("1 Introduction . . . . . . . . 1", 1, 20), heading("Body.", 0, 10)}),
+        letter_page(1, {heading("1 Introduction", 1, 20), heading("Body.", 0, 10),
+                        heading("1.1 Scope", 1, 14), heading("2 Use", 2, 19)})};
+    CHECK(levels_of(pages) ==
+          std::vector<std::pair<std::string, int>>{{"Title", 1},
+                                                   {"Contents", 2},
+                                                   {"1 Introduction . . . . . . . . 1", 0},
+                                                   {"Body.", 0},
+                                                   {"1 Introduction", 2},
+                                                   {"Body.", 0},
+                                                   {"1.1 Scope", 3},
+                                                   {"2 Use", 2}});
+    // A heading without a font size (OCR'd): the page's own levels stay.
+    pages[1].blocks[3].font_size = 0;
+    CHECK(levels_of(pages)[7] == std::pair<std::string, int>{"2 Use", 2});
+    CHECK(levels_of(pages)[0] == std::pair<std::string, int>{"Title", 1});
+    CHECK(levels_of(pages)[6] == std::pair<std::string, int>{"1.1 Scope", 1});
+}
+
+TEST_CASE("heading levels follow the PDF's outline when it has one") {
+    auto outline = std::make_shared<std::vector<OutlineEntry>>(
+        std::vector<OutlineEntry>{{"Introduction", 1}, {"1.1 Scope", 2}, {"Appendix: Tables", 1}});
+    std::vector<PageContent> pages = {
+        letter_page(0, {heading("1 Introduction", 3, 20), heading("Scope", 1, 14),
+                        heading("int main() {", 2, 16), heading("Body.", 0, 10)}),
+        // a body-size line that is an outline entry becomes a heading
+        letter_page(1, {heading("Appendix: tables", 0, 10), heading("Body.", 0, 10)})};
+    for (PageContent& page : pages) page.outline = outline;
+    // The outline names 2 of the 3 headings: it is trusted, the code line is body text.
+    CHECK(levels_of(pages) == std::vector<std::pair<std::string, int>>{{"1 Introduction", 1},
+                                                                       {"Scope", 2},
+                                                                       {"int main() {", 0},
+                                                                       {"Body.", 0},
+                                                                       {"Appendix: tables", 1},
+                                                                       {"Body.", 0}});
+    // An outline that names fewer than half the headings: the others go below its deepest level.
+    pages[0].blocks[0].text = "Overview";
+    CHECK(levels_of(pages)[0] == std::pair<std::string, int>{"Overview", 3});
+    CHECK(levels_of(pages)[1] == std::pair<std::string, int>{"Scope", 2});
+    CHECK(levels_of(pages)[2] == std::pair<std::string, int>{"int main() {", 3});
 }

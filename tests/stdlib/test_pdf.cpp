@@ -161,6 +161,23 @@ TEST_CASE("text: detect reads born-digital pages from their layer and sends a sc
                    "hold 0.0% of the ink)"));
 }
 
+TEST_CASE("every page carries the document's outline with each entry's depth") {
+    const std::vector<Page> pages = mixed_pages(pdf::TextSource::detect);
+    REQUIRE(pages[0].outline);
+    REQUIRE(pages[0].outline->size() == 3);
+    CHECK((*pages[0].outline)[0].title == "Born Digital");
+    CHECK((*pages[0].outline)[0].level == 1);
+    CHECK((*pages[0].outline)[1].title == "Scanned Part");
+    CHECK((*pages[0].outline)[1].level == 2);
+    CHECK((*pages[0].outline)[2].title == "3 Back to Text");
+    CHECK((*pages[0].outline)[2].level == 1);
+    CHECK(pages[3].outline == pages[0].outline);  // one copy for the document
+    rop::CollectingEmitter<Page> report;
+    pdf::pages(pdf::open(file("docs/report.pdf")), report, 50);
+    REQUIRE(report.children[0].outline);
+    CHECK(report.children[0].outline->empty());
+}
+
 TEST_CASE("text: layer and text: ocr force every page, the scan included") {
     for (const Page& page : mixed_pages(pdf::TextSource::layer)) {
         CHECK(page.text_source == "layer");

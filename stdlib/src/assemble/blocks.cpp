@@ -41,6 +41,7 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     content.width = page.width;
     content.height = page.height;
     content.text_source = page.text_source;
+    content.outline = page.outline;
     // A line's size is its font size when the text layer gave one, else its ascent (baseline to
     // top), which descenders do not change.
     auto size_of = [](const Line& line) {
@@ -85,6 +86,7 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
         confidence += line.confidence;
         ++lines;
         Block& block = content.blocks.back();
+        block.font_size = std::max(block.font_size, line.font_size);
         append_line(block.text, line.text);
         block.bbox = unite(block.bbox, line.bbox);
         largest = std::max(largest, ratio);
@@ -103,6 +105,7 @@ PageContent page(std::span<const Region> regions) {
         content.width = regions.front().page_width;
         content.height = regions.front().page_height;
         content.text_source = regions.front().text_source;
+        content.outline = regions.front().outline;
     }
     for (const Region& region : regions) {
         Block block;

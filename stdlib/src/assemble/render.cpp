@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -167,16 +168,110 @@ void mark_running(std::vector<PageContent>& pages) {
     }
 }
 
-std::vector<PageContent> with_running(std::span<const PageContent> pages) {
+// A table-of-contents line: dot leaders ("Introduction . . . . 1", "Index......7").
+bool toc_line(const std::string& text) {
+    static const std::regex leaders(R"((\.\s?){5,})");
+    return std::regex_search(text, leaders);
+}
+
+// A heading's text as the outline would have it: lowercase letters and digits, single spaces, no
+// leading section number ("2.1 Simple parsing" and "Simple Parsing" are "simple parsing").
+std::string title_key(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || u >= 0x80) {
+            out += static_cast<char>(std::tolower(u));
+        } else if (!out.empty() && out.back() != ' ') {
+            out += ' ';
+        }
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    std::size_t start = 0;
+    while (start < out.size() && std::isdigit(static_cast<unsigned char>(out[start]))) {
+        const std::size_t end = out.find(' ', start);
+        if (end == std::string::npos) break;  // only a number: keep it
+        const std::string token = out.substr(start, end - start);
+        if (token.find_first_not_of("0123456789") != std::string::npos) break;
+        start = end + 1;
+    }
+    return out.substr(start);
+}
+
+// Heading levels for the whole document. Table-of-contents lines are never headings. With an
+// outline, a text block whose title_key is an outline entry's gets that entry's depth; other
+// headings become body text when the outline names at least half the document's headings, else
+// they go one level below the outline's deepest. Without one, when every heading has a font size
+// from the text layer, the sizes rank the levels (sizes within 10% share one; largest = 1).
+// Levels stop at 6 (Markdown's deepest).
+void heading_levels(std::vector<PageContent>& pages) {
+    std::vector<Block*> headings;
+    Outline outline;
+    for (PageContent& page : pages) {
+        if (!outline && page.outline && !page.outline->empty()) outline = page.outline;
+        for (Block& block : page.blocks) {
+            if (block.type != "text") continue;
+            if (block.text_level > 0 && toc_line(block.text)) block.text_level = 0;
+            if (block.text_level > 0) headings.push_back(&block);
+        }
+    }
+    if (outline) {
+        std::map<std::string, int> levels;
+        int deepest = 1;
+        for (const OutlineEntry& entry : *outline) {
+            levels.emplace(title_key(entry.title), entry.level);
+            deepest = std::max(deepest, entry.level);
+        }
+        levels.erase("");
+        const auto named = std::count_if(headings.begin(), headings.end(), [&](const Block* b) {
+            return levels.count(title_key(b->text)) > 0;
+        });
+        const bool trusted = 2 * static_cast<std::size_t>(named) >= headings.size();
+        for (PageContent& page : pages) {
+            for (Block& block : page.blocks) {
+                if (block.type != "text" || toc_line(block.text)) continue;
+                const auto it = levels.find(title_key(block.text));
+                if (it != levels.end()) {
+                    block.text_level = std::min(it->second, 6);
+                } else if (block.text_level > 0) {
+                    block.text_level = trusted ? 0 : std::min(deepest + 1, 6);
+                }
+            }
+        }
+        return;
+    }
+    if (headings.empty() || std::any_of(headings.begin(), headings.end(),
+                                        [](const Block* b) { return !(b->font_size > 0); })) {
+        return;
+    }
+    std::vector<double> sizes;
+    for (const Block* block : headings) sizes.push_back(block->font_size);
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::vector<double> tops;  // the largest size of each rank
+    for (double size : sizes) {
+        if (tops.empty() || size < 0.9 * tops.back()) tops.push_back(size);
+    }
+    for (Block* block : headings) {
+        int rank = 0;
+        while (rank + 1 < static_cast<int>(tops.size()) && block->font_size < 0.9 * tops[rank]) {
+            ++rank;
+        }
+        block->text_level = std::min(rank + 1, 6);
+    }
+}
+
+// What both reduces see: running text typed, heading levels set for the whole document.
+std::vector<PageContent> prepared(std::span<const PageContent> pages) {
     std::vector<PageContent> out(pages.begin(), pages.end());
     mark_running(out);
+    heading_levels(out);
     return out;
 }
 
 }  // namespace
 
 Markdown markdown(std::span<const PageContent> input) {
-    const std::vector<PageContent> pages = with_running(input);
+    const std::vector<PageContent> pages = prepared(input);
     std::string out;
     auto add = [&](const std::string& piece) {
         if (piece.empty()) return;
@@ -204,7 +299,7 @@ Markdown markdown(std::span<const PageContent> input) {
 }
 
 JsonText content_list(std::span<const PageContent> input) {
-    const std::vector<PageContent> pages = with_running(input);
+    const std::vector<PageContent> pages = prepared(input);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const PageContent& page : pages) {
         for (const Block& block : page.blocks) {

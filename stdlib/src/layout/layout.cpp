@@ -307,6 +307,7 @@ std::vector<Region> Regions::operator()(const Page& page) {
         region.page_height = page.height;
         region.dpi = page.dpi;
         region.image = crop(page.image, box);
+        region.outline = page.outline;
         if (draft.table) {
             const auto& rows = draft.table->row_edges;
             const auto& cols = draft.table->col_edges;

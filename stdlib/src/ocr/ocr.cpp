@@ -48,6 +48,7 @@ OcrResult from_layer(const Page& page) {
     }
     result.confidence = 100;
     result.text_source = "layer";
+    result.outline = page.outline;
     return result;
 }
 
@@ -77,6 +78,7 @@ std::vector<OcrResult> Tesseract::operator()(std::span<const Page> pages) {
         result.page_index = page.index;
         result.width = page.width;
         result.height = page.height;
+        result.outline = page.outline;
         engine_->recognize(page.image, page.dpi, 0, 0, result);
         results.push_back(std::move(result));
     }

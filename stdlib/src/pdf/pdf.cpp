@@ -6,6 +6,7 @@
 #include <poppler-image.h>
 #include <poppler-page-renderer.h>
 #include <poppler-page.h>
+#include <poppler-toc.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -148,6 +149,21 @@ void read_layer(poppler::page& page, Page& result) {
     result.lines = group_lines(words);
 }
 
+void add_entries(const poppler::toc_item& item, int level, std::vector<OutlineEntry>& out) {
+    for (const poppler::toc_item* child : item.children()) {
+        out.push_back(OutlineEntry{utf8(child->title()), level});
+        add_entries(*child, level + 1, out);
+    }
+}
+
+// The document's outline (bookmarks) in order, each entry with its depth; empty when none.
+Outline outline_of(poppler::document& doc) {
+    auto entries = std::make_shared<std::vector<OutlineEntry>>();
+    std::unique_ptr<poppler::toc> toc(doc.create_toc());
+    if (toc && toc->root()) add_entries(*toc->root(), 1, *entries);
+    return entries;
+}
+
 void decide(TextSource source, Page& page) {
     switch (source) {
         case TextSource::layer:
@@ -218,6 +234,7 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
     renderer.set_image_format(color == Color::gray ? poppler::image::format_gray8
                                                    : poppler::image::format_rgb24);
     const int channels = color == Color::gray ? 1 : 3;
+    const Outline outline = outline_of(*opened.doc);
     for (int index = 0; index < opened.pages; ++index) {
         // Any page that fails fails the whole document (RecordFailure on the expand's input):
         // its pages emitted so far are doomed and the document is failed(reason), never an ok
@@ -243,6 +260,7 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
                                      std::to_string(max_pixels) + " even at 1 dpi");
         }
         result.image = render(renderer, *page, result, channels, where);
+        result.outline = outline;
         read_layer(*page, result);
         decide(text, result);
         out.emit(std::move(result));

@@ -86,6 +86,14 @@ struct Line {
     double font_size = 0;  // the text layer's largest font size on the line (points); 0 for OCR
 };
 
+// An entry of a PDF's outline (its bookmarks, poppler's TOC): a title and its depth (1 = top).
+struct OutlineEntry {
+    std::string title;
+    int level = 1;
+};
+// A document's outline in order, shared by all its pages (null or empty: the PDF has none).
+using Outline = std::shared_ptr<const std::vector<OutlineEntry>>;
+
 // One page of a document (std.pdf.pages): its rendered image, its native text layer, and which
 // of the two its text is to come from.
 struct Page {
@@ -102,6 +110,7 @@ struct Page {
     std::vector<Line> lines;  // those words as lines and paragraphs, in reading order
     std::string text_source;  // "layer": read the text layer; "ocr": OCR the image
     std::string text_check;   // why (std.pdf.pages' check of the layer, one line)
+    Outline outline;          // the document's outline
 };
 
 // What OCR read on one page (std.ocr.Tesseract).
@@ -116,6 +125,7 @@ struct OcrResult {
     std::vector<Line> lines;
     float confidence = 0;             // mean word confidence, 0..100
     std::string text_source = "ocr";  // "layer" when the page's text layer was passed through
+    Outline outline;                  // the document's outline (the Page's)
 };
 
 enum class RegionKind { text, heading, table, figure, caption, list, formula };
@@ -149,6 +159,7 @@ struct Region {
     float confidence = 0;             // 0..100, from OCR
     Metadata metadata;                // free-form tags (e.g. broadcast document metadata)
     std::string text_source = "ocr";  // the page's: "layer" when `text` came from its text layer
+    Outline outline;                  // the document's outline (the Page's)
 };
 
 // One content block of a page, the unit of the assembled outputs (std.assemble).
@@ -159,6 +170,7 @@ struct Block {
     std::string text;      // for tables: the Markdown table
     int text_level = 0;    // heading level (1 = top), 0 for body text
     float confidence = 0;  // 0..100: OCR's mean word confidence, 100 for the text layer
+    double font_size = 0;  // the text layer's font size of its largest line; 0 when unknown
     BBox bbox;
     std::vector<TableCell> cells;
     int rows = 0;
@@ -174,6 +186,7 @@ struct PageContent {
     double height = 0;
     std::vector<Block> blocks;
     std::string text_source = "ocr";  // "layer" or "ocr": where the page's text came from
+    Outline outline;                  // the document's outline (the Page's)
 };
 
 // A Markdown document (what std.io.MarkdownDir writes).
