@@ -365,6 +365,15 @@ TEST_CASE("heading levels follow the PDF's outline when it has one") {
                                                                        {"Body.", 0},
                                                                        {"Appendix: tables", 1},
                                                                        {"Body.", 0}});
+    // Numbering words and letters do not count: "Appendix A Copying" is the entry "A Copying",
+    // "A.1 GNU License" the entry "GNU License".
+    std::vector<PageContent> appendix = {
+        letter_page(0, {heading("Appendix A Copying", 1, 20), heading("A.1 GNU License", 1, 14),
+                        heading("# a shell comment, body text", 0, 10)})};
+    appendix[0].outline = std::make_shared<std::vector<OutlineEntry>>(
+        std::vector<OutlineEntry>{{"A Copying", 1}, {"GNU License", 2}});
+    CHECK(assemble::markdown(appendix).text ==
+          "# Appendix A Copying\n\n## A.1 GNU License\n\n\\# a shell comment, body text\n");
     // An outline that names fewer than half the headings: the others go below its deepest level.
     pages[0].blocks[0].text = "Overview";
     CHECK(levels_of(pages)[0] == std::pair<std::string, int>{"Overview", 3});

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -187,12 +188,16 @@ std::string title_key(const std::string& text) {
         }
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();
+    // Leading numbering: numbers, "chapter", "appendix", "part", "section", a single letter
+    // ("Appendix A Copying" and "A.1 GNU ..." are "copying" and "gnu ..."), while words follow.
+    static const std::set<std::string> numbering = {"chapter", "appendix", "part", "section"};
     std::size_t start = 0;
-    while (start < out.size() && std::isdigit(static_cast<unsigned char>(out[start]))) {
+    while (start < out.size()) {
         const std::size_t end = out.find(' ', start);
-        if (end == std::string::npos) break;  // only a number: keep it
+        if (end == std::string::npos) break;  // the last word stays
         const std::string token = out.substr(start, end - start);
-        if (token.find_first_not_of("0123456789") != std::string::npos) break;
+        const bool number = token.find_first_not_of("0123456789") == std::string::npos;
+        if (!number && token.size() != 1 && numbering.count(token) == 0) break;
         start = end + 1;
     }
     return out.substr(start);
@@ -289,6 +294,8 @@ Markdown markdown(std::span<const PageContent> input) {
             } else if (block.text_level > 0) {
                 add(std::string(static_cast<std::size_t>(block.text_level), '#') + " " +
                     block.text);
+            } else if (!block.text.empty() && block.text.front() == '#') {
+                add("\\" + block.text);  // body text, not a heading ("# a shell comment")
             } else {
                 add(block.text);
             }
