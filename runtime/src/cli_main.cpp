@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 
+#include "process.h"
 #include "rop/runtime/pipeline_main.h"
 
 namespace rop::runtime {
@@ -167,7 +168,20 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         return kExitAborted;
     };
 
-    ParseOutcome parsed = parse_pipeline_args(argc, argv, def);
+    // Worker mode (a process-isolated Call's actor, started by the driver): the same arguments
+    // as the driver's, plus --rop-worker SPEC, which is taken out before they are parsed.
+    std::vector<const char*> arguments(argv, argv + argc);
+    std::string worker_spec;
+    for (std::size_t i = 1; i + 1 < arguments.size(); ++i) {
+        if (arguments[i] == detail::kWorkerFlag) {
+            worker_spec = arguments[i + 1];
+            arguments.erase(arguments.begin() + static_cast<std::ptrdiff_t>(i),
+                            arguments.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+            break;
+        }
+    }
+    ParseOutcome parsed =
+        parse_pipeline_args(static_cast<int>(arguments.size()), arguments.data(), def);
     if (!parsed.args) return usage_error(parsed.error);
     const ParsedArgs& args = *parsed.args;
     if (args.help) {
@@ -213,6 +227,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         return internal_error("the plan has " + std::to_string(plan.calls.size()) +
                               " Calls, the definition documents " + std::to_string(options.size()));
     }
+    if (!worker_spec.empty()) return detail::serve_process_worker(plan, worker_spec, err);
 
     // Source and sinks: failing to open one is the user's (unreadable input, bad path).
     const SourceDefinition& source_def = def.sources[0];
@@ -228,6 +243,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     RunOptions run_options;
     run_options.max_inflight_roots = args.max_inflight_roots;
     run_options.commit_group = args.commit_group;
+    // A process-isolated Call's workers are this binary, with these arguments.
+    run_options.worker_argv.emplace_back("/proc/self/exe");
+    for (int i = 1; i < argc; ++i) run_options.worker_argv.emplace_back(argv[i]);
     run_options.max_payload_bytes = args.max_payload_mb << 20;
     run_options.trace_path = args.trace_path;
     for (const SinkDefinition& sink : def.sinks) {

@@ -368,6 +368,13 @@ void Committer::recover_infra(BatchJob& job, const std::string& reason) {
     if (spent.size() > 1) counters.infra_retries += 2;  // bisection halves
     counters.infra_retried_items += again.size() + (spent.size() > 1 ? spent.size() : 0);
     scheduler_.requeue(job.call, std::move(again), false);
+    if (spent.size() == 1) {  // alone and out of replays: it fails, saying how often it was tried
+        const unsigned attempts = store_.grain(job.call, spent.front()).infra;
+        fail_grain(job.call, spent.front(),
+                   reason + " (after " + std::to_string(attempts) +
+                       (attempts == 1 ? " attempt)" : " attempts)"));
+        return;
+    }
     fail_or_bisect(job.call, std::move(spent), reason);
 }
 

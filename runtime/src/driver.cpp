@@ -4,6 +4,7 @@
 #include <csignal>
 
 #include "engine.h"
+#include "process.h"
 
 namespace rop::runtime {
 namespace detail {
@@ -245,7 +246,8 @@ RunReport Engine::run() {
 }  // namespace detail
 
 RunReport run(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor) {
-    detail::Engine engine(plan, source, options, executor);
+    const std::optional<Plan> isolated = detail::with_process_actors(plan, options);
+    detail::Engine engine(isolated ? *isolated : plan, source, options, executor);
     return engine.run();
 }
 

@@ -34,11 +34,6 @@ LineageStore::LineageStore(const Plan& plan, const RunOptions& options,
     for (std::size_t i = 0; i < nc; ++i) {
         const auto c = static_cast<CallId>(i);
         const CallSpec& spec = plan.calls[i];
-        if (spec.options.isolation == Isolation::Process) {  // never silently ignored
-            throw ContractError("run: call '" + spec.name +
-                                "': isolation process is not available in this runtime yet "
-                                "(its executors run every Call's actors in this process)");
-        }
         CallLayout& cl = layouts_[i];
         cl.spec = &spec;
         for (const CallInput& in : spec.inputs) cl.modes.push_back(in.mode);

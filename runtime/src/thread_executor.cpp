@@ -62,6 +62,7 @@ class ThreadExecutor final : public Executor {
         for (auto& worker : pool->workers) {
             if (worker->current == &job && !worker->retired) {
                 worker->retired = true;  // finishes its batch (reported stale), then exits
+                if (worker->actor) worker->actor->cancel();
                 spawn_locked(pool);
                 pool->wake.notify_all();
                 return;
@@ -82,6 +83,7 @@ class ThreadExecutor final : public Executor {
                 for (auto& worker : pool->workers) {
                     if (!worker->thread.joinable()) continue;
                     if (worker->current) {
+                        if (worker->actor) worker->actor->cancel();
                         worker->thread.detach();
                     } else {
                         idle.push_back(std::move(worker->thread));
@@ -98,6 +100,7 @@ class ThreadExecutor final : public Executor {
     struct Worker {
         std::thread thread;
         BatchJob* current = nullptr;  // guarded by the pool mutex
+        Actor* actor = nullptr;       // its actor while it runs `current`; guarded likewise
         bool retired = false;
         std::uint32_t id = 0;
     };
@@ -165,13 +168,19 @@ class ThreadExecutor final : public Executor {
                     setup_error = "unknown exception";
                 }
             }
+            lock.lock();
+            self.actor = actor.get();  // abandon() and stop() may cancel it from now on
+            lock.unlock();
             const bool replace = execute_job(actor.get(), *job, *pool.reports, setup_error);
-            if (replace) {  // infra failure: the next batch gets a fresh actor
-                actor.reset();
-                setup_error.clear();
-            }
             lock.lock();
             self.current = nullptr;
+            self.actor = nullptr;
+            if (replace) {  // infra failure: the next batch gets a fresh actor
+                lock.unlock();
+                actor.reset();
+                setup_error.clear();
+                lock.lock();
+            }
         }
     }
 

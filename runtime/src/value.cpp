@@ -1,6 +1,9 @@
 // Out-of-line parts of Value: codec access, error messages, Outcome names.
 #include "rop/runtime/value.h"
 
+#include <mutex>
+#include <unordered_map>
+
 #include "rop/runtime/ids.h"
 
 namespace rop::runtime {
@@ -41,7 +44,29 @@ void Value::throw_bad_get(const TypeInfo& wanted) const {
                         std::string(type_->name));
 }
 
+namespace {
+std::unordered_map<std::string_view, const TypeInfo*>& type_registry() {
+    static std::unordered_map<std::string_view, const TypeInfo*> registry;
+    return registry;
+}
+std::mutex& type_registry_mutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+}  // namespace
+
+const TypeInfo* find_type(std::string_view name) {
+    std::lock_guard<std::mutex> lock(type_registry_mutex());
+    auto it = type_registry().find(name);
+    return it == type_registry().end() ? nullptr : it->second;
+}
+
 namespace detail {
+void register_type(const TypeInfo& info) {
+    std::lock_guard<std::mutex> lock(type_registry_mutex());
+    type_registry().emplace(info.type->name(), &info);
+}
+
 void throw_short_input(std::string_view type) {
     throw ContractError("Codec<" + std::string(type) + ">::decode: input too short");
 }

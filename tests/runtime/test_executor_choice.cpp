@@ -104,7 +104,10 @@ TEST_CASE("the inline executor gives the thread executor's outcomes", "[executor
           std::multiset<std::string>{"20", "40", "0", "124", "SUPPRESSED", "164"});
 }
 
-TEST_CASE("a plan asking for process isolation is rejected, not run in threads", "[executor]") {
+TEST_CASE(
+    "a plan asking for process isolation without a worker command is rejected, not run "
+    "in threads",
+    "[executor]") {
     PlanBuilder b;
     const DomainId doc = b.add_domain("Doc");
     const PortId src = b.source("src");
@@ -115,8 +118,8 @@ TEST_CASE("a plan asking for process isolation is rejected, not run in threads",
     const Plan plan = b.build();
     VecSource source({1});
     CHECK_THROWS_WITH(run(plan, source, RunOptions{}),
-                      "run: call 'ocr': isolation process is not available in this runtime yet "
-                      "(its executors run every Call's actors in this process)");
+                      "run: call 'ocr' asks for isolation process, but RunOptions::worker_argv is "
+                      "empty (pipeline_main sets it to the binary itself)");
 }
 
 TEST_CASE("an actor that was never built stops the run once; a later setup failure is infra",

@@ -128,6 +128,10 @@ struct RunOptions {
     // The same grace applies to the roots in flight after a first StopRequest.
     std::chrono::milliseconds stop_grace{2000};
     StopRequest* stop = nullptr;  // polled by the driver (at least every 50 ms when set)
+    // How to start a worker for an `isolation process` Call: the executable and its arguments
+    // (the runtime appends --rop-worker CALL:FD:MEMORY). pipeline_main sets it to the binary
+    // itself with its own arguments; a run with an isolated Call and no worker_argv throws.
+    std::vector<std::string> worker_argv;
     // Stuck batches (StuckBatch): flagged once a batch has run longer than stuck_min and
     // stuck_factor x its Call's median batch time; stuck_factor <= 0 turns the check off.
     // on_stuck is called once per flagged batch, on the driver thread.

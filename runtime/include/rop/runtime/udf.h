@@ -86,6 +86,10 @@ class Actor {
   public:
     virtual ~Actor() = default;
     virtual void process(Batch& batch) = 0;
+    // Called from another thread when the batch being processed is abandoned (a timeout) or the
+    // run ends without waiting for it: an actor that can stop its work (a process-isolated one
+    // kills its worker) does so, and process() then returns or throws soon. Default: nothing.
+    virtual void cancel() noexcept {}
 };
 
 using ActorFactory = std::function<std::unique_ptr<Actor>()>;

@@ -69,10 +69,26 @@ TypeInfo make_type_info() {
 
 }  // namespace detail
 
+namespace detail {
+// Every type a binary makes Values of is known by its typeid name from the start of the program
+// (dynamic initialization of this member, for each T whose type_info_of is instantiated): a
+// process worker decodes the items it is sent by the name they travel with (find_type).
+void register_type(const TypeInfo& info);
+template <class T>
+struct TypeRegistration {
+    static inline const bool registered = (register_type(type_info_of<T>()), true);
+};
+}  // namespace detail
+
 template <class T>
 const TypeInfo& type_info_of() {
     static const TypeInfo info = detail::make_type_info<T>();
+    (void)detail::TypeRegistration<T>::registered;
     return info;
 }
+
+// The TypeInfo of the type whose typeid name is `name`, among those registered above; nullptr
+// when this binary never makes Values of it.
+const TypeInfo* find_type(std::string_view name);
 
 }  // namespace rop::runtime

@@ -1,0 +1,34 @@
+// Process-isolated actors (`isolation process`, docs/runtime.md "Process isolation"). A Call
+// that asks for it keeps its place in the executor (an actor thread per actor), but the thread's
+// Actor is a proxy: it starts a worker process (the pipeline's own binary, in worker mode) and
+// sends it each batch's items, encoded with their Codecs, over a local socket; the worker runs
+// the real actor and sends back the results, streamed children first. A worker that dies
+// (SIGSEGV, abort, the OOM killer, a kill after a timeout) is an infra failure of its batch:
+// replayed on a fresh worker while infra_retries lasts, then narrowed down to the item that
+// brings it down, whose root alone fails ("infra: worker killed by SIGSEGV (attempt 4 of 4)").
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string_view>
+
+#include "rop/runtime/plan.h"
+#include "rop/runtime/run.h"
+
+namespace rop::runtime::detail {
+
+// `plan` with every `isolation process` Call's factory replaced by one that starts a worker
+// with options.worker_argv; nullopt when no Call asks for isolation. Throws ContractError when
+// one does and worker_argv is empty.
+std::optional<Plan> with_process_actors(const Plan& plan, const RunOptions& options);
+
+// The flag that starts a binary as a worker, and its value "CALL:FD[:MEMORY]": the Call's
+// index in the plan, the socket's descriptor and the memory limit in bytes (0: none).
+inline constexpr std::string_view kWorkerFlag = "--rop-worker";
+
+// The worker's main (pipeline_main calls it when started with kWorkerFlag): builds the Call's
+// actor from `plan` (which the binary built from the same arguments as the driver's), then runs
+// the batches it is sent until the driver closes the socket. Returns the exit status.
+int serve_process_worker(const Plan& plan, std::string_view spec, std::ostream& err);
+
+}  // namespace rop::runtime::detail

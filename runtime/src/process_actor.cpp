@@ -1,0 +1,255 @@
+// The driver's side of a process-isolated actor (process.h): ProcessActor, the proxy an actor
+// thread runs, and with_process_actors, which gives each isolated Call its factory.
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/system/system_error.hpp>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "process.h"
+#include "process_wire.h"
+
+extern char** environ;
+
+namespace rop::runtime::detail {
+namespace {
+
+// The descriptor a worker finds its socket at.
+constexpr int kWorkerFd = 3;
+
+// "killed by SIGSEGV", "exited with status 3".
+std::string describe(int status) {
+    if (WIFSIGNALED(status)) {
+        const int signal = WTERMSIG(status);
+        const char* name = sigabbrev_np(signal);
+        return "killed by " +
+               (name ? "SIG" + std::string(name) : "signal " + std::to_string(signal));
+    }
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    return "stopped";
+}
+
+class ProcessActor final : public Actor {
+  public:
+    ProcessActor(const std::vector<std::string>& argv, std::uint32_t call, const CallSpec& spec)
+        : kind_(spec.kind),
+          num_inputs_(static_cast<std::uint32_t>(spec.inputs.size())),
+          num_outputs_(static_cast<std::uint32_t>(spec.outputs.size())),
+          socket_(io_) {
+        int fds[2];
+        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+            throw std::runtime_error(std::string("cannot create the worker's socket: ") +
+                                     std::strerror(errno));
+        }
+        // Moved above the low descriptors, so that dup2 onto kWorkerFd is never a no-op (which
+        // would keep close-on-exec).
+        const int child_end = ::fcntl(fds[1], F_DUPFD_CLOEXEC, 64);
+        ::close(fds[1]);
+        std::vector<std::string> args = argv;
+        args.emplace_back(kWorkerFlag);
+        args.push_back(std::to_string(call) + ":" + std::to_string(kWorkerFd) + ":" +
+                       std::to_string(spec.options.memory_bytes));
+        std::vector<char*> c_args;
+        for (std::string& a : args) c_args.push_back(a.data());
+        c_args.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, child_end, kWorkerFd);
+        const int spawned =
+            ::posix_spawn(&pid_, args[0].c_str(), &actions, nullptr, c_args.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(child_end);
+        if (spawned != 0) {
+            ::close(fds[0]);
+            pid_ = -1;
+            throw std::runtime_error("cannot start a worker process ('" + args[0] +
+                                     "'): " + std::strerror(spawned));
+        }
+        socket_.assign(boost::asio::local::stream_protocol(), fds[0]);
+        // The handshake: the worker builds its actor, then says Ready (or why it could not).
+        std::string frame;
+        try {
+            frame = wire::receive(socket_);
+        } catch (const boost::system::system_error&) {
+            throw std::runtime_error("its worker process " + reap() + " while starting");
+        }
+        wire::Reader in(std::string_view(frame).substr(1));
+        if (static_cast<wire::Kind>(frame[0]) == wire::Kind::Setup)
+            throw std::runtime_error(in.str());
+        if (static_cast<wire::Kind>(frame[0]) != wire::Kind::Ready) {
+            throw wire::WireError("process worker: no handshake");
+        }
+    }
+
+    ~ProcessActor() override {
+        boost::system::error_code ignored;
+        socket_.close(ignored);  // the worker reads EOF and exits
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+        std::lock_guard<std::mutex> lock(mutex_);
+        while (pid_ > 0) {
+            int status = 0;
+            const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+            if (r == pid_ || (r < 0 && errno != EINTR)) {
+                pid_ = -1;
+                break;
+            }
+            if (std::chrono::steady_clock::now() >= until) {
+                ::kill(pid_, SIGKILL);
+                while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+                }
+                pid_ = -1;
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+
+    void process(Batch& batch) override {
+        wire::Writer out(wire::Kind::Batch);
+        const auto n = static_cast<std::uint32_t>(batch.size());
+        out.u32(n);
+        for (std::uint32_t g = 0; g < n; ++g) {
+            const GrainInfo info = batch.info(g);
+            out.u32(info.entity);
+            out.u32(info.parent);
+            out.u32(info.ordinal);
+            for (std::uint32_t i = 0; i < num_inputs_; ++i) out.value(batch.input(g, i));
+            if (kind_ == CallKind::Reduce) out.value(batch.parent(g));
+        }
+        try {
+            wire::send(socket_, out);
+            for (;;) {
+                const std::string frame = wire::receive(socket_);
+                wire::Reader in(std::string_view(frame).substr(1));
+                switch (static_cast<wire::Kind>(frame[0])) {
+                    case wire::Kind::Emitted: {
+                        const std::uint32_t grain = in.u32();
+                        batch.emit_child(grain, in.value());
+                        break;
+                    }
+                    case wire::Kind::Done: apply(batch, in); return;
+                    default: throw wire::WireError("process worker: unexpected frame");
+                }
+            }
+        } catch (const boost::system::system_error&) {
+            throw InfraFailure("worker " + reap());
+        }
+    }
+
+    // From the driver thread (a timeout, the end of the run): the worker is killed, so that
+    // the actor thread waiting for it gets its batch back as an infra failure and exits.
+    void cancel() noexcept override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        cancelled_ = true;
+        if (pid_ > 0) ::kill(pid_, SIGKILL);
+    }
+
+  private:
+    // The worker's results for the batch, then its ending, as execute_job would have seen it.
+    void apply(Batch& batch, wire::Reader& in) {
+        const std::uint32_t n = in.u32();
+        for (std::uint32_t g = 0; g < n; ++g) {
+            const std::uint8_t flags = in.u8();
+            for (std::uint32_t o = 0; o < num_outputs_; ++o) {
+                Value v = in.value();
+                if (v.has_value()) batch.set_output(g, o, std::move(v));
+            }
+            if (flags & kKeepSet) batch.set_keep(g, (flags & kKeep) != 0);
+            if (flags & kFinished) batch.finish_children(g);
+        }
+        const std::uint32_t failures = in.u32();
+        for (std::uint32_t f = 0; f < failures; ++f) {
+            const std::uint32_t grain = in.u32();
+            const bool group = in.u8() != 0;
+            std::string reason = in.str();
+            if (group) {
+                batch.fail_group(grain, std::move(reason));
+            } else {
+                batch.fail_record(grain, std::move(reason));
+            }
+        }
+        const auto ending = static_cast<wire::Ending>(in.u8());
+        const std::uint64_t index = in.u64();
+        const std::string message = in.str();
+        switch (ending) {
+            case wire::Ending::Ok: return;
+            case wire::Ending::Opaque: throw std::runtime_error(message);
+            case wire::Ending::Infra: throw InfraFailure(message);
+            case wire::Ending::Contract: throw ContractError(message);
+            case wire::Ending::Record: throw RecordFailure(message, index);
+            case wire::Ending::Group: throw GroupFailure(message, index);
+        }
+        throw wire::WireError("process worker: unknown ending");
+    }
+
+    // The worker is gone (or going): waits for it and says how it ended.
+    std::string reap() {
+        boost::system::error_code ignored;
+        socket_.close(ignored);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (pid_ <= 0) return "is gone";
+        int status = 0;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        for (;;) {
+            const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+            if (r == pid_) break;
+            if (r < 0 && errno != EINTR) {
+                pid_ = -1;
+                return "is gone";
+            }
+            if (std::chrono::steady_clock::now() >= until) {  // closed its socket but lives on
+                ::kill(pid_, SIGKILL);
+                while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+                }
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        pid_ = -1;
+        if (cancelled_) return "stopped by the driver (" + describe(status) + ")";
+        return describe(status);
+    }
+
+    static constexpr std::uint8_t kKeepSet = 1, kKeep = 2, kFinished = 4;
+
+    CallKind kind_;
+    std::uint32_t num_inputs_, num_outputs_;
+    boost::asio::io_context io_;
+    wire::Socket socket_;
+    std::mutex mutex_;  // pid_ and cancelled_: cancel() comes from the driver thread
+    pid_t pid_ = -1;
+    bool cancelled_ = false;
+};
+
+}  // namespace
+
+std::optional<Plan> with_process_actors(const Plan& plan, const RunOptions& options) {
+    std::optional<Plan> out;
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const CallSpec& spec = plan.calls[c];
+        if (spec.options.isolation != Isolation::Process || !spec.factory) continue;
+        if (options.worker_argv.empty()) {
+            throw ContractError("run: call '" + spec.name +
+                                "' asks for isolation process, but RunOptions::worker_argv is "
+                                "empty (pipeline_main sets it to the binary itself)");
+        }
+        if (!out) out = plan;
+        const auto call = static_cast<std::uint32_t>(c);
+        out->calls[c].factory = [argv = options.worker_argv, call,
+                                 spec]() -> std::unique_ptr<Actor> {
+            return std::make_unique<ProcessActor>(argv, call, spec);
+        };
+    }
+    return out;
+}
+
+}  // namespace rop::runtime::detail

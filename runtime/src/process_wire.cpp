@@ -1,0 +1,96 @@
+// process_wire.h: frames and items on the process worker's socket.
+#include "process_wire.h"
+
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <typeinfo>
+
+namespace rop::runtime::detail::wire {
+namespace {
+
+enum class ValueTag : std::uint8_t { Empty, Item, Group };
+
+// The longest frame a peer may announce (1 TiB): a corrupt length must not become an allocation.
+constexpr std::uint64_t kMaxFrame = std::uint64_t{1} << 40;
+
+const TypeInfo& registered(const std::string& name) {
+    const TypeInfo* type = find_type(name);
+    if (!type) {
+        throw WireError("process worker: item type '" + name +
+                        "' is unknown to this binary (the worker must be started from the "
+                        "pipeline's own binary)");
+    }
+    return *type;
+}
+
+}  // namespace
+
+void Writer::value(const Value& v) {
+    if (!v.has_value()) {
+        u8(static_cast<std::uint8_t>(ValueTag::Empty));
+        return;
+    }
+    if (const ReduceGroup* group = v.try_get<ReduceGroup>()) {
+        u8(static_cast<std::uint8_t>(ValueTag::Group));
+        u32(static_cast<std::uint32_t>(group->values.size()));
+        for (std::size_t i = 0; i < group->values.size(); ++i) {
+            value(group->values[i]);
+            u32(group->ordinals[i]);
+        }
+        u32(static_cast<std::uint32_t>(group->skipped.size()));
+        for (const SkippedChild& s : group->skipped) {
+            u32(s.ordinal);
+            str(s.reason);
+        }
+        return;
+    }
+    u8(static_cast<std::uint8_t>(ValueTag::Item));
+    str(v.type()->type->name());
+    str(v.encode());  // ContractError when the type has no Codec
+}
+
+Value Reader::value() {
+    switch (static_cast<ValueTag>(u8())) {
+        case ValueTag::Empty: return Value();
+        case ValueTag::Item: {
+            const std::string name = str();
+            const std::string bytes = str();
+            return Value::decode(registered(name), bytes);
+        }
+        case ValueTag::Group: {
+            ReduceGroup group;
+            const std::uint32_t n = u32();
+            for (std::uint32_t i = 0; i < n; ++i) {
+                group.values.push_back(value());
+                group.ordinals.push_back(u32());
+            }
+            const std::uint32_t skipped = u32();
+            for (std::uint32_t i = 0; i < skipped; ++i) {
+                SkippedChild s;
+                s.ordinal = u32();
+                s.reason = str();
+                group.skipped.push_back(std::move(s));
+            }
+            return Value::of<ReduceGroup>(std::move(group));
+        }
+    }
+    throw WireError("process worker: unknown item tag");
+}
+
+void send(Socket& socket, const Writer& frame) {
+    const std::uint64_t size = frame.frame().size();
+    const std::array<boost::asio::const_buffer, 2> buffers{boost::asio::buffer(&size, sizeof size),
+                                                           boost::asio::buffer(frame.frame())};
+    boost::asio::write(socket, buffers);
+}
+
+std::string receive(Socket& socket) {
+    std::uint64_t size = 0;
+    boost::asio::read(socket, boost::asio::buffer(&size, sizeof size));
+    if (size == 0 || size > kMaxFrame) throw WireError("process worker: bad frame length");
+    std::string frame(size, '\0');
+    boost::asio::read(socket, boost::asio::buffer(frame));
+    return frame;
+}
+
+}  // namespace rop::runtime::detail::wire

@@ -1,0 +1,240 @@
+// The worker's side of a process-isolated actor (process.h): the pipeline's binary, started with
+// --rop-worker CALL:FD:MEMORY, builds the Call's actor and runs the batches the driver sends.
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/system/system_error.hpp>
+#include <charconv>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "process.h"
+#include "process_wire.h"
+
+namespace rop::runtime::detail {
+namespace {
+
+struct WorkerSpec {
+    std::uint32_t call = 0;
+    int fd = -1;
+    std::uint64_t memory = 0;
+};
+
+std::optional<WorkerSpec> parse_spec(std::string_view spec) {
+    WorkerSpec out;
+    auto field = [&spec](auto& value) {
+        const std::size_t colon = spec.find(':');
+        const std::string_view part = spec.substr(0, colon);
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        spec = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
+        return ec == std::errc() && end == part.data() + part.size();
+    };
+    if (!field(out.call) || !field(out.fd)) return std::nullopt;
+    if (!spec.empty() && !field(out.memory)) return std::nullopt;
+    return out;
+}
+
+// The Batch a worker's actor sees: the decoded items; what the actor reports is kept for the
+// Done frame, except streamed children, which go to the driver at once.
+class WorkerBatch final : public Batch {
+  public:
+    WorkerBatch(wire::Reader& in, const CallSpec& spec, wire::Socket& socket)
+        : num_inputs_(spec.inputs.size()),
+          num_outputs_(spec.outputs.size()),
+          reduce_(spec.kind == CallKind::Reduce),
+          socket_(socket) {
+        const std::uint32_t n = in.u32();
+        infos_.resize(n);
+        inputs_.resize(std::size_t{n} * num_inputs_);
+        if (reduce_) parents_.resize(n);
+        for (std::uint32_t g = 0; g < n; ++g) {
+            infos_[g].entity = in.u32();
+            infos_[g].parent = in.u32();
+            infos_[g].ordinal = in.u32();
+            for (std::size_t i = 0; i < num_inputs_; ++i) inputs_[g * num_inputs_ + i] = in.value();
+            if (reduce_) parents_[g] = in.value();
+        }
+        outputs_.resize(std::size_t{n} * num_outputs_);
+        flags_.assign(n, 0);
+    }
+
+    std::size_t size() const override { return infos_.size(); }
+    GrainInfo info(std::size_t grain) const override { return infos_.at(grain); }
+    const Value& input(std::size_t grain, std::size_t input) const override {
+        return inputs_.at(grain * num_inputs_ + input);
+    }
+    const Value& parent(std::size_t grain) const override {
+        return reduce_ ? parents_.at(grain) : Batch::parent(grain);
+    }
+    void set_output(std::size_t grain, std::size_t output, Value value) override {
+        if (output >= num_outputs_ || grain >= size()) {
+            throw ContractError("set_output: grain " + std::to_string(grain) + ", output " +
+                                std::to_string(output) + " out of range");
+        }
+        outputs_[grain * num_outputs_ + output] = std::move(value);
+    }
+    void set_keep(std::size_t grain, bool keep) override {
+        flags_.at(grain) |= static_cast<std::uint8_t>(kKeepSet | (keep ? kKeep : 0));
+    }
+    void emit_child(std::size_t grain, Value child) override {
+        wire::Writer out(wire::Kind::Emitted);
+        out.u32(static_cast<std::uint32_t>(grain));
+        out.value(child);
+        wire::send(socket_, out);
+    }
+    void finish_children(std::size_t grain) override { flags_.at(grain) |= kFinished; }
+    void fail_record(std::size_t grain, std::string reason) override {
+        failures_.push_back({static_cast<std::uint32_t>(grain), false, std::move(reason)});
+    }
+    void fail_group(std::size_t grain, std::string reason) override {
+        failures_.push_back({static_cast<std::uint32_t>(grain), true, std::move(reason)});
+    }
+
+    // The Done frame: per Grain its flags and outputs, the failures, then how process() ended.
+    wire::Writer done(wire::Ending ending, std::uint64_t index, const std::string& message) const {
+        wire::Writer out(wire::Kind::Done);
+        out.u32(static_cast<std::uint32_t>(size()));
+        for (std::size_t g = 0; g < size(); ++g) {
+            out.u8(flags_[g]);
+            for (std::size_t o = 0; o < num_outputs_; ++o)
+                out.value(outputs_[g * num_outputs_ + o]);
+        }
+        out.u32(static_cast<std::uint32_t>(failures_.size()));
+        for (const Failure& f : failures_) {
+            out.u32(f.grain);
+            out.u8(f.group ? 1 : 0);
+            out.str(f.reason);
+        }
+        out.u8(static_cast<std::uint8_t>(ending));
+        out.u64(index);
+        out.str(message);
+        return out;
+    }
+
+  private:
+    static constexpr std::uint8_t kKeepSet = 1, kKeep = 2, kFinished = 4;
+    struct Failure {
+        std::uint32_t grain;
+        bool group;
+        std::string reason;
+    };
+    std::size_t num_inputs_, num_outputs_;
+    bool reduce_;
+    wire::Socket& socket_;
+    std::vector<GrainInfo> infos_;
+    std::vector<Value> inputs_, parents_, outputs_;
+    std::vector<std::uint8_t> flags_;
+    std::vector<Failure> failures_;
+};
+
+// Runs one batch and answers with its Done frame, classifying what process() threw as
+// execute_job does.
+void run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, wire::Socket& socket,
+               std::uint64_t memory) {
+    WorkerBatch batch(in, spec, socket);
+    wire::Ending ending = wire::Ending::Ok;
+    std::uint64_t index = rop::kUnnamed;
+    std::string message;
+    try {
+        actor.process(batch);
+    } catch (const RecordFailure& f) {
+        ending = wire::Ending::Record;
+        index = f.index();
+        message = f.what();
+    } catch (const GroupFailure& f) {
+        ending = wire::Ending::Group;
+        index = f.index();
+        message = f.what();
+    } catch (const InfraFailure& e) {
+        ending = wire::Ending::Infra;
+        message = e.what();
+    } catch (const ContractError& e) {
+        ending = wire::Ending::Contract;
+        message = e.what();
+    } catch (const std::bad_alloc&) {
+        ending = wire::Ending::Opaque;
+        message = memory ? "out of memory (the worker's limit is " + std::to_string(memory >> 20) +
+                               " MiB)"
+                         : "out of memory";
+    } catch (const std::exception& e) {
+        ending = wire::Ending::Opaque;
+        message = e.what();
+    } catch (...) {
+        ending = wire::Ending::Opaque;
+        message = "unknown exception";
+    }
+    wire::send(socket, batch.done(ending, index, message));
+}
+
+}  // namespace
+
+int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& err) {
+    const std::optional<WorkerSpec> spec = parse_spec(text);
+    if (!spec || spec->call >= plan.calls.size() || spec->fd < 0) {
+        err << "rop worker: bad " << kWorkerFlag << " '" << text << "'\n";
+        return 2;
+    }
+    // The driver owns the worker: it dies with the driver, and Ctrl-C (sent to the whole
+    // process group) is the driver's to handle (its grace period lets this batch finish).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() == 1) return 1;
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
+    ::signal(SIGPIPE, SIG_IGN);
+    if (spec->memory > 0) {
+        const rlimit limit{spec->memory, spec->memory};
+        ::setrlimit(RLIMIT_AS, &limit);
+    }
+    boost::asio::io_context io;
+    wire::Socket socket(io);
+    try {
+        socket.assign(boost::asio::local::stream_protocol(), spec->fd);
+    } catch (const boost::system::system_error& e) {
+        err << "rop worker: fd " << spec->fd << ": " << e.what() << "\n";
+        return 2;
+    }
+    const CallSpec& call = plan.calls[spec->call];
+    try {
+        std::unique_ptr<Actor> actor;
+        std::string setup_error;
+        try {
+            if (call.factory) actor = call.factory();
+            if (!actor) setup_error = "the factory returned no actor";
+        } catch (const std::exception& e) {
+            setup_error = e.what();
+        } catch (...) {
+            setup_error = "unknown exception";
+        }
+        if (!setup_error.empty()) {
+            wire::Writer out(wire::Kind::Setup);
+            out.str(setup_error);
+            wire::send(socket, out);
+            return 1;
+        }
+        wire::send(socket, wire::Writer(wire::Kind::Ready));
+        for (;;) {
+            std::string frame;
+            try {
+                frame = wire::receive(socket);
+            } catch (const boost::system::system_error&) {
+                return 0;  // the driver closed the socket: done
+            }
+            if (static_cast<wire::Kind>(frame[0]) != wire::Kind::Batch) {
+                err << "rop worker: unexpected frame\n";
+                return 2;
+            }
+            wire::Reader in(std::string_view(frame).substr(1));
+            run_batch(*actor, in, call, socket, spec->memory);
+        }
+    } catch (const std::exception& e) {  // the socket broke mid-batch, or a malformed frame
+        err << "rop worker (call '" << call.name << "'): " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace rop::runtime::detail

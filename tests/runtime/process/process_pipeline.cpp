@@ -1,0 +1,197 @@
+// The pipeline the process-isolation tests run (test_process.cpp): a hand-written
+// PipelineDefinition run by pipeline_main, like a generated binary, whose map Call can be
+// isolated (ROP_TEST_ISOLATE="m" or "m,sum": `isolation process` is fixed at build time in a
+// generated binary) and misbehaves on the pages ROP_TEST_POISON names.
+//   docs  (source): a text file, one root per line: "NAME VALUE"
+//   split (expand): VALUE % 5 + 2 pages, valued 1000 * VALUE + i, streamed
+//   m     (map):    3 * page + 1, one batch at a time (batch 8, 2 actors by default); in its
+//                   worker process a 512 MiB address-space limit. ROP_TEST_POISON="PAGE:HOW,..."
+//                   with HOW one of segv, abort, exit, alloc (allocates without bound), throw
+//                   (an ordinary exception naming the page), hang (sleeps forever), setup (the
+//                   actor's constructor throws: the Call cannot be built at all)
+//   sum   (reduce): the root's VALUE * 1e6 + the sum of its pages, also in the worker process
+//                   when isolated (ROP_TEST_ISOLATE="m,sum"): ReduceGroups cross too
+//   totals (sink):  one line per root, "NAME TOTAL", in a plain file (append, no journal
+//                   needed by the tests; --commit-group 1)
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rop/runtime/pipeline_main.h"
+
+namespace rt = rop::runtime;
+
+namespace {
+
+class LineSource final : public rt::RootSource {
+  public:
+    explicit LineSource(const std::string& path) {
+        std::ifstream in(path);
+        if (!in) throw std::runtime_error("cannot open '" + path + "'");
+        std::string name;
+        long value = 0;
+        while (in >> name >> value) roots_.emplace_back(name, value);
+    }
+    std::optional<Root> next() override {
+        if (i_ == roots_.size()) return std::nullopt;
+        const auto& [name, value] = roots_[i_++];
+        return Root{rt::Value::of<long>(value), name};
+    }
+    std::optional<std::size_t> size_hint() const override { return roots_.size(); }
+
+  private:
+    std::vector<std::pair<std::string, long>> roots_;
+    std::size_t i_ = 0;
+};
+
+// ROP_TEST_POISON, parsed: page value -> how it misbehaves.
+std::map<long, std::string> poison() {
+    std::map<long, std::string> out;
+    const char* text = std::getenv("ROP_TEST_POISON");
+    std::string s = text ? text : "";
+    std::size_t at = 0;
+    while (at < s.size()) {
+        std::size_t end = s.find(',', at);
+        if (end == std::string::npos) end = s.size();
+        const std::string item = s.substr(at, end - at);
+        const std::size_t colon = item.find(':');
+        if (colon != std::string::npos)
+            out[std::stol(item.substr(0, colon))] = item.substr(colon + 1);
+        at = end + 1;
+    }
+    return out;
+}
+
+void misbehave(long page, const std::string& how) {
+    if (how == "segv") std::raise(SIGSEGV);
+    if (how == "abort") std::abort();
+    if (how == "exit") std::_Exit(7);
+    if (how == "throw") throw std::runtime_error("page " + std::to_string(page) + " is bad");
+    if (how == "hang") {
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    if (how == "alloc") {
+        std::vector<std::unique_ptr<char[]>> hog;
+        for (;;) {
+            hog.push_back(std::make_unique<char[]>(64 << 20));
+            for (std::size_t i = 0; i < (64 << 20); i += 4096) hog.back()[i] = 1;
+        }
+    }
+}
+
+class MapActor final : public rt::Actor {
+  public:
+    MapActor() : poison_(poison()) {
+        for (const auto& [page, how] : poison_) {
+            if (how == "setup")
+                throw std::runtime_error("model data not found (page " + std::to_string(page) +
+                                         ")");
+        }
+    }
+    void process(rt::Batch& bt) override {
+        for (std::size_t g = 0; g < bt.size(); ++g) {
+            const long page = bt.input(g, 0).get<long>();
+            if (auto it = poison_.find(page); it != poison_.end()) misbehave(page, it->second);
+        }
+        for (std::size_t g = 0; g < bt.size(); ++g) {
+            bt.set_output(g, 0, rt::Value::of<long>(3 * bt.input(g, 0).get<long>() + 1));
+        }
+    }
+
+  private:
+    std::map<long, std::string> poison_;
+};
+
+class Fn final : public rt::Actor {
+  public:
+    explicit Fn(std::function<void(rt::Batch&)> f) : f_(std::move(f)) {}
+    void process(rt::Batch& batch) override { f_(batch); }
+
+  private:
+    std::function<void(rt::Batch&)> f_;
+};
+
+rt::ActorFactory actor(std::function<void(rt::Batch&)> f) {
+    return [f] { return std::make_unique<Fn>(f); };
+}
+
+struct TotalsSink {
+    explicit TotalsSink(const std::string& path) : out(path, std::ios::trunc) {
+        if (!out) throw std::runtime_error("cannot create '" + path + "'");
+    }
+    std::ofstream out;
+};
+
+rt::PipelineDefinition definition() {
+    rt::PlanBuilder b;
+    const rt::DomainId doc = b.add_domain("Doc");
+    const rt::DomainId page = b.add_domain("Page", doc);
+    const rt::PortId src = b.source("docs");
+    const rt::PortId pages = b.add_port("pages", page);
+    const rt::PortId mapped = b.add_port("mapped", page);
+    const rt::PortId total = b.add_port("total", doc);
+    rt::CallOptions o;
+    o.batch = 8;
+    o.actors = 2;
+    b.add_call({"split", rt::CallKind::Expand, doc, {{src}}, {pages}, o, actor([](rt::Batch& bt) {
+                    for (std::size_t g = 0; g < bt.size(); ++g) {
+                        const long v = bt.input(g, 0).get<long>();
+                        for (long i = 0; i < v % 5 + 2; ++i) {
+                            bt.emit_child(g, rt::Value::of<long>(1000 * v + i));
+                        }
+                    }
+                })});
+    const char* isolate = std::getenv("ROP_TEST_ISOLATE");
+    const std::string isolated = "," + std::string(isolate ? isolate : "") + ",";
+    rt::CallOptions m = o;
+    m.memory_bytes = std::uint64_t{512} << 20;
+    if (isolated.find(",m,") != std::string::npos) m.isolation = rt::Isolation::Process;
+    rt::CallOptions r = o;
+    if (isolated.find(",sum,") != std::string::npos) r.isolation = rt::Isolation::Process;
+    b.add_call({"m", rt::CallKind::Map, page, {{pages}}, {mapped}, m, [] {
+                    return std::make_unique<MapActor>();
+                }});
+    b.add_call({"sum", rt::CallKind::Reduce, doc, {{mapped}}, {total}, r, actor([](rt::Batch& bt) {
+                    for (std::size_t g = 0; g < bt.size(); ++g) {
+                        long s = bt.parent(g).get<long>() * 1000000;
+                        for (const rt::Value& v : bt.input(g, 0).get<rt::ReduceGroup>().values) {
+                            s += v.get<long>();
+                        }
+                        bt.set_output(g, 0, rt::Value::of<long>(s));
+                    }
+                })});
+    rt::PipelineDefinition def;
+    def.name = "process_pipeline";
+    def.version = "1";
+    def.plan = b.build();
+    def.sources.push_back({"docs", "Doc: NAME VALUE lines", "", [](const std::string& input) {
+                               return std::make_unique<LineSource>(input);
+                           }});
+    def.sinks.push_back({"totals", "Doc.total, NAME TOTAL lines", total, "out/totals.txt",
+                         [](const std::string& path) {
+                             auto sink = std::make_shared<TotalsSink>(path);
+                             rt::RootSinkBinding binding;
+                             binding.write_root = [sink](const rt::RootKey& k,
+                                                         std::span<const rt::Value> items) {
+                                 for (const rt::Value& v : items) {
+                                     sink->out << k.name << ' ' << v.get<long>() << '\n';
+                                 }
+                                 sink->out.flush();
+                             };
+                             return binding;
+                         }});
+    return def;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return rt::pipeline_main(argc, argv, definition()); }

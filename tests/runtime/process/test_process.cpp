@@ -1,0 +1,187 @@
+// Process-isolated actors (issue 12, docs/runtime.md "Process isolation"), end to end through
+// pipeline_main: process_pipeline's map Call runs in worker processes and misbehaves on one page
+// (segfault, abort, exit, unbounded allocation under the worker's memory limit, an exception, a
+// hang past the Call's timeout), mixed in batches with other roots' pages, under random batch
+// caps and actor counts. Only that page's root fails, with a reason naming what happened; every
+// other root's total is byte-identical to a clean run's; nothing takes the driver down.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        static int counter = 0;
+        path = fs::temp_directory_path() /
+               ("rop-process-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The roots every test runs: "rN V" with V = N + 1; root r2 (V 3) has pages 3000..3004.
+const std::vector<std::pair<std::string, long>>& roots() {
+    static const std::vector<std::pair<std::string, long>> list = [] {
+        std::vector<std::pair<std::string, long>> out;
+        for (long n = 0; n < 12; ++n) out.emplace_back("r" + std::to_string(n), n + 1);
+        return out;
+    }();
+    return list;
+}
+
+struct Run {
+    int exit_code = -1;
+    nlohmann::json report;
+    std::map<std::string, std::string> totals;  // root name -> its line
+    std::string err;
+};
+
+Run run_pipeline(const std::string& isolate, const std::string& poison,
+                 const std::vector<std::string>& sets) {
+    TempDir dir;
+    {
+        std::ofstream in(dir.path / "docs.txt");
+        for (const auto& [name, value] : roots()) in << name << ' ' << value << '\n';
+    }
+    std::string command = "ROP_TEST_ISOLATE='" + isolate + "' ROP_TEST_POISON='" + poison + "' '" +
+                          ROP_PROCESS_PIPELINE + "' --no-progress --commit-group 1" +
+                          " --input docs='" + (dir.path / "docs.txt").string() + "'" +
+                          " --output totals='" + (dir.path / "totals.txt").string() + "'" +
+                          " --report '" + (dir.path / "report.json").string() + "'";
+    for (const std::string& s : sets) command += " --set " + s;
+    command +=
+        " > '" + (dir.path / "out.txt").string() + "' 2> '" + (dir.path / "err.txt").string() + "'";
+    const int status = std::system(command.c_str());
+    Run run;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run.err = slurp(dir.path / "err.txt");
+    if (fs::exists(dir.path / "report.json")) {
+        run.report = nlohmann::json::parse(slurp(dir.path / "report.json"));
+    }
+    std::istringstream lines(slurp(dir.path / "totals.txt"));
+    for (std::string line; std::getline(lines, line);) {
+        run.totals[line.substr(0, line.find(' '))] = line;
+    }
+    return run;
+}
+
+const Run& clean_threads() {
+    static const Run run = run_pipeline("", "", {});
+    return run;
+}
+
+const nlohmann::json* root_of(const Run& run, const std::string& name) {
+    for (const nlohmann::json& r : run.report["roots"]) {
+        if (r["name"] == name) return &r;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("isolated map and reduce: the same totals as in threads", "[process]") {
+    const Run& clean = clean_threads();
+    REQUIRE(clean.exit_code == 0);
+    REQUIRE(clean.totals.size() == roots().size());
+    for (const char* isolate : {"m", "m,sum"}) {
+        CAPTURE(isolate);
+        const Run isolated = run_pipeline(isolate, "", {"m.batch=3", "m.actors=2"});
+        CHECK(isolated.exit_code == 0);
+        CHECK(isolated.totals == clean.totals);
+    }
+}
+
+TEST_CASE("a worker that dies or misbehaves fails only the root of the page that did it",
+          "[process]") {
+    const Run& clean = clean_threads();
+    REQUIRE(clean.exit_code == 0);
+    struct Case {
+        std::string how;
+        std::string reason;  // what the failed root's reason starts with or contains
+        bool starts;
+        std::vector<std::string> sets;
+    };
+    const std::vector<Case> cases = {
+        {"segv", "infra: worker killed by SIGSEGV (after ", true, {}},
+        {"abort", "infra: worker killed by SIGABRT (after ", true, {}},
+        {"exit", "infra: worker exited with status 7 (after ", true, {}},
+        {"alloc", "out of memory (the worker's limit is 512 MiB)", false, {}},
+        {"throw", "page 3001 is bad", false, {}},
+        {"hang",
+         "infra: timeout after 1000 ms (actor abandoned) (after ",
+         true,
+         {"m.timeout=1s", "m.infra_retries=1"}},
+    };
+    std::mt19937 random(12);
+    for (const Case& c : cases) {
+        const std::uint32_t batch = std::vector<std::uint32_t>{1, 3, 8, 64}[random() % 4];
+        const std::uint32_t actors = 1 + random() % 3;
+        CAPTURE(c.how, batch, actors);
+        std::vector<std::string> sets = c.sets;
+        sets.push_back("m.batch=" + std::to_string(batch));
+        sets.push_back("m.actors=" + std::to_string(actors));
+        const Run run = run_pipeline("m", "3001:" + c.how, sets);
+        INFO(run.err);
+        CHECK(run.exit_code == 3);  // some roots failed; the run itself went on
+        const nlohmann::json* bad = root_of(run, "r2");
+        REQUIRE(bad != nullptr);
+        CHECK((*bad)["status"] == "failed");
+        CHECK((*bad)["call"] == "m");
+        const std::string reason = (*bad)["reason"];
+        if (c.starts) {
+            CHECK_THAT(reason, StartsWith(c.reason));
+        } else {
+            CHECK_THAT(reason, ContainsSubstring(c.reason));
+        }
+        for (const auto& [name, value] : roots()) {
+            if (name == "r2") continue;
+            CAPTURE(name);
+            const nlohmann::json* r = root_of(run, name);
+            REQUIRE(r != nullptr);
+            CHECK((*r)["status"] == "ok");
+            CHECK(run.totals.count(name) == 1);
+            if (run.totals.count(name)) CHECK(run.totals.at(name) == clean.totals.at(name));
+        }
+        CHECK(run.totals.count("r2") == 0);
+    }
+}
+
+TEST_CASE("an isolated actor that cannot be built stops the run once, with its reason",
+          "[process]") {
+    const Run run = run_pipeline("m", "0:setup", {"m.actors=3"});
+    CHECK(run.exit_code == 1);
+    CHECK_THAT(run.err, ContainsSubstring("model data not found (page 0)"));
+    // One message, not one per root or per actor.
+    std::size_t count = 0;
+    for (std::size_t at = run.err.find("model data not found"); at != std::string::npos;
+         at = run.err.find("model data not found", at + 1)) {
+        ++count;
+    }
+    CHECK(count == 1);
+}
