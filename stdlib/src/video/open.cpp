@@ -64,8 +64,10 @@ Video open(const File& file) {
                                "): " + reason.substr(std::min(reason.size(), name.size() + 2)));
     }
     if (last < tail_start - 2 * reader.half_frame()) {
+        // The reader met the end of the file (plus what the demuxer logged, if anything).
         detail::fail(name, "truncated: no frame decodes after " + detail::seconds(tail_start) +
-                               " of " + detail::seconds(video.duration));
+                               " of " + detail::seconds(video.duration) + " (" +
+                               detail::ffmpeg_error(AVERROR_EOF) + ")");
     }
     return video;
 }
