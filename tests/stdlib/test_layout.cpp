@@ -84,7 +84,9 @@ TEST_CASE("Regions fills a layer page's regions and table cells from its text la
         CHECK(region.confidence == 100);
     }
     CHECK(second[0].text == "Results Table");
+    CHECK(second[0].font_size == 20);
     CHECK(second[1].text == "Units sold per region are listed below.");
+    CHECK(second[1].font_size == 12);
     const Region& table = second[2];
     REQUIRE(table.cells.size() == 9);
     CHECK(table.cells[0].text == "Region");

@@ -111,6 +111,7 @@ PageContent page(std::span<const Region> regions) {
         Block block;
         block.bbox = region.bbox;
         block.confidence = region.confidence;
+        block.font_size = region.font_size;
         switch (region.kind) {
             case RegionKind::heading: block.text_level = std::max(1, region.level); break;
             case RegionKind::table:

@@ -195,7 +195,8 @@ std::string layer_text(const std::vector<const Word*>& words) {
 // A "layer" page's regions take their text from the page's words instead of OCR: each word
 // belongs to the first region (tables first) whose box holds its center; a table's cells each
 // get the words whose center they hold, the table's text its rows with cells joined by " | ".
-// Figures take no words; words no region holds are left out, as OCR would leave them.
+// Figures take no words; words no region holds are left out, as OCR would leave them. A region's
+// font_size is the largest of its words'.
 void fill_from_layer(const Page& page, std::vector<Region>& regions) {
     std::vector<bool> taken(page.words.size(), false);
     auto claim = [&](const BBox& box) {
@@ -214,7 +215,11 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
             if ((region.kind == RegionKind::table) != (pass == 0)) continue;
             if (region.kind == RegionKind::figure) continue;
             if (region.kind != RegionKind::table || region.cells.empty()) {
-                region.text = layer_text(claim(region.bbox));
+                const std::vector<const Word*> words = claim(region.bbox);
+                for (const Word* word : words) {
+                    region.font_size = std::max(region.font_size, word->font_size);
+                }
+                region.text = layer_text(words);
                 continue;
             }
             std::string text;

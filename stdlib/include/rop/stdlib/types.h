@@ -159,6 +159,7 @@ struct Region {
     float confidence = 0;             // 0..100, from OCR
     Metadata metadata;                // free-form tags (e.g. broadcast document metadata)
     std::string text_source = "ocr";  // the page's: "layer" when `text` came from its text layer
+    double font_size = 0;             // "layer": the largest font size of its words, else 0
     Outline outline;                  // the document's outline (the Page's)
 };
 
