@@ -119,6 +119,9 @@ void encode_clip(const Clip& clip, const AVCodec* encoder, const std::string& te
             if (rc < 0) {
                 fail(name, "cannot encode: " + ffmpeg_error(rc));
             }
+            if (packet->duration <= 0) {  // one frame: the muxer then counts the last one too
+                packet->duration = 1;
+            }
             av_packet_rescale_ts(packet.get(), codec->time_base, stream->time_base);
             packet->stream_index = stream->index;
             if (const int written = av_interleaved_write_frame(output.get(), packet.get());
