@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 
+#include "crash.h"
 #include "process.h"
 #include "rop/runtime/pipeline_main.h"
 
@@ -243,6 +244,10 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     RunOptions run_options;
     run_options.max_inflight_roots = args.max_inflight_roots;
     run_options.commit_group = args.commit_group;
+    // A UDF that brings the binary down is named, with its roots and a stack trace, and the
+    // journal counts it (crash.h).
+    run_options.crash_reports = true;
+    detail::install_crash_handler(prog);
     // A process-isolated Call's workers are this binary, with these arguments.
     run_options.worker_argv.emplace_back("/proc/self/exe");
     for (int i = 1; i < argc; ++i) run_options.worker_argv.emplace_back(argv[i]);

@@ -36,14 +36,38 @@ Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& so
 }
 
 void Scheduler::admit() {
-    while (!source_exhausted_ && admitting_ &&
+    if (suspect_ && !store_.roots()[*suspect_].done) return;  // it runs alone
+    suspect_.reset();
+    while ((held_ || !source_exhausted_) && admitting_ &&
            (store_.inflight_roots() == 0 ||
             (store_.inflight_roots() < options_.max_inflight_roots &&
              store_.live_bytes() + sinks_.buffered_bytes() < options_.max_payload_bytes))) {
-        std::optional<RootSource::Root> next = source_.next();
+        std::optional<RootSource::Root> next =
+            held_ ? std::exchange(held_, std::nullopt) : source_.next();
         if (!next) {
             source_exhausted_ = true;
             break;
+        }
+        if (const auto ordinal = static_cast<std::uint32_t>(store_.roots().size());
+            sinks_.crashed_before() && !sinks_.journaled_ordinal(ordinal)) {
+            if (const Journal::Crashes* c = sinks_.crashes(ordinal); c && c->count >= 2) {
+                // It brought the process down twice (the second time alone): it fails, unrun.
+                RootState& root = store_.add_resumed_root();
+                root.result.name = std::move(next->name);
+                root.result.status = RootStatus::Failed;
+                root.result.reason = "crashed the process twice (last: " + c->last + ")";
+                root.result.attempts = c->count;
+                root.result.resumed = false;
+                sinks_.journal_entry(ordinal, root.result);
+                continue;
+            } else if (c) {
+                if (store_.inflight_roots() > 0) {  // wait until it can run alone
+                    held_ = std::move(next);
+                    break;
+                }
+                sinks_.flush();  // what finished before it stays finished if it crashes again
+                suspect_ = ordinal;
+            }
         }
         if (sinks_.resuming()) {
             const auto ordinal = static_cast<std::uint32_t>(store_.roots().size());
@@ -62,6 +86,7 @@ void Scheduler::admit() {
         peak_inflight_roots_ = std::max(peak_inflight_roots_, store_.inflight_roots());
         resolver_->drain();
         store_.complete_if_idle(ordinal);
+        if (suspect_ == ordinal) break;  // alone: nothing else until it is done
     }
 }
 
@@ -196,6 +221,7 @@ BatchJob* Scheduler::build_job(CallId call) {
         recycle(job);
         return nullptr;
     }
+    if (options_.crash_reports) describe_for_crash(*job);
     CallCounters& counters = counters_[call];
     if (mixed) ++counters.mixed_parent_batches;
     if (!options_.trace_path.empty()) {
@@ -210,6 +236,31 @@ BatchJob* Scheduler::build_job(CallId call) {
     ++counters.batches;
     q.dispatched += job->size();
     return job;
+}
+
+// What the crash handler says (and journals) should this batch bring the process down: its
+// Call, its size and its distinct roots (the first few by name, all by ordinal).
+void Scheduler::describe_for_crash(BatchJob& job) const {
+    const CallSpec& spec = plan_.calls[job.call];
+    job.crash_call = spec.name;
+    job.crash_roots.clear();
+    for (const GrainInfo& info : job.infos) {
+        const std::uint64_t ordinal = store_.ordinal(store_.root_entity(info.entity));
+        if (std::find(job.crash_roots.begin(), job.crash_roots.end(), ordinal) ==
+            job.crash_roots.end()) {
+            job.crash_roots.push_back(ordinal);
+        }
+    }
+    job.crash_note = "call '" + spec.name + "', a batch of " + std::to_string(job.size()) +
+                     (job.crash_roots.size() == 1 ? " from root " : " from roots ");
+    constexpr std::size_t kNamed = 8;
+    for (std::size_t i = 0; i < job.crash_roots.size() && i < kNamed; ++i) {
+        if (i) job.crash_note += ", ";
+        job.crash_note += store_.roots()[job.crash_roots[i]].result.name;
+    }
+    if (job.crash_roots.size() > kNamed) {
+        job.crash_note += " and " + std::to_string(job.crash_roots.size() - kNamed) + " more";
+    }
 }
 
 void Scheduler::requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred) {

@@ -4,6 +4,7 @@
 #include <thread>
 #include <vector>
 
+#include "crash.h"
 #include "rop/runtime/executor.h"
 
 namespace rop::runtime {
@@ -198,6 +199,7 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
         replace_actor = true;
     } else {
         JobBatch batch(job, reports);
+        detail::set_running_job(&job);  // for the crash handler (crash.h)
         try {
             try {
                 actor->process(batch);
@@ -225,6 +227,7 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
             job.error_message = "unknown exception";
             batch.keep_complete_outputs();
         }
+        detail::set_running_job(nullptr);
     }
     job.end_ns = now_ns();
     Report done;

@@ -86,6 +86,23 @@ std::optional<JournalEntry> parse_journal_line(std::string_view line) {
     }
 }
 
+bool Journal::parse_crash_line(std::string_view line) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("crashed")) return false;
+    try {
+        const std::string what = "call '" + j.value("call", std::string("?")) +
+                                 "': " + j.value("signal", std::string("a signal"));
+        for (const auto& ordinal : j.at("crashed")) {
+            Crashes& c = crashes_[ordinal.get<std::uint64_t>()];
+            ++c.count;
+            c.last = what;
+        }
+    } catch (const nlohmann::json::exception&) {
+        return false;
+    }
+    return true;
+}
+
 Journal::Journal(std::string path, const std::vector<std::string>& sinks, bool resume)
     : path_(std::move(path)) {
     const std::string where = "journal '" + path_ + "': ";
@@ -137,6 +154,11 @@ Journal::Journal(std::string path, const std::vector<std::string>& sinks, bool r
             }
             header = true;
         } else {
+            if (parse_crash_line(line)) {
+                pos = nl + 1;
+                good = pos;
+                continue;
+            }
             auto entry = parse_journal_line(line);
             if (!entry || entry->tokens.size() != sinks.size()) {
                 if (last) break;  // the last line may be garbage after a crash

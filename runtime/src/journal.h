@@ -3,12 +3,15 @@
 // failure, every root sink's checkpoint token). Lines are grouped: add() keeps a line in memory,
 // flush() appends every kept line with one write() and one fsync (RootSinks decides when).
 // A torn last line (a crash mid-append) is ignored on reading and cut off before appending.
+// A crash line, {"crashed":[ORDINALS],"call":NAME,"signal":NAME}, is what the crash handler
+// appends when a UDF batch brings the process down (crash.h); --resume counts them per root.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "rop/runtime/run.h"
@@ -41,6 +44,14 @@ class Journal {
     Journal& operator=(const Journal&) = delete;
 
     const std::vector<JournalEntry>& entries() const { return entries_; }
+    // Crash lines (crash.h): how often each root was in a batch that brought the process down,
+    // and the last such crash's description ("call 'm': SIGSEGV").
+    struct Crashes {
+        std::uint32_t count = 0;
+        std::string last;
+    };
+    const std::unordered_map<std::uint64_t, Crashes>& crashes() const { return crashes_; }
+    int fd() const { return fd_; }
     // Keeps one entry's line for the next flush().
     void add(const JournalEntry& entry) {
         pending_ += journal_line(entry);
@@ -52,12 +63,14 @@ class Journal {
     void flush();
 
   private:
+    bool parse_crash_line(std::string_view line);  // true: it was one (and is counted)
     void write_all(const std::string& text);
     std::string path_;
     int fd_ = -1;
     std::vector<JournalEntry> entries_;
     std::string pending_;
     std::size_t pending_lines_ = 0;
+    std::unordered_map<std::uint64_t, Crashes> crashes_;
 };
 
 }  // namespace rop::runtime::detail

@@ -5,10 +5,16 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "crash.h"
+
 namespace rop::runtime::detail {
 
 RootSinks::RootSinks(const Plan& plan, const RunOptions& options, const LineageStore& store)
     : plan_(plan), options_(options), store_(store) {}
+
+RootSinks::~RootSinks() {
+    if (journal_) set_crash_journal(-1);
+}
 
 void RootSinks::open() {
     for (std::size_t i = 0; i < options_.root_sinks.size(); ++i) {
@@ -18,6 +24,7 @@ void RootSinks::open() {
     std::vector<std::string> tokens(options_.root_sinks.size());  // "" = a fresh run
     if (!options_.journal_path.empty()) {
         journal_ = std::make_unique<Journal>(options_.journal_path, names_, options_.resume);
+        set_crash_journal(journal_->fd());
         if (!journal_->entries().empty()) tokens = journal_->entries().back().tokens;
         for (const JournalEntry& e : journal_->entries()) journaled_[e.ordinal] = e;
     } else if (options_.resume) {
@@ -137,15 +144,20 @@ void RootSinks::undo(const std::vector<std::pair<std::uint32_t, std::string>>& w
 }
 
 void RootSinks::journal(const RootState& root) {
+    journal_entry(store_.ordinal(root.entity), root.result);
+}
+
+// One journal line, kept for the commit group, with every sink's checkpoint after the root.
+void RootSinks::journal_entry(std::uint32_t ordinal, const RootResult& result) {
     if (pending_++ == 0) first_pending_ = std::chrono::steady_clock::now();
     if (!journal_) return;
     JournalEntry entry;
-    entry.ordinal = store_.ordinal(root.entity);
-    entry.name = root.result.name;
-    entry.status = root.result.status;
-    entry.failed_call = root.result.failed_call;
-    entry.reason = root.result.reason;
-    entry.attempts = root.result.attempts;
+    entry.ordinal = ordinal;
+    entry.name = result.name;
+    entry.status = result.status;
+    entry.failed_call = result.failed_call;
+    entry.reason = result.reason;
+    entry.attempts = result.attempts;
     for (std::size_t s = 0; s < options_.root_sinks.size(); ++s) {
         const RootSinkBinding& binding = options_.root_sinks[s];
         if (!binding.checkpoint) {
@@ -159,6 +171,12 @@ void RootSinks::journal(const RootState& root) {
         }
     }
     journal_->add(entry);
+}
+
+const Journal::Crashes* RootSinks::crashes(std::uint32_t ordinal) const {
+    if (!journal_) return nullptr;
+    auto it = journal_->crashes().find(ordinal);
+    return it == journal_->crashes().end() ? nullptr : &it->second;
 }
 
 void RootSinks::flush() {

@@ -22,6 +22,9 @@ namespace rop::runtime::detail {
 class RootSinks {
   public:
     RootSinks(const Plan& plan, const RunOptions& options, const LineageStore& store);
+    ~RootSinks();
+    RootSinks(const RootSinks&) = delete;
+    RootSinks& operator=(const RootSinks&) = delete;
 
     void open();  // journal, restore(); before the executor starts
     void buffer(const std::vector<std::uint32_t>& sinks, EntityId entity, const Value& value);
@@ -39,6 +42,13 @@ class RootSinks {
         return pending_ == 0 ? until : std::min(until, first_pending_ + options_.commit_window);
     }
     bool resuming() const { return !journaled_.empty(); }
+    // Crash lines of the journal (crash.h): how often a root was in a batch that brought the
+    // process down; nullptr for none. journal_failed() records a root failed without running.
+    bool crashed_before() const { return journal_ && !journal_->crashes().empty(); }
+    const Journal::Crashes* crashes(std::uint32_t ordinal) const;
+    bool journaled_ordinal(std::uint32_t ordinal) const { return journaled_.count(ordinal) > 0; }
+    // A root done without an entity of its own (failed unrun): its journal line.
+    void journal_entry(std::uint32_t ordinal, const RootResult& result);
     std::size_t buffered_bytes() const { return buffered_bytes_; }
 
   private:

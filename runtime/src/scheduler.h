@@ -72,6 +72,7 @@ class Scheduler {
 
     void dispatch_pass();  // one pass over the Calls, downstream first
     BatchJob* build_job(CallId call);
+    void describe_for_crash(BatchJob& job) const;
 
     const Plan& plan_;
     const RunOptions& options_;
@@ -96,6 +97,10 @@ class Scheduler {
     bool admitting_ = true;  // false: no more roots (a stop request, an abort)
     bool halted_ = false;    // aborted: no more batches either
     std::size_t peak_inflight_roots_ = 0;
+    // --resume after crashes: a root the journal blames for one runs alone (nothing else is
+    // admitted while it is in flight); held_ is the next root, waiting for the roots in flight.
+    std::optional<RootSource::Root> held_;
+    std::optional<std::uint32_t> suspect_;
 };
 
 }  // namespace rop::runtime::detail

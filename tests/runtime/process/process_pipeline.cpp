@@ -8,7 +8,8 @@
 //                   worker process a 512 MiB address-space limit. ROP_TEST_POISON="PAGE:HOW,..."
 //                   with HOW one of segv, abort, exit, alloc (allocates without bound), throw
 //                   (an ordinary exception naming the page), hang (sleeps forever), setup (the
-//                   actor's constructor throws: the Call cannot be built at all)
+//                   actor's constructor throws: the Call cannot be built at all);
+//                   ROP_TEST_SLEEP_US: each batch sleeps that long (bench/isolation)
 //   sum   (reduce): the root's VALUE * 1e6 + the sum of its pages, also in the worker process
 //                   when isolated (ROP_TEST_ISOLATE="m,sum"): ReduceGroups cross too
 //   totals (sink):  one line per root, "NAME TOTAL", in a plain file (append, no journal
@@ -98,6 +99,7 @@ class MapActor final : public rt::Actor {
         }
     }
     void process(rt::Batch& bt) override {
+        if (sleep_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
         for (std::size_t g = 0; g < bt.size(); ++g) {
             const long page = bt.input(g, 0).get<long>();
             if (auto it = poison_.find(page); it != poison_.end()) misbehave(page, it->second);
@@ -109,6 +111,8 @@ class MapActor final : public rt::Actor {
 
   private:
     std::map<long, std::string> poison_;
+    long sleep_us_ =
+        std::getenv("ROP_TEST_SLEEP_US") ? std::atol(std::getenv("ROP_TEST_SLEEP_US")) : 0;
 };
 
 class Fn final : public rt::Actor {

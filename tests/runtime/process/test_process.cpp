@@ -62,10 +62,9 @@ struct Run {
     std::string err;
 };
 
-Run run_pipeline(const std::string& isolate, const std::string& poison,
-                 const std::vector<std::string>& sets) {
-    TempDir dir;
-    {
+Run run_in(const TempDir& dir, const std::string& isolate, const std::string& poison,
+           const std::vector<std::string>& sets, const std::string& extra = "") {
+    if (!fs::exists(dir.path / "docs.txt")) {
         std::ofstream in(dir.path / "docs.txt");
         for (const auto& [name, value] : roots()) in << name << ' ' << value << '\n';
     }
@@ -75,8 +74,9 @@ Run run_pipeline(const std::string& isolate, const std::string& poison,
                           " --output totals='" + (dir.path / "totals.txt").string() + "'" +
                           " --report '" + (dir.path / "report.json").string() + "'";
     for (const std::string& s : sets) command += " --set " + s;
-    command +=
-        " > '" + (dir.path / "out.txt").string() + "' 2> '" + (dir.path / "err.txt").string() + "'";
+    fs::remove(dir.path / "report.json");
+    command += extra + " > '" + (dir.path / "out.txt").string() + "' 2> '" +
+               (dir.path / "err.txt").string() + "'";
     const int status = std::system(command.c_str());
     Run run;
     run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -89,6 +89,12 @@ Run run_pipeline(const std::string& isolate, const std::string& poison,
         run.totals[line.substr(0, line.find(' '))] = line;
     }
     return run;
+}
+
+Run run_pipeline(const std::string& isolate, const std::string& poison,
+                 const std::vector<std::string>& sets) {
+    TempDir dir;
+    return run_in(dir, isolate, poison, sets);
 }
 
 const Run& clean_threads() {
@@ -184,4 +190,45 @@ TEST_CASE("an isolated actor that cannot be built stops the run once, with its r
         ++count;
     }
     CHECK(count == 1);
+}
+
+TEST_CASE(
+    "without isolation, a crash names its batch, and --resume fails the root that crashes "
+    "twice",
+    "[process][crash]") {
+    TempDir dir;
+    const std::vector<std::string> sets = {"m.batch=8", "m.actors=1"};
+    // 1: the batch holding page 3001 brings the process down; its roots are named and journaled.
+    const Run first = run_in(dir, "", "3001:segv", sets);
+    CHECK(first.exit_code == 128 + 11);
+    CHECK_THAT(first.err, ContainsSubstring("process_pipeline: crashed: SIGSEGV in call 'm', a "
+                                            "batch of "));
+    CHECK_THAT(first.err, ContainsSubstring("r2"));
+    CHECK_THAT(first.err, ContainsSubstring("stack trace:"));
+    const std::string journal = slurp(dir.path / "totals.txt.journal");
+    CHECK_THAT(journal, ContainsSubstring("\"call\":\"m\",\"signal\":\"SIGSEGV\"}"));
+    // 2: --resume runs each blamed root alone; r2 brings the process down again, alone.
+    const Run second = run_in(dir, "", "3001:segv", sets, " --resume");
+    CHECK(second.exit_code == 128 + 11);
+    CHECK_THAT(second.err, ContainsSubstring("from root r2\n"));
+    // 3: r2 crashed twice: it fails without running; every other root finishes.
+    const Run third = run_in(dir, "", "3001:segv", sets, " --resume");
+    CHECK(third.exit_code == 3);
+    const nlohmann::json* bad = root_of(third, "r2");
+    REQUIRE(bad != nullptr);
+    CHECK((*bad)["status"] == "failed");
+    CHECK((*bad)["reason"] == "crashed the process twice (last: call 'm': SIGSEGV)");
+    for (const auto& [name, value] : roots()) {
+        if (name == "r2") continue;
+        CAPTURE(name);
+        const nlohmann::json* r = root_of(third, name);
+        REQUIRE(r != nullptr);
+        CHECK((*r)["status"] == "ok");
+    }
+    // A fourth resume has nothing left to run, and r2 stays failed.
+    const Run fourth = run_in(dir, "", "3001:segv", sets, " --resume");
+    CHECK(fourth.exit_code == 3);
+    const nlohmann::json* still = root_of(fourth, "r2");
+    REQUIRE(still != nullptr);
+    CHECK((*still)["reason"] == "crashed the process twice (last: call 'm': SIGSEGV)");
 }

@@ -49,6 +49,11 @@ struct BatchJob {
     std::vector<GrainInfo> infos;
     std::vector<Value> inputs;         // size() * num_inputs, Grain-major
     std::vector<Value> parent_values;  // reduce: Batch::parent per Grain; else empty
+    // RunOptions::crash_reports: what the crash handler says and journals if this batch brings
+    // the process down ("call 'm', batch of 8 from roots a.pdf, b.pdf"; the roots' ordinals).
+    std::string crash_note;
+    std::string crash_call;
+    std::vector<std::uint64_t> crash_roots;
     // ---- results (actor) ----
     std::vector<Value> outputs;  // size() * num_outputs, Grain-major
     std::vector<GrainResult> results;

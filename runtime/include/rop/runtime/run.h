@@ -132,6 +132,9 @@ struct RunOptions {
     // (the runtime appends --rop-worker CALL:FD:MEMORY). pipeline_main sets it to the binary
     // itself with its own arguments; a run with an isolated Call and no worker_argv throws.
     std::vector<std::string> worker_argv;
+    // Fill BatchJob::crash_note/crash_roots at dispatch, for the crash handler pipeline_main
+    // installs (a few hundred nanoseconds per batch; off for in-process uses).
+    bool crash_reports = false;
     // Stuck batches (StuckBatch): flagged once a batch has run longer than stuck_min and
     // stuck_factor x its Call's median batch time; stuck_factor <= 0 turns the check off.
     // on_stuck is called once per flagged batch, on the driver thread.
