@@ -98,9 +98,10 @@ check(all(item["text_source"] == ("ocr" if item["page_idx"] == 1 else "layer") f
 headers = [item["page_idx"] for item in mixed
            if item["type"] == "header" and item["text"] == "Mixed Sources Handbook"]
 check(headers == [0, 1, 2, 3], f"mixed.json headers on pages {headers}")
-if name == "mineru":  # docling's layout analysis finds no region for a lone page number
-    numbers = [(item["page_idx"], item["text"]) for item in mixed if item["type"] == "page_number"]
-    check(numbers == [(0, "1"), (2, "3"), (3, "4")], f"mixed.json page numbers {numbers}")
+# (Tesseract does not read the lone "2" on the scan; the layer pages' numbers are all there, in
+# docling as a region of words its layout analysis missed.)
+numbers = [(item["page_idx"], item["text"]) for item in mixed if item["type"] == "page_number"]
+check(numbers == [(0, "1"), (2, "3"), (3, "4")], f"mixed.json page numbers {numbers}")
 check([item.get("text_level") for item in mixed if item["type"] == "text"][0] == 1,
       "mixed.json: the first text item is not a level-1 heading")
 

@@ -101,3 +101,28 @@ TEST_CASE("Regions fills a layer page's regions and table cells from its text la
     CHECK(read_back[2].text == table.text);
     CHECK(read_back[0].confidence == 100);
 }
+
+TEST_CASE("on a layer page, words the layout analysis misses become regions of their own") {
+    const std::vector<Page> pages = render("text/mixed.pdf", 150, pdf::TextSource::detect);
+    REQUIRE(pages[0].text_source == "layer");
+    layout::Regions analyse;
+    const std::vector<Region> regions = analyse(pages[0]);
+    std::vector<std::string> texts;
+    for (const Region& region : regions) texts.push_back(region.text);
+    // Tesseract's layout finds no block for the lone page number at the bottom.
+    CHECK(texts == std::vector<std::string>{"Mixed Sources Handbook", "Born Digital",
+                                            "This page has a text layer that poppler reads.\n"
+                                            "Its words come with fonts and boxes.",
+                                            "1"});
+    REQUIRE(regions.size() == 4);
+    const Region& number = regions[3];
+    CHECK(number.order == 3);
+    CHECK(number.kind == RegionKind::text);
+    CHECK(number.image.empty());  // no crop: nothing left to OCR
+    CHECK(number.text_source == "layer");
+    CHECK(number.font_size == 10);
+    CHECK(number.bbox.y0 > 750);
+    CHECK(number.bbox.x0 > 290);
+    CHECK(number.bbox.x1 < 320);
+    CHECK(ocr::has_text(number));
+}

@@ -195,8 +195,9 @@ std::string layer_text(const std::vector<const Word*>& words) {
 // A "layer" page's regions take their text from the page's words instead of OCR: each word
 // belongs to the first region (tables first) whose box holds its center; a table's cells each
 // get the words whose center they hold, the table's text its rows with cells joined by " | ".
-// Figures take no words; words no region holds are left out, as OCR would leave them. A region's
-// font_size is the largest of its words'.
+// Figures take no words. Runs of words no region holds become text regions of their own (no
+// crop), placed before the first region that starts below them. A region's font_size is the
+// largest of its words'.
 void fill_from_layer(const Page& page, std::vector<Region>& regions) {
     std::vector<bool> taken(page.words.size(), false);
     auto claim = [&](const BBox& box) {
@@ -235,6 +236,48 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
             region.text = text;
         }
     }
+    // Words no region holds (the layout analysis missed them): runs of them in the layer's
+    // order become text regions of their own, placed by their top edge, so no word is lost.
+    std::vector<std::vector<const Word*>> runs;
+    const Word* last = nullptr;
+    for (std::size_t i = 0; i < page.words.size(); ++i) {
+        if (taken[i]) {
+            last = nullptr;
+            continue;
+        }
+        const Word& word = page.words[i];
+        const bool near = last != nullptr &&
+                          word.bbox.y0 - last->bbox.y1 <= 0.6 * last->bbox.height() &&
+                          word.bbox.y1 >= last->bbox.y0;
+        if (!near) runs.emplace_back();
+        runs.back().push_back(&word);
+        last = &word;
+    }
+    for (const std::vector<const Word*>& run : runs) {
+        Region region;
+        region.doc_path = page.doc_path;
+        region.doc_name = page.doc_name;
+        region.page_index = page.index;
+        region.kind = RegionKind::text;
+        region.bbox = run.front()->bbox;
+        for (const Word* word : run) {
+            region.bbox = BBox{
+                std::min(region.bbox.x0, word->bbox.x0), std::min(region.bbox.y0, word->bbox.y0),
+                std::max(region.bbox.x1, word->bbox.x1), std::max(region.bbox.y1, word->bbox.y1)};
+            region.font_size = std::max(region.font_size, word->font_size);
+        }
+        region.page_width = page.width;
+        region.page_height = page.height;
+        region.dpi = page.dpi;
+        region.text = layer_text(run);
+        region.confidence = 100;
+        region.text_source = "layer";
+        region.outline = page.outline;
+        auto at = std::find_if(regions.begin(), regions.end(),
+                               [&](const Region& r) { return r.bbox.y0 > region.bbox.y0; });
+        regions.insert(at, std::move(region));
+    }
+    for (std::size_t i = 0; i < regions.size(); ++i) regions[i].order = static_cast<int>(i);
 }
 
 }  // namespace
