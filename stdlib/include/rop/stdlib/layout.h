@@ -21,8 +21,9 @@ namespace rop::stdlib::layout {
 // found from their rules and keep a cell grid (rows x cols, cells row by row); Tesseract's own
 // table blocks become tables without a grid. On a page whose text_source is "layer" every region
 // takes its text from the layer (each word to the first region, tables first, whose box holds
-// its center; table cells likewise) and gets text_source "layer", so RegionText skips it. A page
-// without an image fails its record.
+// its center; table cells likewise) and gets text_source "layer", so RegionText skips it; runs of
+// words no region holds become text regions of their own (without a crop). A page without an
+// image fails its record.
 class Regions {
   public:
     explicit Regions(bool tables = true, double heading_ratio = 1.3);
