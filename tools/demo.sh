@@ -67,4 +67,36 @@ PY
 echo "  Markdown:      out/mineru-out/markdown/*.md"
 echo "  content lists: out/mineru-out/content_list/*.json"
 echo "  run report:    out/mineru-report.json"
+
+# The video pipeline (examples/video): videos -> scene clips -> still clips dropped -> clips
+# transcoded -> frames, blurry ones dropped -> one JSONL record per video, plus an audio branch.
+# Its inputs are made here with the `ffmpeg` command (FFmpeg's lavfi sources, scene cuts, and
+# broken files that fail with a reason); no model server is needed.
+echo "== ropc build examples/video/video.rop -o out/video =="
+"$ropc" build examples/video/video.rop -o out/video
+rm -rf out/video-in out/video-out out/clips
+bash tests/data/make_test_videos.sh out/video-videos
+mkdir -p out/video-in
+cp out/video-videos/*.mp4 out/video-videos/*.mkv out/video-videos/broken/*.mp4 out/video-in/
+set +e
+out/video --input 'files=out/video-in/*' --output summary=out/video-out/videos.jsonl \
+    --output levels=out/video-out/audio.jsonl --report out/video-report.json
+video_status=$?
+set -e
+if [ "$video_status" -ne 0 ] && [ "$video_status" -ne 3 ]; then status=1; fi
+python3 - out/video-report.json out/video-out/videos.jsonl <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+records = [json.loads(line) for line in open(sys.argv[2])]
+frames = next((c["grains"] for c in report["calls"] if c["name"] == "rated"), 0)
+failed = [r for r in report["roots"] if r["status"] == "failed"]
+print(f"== video: {len(report['roots'])} files, {sum(len(r['clips']) for r in records)} clips kept, "
+      f"{frames} frames scored in {report['wall_s']:.1f} s, {len(failed)} failed ==")
+for r in sorted(records, key=lambda r: r["name"]):
+    spans = ", ".join(f"{c['start']}-{c['end']} s ({c['frames']} sharp frames)" for c in r["clips"])
+    print(f"  {r['name']}: {spans}")
+for r in failed:
+    print(f"  failed: {r['name']}: {r.get('reason', '')}")
+PY
+echo "  records: out/video-out/videos.jsonl, out/video-out/audio.jsonl; clips: out/clips/*.mp4"
 exit $status

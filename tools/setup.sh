@@ -16,6 +16,8 @@ packages=(
     libpoppler-cpp-dev poppler-utils
     libtesseract-dev tesseract-ocr-eng
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+    libswresample-dev                   # std.video: a clip's audio resampled to PCM
+    ffmpeg                              # std.video's test and demo videos (lavfi sources), ffprobe in the checks
     libtbb-dev
     libopenmpi-dev openmpi-bin
     libcairo2-dev
