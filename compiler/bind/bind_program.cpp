@@ -14,6 +14,7 @@
 #include "bind/checks/check_deterministic.h"
 #include "bind/checks/check_header_errors.h"
 #include "bind/checks/check_input_types.h"
+#include "bind/checks/check_isolation_codecs.h"
 #include "bind/checks/check_optional_inputs.h"
 #include "bind/checks/check_output_count.h"
 #include "bind/checks/check_reduce_parent.h"
@@ -180,6 +181,9 @@ void bind_call(BindContext& ctx, const sema::Call& call) {
     for (std::size_t o = 0; o < call.outputs.size(); ++o) {
         set_output(ctx, call, o, binding->outputs[o]);
     }
+
+    // 5. Process isolation: what crosses has a codec (E0306).
+    check_isolation_codecs(ctx, call, bound);
 }
 
 }  // namespace

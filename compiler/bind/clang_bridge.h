@@ -20,6 +20,8 @@ class Decl;
 class NamedDecl;
 class SourceLocation;
 class SourceManager;
+class ASTContext;
+class Type;
 }  // namespace clang
 
 namespace rop::bind::detail {
@@ -41,6 +43,11 @@ std::string plain_qualified_name(const clang::NamedDecl& decl);
 std::unique_ptr<clang::ASTConsumer> make_decl_collector(clang::CompilerInstance& ci,
                                                         const HeaderNames& headers, bool lint,
                                                         UdfLibrary& library);
+
+// The codec entry (library.codecs) of each canonical type in `types`, and of the types their
+// fields reach: how each crosses a process boundary, or why it cannot (codec_reader.cpp).
+void read_codecs(clang::ASTContext& ctx, const std::vector<const clang::Type*>& types,
+                 const LocationMapper& where, UdfLibrary& library);
 
 // Obvious sources of nondeterminism in `udf` — a function definition, or a class UDF's whole
 // class (methods and member initializers) — and, one level deep, in the bodies of the helpers

@@ -46,6 +46,7 @@ class TypeReader {
         out.is_const = value.isConstQualified();
         value = value.getUnqualifiedType();
         QualType canonical = value.getCanonicalType().getUnqualifiedType();
+        if (item_types_ && !canonical->isVoidType()) item_types_->push_back(canonical.getTypePtr());
         out.name = TypeName::getFullyQualifiedName(value, ctx_, policy_, false);
         out.canonical = canonical.getAsString(policy_);
 
@@ -107,6 +108,9 @@ class TypeReader {
     std::string canonical_name(QualType type) const {
         return type.getCanonicalType().getUnqualifiedType().getAsString(policy_);
     }
+
+    // Every type read goes here (when set), for read_codecs: an item type is one of them.
+    void collect_types(std::vector<const Type*>* types) { item_types_ = types; }
 
   private:
     static const ClassTemplateSpecializationDecl* specialization(QualType canonical) {
@@ -176,6 +180,7 @@ class TypeReader {
 
     ASTContext& ctx_;
     PrintingPolicy policy_;
+    std::vector<const Type*>* item_types_ = nullptr;
 };
 
 class DeclCollector : public ASTConsumer {
@@ -193,9 +198,12 @@ class DeclCollector : public ASTConsumer {
     void HandleTranslationUnit(ASTContext& ctx) override {
         ctx_ = &ctx;
         TypeReader types(ctx);
+        std::vector<const Type*> read;
+        types.collect_types(&read);
         types_ = &types;
         walk(*ctx.getTranslationUnitDecl());
         types_ = nullptr;
+        read_codecs(ctx, read, [this](SourceLocation loc) { return where(loc); }, library_);
     }
 
   private:
@@ -312,8 +320,10 @@ class DeclCollector : public ASTConsumer {
     }
 
     void add_record(const CXXRecordDecl& record) {
+        // A rop::Codec<T> specialization is neither a type a `.rop` file names nor a UDF.
         if (!record.isThisDeclarationADefinition() || record.getName().empty() ||
-            record.getDescribedClassTemplate() != nullptr) {
+            record.getDescribedClassTemplate() != nullptr ||
+            llvm::isa<ClassTemplateSpecializationDecl>(record)) {
             return;
         }
         add_type(record, ctx_->getRecordType(&record));

@@ -128,6 +128,34 @@ struct UdfType {
     SourceLoc location;
 };
 
+// How an item type crosses a process boundary (an `isolation process` Call, docs/udfs.md): the
+// codec ropc found or can derive for it, or why there is none.
+enum class CodecKind : std::uint8_t {
+    Builtin,  // a standard type rop/codec.h encodes (numbers, strings, containers of codec types)
+    User,     // a rop::Codec specialization the headers declare
+    Fields,   // a struct of public fields with codecs: ropc generates a rop::FieldsCodec
+    None,     // no codec: `problem` says why
+};
+
+struct TypeCodec {
+    std::string name;       // fully qualified, as generated C++ spells it: "demo::Page"
+    std::string canonical;  // compare with CxxType::canonical
+    CodecKind kind = CodecKind::None;
+    // Fields: the public non-static data members, in declaration order.
+    std::vector<std::string> fields;
+    // The canonical names of the Fields types this one's codec uses (its own fields' types, the
+    // elements of its containers), each of which needs its generated codec too.
+    std::vector<std::string> needs;
+    // None: the field that has no codec, as a path from this type ("meta.cache"; empty when the
+    // type itself has none), that field's type, what is wrong with it ("has no codec", "is
+    // private", ...) and where the field is declared.
+    std::string problem_field;
+    std::string problem_type;
+    std::string problem;
+    bool problem_is_field = false;  // `problem` is about the field ("is private"), not its type
+    SourceLoc problem_location;
+};
+
 // A problem reading headers: a missing file or a C++ error, with clang's message.
 struct BindError {
     SourceLoc location;  // file only (line 0) for a header that cannot be read

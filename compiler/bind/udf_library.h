@@ -21,6 +21,9 @@ struct UdfLibrary {
     std::vector<UdfDecl> decls;  // in declaration order, header by header
     std::vector<UdfType> types;
     std::vector<ScopeAlias> aliases;  // set by the caller; read_udfs leaves it empty
+    // The codec of every type a UDF's signature names (and of the types those reach through
+    // their fields), by canonical name, in the order found.
+    std::vector<TypeCodec> codecs;
 
     // The first UDF with this qualified name ('.' and '::' both separate scopes; a leading
     // '::' is ignored), or null. Overloaded functions: find_all gives every one.

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bind/crossing.h"
 #include "codegen/arguments.h"
 #include "codegen/escape.h"
 #include "codegen/printer.h"
@@ -79,6 +80,7 @@ class Generator {
         }
         emit("pipeline_main.cpp.tmpl", {{"source_path", cpp_comment_text(rop_file_)},
                                         {"includes", includes()},
+                                        {"codecs", [this] { emit_codecs(); }},
                                         {"actors", [this] { emit_actors(); }},
                                         {"plan_builder", [this] { emit_plan(); }}});
         GeneratedCode out;
@@ -188,6 +190,28 @@ class Generator {
         }
         if (!out.empty()) out.pop_back();
         return out;
+    }
+
+    // --- codecs -------------------------------------------------------------------------------
+
+    // The codecs of the structs that cross a process boundary (`isolation process`), after the
+    // headers that declare them and before anything uses them: field by field, in declaration
+    // order (rop::FieldsCodec, rop/codec.h). Nothing at all without such a Call.
+    void emit_codecs() {
+        const std::vector<const bind::TypeCodec*> codecs = bind::codecs_to_generate(bound_);
+        if (codecs.empty()) return;
+        printer_.print(
+            "\n// How the structs that cross a process boundary (isolation process) become "
+            "bytes and back.\n");
+        for (const bind::TypeCodec* codec : codecs) {
+            std::vector<Expr> args{leaf(codec->name)};
+            for (const std::string& field : codec->fields) {
+                args.push_back(leaf("&" + codec->name + "::" + field));
+            }
+            emit("codec.tmpl",
+                 {{"type", codec->name},
+                  wrapped_var("fields_codec", list("rop::FieldsCodec<", std::move(args), ">"), 4)});
+        }
     }
 
     // --- actors -------------------------------------------------------------------------------

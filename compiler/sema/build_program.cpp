@@ -101,6 +101,7 @@ class Lowering {
             options = &stage.options;
         }
         for (const ast::Option& option : *options) apply_option(option, call.options);
+        call.written = *options;
         call.domain = grain_domain(call);
         out_.calls.push_back(std::move(call));
     }

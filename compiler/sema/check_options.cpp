@@ -245,21 +245,12 @@ class OptionChecker {
         return false;
     }
 
-    // A valid value the runtime does not act on yet is never accepted silently: process
-    // isolation has no executor (E0306), and gpus is recorded in the plan but places nothing
-    // (W0300, a warning: the Call still runs correctly, only without a GPU).
+    // A valid value the runtime does not act on yet is never accepted silently: gpus is recorded
+    // in the plan but places nothing (W0300, a warning: the Call still runs correctly, only
+    // without a GPU). `isolation process` is honoured; binding checks that its item types have
+    // codecs (E0306, bind/checks/check_isolation_codecs.h).
     void check_honoured(const ast::Option& option, const OptionSpec& spec) {
-        if (spec.name == "isolation" &&
-            option.value.text == vocab::word(vocab::Isolation::Process)) {
-            Diagnostic& d = diags_.report(
-                DiagId::ProcessIsolationUnavailable, option.range,
-                "process-isolated actors are not available yet; 'isolation thread' (the "
-                "default) is what runs");
-            d.notes.push_back({std::nullopt,
-                               "the runtime has no process executor yet: a UDF that crashes "
-                               "would take the whole pipeline down, not just its actor"});
-            d.fixit = FixIt{option.value.range, std::string(vocab::word(vocab::Isolation::Thread))};
-        } else if (spec.kind == OptionKind::Gpus) {
+        if (spec.kind == OptionKind::Gpus) {
             Diagnostic& d = diags_.report(
                 DiagId::GpusNotPlaced, option.range,
                 "option 'gpus' is checked but GPUs are not yet placed: the Call runs on CPU "

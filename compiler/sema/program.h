@@ -73,6 +73,7 @@ struct Call {
     std::vector<PortId> outputs;
     DomainId domain = 0;               // the Domain its Grains live in (an expand: its input's)
     CallOptions options;               // defaults filled in
+    std::vector<ast::Option> written;  // the options as written, for diagnostics at one of them
     std::optional<OpBinding> binding;  // empty until UDF binding runs
     SourceRange range;                 // the whole statement
 };

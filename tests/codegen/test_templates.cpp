@@ -28,7 +28,8 @@ const std::map<std::string, std::set<std::string>>& documented_variables() {
         return vars;
     };
     static const std::map<std::string, std::set<std::string>> table = {
-        {"pipeline_main.cpp.tmpl", {"actors", "includes", "plan_builder", "source_path"}},
+        {"pipeline_main.cpp.tmpl", {"actors", "codecs", "includes", "plan_builder", "source_path"}},
+        {"codec.tmpl", {"fields_codec", "type"}},
         {"element_map_actor.tmpl", with(actor, {"kind", "udf_call", "publish"})},
         {"batch_actor.tmpl", with(actor, {"kind", "gather", "udf_call", "udf_name", "publish"})},
         {"expand_actor.tmpl", with(actor, {"child_type", "udf_call"})},

@@ -21,7 +21,8 @@ TEST_CASE("cli: exit status 0 clean / 1 errors / 2 usage or unreadable", "[cli]"
         {{"check", "clean/bound.rop"}, 0},            // binds clean
         {{"check", "W0300_gpus_not_placed.rop"}, 0},  // gpus: a warning, not yet placed
         {{"check", "W0300_gpus_not_placed.rop", "-Werror"}, 1},
-        {{"check", "E0306_isolation_process.rop"}, 1},  // isolation process: an error
+        {{"check", "E0306_isolation_process.rop"}, 1},  // an item type without a codec
+        {{"check", "clean/isolated.rop"}, 0},           // isolation process, types with codecs
         {{"check", "E0500_unknown_udf.rop"}, 1},        // binding errors
         {{"check", "--no-bind", "E0500_unknown_udf.rop"}, 0},
         {{"check", "-I"}, 2},  // -I needs a directory
@@ -124,15 +125,41 @@ TEST_CASE("cli: emit and graph print each stage", "[cli]") {
     CHECK(run_ropc({"graph", "no_such_file.rop"}).exit_code == 2);
 }
 
-// `ropc build` runs the same checks before it generates anything: an option the runtime would
-// ignore stops the build with the same diagnostic, and no binary is written.
-TEST_CASE("cli: ropc build rejects isolation process (E0306)", "[cli]") {
+// `ropc build` runs the same checks before it generates anything: an item type that cannot
+// cross a process boundary stops the build with the same diagnostic, and no binary is written.
+TEST_CASE("cli: ropc build rejects isolation process with a type without a codec (E0306)",
+          "[cli]") {
     const std::filesystem::path output =
         std::filesystem::temp_directory_path() / "rop_cli_e0306_never_built";
     std::filesystem::remove(output);
     const auto result = run_ropc({"build", "E0306_isolation_process.rop", "-o", output.string()});
     CHECK(result.exit_code == 1);
-    CHECK(result.err.rfind("E0306_isolation_process.rop:3:31: error: ", 0) == 0);
+    CHECK(result.err.rfind("E0306_isolation_process.rop:4:48: error: isolation process: item type "
+                           "'isolation::Page' cannot cross a process boundary: field 'cache'",
+                           0) == 0);
     CHECK(result.err.find("[E0306]") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(output));
+}
+
+// The generated file defines the codecs of the structs an `isolation process` Call sends, each
+// after the codecs it uses; without such a Call it defines none.
+TEST_CASE("cli: emit cpp writes the codecs of the structs that cross", "[cli]") {
+    const auto isolated = run_ropc({"emit", "cpp", "clean/isolated.rop"});
+    REQUIRE(isolated.exit_code == 0);
+    const std::string& cpp = isolated.out;
+    const auto entry = cpp.find("struct rop::Codec<isolation::Entry>");
+    const auto index = cpp.find("struct rop::Codec<isolation::Index>");
+    const auto doc = cpp.find("struct rop::Codec<isolation::Doc>");
+    REQUIRE(entry != std::string::npos);
+    REQUIRE(index != std::string::npos);
+    REQUIRE(doc != std::string::npos);
+    CHECK(entry < index);  // Index's codec uses Entry's
+    CHECK(cpp.find("rop::FieldsCodec<isolation::Entry, &isolation::Entry::word,") !=
+          std::string::npos);
+    CHECK(cpp.find("&isolation::Entry::pages> {};") != std::string::npos);
+    CHECK(index < cpp.find("namespace {"));  // before any use of the types
+    CHECK(cpp.find("#include \"../udfs/isolation.hpp\"") < entry);
+    const auto bound = run_ropc({"emit", "cpp", "clean/bound.rop"});
+    REQUIRE(bound.exit_code == 0);
+    CHECK(bound.out.find("rop::Codec") == std::string::npos);
 }

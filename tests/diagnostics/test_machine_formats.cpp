@@ -160,21 +160,20 @@ TEST_CASE("JSON and SARIF columns count characters like the text output",
     CHECK(region["endColumn"] == 11);
 }
 
-TEST_CASE("options the runtime does not honour yet: E0306 and W0300 in JSON and SARIF",
+TEST_CASE("E0306 (an item type without a codec) and W0300 (gpus) in JSON and SARIF",
           "[diagnostics][json][sarif]") {
-    // isolation process: an error at the option, with a fix-it to the thread default; the
-    // accepted `isolation thread` on the next line is not reported.
+    // isolation process with an item type that has no codec: an error at the option, with a
+    // note at the C++ field; the accepted `isolation thread` on the next line is not reported.
     const auto process = run_ropc({"check", "E0306_isolation_process.rop", "--format=json"});
     CHECK(process.exit_code == 1);
     const json errors = json::parse(process.out);
     REQUIRE(errors.size() == 1);
     CHECK(errors[0]["id"] == "E0306");
     CHECK(errors[0]["severity"] == "error");
-    CHECK(errors[0]["line"] == 3);
-    CHECK(errors[0]["column"] == 31);
-    CHECK(errors[0]["end_column"] == 48);  // `isolation process` underlined whole
-    CHECK(errors[0]["fixit"]["replacement"] == "thread");
-    CHECK(errors[0]["fixit"]["column"] == 41);
+    CHECK(errors[0]["line"] == 4);
+    CHECK(errors[0]["column"] == 48);
+    CHECK(errors[0]["end_column"] == 65);  // `isolation process` underlined whole
+    CHECK(errors[0]["message"].get<std::string>().find("field 'cache'") != std::string::npos);
 
     // gpus: a warning at each option, the pipeline still binds and checks (exit 0).
     const auto gpus = run_ropc({"check", "W0300_gpus_not_placed.rop", "--format=json"});
@@ -198,7 +197,7 @@ TEST_CASE("options the runtime does not honour yet: E0306 and W0300 in JSON and 
     REQUIRE(results.size() == 3);
     CHECK(results[0]["ruleId"] == "E0306");
     CHECK(results[0]["level"] == "error");
-    CHECK(results[0]["locations"][0]["physicalLocation"]["region"]["startColumn"] == 31);
+    CHECK(results[0]["locations"][0]["physicalLocation"]["region"]["startColumn"] == 48);
     CHECK(results[1]["ruleId"] == "W0300");
     CHECK(results[1]["level"] == "warning");
     CHECK(results[1]["locations"][0]["physicalLocation"]["region"]["startLine"] == 4);

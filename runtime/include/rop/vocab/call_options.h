@@ -118,7 +118,8 @@ inline constexpr CallOptionSpec kCallOptions[] = {
      detail::kCall, true, "whether one batch may mix children of different parents"},
     {"isolation", OptionKind::Enum, 0, 0, detail::index(Isolation::Thread), kIsolationWords,
      detail::kCall, false,
-     "run the UDF in threads of the executor, or in separate actor processes (not yet: E0306)"},
+     "run the UDF in threads of the executor, or in separate actor processes (its item types "
+     "need codecs: E0306)"},
     {"on_failure", OptionKind::Enum, 0, 0, detail::index(OnFailure::Suppress), kOnFailureWords,
      detail::kReduce, true,
      "what failed children do to a reduce: suppress its group, or skip them (fail-open)"},
