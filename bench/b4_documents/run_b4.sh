@@ -30,8 +30,10 @@ for f in $PDFS; do
     printf '{"path": "%s"}\n' "$f" >> "$manifest"
 done
 
-echo "== ropc build examples/mineru/mineru.rop"
-"$ROPC" build "$ROOT/examples/mineru/mineru.rop" -o "$OUT/work/mineru"
+echo "== ropc build examples/mineru/mineru.rop (text: ocr, so every page is OCR'd as B4 measures)"
+sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" > "$OUT/work/mineru.rop"
+grep -q 'text: ocr' "$OUT/work/mineru.rop" || { echo "b4: mineru.rop has no 'text: detect'" >&2; exit 2; }
+"$ROPC" build "$OUT/work/mineru.rop" -o "$OUT/work/mineru"
 bin=$OUT/work/mineru
 
 run() {  # run LABEL MANIFEST EXTRA... : one run, its report in $OUT/work/LABEL.json
