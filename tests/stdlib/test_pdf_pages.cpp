@@ -234,8 +234,11 @@ TEST_CASE("check_layer keeps a sane layer and sends unreadable or ink-less layer
     // Ink outside the words: fine while it is at most 0.2% of the page or less than inside.
     CHECK(pdf::check_layer({10, 0}, {1'000'000, 2'100, 100}).usable);  // 2000 px outside
     CHECK_FALSE(pdf::check_layer({10, 0}, {1'000'000, 2'102, 100}).usable);
-    CHECK(pdf::check_layer({900, 0}, {1'000'000, 90'000, 46'000}).usable);  // a figure
+    CHECK(pdf::check_layer({90, 0}, {1'000'000, 90'000, 46'000}).usable);
     CHECK_FALSE(pdf::check_layer({90, 0}, {1'000'000, 90'000, 44'000}).usable);
+    // 200 characters or more: the layer, even when a photograph outweighs the text.
+    CHECK(pdf::check_layer({200, 0}, {1'000'000, 300'000, 20'000}).usable);
+    CHECK_FALSE(pdf::check_layer({199, 0}, {1'000'000, 300'000, 20'000}).usable);
     // A blank page: nothing to OCR.
     CHECK(pdf::check_layer({0, 0}, {1'000'000, 0, 0}).usable);
     CHECK(pdf::check_layer({0, 0}, {1'000'000, 0, 0}).why == "layer: 0 characters, no ink");

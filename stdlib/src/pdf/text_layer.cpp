@@ -129,7 +129,8 @@ LayerCheck check_layer(const CharCounts& chars, const InkCoverage& ink) {
     }
     const std::int64_t outside = ink.ink - ink.covered;
     const double page = static_cast<double>(std::max<std::int64_t>(ink.pixels, 1));
-    if (static_cast<double>(outside) > kMaxUncoveredInk * page && outside > ink.covered) {
+    if (chars.total<kEnoughChars&& static_cast<double>(outside)> kMaxUncoveredInk * page &&
+        outside > ink.covered) {
         check.why = "ocr: " + percent(static_cast<double>(outside) / page) +
                     " of the page is ink outside the text layer's words (they hold " +
                     percent(static_cast<double>(ink.covered) /

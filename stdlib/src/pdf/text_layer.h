@@ -37,12 +37,15 @@ InkCoverage ink_coverage(const Image& image, int dpi, const std::vector<Word>& w
 // ("layer: 120 characters, 97% of the ink in their boxes", "ocr: 40% of 120 characters
 // unreadable", "ocr: 0.8% of the page is ink outside the text layer's words (they hold 2% of the
 // ink)").
-// The layer is used unless more than kMaxUnreadable of its characters are unreadable, or the ink
-// outside its words is more than kMaxUncoveredInk of the page and more than the ink inside them
-// (a scan, an image of text, text drawn as outlines). A page without ink and without text
-// is "layer": there is nothing to OCR.
+// The layer is used unless more than kMaxUnreadable of its characters are unreadable, or it has
+// fewer than kEnoughChars characters while the ink outside its words is more than
+// kMaxUncoveredInk of the page and more than the ink inside them (a scan, an image of text, text
+// drawn as outlines, with at most a header or a page number as text). A page with enough text is
+// read from its layer even when a figure outweighs it; a page without ink and without text is
+// "layer": there is nothing to OCR.
 inline constexpr double kMaxUnreadable = 0.10;
 inline constexpr double kMaxUncoveredInk = 0.002;
+inline constexpr std::int64_t kEnoughChars = 200;
 struct LayerCheck {
     bool usable = false;
     std::string why;

@@ -39,13 +39,13 @@ enum class TextSource { detect, layer, ocr };
 // (36..1200), `color` gray or rgb. Every page also carries its native text layer: its text, its
 // words (boxes, font names and sizes) and their lines and paragraphs. `text` sets
 // Page::text_source: under `detect`, "layer" unless the layer's characters are more than 10%
-// unreadable (U+FFFD, private-use, control, invalid UTF-8) or the ink outside its words is over
-// 0.2% of the page and more than the ink inside them (a scan, an image of text); Page::text_check
-// says why. std.ocr passes "layer" pages through without running its engine. `max_pixels`
-// bounds each page's image: a page whose size x dpi would exceed it is rendered at the largest
-// dpi that fits (Page::dpi says which). Any page that fails fails the whole document with
-// rop::RecordFailure ("page N: cannot read the page", "page N: render failed: poppler returned
-// a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
+// unreadable (U+FFFD, private-use, control, invalid UTF-8) or, with fewer than 200 characters,
+// the ink outside its words is over 0.2% of the page and more than the ink inside them (a scan,
+// an image of text); Page::text_check says why. std.ocr passes "layer" pages through without
+// running its engine. `max_pixels` bounds each page's image: a page whose size x dpi would exceed
+// it is rendered at the largest dpi that fits (Page::dpi says which). Any page that fails fails the
+// whole document with rop::RecordFailure ("page N: cannot read the page", "page N: render failed:
+// poppler returned a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
 void pages(const Document& doc, rop::Emitter<Page>& out, int dpi = 150, Color color = Color::gray,
            TextSource text = TextSource::detect, std::int64_t max_pixels = 100'000'000);
 
