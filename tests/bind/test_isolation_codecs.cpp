@@ -96,6 +96,7 @@ TEST_CASE("bind codecs: the table of what crosses and what cannot", "[bind][code
     CHECK(node.kind == CodecKind::Fields);  // recursive through a vector
     CHECK(node.needs == std::vector<std::string>{"codecs::Node"});
     CHECK(codec_named(library, "codecs::Opaque").kind == CodecKind::User);
+    CHECK(codec_named(library, "codecs::Handle<int>").kind == CodecKind::User);  // partial
     CHECK(codec_starting(library, "std::basic_string<char").kind == CodecKind::Builtin);
     CHECK(codec_starting(library, "std::vector<codecs::Page").kind == CodecKind::Builtin);
 
@@ -218,10 +219,11 @@ TEST_CASE("bind codecs: types with codecs check clean, and which codecs codegen 
           "[bind][codec]") {
     const auto run =
         bind_text(kPrelude +
-                  "clean = map pages with codecs.clean isolation process;\n"  // Page
-                  "trees = map clean with codecs.tree isolation process;\n"   // Node
-                  "hidden = map clean with codecs.hide isolation process;\n"  // a user codec
-                  "text = map clean with codecs.show isolation process;\n"    // std::string
+                  "clean = map pages with codecs.clean isolation process;\n"    // Page
+                  "trees = map clean with codecs.tree isolation process;\n"     // Node
+                  "hidden = map clean with codecs.hide isolation process;\n"    // a user codec
+                  "handle = map clean with codecs.handle isolation process;\n"  // a partial one
+                  "text = map clean with codecs.show isolation process;\n"      // std::string
                   "sum = reduce clean to Doc with codecs.summary isolation process;\n"  // Doc
                   "sink text -> codecs.Jsonl(path: \"o\");\n");
     INFO(render_text(run->sources, run->diags));
