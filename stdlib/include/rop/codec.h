@@ -2,9 +2,11 @@
 // `isolation process` Call, docs/udfs.md "Types that cross a process boundary"): the one
 // rop::Codec template, the builtin codecs of standard types, and rop::FieldsCodec for structs.
 //
-// rop::Codec is the template the runtime uses (rop::runtime::Codec names this one), so a
-// specialization a UDF header writes is the codec the runtime sees. Standard headers only: ropc
-// parses this with every pipeline.
+// rop::Codec is the template the runtime uses (rop::runtime::Codec names this one; <rop/udf.h>
+// declares it too), so a specialization a UDF header writes is the codec the runtime sees.
+// Standard headers only, like <rop/udf.h>: a UDF header that writes a codec includes it, and ropc
+// parses it with that header. ropc mirrors which standard types have a codec here
+// (compiler/bind/codec_reader.cpp).
 //
 // A Codec<T> specialization provides
 //   static void encode(const T& value, std::string& out);  // appends the bytes of value to out
