@@ -252,6 +252,17 @@ TEST_CASE("running headers, footers and page numbers are typed across pages, lef
     const std::vector<PageContent> one{pages[0]};
     CHECK(types_of(assemble::content_list(one).text) ==
           std::vector<std::string>{"text", "text", "text", "text", "text"});
+    // 20,000 pages (issue 13's largest document): matched by sorting, not pair by pair.
+    std::vector<PageContent> many;
+    for (int i = 0; i < 20'000; ++i) {
+        many.push_back(letter_page(i, {text_block("Handbook", {72, 30, 150, 42}),
+                                       text_block("Text " + std::to_string(i), {72, 100, 200, 112}),
+                                       text_block(std::to_string(i + 1), {300, 760, 312, 770})}));
+    }
+    const std::string many_md = assemble::markdown(many).text;
+    CHECK(many_md.find("Handbook") == std::string::npos);
+    CHECK(many_md.find("\n\n20000\n") == std::string::npos);
+    CHECK(many_md.find("Text 19999\n") != std::string::npos);
     // Digits-only numbers and roman numerals are page numbers as well.
     std::vector<PageContent> numbered;
     const std::vector<std::string> numbers = {"iii", "iv", "17", "18"};
@@ -328,16 +339,16 @@ TEST_CASE("heading levels: font sizes rank them across the document; TOC lines a
     // Per page both 20 pt headings were level 1 (twice their page's body size or not): across
     // the document 28 pt is level 1, 20 and 19 pt (within 10%) level 2, 14 pt level 3.
     std::vector<PageContent> pages = {
-        letter_page(0,
-                    {heading("Title", 1, 28), heading("Contents", 2, 20),
-                     heading("1 Introduction . . . . . . . . 1", 1, 20), heading("Body.", 0, 10)}),
+        letter_page(0, {heading("Title", 1, 28), heading("Contents", 2, 20),
+                        heading("1 Introduction . . . . . . . . 1", 1, 20),
+                        heading("Version 1.2.3.4", 2, 20)}),
         letter_page(1, {heading("1 Introduction", 1, 20), heading("Body.", 0, 10),
                         heading("1.1 Scope", 1, 14), heading("2 Use", 2, 19)})};
     CHECK(levels_of(pages) ==
           std::vector<std::pair<std::string, int>>{{"Title", 1},
                                                    {"Contents", 2},
                                                    {"1 Introduction . . . . . . . . 1", 0},
-                                                   {"Body.", 0},
+                                                   {"Version 1.2.3.4", 2},  // 4 dots: no leaders
                                                    {"1 Introduction", 2},
                                                    {"Body.", 0},
                                                    {"1.1 Scope", 3},

@@ -122,7 +122,7 @@ bool page_number_shape(const std::string& shape) {
     if (std::find(numbers.begin(), numbers.end(), shape) != numbers.end()) return true;
     // Roman numerals up to 89 (front matter): "civil" is not one.
     static const std::regex roman("(xl|l?x{0,3})(ix|iv|v?i{0,3})");
-    return !shape.empty() && std::regex_match(shape, roman);
+    return !shape.empty() && shape.size() <= 8 && std::regex_match(shape, roman);
 }
 
 struct Candidate {
@@ -157,11 +157,26 @@ void mark_running(std::vector<PageContent>& pages) {
             candidates.push_back(Candidate{p, b, in_top, (top + bottom) / 2, shape});
         }
     }
-    for (const Candidate& c : candidates) {
-        const bool repeated = std::any_of(candidates.begin(), candidates.end(), [&](const auto& o) {
-            return o.page != c.page && o.top == c.top && o.shape == c.shape &&
-                   std::abs(o.center - c.center) <= kSamePlace;
-        });
+    // Same band and shape, then by center: a candidate's matches are its neighbours within
+    // kSamePlace (n log n, for documents of many thousand pages).
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+        if (a.top != b.top) return a.top < b.top;
+        if (a.shape != b.shape) return a.shape < b.shape;
+        return a.center < b.center;
+    });
+    auto same = [&](const Candidate& a, const Candidate& b) {
+        return a.top == b.top && a.shape == b.shape && std::abs(a.center - b.center) <= kSamePlace;
+    };
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Candidate& c = candidates[i];
+        bool repeated = false;
+        for (std::size_t k = i; k-- > 0 && !repeated && same(candidates[k], c);) {
+            repeated = candidates[k].page != c.page;
+        }
+        for (std::size_t k = i + 1; k < candidates.size() && !repeated && same(candidates[k], c);
+             ++k) {
+            repeated = candidates[k].page != c.page;
+        }
         if (!repeated) continue;
         Block& block = pages[c.page].blocks[c.block];
         block.type = c.shape == "(page number)" ? "page_number" : c.top ? "header" : "footer";
@@ -170,9 +185,22 @@ void mark_running(std::vector<PageContent>& pages) {
 }
 
 // A table-of-contents line: dot leaders ("Introduction . . . . 1", "Index......7").
+// Five dots in a row, each but the first after at most one space.
 bool toc_line(const std::string& text) {
-    static const std::regex leaders(R"((\.\s?){5,})");
-    return std::regex_search(text, leaders);
+    int dots = 0;
+    bool spaced = false;  // one space since the last dot
+    for (char c : text) {
+        if (c == '.') {
+            if (++dots >= 5) return true;
+            spaced = false;
+        } else if (c == ' ' && dots > 0 && !spaced) {
+            spaced = true;
+        } else {
+            dots = 0;
+            spaced = false;
+        }
+    }
+    return false;
 }
 
 // A heading's text as the outline would have it: lowercase letters and digits, single spaces, no
