@@ -250,4 +250,29 @@ TEST_CASE("bind codecs: an expand with isolation process sends its parent and it
     CHECK(names == std::vector<std::string>{"codecs::Doc", "codecs::Meta", "codecs::Page"});
 }
 
+TEST_CASE("bind codecs: the vector a reduce without a UDF makes crosses by its element",
+          "[bind][codec]") {
+    const auto good = bind_text(kPrelude + "all = reduce pages to Doc;\n" +
+                                "n = map all with codecs.count isolation process;\n");
+    INFO(render_text(good->sources, good->diags));
+    CHECK(errors(*good).empty());
+    REQUIRE(good->bound);
+    std::vector<std::string> names;
+    for (const TypeCodec* codec : codecs_to_generate(*good->bound)) names.push_back(codec->name);
+    CHECK(names == std::vector<std::string>{"codecs::Meta", "codecs::Page"});
+
+    const std::string stage = "n = map all with codecs.count_cached isolation process;";
+    const auto bad = bind_text(kPrelude + "c = map pages with codecs.cache;\n" +
+                               "all = reduce c to Doc;\n" + stage + "\n");
+    const std::vector<Diagnostic> found = errors(*bad);
+    REQUIRE(found.size() == 1);
+    CHECK(diag_info(found[0].id).code == std::string_view("E0306"));
+    CHECK(found[0].message.find("item type 'std::vector<codecs::Cached>' cannot cross a process "
+                                "boundary: field 'cache' has type "
+                                "'std::shared_ptr<codecs::Cache>', which has no codec") !=
+          std::string::npos);
+    CHECK(line_col(bad->sources, found[0].range) ==
+          "7:" + std::to_string(stage.find("isolation") + 1));
+}
+
 }  // namespace rop::bind::test
