@@ -4,7 +4,9 @@
 # what a batch UDF's failure of one item does (docs/udfs.md, "Failing one item of a batch"):
 # - batch_failure: a thrown rop::RecordFailure names no item, so the runtime replays the batch
 #   in halves until the item is alone;
-# - batch_item_result: a rop::ItemResult failure names its item: no replay.
+# - batch_item_result: a rop::ItemResult failure names its item: no replay;
+# - batch_isolated: a segfault under isolation process kills one worker; the batch is replayed on
+#   fresh workers and bisected down to the line.
 # Either way only that item (and its root) fails, with the UDF's reason, and the other root,
 # whose lines shared the batch, is ok and written.
 set -euo pipefail
@@ -15,7 +17,7 @@ cp -r "$src/tests/batch_failure/." "$work/"
 cd "$work"
 export ROP_CACHE_DIR=$cache
 
-for pipeline in batch_failure batch_item_result; do
+for pipeline in batch_failure batch_item_result batch_isolated; do
     rm -rf out out.journal
     "$ropc" build "$pipeline.rop" -o "./$pipeline" -O1
     set +e
@@ -37,13 +39,17 @@ clean_md = os.path.join(sys.argv[3], "clean.md")
 if pipeline == "batch_failure":
     # bisected down to the one item the failure was about: the batch holds 'bad' alone
     reason, replays = "batch [bad] holds 'bad'", loud["retries"] >= 2
-else:
+elif pipeline == "batch_item_result":
     # named by its ItemResult inside its batch: nothing replayed
     reason, replays = "line 'bad' is bad", loud["retries"] == 0
+else:
+    # the worker died on it: infra replays on fresh workers, then halves down to the line
+    reason, replays = None, loud["infra_retries"] >= 2
 checks = {
     "two roots": len(roots) == 2,
     "mixed.txt failed at loud": mixed.get("status") == "failed" and mixed.get("call") == "loud",
-    "the reason is the UDF's, for 'bad' alone": mixed.get("reason") == reason,
+    "the reason is the UDF's, for 'bad' alone": mixed.get("reason") == reason if reason
+        else mixed.get("reason", "").startswith("infra: worker killed by SIGSEGV (after "),
     "clean.txt, which shared the batch, is ok": clean.get("status") == "ok",
     "one item failed, not the batch": loud["failed"] == 1,
     "replayed as the failure's kind requires": replays,
@@ -56,6 +62,6 @@ for name in bad:
 if bad:
     print(json.dumps(report, indent=1)[:3000])
     sys.exit(1)
-print(f"ok: {pipeline}: 1 item failed after {loud['retries']} replayed batches")
+print(f"ok: {pipeline}: 1 item failed after {loud['retries'] + loud['infra_retries']} replays")
 PY
 done

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <sstream>
 #include <thread>
 
@@ -48,6 +49,13 @@ std::vector<rop::ItemResult<std::string>> shout_each(std::span<const Line> lines
         out.emplace_back(std::move(upper));
     }
     return out;
+}
+
+std::string shout_or_crash(const Line& line) {
+    if (line.text == "bad") std::raise(SIGSEGV);
+    std::string upper = line.text;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return upper;
 }
 
 std::string join(std::span<const std::string> lines) {

@@ -27,6 +27,10 @@ std::vector<std::string> shout_all(std::span<const Line> lines);
 // bad") for the line "bad" alone; the rest of its batch is published, nothing replayed.
 std::vector<rop::ItemResult<std::string>> shout_each(std::span<const Line> lines);
 
+// map: the line in upper case; raises SIGSEGV on the line "bad" (run under isolation process:
+// only its worker dies).
+std::string shout_or_crash(const Line& line);
+
 // reduce: the lines of one file, one per line.
 std::string join(std::span<const std::string> lines);
 
