@@ -146,7 +146,11 @@ class CodecReader {
     static const CXXRecordDecl* plain_record(QualType type) {
         const CXXRecordDecl* record = type.getCanonicalType()->getAsCXXRecordDecl();
         if (!record || record->isLambda()) return nullptr;
-        if (record->isInStdNamespace()) return nullptr;
+        // std::chrono::duration too: any namespace inside std.
+        for (const DeclContext* context = record->getDeclContext(); context;
+             context = context->getParent()) {
+            if (context->isStdNamespace()) return nullptr;
+        }
         return record;
     }
 

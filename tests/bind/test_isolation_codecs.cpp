@@ -95,6 +95,11 @@ TEST_CASE("bind codecs: the table of what crosses and what cannot", "[bind][code
     const TypeCodec& node = codec_named(library, "codecs::Node");
     CHECK(node.kind == CodecKind::Fields);  // recursive through a vector
     CHECK(node.needs == std::vector<std::string>{"codecs::Node"});
+    const TypeCodec& everything = codec_named(library, "codecs::Everything");
+    INFO(everything.problem_field << " " << everything.problem_type << " " << everything.problem);
+    CHECK(everything.kind == CodecKind::Fields);
+    CHECK(everything.fields.size() == 13);
+    CHECK(everything.needs == std::vector<std::string>{"codecs::Meta", "codecs::Meta"});
     CHECK(codec_named(library, "codecs::Opaque").kind == CodecKind::User);
     CHECK(codec_named(library, "codecs::Handle<int>").kind == CodecKind::User);  // partial
     CHECK(codec_starting(library, "std::basic_string<char").kind == CodecKind::Builtin);
@@ -115,6 +120,12 @@ TEST_CASE("bind codecs: the table of what crosses and what cannot", "[bind][code
          "std::function<void()> done;"},
         {"codecs::Deep", "items.cache", "std::shared_ptr<codecs::Cache>", "has no codec", false,
          "std::shared_ptr<Cache> cache;"},
+        {"codecs::InTuple", "tuple", "std::tuple<int, void *>", "has no codec", false,
+         "std::tuple<int, void*> tuple;"},
+        {"codecs::InVariant", "variant", "std::variant<int, std::function<void ()>>",
+         "has no codec", false, "std::variant<int, std::function<void()>> variant;"},
+        {"codecs::View", "text", "std::string_view", "has no codec", false,
+         "std::string_view text;"},
     };
     for (const Bad& row : bad) {
         INFO(row.type);
