@@ -83,7 +83,7 @@ expected = {
     "in/empty.mp4": "in/empty.mp4: empty file",
     "in/text.mp4": "in/text.mp4: cannot open: Invalid data found when processing input "
                    "(moov atom not found)",
-    "in/truncated.mp4": "in/truncated.mp4: truncated: no frame decodes after 4 s of 5 s "
+    "in/truncated.mp4": "in/truncated.mp4: truncated: no frame after 4 s of 5 s "
                         "(End of file)",
     "in/unsupported.mp4": "in/unsupported.mp4: no decoder for codec none, tag zzzz",
 }

@@ -44,7 +44,8 @@ Video open(const File& file) {
     if (video.duration <= 0) {
         detail::fail(name, "unknown duration");
     }
-    // The end check: seek a second before the end and decode to the end of the file.
+    // The end check: the packets of the last second are all there (demuxed, not decoded: a
+    // cut file's demuxer stops early). Decoding errors are the decoding operators' to report.
     // The video stream's own duration when the container knows it: an audio track may be longer.
     const AVStream* stream = reader.stream();
     const double video_end = stream->duration > 0 && stream->duration != AV_NOPTS_VALUE
@@ -53,10 +54,7 @@ Video open(const File& file) {
     const double tail_start = std::max(0.0, video_end - 1.0);
     double last = -1;
     try {
-        reader.seek(tail_start);
-        while (const AVFrame* frame = reader.next()) {
-            last = std::max(last, reader.time_of(frame));
-        }
+        last = reader.last_packet_after(tail_start);
     } catch (const rop::RecordFailure& failure) {
         const std::string reason = failure.reason();
         detail::fail(name, "truncated or corrupt near the end (" + detail::seconds(tail_start) +
@@ -65,8 +63,8 @@ Video open(const File& file) {
     }
     if (last < tail_start - 2 * reader.half_frame()) {
         // The reader met the end of the file (plus what the demuxer logged, if anything).
-        detail::fail(name, "truncated: no frame decodes after " + detail::seconds(tail_start) +
-                               " of " + detail::seconds(video.duration) + " (" +
+        detail::fail(name, "truncated: no frame after " + detail::seconds(tail_start) + " of " +
+                               detail::seconds(video.duration) + " (" +
                                detail::ffmpeg_error(AVERROR_EOF) + ")");
     }
     return video;

@@ -136,6 +136,26 @@ double VideoReader::time_of(const AVFrame* frame) const {
     return static_cast<double>(pts) * av_q2d(stream()->time_base);
 }
 
+double VideoReader::last_packet_after(double seconds) {
+    seek(seconds);
+    double last = -1;
+    const AVStream* s = stream();
+    const std::int64_t origin = s->start_time == AV_NOPTS_VALUE ? 0 : s->start_time;
+    int rc = 0;
+    while ((rc = av_read_frame(format_.get(), packet_.get())) >= 0) {
+        if (packet_->stream_index == stream_index_ && packet_->pts != AV_NOPTS_VALUE) {
+            last =
+                std::max(last, static_cast<double>(packet_->pts - origin) * av_q2d(s->time_base));
+        }
+        av_packet_unref(packet_.get());
+    }
+    if (rc != AVERROR_EOF) {
+        fail(name_,
+             "read error after " + video::detail::seconds(seconds) + ": " + ffmpeg_error(rc));
+    }
+    return last;
+}
+
 AVFrame* VideoReader::next() {
     int errors_in_a_row = 0;
     int packets_without_frame = 0;

@@ -39,6 +39,11 @@ class VideoReader {
     // which the decoder gives no frame.
     AVFrame* next();
 
+    // Demuxes (does not decode) the video packets from the key frame before `seconds` to the end
+    // of the file and returns the latest packet time, -1 when there is none. A read error other
+    // than the end of the file fails the video. Leaves the reader to be seek()ed again.
+    double last_packet_after(double seconds);
+
     // A frame's time in seconds from the start of the stream.
     double time_of(const AVFrame* frame) const;
 

@@ -104,10 +104,11 @@ struct ClipRecord {
 
 enum class Color { gray, rgb };
 
-// map File -> Video: opens the container, finds the best video stream and its decoder, and
-// decodes the first frame to prove it can. Failures name the file and FFmpeg's reason:
-// "cannot open: <av_strerror>", "empty file", "no video stream (audio only)", "no decoder for
-// codec X", "cannot decode a frame: <av_strerror>".
+// map File -> Video: opens the container, finds the best video stream and its decoder, decodes
+// the first frame to prove it can, and reads the packets of the last second (a truncated file
+// fails here). Failures name the file and FFmpeg's reason: "cannot open: <av_strerror>", "empty
+// file", "no video stream (audio only)", "no decoder for codec X", "cannot decode a frame:
+// <av_strerror>", "truncated: no frame after 4 s of 5 s (End of file)".
 Video open(const File& file);
 
 // expand Video -> Clip (streaming). Fixed: clips of `length` seconds every `stride` seconds
