@@ -278,3 +278,30 @@ TEST_CASE("broken files fail with a reason naming the file and what FFmpeg said"
     INFO(truncated);
     CHECK(truncated == "broken/truncated.mp4: truncated: no frame after 4 s of 5 s (End of file)");
 }
+
+TEST_CASE("contact_sheet tiles evenly spaced frames for a model; with_caption fills the record") {
+    const video::Video v = video::open(file("scenes.mp4"));
+    const video::Clip clip = clip_at(v, 0, 2);
+    const auto frames = frames_of(clip, 4, video::Color::rgb, 160);  // 8 frames, 160x120
+    REQUIRE(frames.size() == 8);
+    const rop::Parent<video::Clip> parent(clip);
+    const Page sheet = video::contact_sheet(frames, parent, 2, 4);
+    CHECK(sheet.doc_path == v.path);
+    CHECK(sheet.image.width == 320);
+    CHECK(sheet.image.height == 240);
+    CHECK(sheet.image.channels == 3);
+    // The bottom-right tile is the last frame (frames 0, 2, 4, 7 are taken).
+    const auto& last = *frames[7].image.pixels;
+    const auto& tiled = *sheet.image.pixels;
+    const std::size_t at_sheet = (static_cast<std::size_t>(120 + 60) * 320 + 160 + 80) * 3;
+    const std::size_t at_frame = (static_cast<std::size_t>(60) * 160 + 80) * 3;
+    CHECK(tiled[at_sheet] == last[at_frame]);
+    CHECK(tiled[at_sheet + 2] == last[at_frame + 2]);
+    // Gray frames become RGB; no frames give a page without an image.
+    const auto gray = frames_of(clip, 1, video::Color::gray, 160);
+    CHECK(video::contact_sheet(gray, parent, 3, 3).image.width == 160 * 2);
+    CHECK(video::contact_sheet({}, parent).image.empty());
+    video::ClipRecord record;
+    CHECK(video::with_caption(record, std::string("a test pattern")).caption == "a test pattern");
+    CHECK(video::with_caption(record, std::nullopt).caption.empty());
+}

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -161,6 +162,17 @@ FrameStats frame_stats(std::span<const Frame> frames);
 
 // map (Clip, std::string path, FrameStats) -> ClipRecord: one clip's line of the video record.
 ClipRecord record(const Clip& clip, const std::string& path, const FrameStats& stats);
+
+// reduce Frame -> Clip: up to `max_frames` of the clip's frames (evenly spaced, in time order)
+// tiled `columns` to a row into one RGB image, a Page (doc_path/doc_name: the video, index: the
+// clip) for a vision-language model: std.model.ChatPages sends several frames in one request so.
+// No frames (all dropped as blurry): a Page without an image.
+Page contact_sheet(std::span<const Frame> frames, const rop::Parent<Clip>& clip, int columns = 2,
+                   int max_frames = 4);
+
+// map (ClipRecord, std::string? caption) -> ClipRecord: the record with its caption, when the
+// model gave one (an optional input: a clip without a caption keeps an empty one).
+ClipRecord with_caption(const ClipRecord& record, std::optional<std::string> caption);
 
 // reduce ClipRecord -> Video: one JSON object per video, clips in time order: {"video", "name",
 // "duration", "codec", "fps", "width", "height", "has_audio", "clips": [{"index", "start",
