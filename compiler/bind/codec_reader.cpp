@@ -80,10 +80,51 @@ class CodecReader {
         entry.kind = v.ok ? CodecKind::Builtin : CodecKind::None;
         entry.needs = std::move(needs);
         fill_problem(entry, v);
-        store(std::move(entry));
+        store(std::move(entry), type);
+    }
+
+    // A struct read while one of its own fields' types was still being read counted that type
+    // as having a codec (struct Loop { std::vector<Ring> rings; } inside Ring); when that type
+    // turned out to have none, what used it is read again, until nothing changes.
+    void settle() {
+        for (bool changed = true; changed;) {
+            changed = false;
+            std::vector<std::size_t> stale;
+            for (std::size_t at = 0; at < library_.codecs.size(); ++at) {
+                const TypeCodec& entry = library_.codecs[at];
+                if (entry.kind != CodecKind::Fields && entry.kind != CodecKind::Builtin) continue;
+                for (const std::string& need : entry.needs) {
+                    const auto found = index_.find(need);
+                    if (found != index_.end() &&
+                        library_.codecs[found->second].kind == CodecKind::None) {
+                        stale.push_back(at);
+                        break;
+                    }
+                }
+            }
+            for (std::size_t at : stale) {
+                reread(at);
+                changed = true;
+            }
+        }
     }
 
   private:
+    void reread(std::size_t at) {
+        const QualType type = types_[at];
+        TypeCodec result;
+        if (const CXXRecordDecl* record = plain_record(type)) {
+            result = read_fields(*record, type);
+        } else {
+            Verdict v = verdict(type, result.needs);
+            result.kind = v.ok ? CodecKind::Builtin : CodecKind::None;
+            fill_problem(result, v);
+        }
+        result.canonical = library_.codecs[at].canonical;
+        result.name = library_.codecs[at].name;
+        library_.codecs[at] = std::move(result);
+    }
+
     std::string canonical_name(QualType type) const {
         return type.getCanonicalType().getUnqualifiedType().getAsString(policy_);
     }
@@ -100,9 +141,10 @@ class CodecReader {
         entry.problem_location = v.location;
     }
 
-    std::size_t store(TypeCodec entry) {
+    std::size_t store(TypeCodec entry, QualType type) {
         const std::size_t at = library_.codecs.size();
         index_.emplace(entry.canonical, at);
+        types_.push_back(type);
         library_.codecs.push_back(std::move(entry));
         return at;
     }
@@ -257,10 +299,10 @@ class CodecReader {
         entry.name = display(type.getCanonicalType().getUnqualifiedType());
         if (has_user_codec(type)) {
             entry.kind = CodecKind::User;
-            return store(std::move(entry));
+            return store(std::move(entry), type);
         }
         entry.kind = CodecKind::Fields;  // while its fields are read
-        const std::size_t at = store(std::move(entry));
+        const std::size_t at = store(std::move(entry), type);
         TypeCodec result = read_fields(decl, type);
         result.canonical = library_.codecs[at].canonical;
         result.name = library_.codecs[at].name;
@@ -337,6 +379,7 @@ class CodecReader {
     UdfLibrary& library_;
     PrintingPolicy policy_;
     std::map<std::string, std::size_t> index_;  // canonical name -> library_.codecs
+    std::vector<QualType> types_;               // the type of each entry, same index
     std::set<std::string> user_types_;
     std::set<std::string> user_templates_;
 };
@@ -347,6 +390,7 @@ void read_codecs(clang::ASTContext& ctx, const std::vector<const clang::Type*>& 
                  const LocationMapper& where, UdfLibrary& library) {
     CodecReader reader(ctx, where, library);
     for (const clang::Type* type : types) reader.add(clang::QualType(type, 0));
+    reader.settle();
 }
 
 }  // namespace rop::bind::detail

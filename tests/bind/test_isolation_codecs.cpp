@@ -120,6 +120,8 @@ TEST_CASE("bind codecs: the table of what crosses and what cannot", "[bind][code
          "std::function<void()> done;"},
         {"codecs::Deep", "items.cache", "std::shared_ptr<codecs::Cache>", "has no codec", false,
          "std::shared_ptr<Cache> cache;"},
+        {"codecs::Ring", "raw", "void *", "has no codec", false, "void* raw = nullptr;"},
+        {"codecs::Loop", "rings.raw", "void *", "has no codec", false, "void* raw = nullptr;"},
         {"codecs::InTuple", "tuple", "std::tuple<int, void *>", "has no codec", false,
          "std::tuple<int, void*> tuple;"},
         {"codecs::InVariant", "variant", "std::variant<int, std::function<void ()>>",
