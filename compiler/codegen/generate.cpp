@@ -512,6 +512,9 @@ class Generator {
             fields.push_back(std::string(".on_failure = rop::runtime::OnFailure::") +
                              (o.on_failure == sema::OnFailure::Skip ? "Skip" : "Suppress"));
         }
+        if (o.memory_mb != defaults.memory_mb) {
+            fields.push_back(".memory_mb = " + std::to_string(o.memory_mb) + "u");
+        }
         return list(".options = {", leaves(fields), "}");
     }
 

@@ -46,6 +46,7 @@ double option_value(const CallOptions& o, const OptionSpec& spec) {
     if (name == "batching") return index_of(o.batching);
     if (name == "isolation") return index_of(o.isolation);
     if (name == "on_failure") return index_of(o.on_failure);
+    if (name == "memory_mb") return static_cast<double>(o.memory_mb);
     throw std::logic_error("sema::CallOptions has no field for option '" + std::string(name) +
                            "' (rop/vocab/call_options.h)");
 }
@@ -75,6 +76,8 @@ void apply_option(const ast::Option& option, CallOptions& options) {
         set_word(options.isolation, v.text);
     } else if (name == "on_failure") {
         set_word(options.on_failure, v.text);
+    } else if (name == "memory_mb") {
+        options.memory_mb = v.int_value;
     }
 }
 

@@ -36,6 +36,7 @@ struct CallOptions {
     Batching batching = vocab::default_of<Batching>("batching");
     Isolation isolation = vocab::default_of<Isolation>("isolation");
     OnFailure on_failure = vocab::default_of<OnFailure>("on_failure");
+    std::int64_t memory_mb = vocab::default_of<std::int64_t>("memory_mb");
 };
 static_assert(vocab::call_option("timeout").default_value == 0, "timeout_ms: none by default");
 

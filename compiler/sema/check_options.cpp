@@ -146,6 +146,7 @@ class OptionChecker {
                 check_honoured(option, *spec);
             }
         }
+        check_memory();
     }
 
   private:
@@ -259,6 +260,23 @@ class OptionChecker {
                                "the value is kept in the plan for when the runtime places actors "
                                "on GPUs; until then, leaving it out silences this warning"});
         }
+    }
+
+    // memory_mb limits a worker process (setrlimit): a Call in threads has none to limit, and a
+    // limit that would be silently ignored is an error (E0307).
+    void check_memory() {
+        const auto memory = seen_.find("memory_mb");
+        if (memory == seen_.end() || memory->second->value.int_value == 0) return;
+        const auto isolation = seen_.find("isolation");
+        if (isolation != seen_.end() &&
+            isolation->second->value.text == vocab::word(vocab::Isolation::Process)) {
+            return;
+        }
+        Diagnostic& d = diags_.report(DiagId::MemoryWithoutIsolation, memory->second->range,
+                                      "option 'memory_mb' limits a worker process, but this Call "
+                                      "runs in threads (one address space for the whole run)");
+        d.notes.push_back({std::nullopt, "add 'isolation process' to run its UDF in worker "
+                                         "processes, each limited to memory_mb MiB"});
     }
 
     // The option plus the blank before it, so deleting it leaves tidy text.

@@ -226,6 +226,10 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
         return where + ": only a reduce takes " + option;
     }
     CallOptions& o = target->options;
+    if (spec->name == "memory_mb" && o.isolation != Isolation::Process) {
+        return where + ": only a Call with isolation process runs in a worker process whose "
+                       "memory can be limited; '" + call + "' runs in threads";
+    }
     switch (spec->kind) {
         case vocab::OptionKind::Int: return set_int(where, value, *spec, o);
         case vocab::OptionKind::Enum: return set_word(where, value, *spec, o);

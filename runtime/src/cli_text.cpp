@@ -35,6 +35,7 @@ std::optional<double> option_value(const CallOptions& o, std::string_view name) 
     if (name == "batching") return index_of(o.batching);
     if (name == "isolation") return index_of(o.isolation);
     if (name == "on_failure") return index_of(o.on_failure);
+    if (name == "memory_mb") return o.memory_mb;
     return std::nullopt;
 }
 
@@ -59,6 +60,8 @@ bool set_option_value(CallOptions& o, std::string_view name, double value) {
         o.isolation = enumerator<Isolation>(value);
     } else if (name == "on_failure") {
         o.on_failure = enumerator<OnFailure>(value);
+    } else if (name == "memory_mb") {
+        o.memory_mb = count(value);
     } else {
         return false;
     }

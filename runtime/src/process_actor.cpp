@@ -57,7 +57,7 @@ class ProcessActor final : public Actor {
         std::vector<std::string> args = argv;
         args.emplace_back(kWorkerFlag);
         args.push_back(std::to_string(call) + ":" + std::to_string(kWorkerFd) + ":" +
-                       std::to_string(spec.options.memory_bytes));
+                       std::to_string(std::uint64_t{spec.options.memory_mb} << 20));
         std::vector<char*> c_args;
         for (std::string& a : args) c_args.push_back(a.data());
         c_args.push_back(nullptr);

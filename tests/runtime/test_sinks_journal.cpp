@@ -448,9 +448,11 @@ TEST_CASE("commit groups: one sync and one journal write per group, every root j
         RootSinkBinding binding = totals.binding(p.total, "totals");
         int syncs = 0;
         std::size_t lines_at_sync = 0;
+        std::size_t journal_lines_at_sync = 0;
         binding.sync = [&] {
             ++syncs;
             lines_at_sync = totals.lines.size();
+            journal_lines_at_sync = lines_of(read_file(journal)).size();
         };
         options.root_sinks.push_back(binding);
         options.journal_path = journal.string();
@@ -463,6 +465,10 @@ TEST_CASE("commit groups: one sync and one journal write per group, every root j
         CHECK(lines_at_sync == totals.lines.size());  // the last sync saw every written root
         const std::vector<std::string> lines = lines_of(read_file(journal));
         CHECK(lines.size() == 7);  // header + 6 roots
+        // The sinks are synced before their group's journal lines are written: a line is never
+        // durable before the output it vouches for.
+        CHECK(journal_lines_at_sync < lines.size());
+        if (c.group == 1000) CHECK(journal_lines_at_sync == 1);  // one group: only the header
     }
 }
 

@@ -157,7 +157,7 @@ rt::PipelineDefinition definition() {
     const char* isolate = std::getenv("ROP_TEST_ISOLATE");
     const std::string isolated = "," + std::string(isolate ? isolate : "") + ",";
     rt::CallOptions m = o;
-    m.memory_bytes = std::uint64_t{512} << 20;
+    m.memory_mb = 512;
     if (isolated.find(",m,") != std::string::npos) m.isolation = rt::Isolation::Process;
     rt::CallOptions r = o;
     if (isolated.find(",sum,") != std::string::npos) r.isolation = rt::Isolation::Process;

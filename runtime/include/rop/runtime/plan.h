@@ -42,8 +42,8 @@ struct CallOptions {
     std::chrono::milliseconds timeout{vocab::default_of<std::int64_t>("timeout")};  // 0: none
     Isolation isolation = vocab::default_of<Isolation>("isolation");
     OnFailure on_failure = vocab::default_of<OnFailure>("on_failure");  // reduce only
-    // isolation process: the worker's address-space limit in bytes (setrlimit RLIMIT_AS; 0: none).
-    std::uint64_t memory_bytes = 0;
+    // isolation process: each worker's address-space limit in MiB (setrlimit RLIMIT_AS; 0: none).
+    std::uint32_t memory_mb = vocab::default_of<std::uint32_t>("memory_mb");
 };
 
 // An option's value in `options` as the table counts it: the number (Int, Number, Gpus), the

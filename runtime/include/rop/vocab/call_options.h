@@ -123,6 +123,8 @@ inline constexpr CallOptionSpec kCallOptions[] = {
     {"on_failure", OptionKind::Enum, 0, 0, detail::index(OnFailure::Suppress), kOnFailureWords,
      detail::kReduce, true,
      "what failed children do to a reduce: suppress its group, or skip them (fail-open)"},
+    {"memory_mb", OptionKind::Int, 0, 16777216, 0, {}, detail::kCall, true,
+     "address-space limit of each worker process in MiB, with isolation process (0: none)"},
 };
 // clang-format on
 
