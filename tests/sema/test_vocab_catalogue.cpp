@@ -203,6 +203,8 @@ TEST_CASE("every option of the table reaches a field on both sides", "[vocab][fi
             std::string(reduce_only ? "pages = expand docs as Page with split;\n"
                                       "out = reduce pages to Doc with join "
                                     : "out = map docs with f ") +
+            // memory_mb limits a worker process: only with isolation process (else E0307)
+            std::string(spec.name == "memory_mb" ? "isolation process " : "") +
             std::string(spec.name) + " " + sample.text +
             ";\nsink out -> std.io.Jsonl(path: \"y\");\n";
         const auto run = rop::test::run_sema(text);
