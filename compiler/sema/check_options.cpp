@@ -275,8 +275,9 @@ class OptionChecker {
         Diagnostic& d = diags_.report(DiagId::MemoryWithoutIsolation, memory->second->range,
                                       "option 'memory_mb' limits a worker process, but this Call "
                                       "runs in threads (one address space for the whole run)");
-        d.notes.push_back({std::nullopt, "add 'isolation process' to run its UDF in worker "
-                                         "processes, each limited to memory_mb MiB"});
+        d.notes.push_back({std::nullopt,
+                           "add 'isolation process' to run its UDF in worker "
+                           "processes, each limited to memory_mb MiB"});
     }
 
     // The option plus the blank before it, so deleting it leaves tidy text.

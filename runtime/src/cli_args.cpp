@@ -227,8 +227,10 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
     }
     CallOptions& o = target->options;
     if (spec->name == "memory_mb" && o.isolation != Isolation::Process) {
-        return where + ": only a Call with isolation process runs in a worker process whose "
-                       "memory can be limited; '" + call + "' runs in threads";
+        return where +
+               ": only a Call with isolation process runs in a worker process whose "
+               "memory can be limited; '" +
+               call + "' runs in threads";
     }
     switch (spec->kind) {
         case vocab::OptionKind::Int: return set_int(where, value, *spec, o);

@@ -128,6 +128,8 @@ std::string format_options(const CallOptions& options, CallKind kind) {
     std::string s;
     for (const vocab::CallOptionSpec& spec : vocab::call_options()) {
         if (!spec.run_time || !applies_to(spec, kind)) continue;
+        // A worker's memory limit means something only for a Call in worker processes.
+        if (spec.name == "memory_mb" && options.isolation != Isolation::Process) continue;
         s += (s.empty() ? "" : " ") + std::string(spec.name) + " " + format_option(options, spec);
     }
     return s;

@@ -194,7 +194,10 @@ TEST_CASE("pipeline_main: --set validation table", "[runtime][cli]") {
         {"m.bach=2", "--set: unknown option 'bach'; did you mean 'batch'?"},
         {"m.colour=2",
          "--set: unknown option 'colour' (options: batch, actors, retries, infra_retries, "
-         "recovery, timeout, batching, on_failure)"},
+         "recovery, timeout, batching, on_failure, memory_mb)"},
+        {"m.memory_mb=512",
+         "--set m.memory_mb: only a Call with isolation process runs in a worker process whose "
+         "memory can be limited; 'm' runs in threads"},
         {"m.gpus=1", "--set: option 'gpus' is fixed when the pipeline is built"},
         {"m.isolation=process", "--set: option 'isolation' is fixed when the pipeline is built"},
         {"mbatch=2", "--set: expected CALL.OPTION=VALUE, got 'mbatch=2'"},
