@@ -157,7 +157,9 @@ rt::PipelineDefinition definition() {
     const char* isolate = std::getenv("ROP_TEST_ISOLATE");
     const std::string isolated = "," + std::string(isolate ? isolate : "") + ",";
     rt::CallOptions m = o;
-    m.memory_mb = 512;
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    m.memory_mb = 512;  // (a sanitizer's shadow memory does not fit under an address-space limit)
+#endif
     if (isolated.find(",m,") != std::string::npos) m.isolation = rt::Isolation::Process;
     rt::CallOptions r = o;
     if (isolated.find(",sum,") != std::string::npos) r.isolation = rt::Isolation::Process;
