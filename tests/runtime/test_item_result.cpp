@@ -150,11 +150,12 @@ TEST_CASE("a batch UDF returning the wrong number of results stops the run at on
             VecSource source({6});
             RunOptions options;
             options.executor = executor;
-            CHECK_THROWS_WITH(
-                run(m.plan, source, options),
-                ContainsSubstring("call 'm'") &&
-                    ContainsSubstring("batch UDF test::udf returned 5 results for 6"));
-            CHECK(*calls == 1);  // not retried, not bisected
+            // (The first batch holds the pages streamed so far: all 6, or fewer.)
+            CHECK_THROWS_WITH(run(m.plan, source, options),
+                              ContainsSubstring("call 'm': batch UDF test::udf returned ") &&
+                                  ContainsSubstring(" results for "));
+            // Not retried, not bisected: at most the batch queued behind the first one ran.
+            CHECK(*calls <= 2);
         }
     }
 }

@@ -105,14 +105,20 @@ TEST_CASE("a stop request: a root still running when the grace ends is interrupt
     CHECK(took < 5.0);
     CHECK(report.interrupted);
     CHECK(report.interrupt_reason == "SIGINT");
-    REQUIRE(report.roots.size() == 4);
+    // Four roots in flight; root 0 may finish (and let a fifth in) before the driver's next poll
+    // sees the request (at most 50 ms later), never more.
+    REQUIRE(report.roots.size() >= 4);
+    REQUIRE(report.roots.size() <= 5);
     CHECK(report.roots[0].status == RootStatus::Ok);
     CHECK(report.roots[1].status == RootStatus::Failed);
     CHECK(report.roots[1].reason ==
           "interrupted (SIGINT) before it finished; --resume runs it again");
-    // Roots 2 and 3 were admitted but queued behind the stuck batch (one actor): interrupted too.
-    CHECK(report.roots[2].status == RootStatus::Failed);
-    CHECK(report.roots[3].status == RootStatus::Failed);
+    // The roots after it were admitted but queued behind the stuck batch (one actor): interrupted
+    // too.
+    for (std::size_t r = 2; r < report.roots.size(); ++r) {
+        CAPTURE(r);
+        CHECK(report.roots[r].status == RootStatus::Failed);
+    }
 }
 
 TEST_CASE("a second stop request ends the run at once", "[stop]") {
