@@ -318,9 +318,11 @@ TEST_CASE("parent-local release: a root is done while another root is still runn
     CHECK(saw_first_done_while_running.load());
 }
 
-// Mutation 14: commit before skip. The process dies inside a sink's write of root 2 (after
-// roots 0 and 1 are written and journaled). --resume must rerun root 2: the journal may only
-// list a root once every sink holds its output.
+// Mutation 14: commit before skip. The process dies inside a sink's write of root 3 (after
+// roots 0 to 2 are written and journaled, one commit group each). --resume must rerun root 3 and
+// keep root 2's output: a journal line may only hold a sink's checkpoint from after the root's
+// write (a line written before it would name the size before root 2, and resume would cut root
+// 2's output while skipping it).
 TEST_CASE("journal: a root that died inside its sink write is rerun on resume",
           "[runtime][mutation-guard]") {
     const auto dir = std::filesystem::temp_directory_path() /
@@ -332,16 +334,17 @@ TEST_CASE("journal: a root that died inside its sink write is rerun on resume",
 
     // Doc(x) -> x pages -> map; the root sink appends "root:value" lines to out.txt.
     OneMap m(opts(1, 1), [](Batch& bt) { bt.set_output(0, 0, bt.input(0, 0)); });
-    auto options_for = [&](bool resume, bool die_on_root2) {
+    auto options_for = [&](bool resume, bool die_on_root3) {
         RunOptions options;
         options.max_inflight_roots = 1;
+        options.commit_group = 1;
         options.journal_path = journal;
         options.resume = resume;
         RootSinkBinding sink;
         sink.port = m.out;
         sink.name = "lines";
-        sink.write_root = [out, die_on_root2](const RootKey& key, std::span<const Value> items) {
-            if (die_on_root2 && key.ordinal == 2) ::_exit(41);  // a crash mid-commit
+        sink.write_root = [out, die_on_root3](const RootKey& key, std::span<const Value> items) {
+            if (die_on_root3 && key.ordinal == 3) ::_exit(41);  // a crash mid-commit
             std::ofstream f(out, std::ios::app);
             for (const Value& v : items) f << key.name << ":" << v.get<long>() << "\n";
         };
@@ -363,7 +366,7 @@ TEST_CASE("journal: a root that died inside its sink write is rerun on resume",
         struct None : ItemObserver {
             void on_item(PortId, EntityId, Outcome, const Value&) override {}
         } none;
-        VecSource source({1, 1, 1, 1});
+        VecSource source({1, 1, 1, 1, 1});
         RunOptions options = options_for(false, true);
         options.observer = &none;
         InlineExecutor inline_executor;
@@ -375,14 +378,14 @@ TEST_CASE("journal: a root that died inside its sink write is rerun on resume",
     REQUIRE(WIFEXITED(status));
     REQUIRE(WEXITSTATUS(status) == 41);
 
-    VecSource source({1, 1, 1, 1});
+    VecSource source({1, 1, 1, 1, 1});
     RunOptions options = options_for(true, false);
     const RunReport report = run(m.plan, source, options);
     for (const RootResult& r : report.roots) CHECK(r.status == RootStatus::Ok);
     std::ifstream f(out);
     std::stringstream text;
     text << f.rdbuf();
-    CHECK(text.str() == "root0:100\nroot1:100\nroot2:100\nroot3:100\n");
+    CHECK(text.str() == "root0:100\nroot1:100\nroot2:100\nroot3:100\nroot4:100\n");
     std::filesystem::remove_all(dir);
 }
 
