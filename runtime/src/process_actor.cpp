@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -93,24 +94,8 @@ class ProcessActor final : public Actor {
     ~ProcessActor() override {
         boost::system::error_code ignored;
         socket_.close(ignored);  // the worker reads EOF and exits
-        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
         std::lock_guard<std::mutex> lock(mutex_);
-        while (pid_ > 0) {
-            int status = 0;
-            const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-            if (r == pid_ || (r < 0 && errno != EINTR)) {
-                pid_ = -1;
-                break;
-            }
-            if (std::chrono::steady_clock::now() >= until) {
-                ::kill(pid_, SIGKILL);
-                while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-                }
-                pid_ = -1;
-                break;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
+        if (pid_ > 0) wait_for_worker(std::chrono::milliseconds(500));
     }
 
     void process(Batch& batch) override {
@@ -163,8 +148,8 @@ class ProcessActor final : public Actor {
                 Value v = in.value();
                 if (v.has_value()) batch.set_output(g, o, std::move(v));
             }
-            if (flags & kKeepSet) batch.set_keep(g, (flags & kKeep) != 0);
-            if (flags & kFinished) batch.finish_children(g);
+            if (flags & wire::kKeepSet) batch.set_keep(g, (flags & wire::kKeep) != 0);
+            if (flags & wire::kFinished) batch.finish_children(g);
         }
         const std::uint32_t failures = in.u32();
         for (std::uint32_t f = 0; f < failures; ++f) {
@@ -197,29 +182,37 @@ class ProcessActor final : public Actor {
         socket_.close(ignored);
         std::lock_guard<std::mutex> lock(mutex_);
         if (pid_ <= 0) return "is gone";
+        const std::optional<int> status = wait_for_worker(std::chrono::seconds(2));
+        if (!status) return "is gone";
+        if (cancelled_) return "stopped by the driver (" + describe(*status) + ")";
+        return describe(*status);
+    }
+
+    // Reaps the worker (mutex_ held, pid_ > 0), killing it if it is still alive after `grace`;
+    // its wait status, or nullopt when it was not ours to reap. pid_ is -1 afterwards.
+    std::optional<int> wait_for_worker(std::chrono::steady_clock::duration grace) {
+        const auto until = std::chrono::steady_clock::now() + grace;
         int status = 0;
-        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        std::optional<int> out;
         for (;;) {
             const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-            if (r == pid_) break;
-            if (r < 0 && errno != EINTR) {
-                pid_ = -1;
-                return "is gone";
+            if (r == pid_) {
+                out = status;
+                break;
             }
+            if (r < 0 && errno != EINTR) break;
             if (std::chrono::steady_clock::now() >= until) {  // closed its socket but lives on
                 ::kill(pid_, SIGKILL);
                 while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
                 }
+                out = status;
                 break;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
         pid_ = -1;
-        if (cancelled_) return "stopped by the driver (" + describe(status) + ")";
-        return describe(status);
+        return out;
     }
-
-    static constexpr std::uint8_t kKeepSet = 1, kKeep = 2, kFinished = 4;
 
     CallKind kind_;
     std::uint32_t num_inputs_, num_outputs_;

@@ -21,6 +21,9 @@ namespace rop::runtime::detail::wire {
 // (the actor could not be built: message), Emitted (one streamed child), Done (the results).
 enum class Kind : std::uint8_t { Batch = 'B', Ready = 'R', Setup = 'S', Emitted = 'E', Done = 'D' };
 
+// A Grain's flags in a Done frame: set_keep was called (and its verdict), children sealed.
+inline constexpr std::uint8_t kKeepSet = 1, kKeep = 2, kFinished = 4;
+
 // How a batch ended in the worker, as execute_job classifies process()'s exceptions.
 enum class Ending : std::uint8_t { Ok, Opaque, Infra, Contract, Record, Group };
 

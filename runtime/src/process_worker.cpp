@@ -79,7 +79,7 @@ class WorkerBatch final : public Batch {
         outputs_[grain * num_outputs_ + output] = std::move(value);
     }
     void set_keep(std::size_t grain, bool keep) override {
-        flags_.at(grain) |= static_cast<std::uint8_t>(kKeepSet | (keep ? kKeep : 0));
+        flags_.at(grain) |= static_cast<std::uint8_t>(wire::kKeepSet | (keep ? wire::kKeep : 0));
     }
     void emit_child(std::size_t grain, Value child) override {
         wire::Writer out(wire::Kind::Emitted);
@@ -87,7 +87,7 @@ class WorkerBatch final : public Batch {
         out.value(child);
         wire::send(socket_, out);
     }
-    void finish_children(std::size_t grain) override { flags_.at(grain) |= kFinished; }
+    void finish_children(std::size_t grain) override { flags_.at(grain) |= wire::kFinished; }
     void fail_record(std::size_t grain, std::string reason) override {
         failures_.push_back({static_cast<std::uint32_t>(grain), false, std::move(reason)});
     }
@@ -117,7 +117,6 @@ class WorkerBatch final : public Batch {
     }
 
   private:
-    static constexpr std::uint8_t kKeepSet = 1, kKeep = 2, kFinished = 4;
     struct Failure {
         std::uint32_t grain;
         bool group;

@@ -67,9 +67,6 @@ void register_type(const TypeInfo& info) {
     type_registry().emplace(info.type->name(), &info);
 }
 
-void throw_short_input(std::string_view type) {
-    throw ContractError("Codec<" + std::string(type) + ">::decode: input too short");
-}
 void throw_trailing_bytes(std::string_view type) {
     throw ContractError("Codec<" + std::string(type) + ">::decode: trailing bytes");
 }

@@ -31,17 +31,8 @@ struct ByteSize<std::vector<T>> {
 
 namespace detail {
 
-template <class T>
-constexpr std::string_view type_name() {
-    std::string_view pretty = __PRETTY_FUNCTION__;  // "... [with T = int; ...]"
-    const auto start = pretty.find("T = ");
-    if (start == std::string_view::npos) return pretty;
-    pretty.remove_prefix(start + 4);
-    const auto end = pretty.find_first_of(";]");
-    return pretty.substr(0, end);
-}
+using rop::codec_detail::type_name;  // the codecs' readable type name (rop/codec.h)
 
-[[noreturn]] void throw_short_input(std::string_view type);
 [[noreturn]] void throw_trailing_bytes(std::string_view type);
 
 template <class T>
