@@ -27,32 +27,12 @@
 #include <thread>
 #include <vector>
 
+#include "../pipeline_test_parts.h"
 #include "rop/runtime/pipeline_main.h"
 
 namespace rt = rop::runtime;
 
 namespace {
-
-class LineSource final : public rt::RootSource {
-  public:
-    explicit LineSource(const std::string& path) {
-        std::ifstream in(path);
-        if (!in) throw std::runtime_error("cannot open '" + path + "'");
-        std::string name;
-        long value = 0;
-        while (in >> name >> value) roots_.emplace_back(name, value);
-    }
-    std::optional<Root> next() override {
-        if (i_ == roots_.size()) return std::nullopt;
-        const auto& [name, value] = roots_[i_++];
-        return Root{rt::Value::of<long>(value), name};
-    }
-    std::optional<std::size_t> size_hint() const override { return roots_.size(); }
-
-  private:
-    std::vector<std::pair<std::string, long>> roots_;
-    std::size_t i_ = 0;
-};
 
 // ROP_TEST_POISON, parsed: page value -> how it misbehaves.
 std::map<long, std::string> poison() {
@@ -115,17 +95,10 @@ class MapActor final : public rt::Actor {
         std::getenv("ROP_TEST_SLEEP_US") ? std::atol(std::getenv("ROP_TEST_SLEEP_US")) : 0;
 };
 
-class Fn final : public rt::Actor {
-  public:
-    explicit Fn(std::function<void(rt::Batch&)> f) : f_(std::move(f)) {}
-    void process(rt::Batch& batch) override { f_(batch); }
-
-  private:
-    std::function<void(rt::Batch&)> f_;
-};
+using rop::runtime::test::LineSource;
 
 rt::ActorFactory actor(std::function<void(rt::Batch&)> f) {
-    return [f] { return std::make_unique<Fn>(f); };
+    return rop::runtime::test::fn_actor(std::move(f));
 }
 
 struct TotalsSink {
