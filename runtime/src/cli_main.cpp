@@ -15,6 +15,7 @@
 #include "crash.h"
 #include "process.h"
 #include "rop/runtime/pipeline_main.h"
+#include "selfcheck.h"
 
 namespace rop::runtime {
 
@@ -181,6 +182,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             break;
         }
     }
+    // --selfcheck checks the node instead of running (selfcheck.h); a bundle's Tesseract data.
+    if (detail::take_selfcheck_flag(arguments)) return detail::run_selfcheck(def, arguments, out);
+    detail::use_bundled_tessdata();
     ParseOutcome parsed =
         parse_pipeline_args(static_cast<int>(arguments.size()), arguments.data(), def);
     if (!parsed.args) return usage_error(parsed.error);
