@@ -9,6 +9,9 @@
 //   OUTDIR/text/mixed.pdf    4 pages with a running header and page numbers: pages 1, 3 and 4
 //                            born-digital, page 2 an image of text (a scan: no text layer);
 //                            an outline of two levels
+//   OUTDIR/structure/structure.pdf  a page of bulleted lists (U+2022, a Symbol and a Wingdings
+//                            bullet), a numbered list, an indented Courier code block and a
+//                            ruled table
 // The text is fixed (tests compare it); drawing uses cairo's PDF surface and DejaVu Sans.
 #include <cairo-pdf.h>
 #include <cairo.h>
@@ -246,6 +249,84 @@ std::string junk(std::size_t size) {
     return out;
 }
 
+// One run of text in a hand-built page: font resource, size, left x and baseline y from the top
+// of a US Letter page (points), and the PDF string's contents.
+struct Run {
+    const char* font;
+    double size;
+    double x;
+    double y;
+    const char* text;
+};
+
+// structure/structure.pdf: one page of lists, code and a ruled table, hand-built so that it uses
+// the standard fonts poppler names as they are (Helvetica, Courier, Symbol) and a non-embedded
+// Wingdings whose bullet reaches the text layer as the letter "l".
+bool write_structure(const std::string& path) {
+    const double code = 72 + 4 * 9.6;  // Courier 16 pt: 9.6 pt per character, 4 of indent
+    const std::vector<Run> runs = {
+        {"F1", 18, 72, 90, "Shopping Notes"},
+        {"F1", 12, 72, 120, "Bring these items:"},
+        {"F1", 12, 72, 138, "\\225"},  // WinAnsi's bullet, U+2022
+        {"F1", 12, 90, 138, "Apples"},
+        {"F3", 12, 72, 154, "\\267"},  // Symbol's bullet
+        {"F1", 12, 90, 154, "Pears"},
+        {"F4", 12, 72, 170, "l"},  // Wingdings' bullet
+        {"F1", 12, 90, 170, "Plums from the market, the ripe ones that"},
+        {"F1", 12, 90, 186, "are soft"},
+        {"F1", 12, 72, 216, "Steps:"},
+        {"F1", 12, 72, 234, "1."},
+        {"F1", 12, 90, 234, "Wash the fruit."},
+        {"F1", 12, 72, 250, "2."},
+        {"F1", 12, 90, 250, "Cut it into halves."},
+        {"F2", 16, 72, 290, "int main() {"},
+        {"F2", 16, code, 308, "int x = 1;"},
+        {"F2", 16, code, 344, "return x;"},
+        {"F2", 16, 72, 362, "}"},
+        {"F1", 12, 82, 419, "Fruit"},
+        {"F1", 12, 212, 419, "Count"},
+        {"F1", 12, 82, 447, "Apples"},
+        {"F1", 12, 212, 447, "3"},
+        {"F1", 12, 82, 475, "Pears"},
+        {"F1", 12, 212, 475, "5"},
+        {"F1", 12, 72, 520, "That is all."},
+    };
+    std::string content;
+    for (const Run& run : runs) {
+        char line[256];
+        std::snprintf(line, sizeof line, "BT /%s %g Tf %g %g Td (%s) Tj ET\n", run.font, run.size,
+                      run.x, kHeight - run.y, run.text);
+        content += line;
+    }
+    // The table's rules: 2 columns of 130 pt, 3 rows of 28 pt, from (72, 400).
+    content += "1.2 w\n";
+    for (int r = 0; r <= 3; ++r) {
+        content += "72 " + std::to_string(392 - r * 28) + " m 332 " + std::to_string(392 - r * 28) +
+                   " l S\n";
+    }
+    for (int c = 0; c <= 2; ++c) {
+        content +=
+            std::to_string(72 + c * 130) + " 392 m " + std::to_string(72 + c * 130) + " 308 l S\n";
+    }
+    return write_bytes(
+        path,
+        build_pdf({"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+                   "/Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R /F4 8 0 R >> >> >>",
+                   "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content +
+                       "endstream",
+                   "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+                   "/Encoding /WinAnsiEncoding >>",
+                   "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
+                   "<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>",
+                   "<< /Type /Font /Subtype /TrueType /BaseFont /Wingdings /FirstChar 108 "
+                   "/LastChar 108 /Widths [750] /FontDescriptor 9 0 R >>",
+                   "<< /Type /FontDescriptor /FontName /Wingdings /Flags 4 "
+                   "/FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 "
+                   "/CapHeight 700 /StemV 80 >>"},
+                  ""));
+}
+
 // The edge/ folder: what poppler accepts (and so must rop), and the per-page failures.
 bool write_edge_cases(const std::filesystem::path& dir, const std::string& letter) {
     const std::size_t eof = letter.rfind("%%EOF");
@@ -294,6 +375,7 @@ int main(int argc, char** argv) {
     fs::create_directories(root / "corrupt");
     fs::create_directories(root / "edge");
     fs::create_directories(root / "text");
+    fs::create_directories(root / "structure");
     const std::string report = (root / "docs" / "report.pdf").string();
     const std::string letter = (root / "docs" / "letter.pdf").string();
     bool ok = write_report(report) && write_letter(letter) &&
@@ -332,6 +414,7 @@ int main(int argc, char** argv) {
                                       "<< /Type /Pages /Kids [] /Count 0 >>"},
                                      ""));
     ok = ok && write_edge_cases(root / "edge", read_bytes(letter));
+    ok = ok && write_structure((root / "structure" / "structure.pdf").string());
     if (!ok) {
         std::fprintf(stderr, "rop_make_test_pdfs: could not write the test files in %s\n", argv[1]);
         return 1;

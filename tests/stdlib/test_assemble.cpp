@@ -391,3 +391,46 @@ TEST_CASE("heading levels follow the PDF's outline when it has one") {
     CHECK(levels_of(pages)[1] == std::pair<std::string, int>{"Scope", 2});
     CHECK(levels_of(pages)[2] == std::pair<std::string, int>{"int main() {", 3});
 }
+
+TEST_CASE(
+    "lists and code from the text layer: bullet glyphs and symbol fonts and numbers and Courier") {
+    const std::vector<Page> pages = render("structure/structure.pdf", 150, pdf::TextSource::layer);
+    ocr::Tesseract engine("eng");
+    const std::vector<OcrResult> results = engine(pages);
+    std::vector<PageContent> contents;
+    for (const OcrResult& result : results) contents.push_back(assemble::from_ocr(result));
+    const std::string md = assemble::markdown(contents).text;
+    INFO(md);
+    // The Symbol and Wingdings bullets ("l" in the layer) are "-"; the continuation line joins its
+    // item; the 16 pt Courier lines (1.33 x the body size) are code, not a heading, with their
+    // indentation, inner spaces and blank line.
+    CHECK(md ==
+          "# Shopping Notes\n\n"
+          "Bring these items:\n\n"
+          "- Apples\n"
+          "- Pears\n"
+          "- Plums from the market, the ripe ones that are soft\n\n"
+          "Steps:\n\n"
+          "1. Wash the fruit.\n"
+          "2. Cut it into halves.\n\n"
+          "```\n"
+          "int main() {\n"
+          "    int x = 1;\n"
+          "\n"
+          "    return x;\n"
+          "}\n"
+          "```\n\n"
+          "Fruit Count\n\nApples 3\n\nPears 5\n\n"
+          "That is all.\n");
+    const std::string list = assemble::content_list(contents).text;
+    INFO(list);
+    CHECK(types_of(list) == std::vector<std::string>{"text", "text", "list", "text", "list", "code",
+                                                     "text", "text", "text", "text"});
+    CHECK(in_order(
+        list, {"\"type\": \"list\"", "\"sub_type\": \"text\"", "\"list_items\": [", "\"- Apples\",",
+               "\"- Pears\",", "\"- Plums from the market, the ripe ones that are soft\"",
+               "\"list_items\": [", "\"1. Wash the fruit.\",", "\"2. Cut it into halves.\"",
+               "\"type\": \"code\"", "\"sub_type\": \"code\"", "\"code_caption\": []",
+               "\"code_body\": \"```txt\\nint main() {\\n    int x = 1;\\n\\n    "
+               "return x;\\n}\\n```\""}));
+}

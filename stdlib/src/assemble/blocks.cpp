@@ -1,9 +1,11 @@
 // std.assemble.from_ocr and std.assemble.page: a page's OCR or regions as PageContent blocks.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "rop/stdlib/assemble.h"
+#include "structure.h"
 
 namespace rop::stdlib::assemble {
 namespace {
@@ -30,6 +32,114 @@ void append_line(std::string& text, const std::string& line) {
 }
 
 int heading_level(double ratio) { return ratio >= 2.0 ? 1 : ratio >= 1.6 ? 2 : 3; }
+
+// Lines far apart vertically, or the next one above the previous (a new column), end a run.
+bool apart(const Line& previous, const Line& line, double factor) {
+    const double height = std::max(previous.bbox.height(), 1.0);
+    const double gap = line.bbox.y0 - previous.bbox.y1;
+    return gap > factor * height || gap < -0.5 * height;
+}
+
+// The run of code lines from `first` as one "code" block: each line placed by its words' columns
+// from the run's left edge (in the run's mean character width), blank lines where the gap to the
+// previous line is a whole line pitch or more. Returns the line after the run.
+std::size_t add_code(const std::vector<Line>& lines,
+                     const std::vector<std::vector<const Word*>>& words,
+                     const std::vector<bool>& code, std::size_t first, std::vector<Block>& blocks) {
+    std::size_t end = first + 1;
+    while (end < lines.size() && code[end] && !apart(lines[end - 1], lines[end], 3.0)) ++end;
+    double left = lines[first].bbox.x0;
+    double width = 0;
+    double chars = 0;
+    double pitch = 0;  // the smallest top-to-top distance of two lines
+    for (std::size_t i = first; i < end; ++i) {
+        for (const Word* word : words[i]) {
+            left = std::min(left, word->bbox.x0);
+            width += word->bbox.width();
+            chars += static_cast<double>(detail::code_points(word->text));
+        }
+        const double step = i > first ? lines[i].bbox.y0 - lines[i - 1].bbox.y0 : 0;
+        if (step > 0 && (pitch == 0 || step < pitch)) pitch = step;
+    }
+    const double char_width = chars > 0 ? width / chars : 0;
+    Block block;
+    block.type = "code";
+    block.bbox = lines[first].bbox;
+    double confidence = 0;
+    for (std::size_t i = first; i < end; ++i) {
+        if (i > first) {
+            block.text += '\n';
+            const double step = lines[i].bbox.y0 - lines[i - 1].bbox.y0;
+            if (pitch > 0) {
+                const long blank = std::lround(step / pitch) - 1;
+                block.text.append(static_cast<std::size_t>(std::clamp(blank, 0L, 3L)), '\n');
+            }
+        }
+        block.text += detail::code_text(words[i], left, char_width);
+        block.bbox = unite(block.bbox, lines[i].bbox);
+        block.font_size = std::max(block.font_size, lines[i].font_size);
+        confidence += lines[i].confidence;
+    }
+    block.confidence = static_cast<float>(confidence / static_cast<double>(end - first));
+    blocks.push_back(std::move(block));
+    return end;
+}
+
+// The list from the item starting at `first`: items (a line with a list start at the first
+// item's marker position) and their continuation lines (starting where the item's text starts, the
+// hanging indent), up to the first other line, a code line, a heading or a gap of 1.5 line heights.
+// Markers that can be ordinary text ("1.", OCR's "e") make a list only as two or more items whose
+// texts start at one indent. Appends a "list" block (its text the items as Markdown lines) and
+// returns the line after it, or returns `first` when the lines are no list.
+std::size_t add_list(const std::vector<Line>& lines, const std::vector<bool>& code,
+                     const std::vector<bool>& tall, const std::vector<detail::ListStart>& starts,
+                     std::size_t first, std::vector<Block>& blocks) {
+    struct Item {
+        const detail::ListStart* start;
+        std::string text;
+    };
+    std::vector<Item> items{{&starts[first], starts[first].text}};
+    auto tolerance = [](const Line& line) { return std::max(3.0, 0.5 * line.bbox.height()); };
+    std::size_t end = first + 1;
+    for (; end < lines.size(); ++end) {
+        const Line& line = lines[end];
+        if (code[end] || tall[end] || apart(lines[end - 1], line, 1.5)) break;
+        const detail::ListStart& head = *items.front().start;
+        if (starts[end].found) {
+            if (std::abs(starts[end].marker_x - head.marker_x) > tolerance(line)) break;
+            items.push_back({&starts[end], starts[end].text});
+            continue;
+        }
+        const double indent = items.back().start->text_x;
+        if (indent < 0 || std::abs(line.bbox.x0 - indent) > tolerance(line)) break;
+        append_line(items.back().text, line.text);
+    }
+    const bool sure =
+        std::all_of(items.begin(), items.end(), [](const Item& item) { return item.start->sure; });
+    if (!sure) {
+        const double indent = items.front().start->text_x;
+        const bool aligned = std::all_of(items.begin(), items.end(), [&](const Item& item) {
+            return std::abs(item.start->text_x - indent) <= tolerance(lines[first]);
+        });
+        if (items.size() < 2 || !aligned) return first;
+    }
+    Block block;
+    block.type = "list";
+    block.bbox = lines[first].bbox;
+    double confidence = 0;
+    for (std::size_t i = first; i < end; ++i) {
+        block.bbox = unite(block.bbox, lines[i].bbox);
+        block.font_size = std::max(block.font_size, lines[i].font_size);
+        confidence += lines[i].confidence;
+    }
+    for (const Item& item : items) {
+        if (!block.text.empty()) block.text += '\n';
+        block.text += item.start->marker + " " + item.text;
+    }
+    block.confidence = static_cast<float>(confidence / static_cast<double>(end - first));
+    blocks.push_back(std::move(block));
+    return end;
+}
 
 }  // namespace
 
@@ -58,27 +168,66 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
                          heights.end());
         median = heights[(heights.size() - 1) / 2];
     }
-    // Lines in order; a new block where the paragraph changes or heading-ness switches.
+    const std::vector<std::vector<const Word*>> words =
+        detail::words_of_lines(page.lines, page.words);
+    const std::size_t count = page.lines.size();
+    std::vector<bool> code(count, false);
+    std::vector<bool> tall(count, false);
+    std::vector<detail::ListStart> starts(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        // Code first: a code line is never a heading, whatever its size.
+        code[i] = detail::code_line(words[i]);
+        if (code[i]) continue;
+        tall[i] = median > 0 && size_of(page.lines[i]) / median >= heading_ratio;
+        if (!tall[i]) {
+            starts[i] = detail::list_start(page.lines[i], words[i], page.text_source != "layer");
+        }
+    }
+    // Lines in order: runs of code lines and list items become code and list blocks; the rest a
+    // text block per paragraph, a new one where heading-ness switches.
+    bool open = false;  // a text block is being filled
     int paragraph = -1;
     bool heading = false;
     double largest = 0;
     double confidence = 0;  // the block's lines' sum, until close()
     int lines = 0;
     auto close = [&] {
-        if (content.blocks.empty()) return;
+        if (!open) return;
         if (heading) content.blocks.back().text_level = heading_level(largest);
         content.blocks.back().confidence = lines > 0 ? static_cast<float>(confidence / lines) : 0;
+        open = false;
     };
-    for (const Line& line : page.lines) {
+    std::size_t i = 0;
+    while (i < count) {
+        if (code[i]) {
+            close();
+            i = add_code(page.lines, words, code, i, content.blocks);
+            continue;
+        }
+        if (starts[i].found) {
+            const std::size_t end = add_list(page.lines, code, tall, starts, i, content.blocks);
+            if (end > i) {
+                // add_list appended after the open block: close that one first.
+                if (open) {
+                    Block list = std::move(content.blocks.back());
+                    content.blocks.pop_back();
+                    close();
+                    content.blocks.push_back(std::move(list));
+                }
+                i = end;
+                continue;
+            }
+        }
+        const Line& line = page.lines[i];
         const double ratio = median > 0 ? size_of(line) / median : 1.0;
-        const bool tall = ratio >= heading_ratio;
-        if (content.blocks.empty() || line.paragraph != paragraph || tall != heading) {
+        if (!open || line.paragraph != paragraph || tall[i] != heading) {
             close();
             Block block;
             block.bbox = line.bbox;
             content.blocks.push_back(block);
+            open = true;
             paragraph = line.paragraph;
-            heading = tall;
+            heading = tall[i];
             largest = 0;
             confidence = 0;
             lines = 0;
@@ -90,6 +239,7 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
         append_line(block.text, line.text);
         block.bbox = unite(block.bbox, line.bbox);
         largest = std::max(largest, ratio);
+        ++i;
     }
     close();
     return content;

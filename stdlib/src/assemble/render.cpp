@@ -86,6 +86,32 @@ int per_mille(double value, double extent) {
     return static_cast<int>(std::clamp(value * 1000.0 / extent, 0.0, 1000.0));
 }
 
+// A code block fenced for Markdown: ``` (or a longer run of backticks than the code holds),
+// an optional info string, the code verbatim.
+std::string fenced(const std::string& code, const std::string& info = "") {
+    std::size_t longest = 0;
+    std::size_t run = 0;
+    for (char c : code) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fence + info + "\n" + code + "\n" + fence;
+}
+
+// A list block's items: its text's lines.
+nlohmann::ordered_json lines_of(const std::string& text) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
 double round1(double value) { return std::round(value * 10.0) / 10.0; }
 
 // Running text: header, footer and page-number detection across a document's pages.
@@ -319,6 +345,10 @@ Markdown markdown(std::span<const PageContent> input) {
                 add(markdown_table(block));
             } else if (block.type == "equation") {
                 add("$$\n" + block.text + "\n$$");
+            } else if (block.type == "code") {
+                add(fenced(block.text));
+            } else if (block.type == "list") {
+                add(block.text);
             } else if (block.text_level > 0) {
                 add(std::string(static_cast<std::size_t>(block.text_level), '#') + " " +
                     block.text);
@@ -351,6 +381,13 @@ JsonText content_list(std::span<const PageContent> input) {
                 item["image_footnote"] = nlohmann::ordered_json::array();
             } else if (block.type == "equation") {
                 item["img_path"] = "";
+            } else if (block.type == "list") {
+                item["sub_type"] = "text";
+                item["list_items"] = lines_of(block.text);
+            } else if (block.type == "code") {
+                item["sub_type"] = "code";
+                item["code_caption"] = nlohmann::ordered_json::array();
+                item["code_body"] = fenced(block.text, "txt");
             }
             if (block.type != "image") item["text"] = block.text;
             if (block.text_level > 0) item["text_level"] = block.text_level;

@@ -1,0 +1,174 @@
+// List items and code lines of a page (see structure.h).
+#include "structure.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <regex>
+
+namespace rop::stdlib::assemble::detail {
+namespace {
+
+std::string lowered(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool holds_any(std::string_view font, std::initializer_list<std::string_view> parts) {
+    const std::string name = lowered(font);
+    return std::any_of(parts.begin(), parts.end(),
+                       [&](std::string_view part) { return name.find(part) != std::string::npos; });
+}
+
+// Bullet glyphs that are no ordinary text: U+2022, U+25CF, U+25AA, U+25A0, U+25E6, U+00B7, U+2013.
+constexpr std::array<std::string_view, 7> kBulletGlyphs = {"\u2022", "\u25CF", "\u25AA", "\u25A0",
+                                                           "\u25E6", "\u00B7", "\u2013"};
+// What Tesseract reads a bullet as.
+constexpr std::array<std::string_view, 5> kOcrBullets = {"e", "e@", "\u00A9", "\u00B0", "\u00AB"};
+
+template <std::size_t N>
+bool one_of(std::string_view token, const std::array<std::string_view, N>& set) {
+    return std::find(set.begin(), set.end(), token) != set.end();
+}
+
+// "1." "12)" "a)" "(iv)" "B.": an enumerator, and its Markdown lead.
+std::string enumerator(const std::string& token) {
+    static const std::regex number(R"(([0-9]{1,3})[.)])");
+    static const std::regex lettered(R"(\(?([a-zA-Z]|[ivxlc]{2,6})[.)])");
+    std::smatch match;
+    if (std::regex_match(token, match, number)) return match[1].str() + ".";
+    if (std::regex_match(token, match, lettered)) {
+        // "(a." and "a)" are fine, "(a" without a closing mark is not one.
+        if (token.front() == '(' && token.back() != ')') return "";
+        return "- " + token;
+    }
+    return "";
+}
+
+}  // namespace
+
+std::size_t code_points(std::string_view text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    }));
+}
+
+std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& lines,
+                                                     const std::vector<Word>& words) {
+    std::vector<std::vector<const Word*>> out(lines.size());
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& text = lines[i].text;
+        std::size_t at = 0;
+        while (at < text.size()) {
+            if (text[at] == ' ') {
+                ++at;
+                continue;
+            }
+            while (next < words.size() && words[next].text.empty()) ++next;
+            if (next == words.size() ||
+                text.compare(at, words[next].text.size(), words[next].text) != 0) {
+                return std::vector<std::vector<const Word*>>(lines.size());
+            }
+            out[i].push_back(&words[next]);
+            at += words[next].text.size();
+            ++next;
+        }
+    }
+    return out;
+}
+
+bool monospace_font(std::string_view font) {
+    return holds_any(font, {"mono", "courier", "code", "consol"});
+}
+
+bool symbol_font(std::string_view font) {
+    return holds_any(font, {"symbol", "dingbat", "wingding", "webding"});
+}
+
+bool code_line(const std::vector<const Word*>& words) {
+    return !words.empty() && std::all_of(words.begin(), words.end(), [](const Word* word) {
+        return monospace_font(word->font);
+    });
+}
+
+ListStart list_start(const Line& line, const std::vector<const Word*>& words, bool ocr) {
+    ListStart start;
+    std::string first;
+    std::string rest;
+    if (!words.empty()) {
+        first = words.front()->text;
+        start.marker_x = words.front()->bbox.x0;
+        if (words.size() > 1) start.text_x = words[1]->bbox.x0;
+        const std::size_t after = line.text.find(first) + first.size();
+        rest = line.text.substr(std::min(after, line.text.size()));
+    } else {
+        const std::size_t space = line.text.find(' ');
+        first = line.text.substr(0, space);
+        rest = space == std::string::npos ? "" : line.text.substr(space);
+        start.marker_x = line.bbox.x0;
+    }
+    rest.erase(0, rest.find_first_not_of(' '));
+    // A bullet glyph glued to its text ("•Apples"): the glyph is the marker.
+    if (rest.empty() || words.size() == 1) {
+        for (std::string_view glyph : kBulletGlyphs) {
+            if (first.size() > glyph.size() && first.compare(0, glyph.size(), glyph) == 0) {
+                rest = first.substr(glyph.size()) + (rest.empty() ? "" : " " + rest);
+                first = std::string(glyph);
+                start.text_x = -1;
+                if (!words.empty()) {
+                    const BBox& box = words.front()->bbox;
+                    start.text_x =
+                        box.x0 + box.width() * static_cast<double>(code_points(glyph)) /
+                                     static_cast<double>(code_points(words.front()->text));
+                }
+                break;
+            }
+        }
+    }
+    if (rest.empty()) return start;
+    // "- 7 -" is a page number, not an item.
+    if (rest.size() > first.size() &&
+        rest.compare(rest.size() - first.size() - 1, first.size() + 1, " " + first) == 0) {
+        return start;
+    }
+    const bool symbol =
+        !words.empty() && code_points(first) == 1 && symbol_font(words.front()->font);
+    if (one_of(first, kBulletGlyphs) || first == "-" || first == "*" || symbol) {
+        start.found = start.sure = true;
+        start.marker = "-";
+    } else if (ocr && one_of(first, kOcrBullets)) {
+        start.found = true;
+        start.marker = "-";
+    } else {
+        start.marker = enumerator(first);
+        start.found = !start.marker.empty();
+    }
+    if (start.found) start.text = rest;
+    return start;
+}
+
+std::string code_text(const std::vector<const Word*>& words, double left, double char_width) {
+    std::string text;
+    std::size_t column = 0;  // characters written so far
+    double last_x1 = 0;
+    for (const Word* word : words) {
+        const double offset = char_width > 0 ? (word->bbox.x0 - left) / char_width : 0;
+        const auto at = static_cast<std::size_t>(std::max(0.0, std::round(offset)));
+        if (at > column) {
+            text.append(at - column, ' ');
+            column = at;
+        } else if (column > 0 && word->bbox.x0 - last_x1 > 0.3 * char_width) {
+            text += ' ';
+            ++column;
+        }
+        text += word->text;
+        column += code_points(word->text);
+        last_x1 = word->bbox.x1;
+    }
+    return text;
+}
+
+}  // namespace rop::stdlib::assemble::detail

@@ -1,0 +1,57 @@
+// structure.h (internal to rop_stdlib_assemble): what a page's lines are besides paragraphs and
+// headings — list items (a bullet or an enumerator, then text at a hanging indent) and code (lines
+// set in a monospace font, kept verbatim with their indentation). Free of the reduces so that the
+// line classification is unit-tested on synthetic OCR and text-layer lines.
+#pragma once
+
+#include <rop/stdlib/types.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rop::stdlib::assemble::detail {
+
+// The words each line is made of: both std.pdf.pages (the layer) and std.ocr (Tesseract) build a
+// line's text from consecutive words joined by at most one space, so the words are found by
+// reading the line texts in order. Where they do not add up (hand-made results), every line gets
+// no words.
+std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& lines,
+                                                     const std::vector<Word>& words);
+
+// A font name as poppler gives it ("ABCDEF+CourierNewPSMT"), case-insensitively: monospace when it
+// holds Mono, Courier, Code or Consol; a symbol font when it holds Symbol, Dingbat, Wingding or
+// Webding (its glyphs may reach the text layer as letters: Wingdings' bullet is an "l").
+bool monospace_font(std::string_view font);
+bool symbol_font(std::string_view font);
+
+// A line set in a monospace font: it has words, and every one of them is monospace.
+bool code_line(const std::vector<const Word*>& words);
+
+// How a line starts a list item. `marker` is the Markdown lead the item is written with: "-" for
+// every bullet (U+2022, U+25CF, U+25AA, U+25A0, U+25E6, U+00B7, U+2013, '-', '*', a one-character
+// word in a symbol font; with `ocr`, also what Tesseract reads bullets as: "e", "e@", "©", "°",
+// "«"), "N." for "N." and "N)" (N up to 3 digits), "- a)" / "- (iv)" for letters and roman
+// numerals (Markdown has no lettered lists). `sure`: the marker cannot be ordinary text (a bullet
+// glyph or a symbol-font word); other markers make a list only as two or more items at one
+// indent. `text` is the item's text after the marker, `marker_x` and `text_x` where the marker and
+// that text start (points; text_x is -1 when the line has no words to tell).
+struct ListStart {
+    bool found = false;
+    bool sure = false;
+    std::string marker;
+    std::string text;
+    double marker_x = 0;
+    double text_x = -1;
+};
+ListStart list_start(const Line& line, const std::vector<const Word*>& words, bool ocr);
+
+// A code line's text with its layout: each word placed at the column its left edge is from `left`
+// in characters of `char_width` points (the indentation and runs of spaces survive; poppler drops
+// both from its words).
+std::string code_text(const std::vector<const Word*>& words, double left, double char_width);
+
+// Characters (UTF-8 code points) of a text.
+std::size_t code_points(std::string_view text);
+
+}  // namespace rop::stdlib::assemble::detail
