@@ -142,7 +142,7 @@ std::string failure_summary(const RunReport& report, std::size_t shown) {
     for (const RootResult& r : report.roots) failed += r.status == RootStatus::Failed;
     if (failed == 0) return {};
     std::string out =
-        std::to_string(failed) + " failed of " + std::to_string(report.roots.size()) + " roots\n";
+        std::to_string(failed) + " failed of " + std::to_string(report.total_roots()) + " roots\n";
     std::size_t listed = 0;
     for (const RootResult& r : report.roots) {
         if (r.status != RootStatus::Failed) continue;
@@ -323,7 +323,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     } else if (report.interrupted) {
         const std::size_t left = report.unfinished_roots;
         err << prog << ": interrupted (" << report.interrupt_reason
-            << "): " << report.roots.size() - left << " roots finished, " << left
+            << "): " << report.total_roots() - left << " roots finished, " << left
             << " in flight left unfinished; --resume continues from the journal\n";
         code = stop.signal() == SIGTERM ? kExitTerminated : kExitInterrupted;
     } else if (std::string summary = failure_summary(report); !summary.empty()) {

@@ -36,7 +36,7 @@ Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& so
 }
 
 void Scheduler::admit() {
-    if (suspect_ && !store_.roots()[*suspect_].done) return;  // it runs alone
+    if (suspect_ && !store_.root_done(*suspect_)) return;  // it runs alone
     suspect_.reset();
     while ((held_ || !source_exhausted_) && admitting_ &&
            (store_.inflight_roots() == 0 ||
@@ -48,7 +48,7 @@ void Scheduler::admit() {
             source_exhausted_ = true;
             break;
         }
-        if (const auto ordinal = static_cast<std::uint32_t>(store_.roots().size());
+        if (const std::uint32_t ordinal = store_.next_ordinal();
             sinks_.crashed_before() && !sinks_.journaled_ordinal(ordinal)) {
             if (const Journal::Crashes* c = sinks_.crashes(ordinal); c && c->count >= 2) {
                 // It brought the process down twice (the second time alone): it fails, unrun.
@@ -70,7 +70,7 @@ void Scheduler::admit() {
             }
         }
         if (sinks_.resuming()) {
-            const auto ordinal = static_cast<std::uint32_t>(store_.roots().size());
+            const std::uint32_t ordinal = store_.next_ordinal();
             if (const JournalEntry* e = sinks_.journaled(ordinal, next->name)) {
                 RootState& root = store_.add_resumed_root();
                 root.result.name = std::move(next->name);
@@ -245,7 +245,7 @@ void Scheduler::describe_for_crash(BatchJob& job) const {
     job.crash_call = spec.name;
     job.crash_roots.clear();
     for (const GrainInfo& info : job.infos) {
-        const std::uint64_t ordinal = store_.ordinal(store_.root_entity(info.entity));
+        const std::uint64_t ordinal = store_.root_ordinal(info.entity);
         if (std::find(job.crash_roots.begin(), job.crash_roots.end(), ordinal) ==
             job.crash_roots.end()) {
             job.crash_roots.push_back(ordinal);
@@ -256,7 +256,7 @@ void Scheduler::describe_for_crash(BatchJob& job) const {
     constexpr std::size_t kNamed = 8;
     for (std::size_t i = 0; i < job.crash_roots.size() && i < kNamed; ++i) {
         if (i) job.crash_note += ", ";
-        job.crash_note += store_.roots()[job.crash_roots[i]].result.name;
+        job.crash_note += store_.root(static_cast<std::uint32_t>(job.crash_roots[i])).result.name;
     }
     if (job.crash_roots.size() > kNamed) {
         job.crash_note += " and " + std::to_string(job.crash_roots.size() - kNamed) + " more";

@@ -11,6 +11,8 @@ namespace detail {
 
 // How long the driver polls for a report before it blocks, while batches are in flight.
 constexpr int kDriverSpinUs = 50;
+// Finished roots' lineage is released once this many roots are done since the last release.
+constexpr std::size_t kReleaseEvery = 64;
 
 Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor)
     : plan_(plan),
@@ -28,7 +30,6 @@ Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, 
     store_.connect(&sinks_, this);
     scheduler_.connect(&resolver_, &committer_);
     committer_.connect(&resolver_);
-    if (auto hint = source.size_hint()) store_.reserve_roots(*hint);
 }
 
 void Engine::root_complete(RootState& root) {
@@ -83,7 +84,7 @@ Progress Engine::progress() const {
         p.calls.push_back(counters_[c]);
         p.calls.back().mean_batch_fill = scheduler_.mean_batch_fill(static_cast<CallId>(c));
     }
-    p.roots_admitted = store_.roots().size();
+    p.roots_admitted = store_.next_ordinal();
     p.roots_done = store_.roots_done();
     p.roots_total = source_.size_hint();
     p.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
@@ -104,6 +105,8 @@ void Engine::event_loop() {
     auto next_stuck_check = start_ + stuck_every;
     for (;;) {
         if (options_.stop) poll_stop();
+        // Between events nothing holds a finished root's ids: its lineage can go.
+        if (store_.done_since_release() >= kReleaseEvery) store_.release_done();
         scheduler_.admit();
         scheduler_.dispatch();
         if (scheduler_.active_jobs() == 0) {
@@ -220,7 +223,8 @@ RunReport Engine::run() {
     report.abort_reason = committer_.abort_reason();
     report.interrupted = stopping_ && !report.aborted;
     if (report.interrupted) report.interrupt_reason = stop_reason_;
-    for (RootState& root : store_.roots()) {
+    store_.release_done();
+    store_.each_unreleased_root([&](RootState& root) {
         if (!root.done && report.interrupted) ++report.unfinished_roots;  // not journaled
         if (!root.done && root.result.status != RootStatus::Failed) {
             root.result.status = RootStatus::Failed;
@@ -229,8 +233,9 @@ RunReport Engine::run() {
                                            ") before it finished; --resume runs it again"
                                      : "run aborted: " + report.abort_reason;
         }
-        report.roots.push_back(std::move(root.result));
-    }
+    });
+    report.roots = store_.take_results();
+    report.omitted = store_.omitted();
     report.calls = progress().calls;
     report.time_to_first_root_s = std::max(time_to_first_root_s_, 0.0);
     report.peak_inflight_roots = scheduler_.peak_inflight_roots();

@@ -106,12 +106,12 @@ LineageStore::LineageStore(const Plan& plan, const RunOptions& options,
 }
 
 std::uint32_t LineageStore::admit_root(std::string name, Value value) {
-    const auto ordinal = static_cast<std::uint32_t>(roots_.size());
+    const std::uint32_t ordinal = next_ordinal();
     RootState& root = roots_.emplace_back();
     root.admitted = Clock::now();
     root.result.name = std::move(name);
     ++inflight_roots_;
-    const EntityId id = create_entity(0, kNoEntity, ordinal, kNoEntity);
+    const EntityId id = create_entity(0, kNoEntity, ordinal);
     roots_[ordinal].entity = id;
     publish(plan_.source_port, local_[id], Outcome::Present, std::move(value));
     return ordinal;
@@ -122,10 +122,12 @@ RootState& LineageStore::add_resumed_root() {
     root.done = true;
     root.result.resumed = true;
     ++roots_done_;
+    ++done_since_release_;
     return root;
 }
 
 void LineageStore::complete_if_idle(std::uint32_t ordinal) {
+    if (roots_.released(ordinal)) return;
     RootState& root = roots_[ordinal];
     if (!root.done && root.pending == 0) root_done(root);
 }
@@ -143,15 +145,14 @@ EntityPath LineageStore::path(EntityId e) const {
     return p;
 }
 
-EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal,
-                                     EntityId root) {
-    const auto id = static_cast<EntityId>(domain_.size());
+EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal) {
+    const auto id = static_cast<EntityId>(domain_.end());
     if (id == kNoEntity) throw ContractError("run: too many entities for 32-bit ids");
-    const auto local = static_cast<std::uint32_t>(domain_members_[domain].size());
+    const auto local = static_cast<std::uint32_t>(domain_members_[domain].end());
     domain_.push_back(domain);
     parent_.push_back(parent);
     ordinal_.push_back(ordinal);
-    root_.push_back(root == kNoEntity ? id : root);
+    root_ordinal_.push_back(parent == kNoEntity ? ordinal : root_ordinal_[parent]);
     local_.push_back(local);
     doomed_.push_back(0);
     domain_members_[domain].push_back(id);
@@ -322,6 +323,7 @@ void LineageStore::root_done(RootState& root) {
     root.done = true;
     --inflight_roots_;
     ++roots_done_;
+    ++done_since_release_;
     root.result.latency_s = std::chrono::duration<double>(Clock::now() - root.admitted).count();
     if (skip_reduces_) judge_failures(root);
     if (root.result.status != RootStatus::Failed) {
@@ -429,33 +431,99 @@ void LineageStore::add_child(CallId expand, std::uint32_t local, std::uint32_t o
     }
     const CallSpec& spec = *layouts_[expand].spec;
     const EntityId parent = entity_of(spec.domain, local);
-    const EntityId child =
-        create_entity(expansions_[xi].child_domain, parent, ordinal, root_[parent]);
+    const EntityId child = create_entity(expansions_[xi].child_domain, parent, ordinal);
     expansions_[xi].children[local].push_back(child);
     publish(spec.outputs[0], local_[child], Outcome::Present, std::move(value));
 }
 
-namespace {
-template <class T>
-std::size_t bytes_of(const std::vector<T>& v) {
-    return v.capacity() * sizeof(T);
-}
-}  // namespace
-
 // Bytes held by the lineage tables (capacity, not size: what the process really holds).
 std::size_t LineageStore::lineage_bytes() const {
-    std::size_t total = bytes_of(domain_) + bytes_of(parent_) + bytes_of(ordinal_) +
-                        bytes_of(root_) + bytes_of(local_) + bytes_of(doomed_) + bytes_of(roots_);
-    for (const auto& members : domain_members_) total += bytes_of(members);
-    for (const PortState& ps : ports_) total += bytes_of(ps.outcome) + bytes_of(ps.slot);
+    std::size_t total = domain_.capacity_bytes() + parent_.capacity_bytes() +
+                        ordinal_.capacity_bytes() + root_ordinal_.capacity_bytes() +
+                        local_.capacity_bytes() + doomed_.capacity_bytes() +
+                        roots_.capacity_bytes();
+    for (const auto& members : domain_members_) total += members.capacity_bytes();
+    for (const PortState& ps : ports_) {
+        total += ps.outcome.capacity_bytes() + ps.slot.capacity_bytes();
+    }
     for (std::size_t c = 0; c < grains_.size(); ++c) {
-        total += bytes_of(grains_[c]) + bytes_of(members_pending_[c]);
+        total += grains_[c].capacity_bytes() + members_pending_[c].capacity_bytes();
     }
     for (const ExpansionTable& x : expansions_) {
-        total += bytes_of(x.state) + bytes_of(x.children);
-        for (const auto& kids : x.children) total += bytes_of(kids);
+        total += x.state.capacity_bytes() + x.children.capacity_bytes();
+        for (const auto& kids : x.children.stored()) total += kids.capacity() * sizeof(EntityId);
     }
-    return total;
+    return std::max(total, peak_lineage_bytes_);
+}
+
+// The oldest roots that are done go first (their results kept or tallied), then, per table,
+// the longest run of oldest rows whose roots are done: an entity's root is done when its
+// ordinal is released or its state says so. A root still in flight stops the run, so a slow
+// root keeps what was created after it until it finishes (docs/runtime.md "Memory").
+void LineageStore::release_done() {
+    done_since_release_ = 0;
+    peak_lineage_bytes_ = lineage_bytes();
+    std::size_t r = roots_.base();
+    for (; r < roots_.end() && roots_[r].done; ++r) {
+        file_result(roots_[r].result);
+        roots_[r] = RootState{};  // its vectors and strings go now, not at the next compaction
+    }
+    roots_.release_to(r);
+    auto dead = [&](EntityId e) { return domain_.released(e) || root_done(root_ordinal_[e]); };
+    std::size_t e = domain_.base();
+    while (e < domain_.end() && dead(static_cast<EntityId>(e))) ++e;
+    for (std::size_t d = 0; d < domain_members_.size(); ++d) {
+        IdWindow<EntityId>& members = domain_members_[d];
+        std::size_t l = members.base();
+        while (l < members.end() && dead(members[l])) ++l;
+        members.release_to(l);
+        for (PortId p : domain_ports_[d]) {
+            ports_[p].outcome.release_to(l);
+            ports_[p].slot.release_to(l);
+        }
+        for (CallId c : domain_calls_[d]) {
+            grains_[c].release_to(l);
+            if (layouts_[c].spec->kind == CallKind::Reduce) members_pending_[c].release_to(l);
+            if (layouts_[c].spec->kind == CallKind::Expand) {
+                ExpansionTable& x = expansions_[static_cast<std::size_t>(layouts_[c].expansion)];
+                for (std::size_t k = x.children.base(); k < l; ++k) x.children[k] = {};
+                x.state.release_to(l);
+                x.children.release_to(l);
+            }
+        }
+    }
+    domain_.release_to(e);
+    parent_.release_to(e);
+    ordinal_.release_to(e);
+    root_ordinal_.release_to(e);
+    local_.release_to(e);
+    doomed_.release_to(e);
+}
+
+// A finished root's result, kept for the report in ordinal order, or tallied when the report
+// lists only failed and partial roots.
+void LineageStore::file_result(RootResult& result) {
+    if (options_.report_ok_roots || result.status == RootStatus::Failed || result.partial) {
+        released_results_.push_back(std::move(result));
+        return;
+    }
+    ++(result.status == RootStatus::Ok ? omitted_.ok : omitted_.dropped);
+    if (result.resumed) {
+        ++omitted_.resumed;
+    } else {
+        omitted_.latency_s.push_back(result.latency_s);
+    }
+}
+
+std::vector<RootResult> LineageStore::take_results() {
+    for (std::size_t r = roots_.base(); r < roots_.end(); ++r) {
+        if (roots_[r].done) {
+            file_result(roots_[r].result);
+        } else {  // unfinished (interrupted, aborted): always listed
+            released_results_.push_back(std::move(roots_[r].result));
+        }
+    }
+    return std::move(released_results_);
 }
 
 }  // namespace rop::runtime::detail

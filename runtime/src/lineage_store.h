@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "id_window.h"
 #include "rop/runtime/executor.h"
 #include "rop/runtime/run.h"
 #include "rop/runtime/transitions.h"
@@ -47,8 +48,8 @@ struct Consumer {
 
 struct PortState {
     DomainId domain = 0;
-    std::vector<Outcome> outcome;      // by entity index in the Domain
-    std::vector<std::uint32_t> slot;   // payload slot, kNoSlot when none is held
+    IdWindow<Outcome> outcome;         // by entity index in the Domain
+    IdWindow<std::uint32_t> slot;      // payload slot, kNoSlot when none is held
     std::vector<Consumer> direct;      // map/filter/expand in the same Domain
     std::vector<CallId> reducers;      // reduce Calls over this port
     std::vector<CallId> broadcasters;  // broadcast Calls reading this port
@@ -71,8 +72,8 @@ struct CallLayout {
 struct ExpansionTable {
     CallId call = 0;
     DomainId child_domain = 0;
-    std::vector<ExpansionState> state;            // by parent index in the parent Domain
-    std::vector<std::vector<EntityId>> children;  // ordinal order
+    IdWindow<ExpansionState> state;            // by parent index in the parent Domain
+    IdWindow<std::vector<EntityId>> children;  // ordinal order
     std::vector<CallId> reducers;
 };
 
@@ -133,15 +134,38 @@ class LineageStore {
     std::uint32_t admit_root(std::string name, Value value);  // creates and publishes; ordinal
     RootState& add_resumed_root();                 // a root the journal lists: done, never admitted
     void complete_if_idle(std::uint32_t ordinal);  // a root whose Grains all sealed at once
+    // Roots in flight (and done ones not yet released) by ordinal; a released root is gone.
     RootState& root(std::uint32_t ordinal) { return roots_[ordinal]; }
-    RootState& root_of(EntityId entity) { return roots_[ordinal_[root_[entity]]]; }
-    const RootState& root_of(EntityId entity) const { return roots_[ordinal_[root_[entity]]]; }
-    std::vector<RootState>& roots() { return roots_; }
-    const std::vector<RootState>& roots() const { return roots_; }
+    RootState& root_of(EntityId entity) { return roots_[root_ordinal_[entity]]; }
+    const RootState& root_of(EntityId entity) const { return roots_[root_ordinal_[entity]]; }
+    std::uint32_t next_ordinal() const { return static_cast<std::uint32_t>(roots_.end()); }
+    bool root_done(std::uint32_t ordinal) const {
+        return roots_.released(ordinal) || roots_[ordinal].done;
+    }
     std::size_t inflight_roots() const { return inflight_roots_; }
     std::size_t roots_done() const { return roots_done_; }
-    void reserve_roots(std::size_t n) { roots_.reserve(n); }
     void release_pins(RootState& root);  // broadcast inputs held until the root is done
+
+    // ---- releasing finished roots (docs/runtime.md "Memory") ----
+    // Drops the lineage of the oldest roots that are done (their sinks written, their journal
+    // line added): entities, Items, Grains, expansions and root states, up to the first root
+    // still in flight, so the tables follow the roots in flight, not the run. Called between
+    // events only: a done root's ids may then be held only by stale batches, which is_live()
+    // fences; everything else asks released() first.
+    void release_done();
+    std::size_t done_since_release() const { return done_since_release_; }
+    bool released(CallId call, std::uint32_t local) const {
+        return domain_members_[layouts_[call].spec->domain].released(local);
+    }
+    bool released_entity(EntityId e) const { return domain_.released(e); }
+    // At the end of the run: every root's result in ordinal order (moved out), and the roots
+    // the report does not list (RunOptions::report_ok_roots off).
+    std::vector<RootResult> take_results();
+    template <class F>
+    void each_unreleased_root(F&& f) {
+        for (std::size_t r = roots_.base(); r < roots_.end(); ++r) f(roots_[r]);
+    }
+    const OmittedRoots& omitted() const { return omitted_; }
 
     // ---- entities (read) ----
     EntityId entity_of(DomainId domain, std::uint32_t local) const {
@@ -151,10 +175,11 @@ class LineageStore {
     EntityId parent(EntityId e) const { return parent_[e]; }
     std::uint32_t ordinal(EntityId e) const { return ordinal_[e]; }
     std::uint32_t local(EntityId e) const { return local_[e]; }
-    EntityId root_entity(EntityId e) const { return root_[e]; }
+    EntityId root_entity(EntityId e) const { return roots_[root_ordinal_[e]].entity; }
+    std::uint32_t root_ordinal(EntityId e) const { return root_ordinal_[e]; }
     bool doomed(EntityId e) const { return doomed_[e] != 0; }
-    std::size_t entities() const { return domain_.size(); }
-    EntityPath path(EntityId e) const;  // child ordinals from the root down
+    std::size_t entities() const { return domain_.end(); }  // created in the run
+    EntityPath path(EntityId e) const;                      // child ordinals from the root down
 
     // ---- items (read) ----
     Outcome outcome(PortId port, std::uint32_t local) const { return ports_[port].outcome[local]; }
@@ -175,6 +200,7 @@ class LineageStore {
     // The commit fence (SEMANTICS.md): a report counts only for a Grain still in flight in the
     // attempt it was dispatched with.
     bool is_live(CallId call, std::uint32_t local, std::uint16_t generation) const {
+        if (released(call, local)) return false;  // its root is done and gone
         const GrainCell& cell = grains_[call][local];
         return cell.phase == GrainPhase::InFlight && cell.generation == generation;
     }
@@ -207,9 +233,10 @@ class LineageStore {
     std::size_t lineage_bytes() const;  // the tables' capacity (payloads excluded)
 
   private:
-    EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal, EntityId root);
+    EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal);
     void root_done(RootState& root);
     void judge_failures(RootState& root);  // at root_done: absorbed, or the root's failure
+    void file_result(RootResult& result);  // into released_results_, or omitted_
 
     const Plan& plan_;
     const RunOptions& options_;
@@ -222,13 +249,13 @@ class LineageStore {
     std::vector<CallLayout> layouts_;
 
     // Entities (struct-of-arrays, by EntityId).
-    std::vector<DomainId> domain_;
-    std::vector<EntityId> parent_;
-    std::vector<std::uint32_t> ordinal_;
-    std::vector<EntityId> root_;
-    std::vector<std::uint32_t> local_;
-    std::vector<std::uint8_t> doomed_;  // under a FAILED streaming Expansion
-    std::vector<std::vector<EntityId>> domain_members_;
+    IdWindow<DomainId> domain_;
+    IdWindow<EntityId> parent_;
+    IdWindow<std::uint32_t> ordinal_;       // among its siblings; a root's: its root ordinal
+    IdWindow<std::uint32_t> root_ordinal_;  // the ordinal of its root
+    IdWindow<std::uint32_t> local_;
+    IdWindow<std::uint8_t> doomed_;                   // under a FAILED streaming Expansion
+    std::vector<IdWindow<EntityId>> domain_members_;  // by local index in the Domain
     std::vector<std::vector<CallId>> domain_calls_;
     std::vector<std::vector<PortId>> domain_ports_;
     std::vector<std::vector<CallId>> domain_reducers_;  // reduce Calls over this Domain
@@ -239,8 +266,8 @@ class LineageStore {
 
     // Per Call: Grain cells, reduce members pending per parent, READY reduce groups, and
     // broadcast Grains waiting for their ancestor's item.
-    std::vector<std::vector<GrainCell>> grains_;
-    std::vector<std::vector<std::uint32_t>> members_pending_;
+    std::vector<IdWindow<GrainCell>> grains_;
+    std::vector<IdWindow<std::uint32_t>> members_pending_;
     std::vector<std::unordered_map<std::uint32_t, ReadyGroup>> groups_;
     std::vector<std::unordered_map<EntityId, std::vector<std::uint32_t>>> broadcast_waiting_;
 
@@ -253,8 +280,14 @@ class LineageStore {
     std::vector<std::uint32_t> free_slots_;
     std::size_t live_slots_ = 0, live_bytes_ = 0, peak_live_items_ = 0;
 
-    std::vector<RootState> roots_;
+    IdWindow<RootState> roots_;
     std::size_t inflight_roots_ = 0, roots_done_ = 0;
+    // Results of released roots, in ordinal order (with RunOptions::report_ok_roots off, only
+    // the failed and partial ones; the others are tallied in omitted_).
+    std::vector<RootResult> released_results_;
+    OmittedRoots omitted_;
+    std::size_t done_since_release_ = 0;
+    std::size_t peak_lineage_bytes_ = 0;
 
     std::vector<Task> work_;
 };

@@ -30,9 +30,9 @@ std::string RunReport::to_json() const {
     j["time_to_first_root_s"] = time_to_first_root_s;
     j["peak_inflight_roots"] = peak_inflight_roots;
     j["peak_live_items"] = peak_live_items;
-    std::size_t counts[3] = {0, 0, 0};
-    std::size_t resumed = 0;
-    std::vector<double> latencies;
+    std::size_t counts[3] = {omitted.ok, omitted.dropped, 0};
+    std::size_t resumed = omitted.resumed;
+    std::vector<double> latencies = omitted.latency_s;
     auto& roots_json = j["roots"] = nlohmann::json::array();
     for (const RootResult& r : roots) {
         ++counts[static_cast<int>(r.status)];
@@ -58,7 +58,7 @@ std::string RunReport::to_json() const {
         }
         roots_json.push_back(std::move(e));
     }
-    j["summary"] = {{"roots", roots.size()},
+    j["summary"] = {{"roots", total_roots()},
                     {"ok", counts[0]},
                     {"dropped", counts[1]},
                     {"failed", counts[2]},

@@ -43,7 +43,7 @@ void RootSinks::open() {
 
 void RootSinks::buffer(const std::vector<std::uint32_t>& sinks, EntityId entity,
                        const Value& value) {
-    SinkBuffer& buffer = buffers_[store_.ordinal(store_.root_entity(entity))];
+    SinkBuffer& buffer = buffers_[store_.root_ordinal(entity)];
     for (std::uint32_t sink : sinks) {
         buffer.items.push_back({sink, entity, value});
         const std::size_t bytes = value.byte_size();

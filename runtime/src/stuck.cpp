@@ -52,6 +52,7 @@ StuckBatch Engine::describe_stuck(const BatchJob& job, Clock::time_point now) co
     s.call_name = spec.name;
     s.grains = job.size();
     for (const GrainInfo& info : job.infos) {
+        if (store_.released_entity(info.entity)) continue;  // its root finished without it
         const std::string& name = store_.root_of(info.entity).result.name;
         if (std::find(s.roots.begin(), s.roots.end(), name) == s.roots.end()) {
             s.roots.push_back(name);

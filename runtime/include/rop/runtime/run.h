@@ -117,6 +117,10 @@ struct RunOptions {
     // on its own (one fsync per root and sink).
     std::size_t commit_group = 1024;
     std::chrono::milliseconds commit_window{50};
+    // false: RunReport::roots lists only failed and partial roots; the others are counted in
+    // RunReport::omitted (8 bytes per root for its latency instead of its whole result), so
+    // the memory of a run of many small roots follows the roots in flight.
+    bool report_ok_roots = true;
     ItemObserver* observer = nullptr;
     std::string trace_path;                                   // Chrome/Perfetto JSON when set
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
@@ -224,6 +228,13 @@ struct RootResult {
     double latency_s = 0;  // admission to done
 };
 
+// Roots a run with RunOptions::report_ok_roots off counts instead of listing.
+struct OmittedRoots {
+    std::size_t ok = 0, dropped = 0;
+    std::size_t resumed = 0;        // of those, skipped because an earlier run journaled them
+    std::vector<double> latency_s;  // of those run by this process (not the resumed ones)
+};
+
 struct RunReport {
     bool aborted = false;  // a Call with recovery=abort hit an opaque error
     std::string abort_reason;
@@ -231,14 +242,19 @@ struct RunReport {
     std::string interrupt_reason;      // e.g. "SIGINT"; unfinished roots say "interrupted (...)"
     std::size_t unfinished_roots = 0;  // admitted roots an interruption left unfinished
     std::vector<RootResult> roots;     // in source order
+    OmittedRoots omitted;              // not in roots (RunOptions::report_ok_roots off)
     std::vector<CallCounters> calls;
     double wall_s = 0;
     double time_to_first_root_s = 0;
     std::size_t peak_inflight_roots = 0;
     std::size_t peak_live_items = 0;
-    std::size_t entities = 0;       // roots and children created
-    std::size_t lineage_bytes = 0;  // lineage tables at the end (payloads excluded)
-    std::string to_json() const;    // the run report (--report FILE)
+    std::size_t entities = 0;  // roots and children created
+    // Lineage tables at their largest, sampled before each release of finished roots
+    // (capacity, payloads excluded): with roots released as they finish, this follows the
+    // roots in flight, not the run.
+    std::size_t lineage_bytes = 0;
+    std::size_t total_roots() const { return roots.size() + omitted.ok + omitted.dropped; }
+    std::string to_json() const;  // the run report (--report FILE)
 };
 
 // Runs the plan to completion on the default thread-actor executor. Never loses a root: every
