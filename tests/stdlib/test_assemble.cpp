@@ -434,3 +434,72 @@ TEST_CASE(
                "\"code_body\": \"```txt\\nint main() {\\n    int x = 1;\\n\\n    "
                "return x;\\n}\\n```\""}));
 }
+
+namespace {
+
+// An OCR line of words, each given by its text and left edge (12 pt high, 6 pt per character,
+// one line every 16 pt from y = 100), added to `page` as Tesseract's engine adds them.
+void ocr_line(OcrResult& page, int row, int paragraph,
+              const std::vector<std::pair<std::string, double>>& words) {
+    Line line;
+    line.paragraph = paragraph;
+    line.confidence = 90;
+    const double top = 100 + 16 * row;
+    for (const auto& [text, x] : words) {
+        Word word;
+        word.text = text;
+        word.bbox = {x, top, x + 6.0 * static_cast<double>(text.size()), top + 12};
+        word.confidence = 90;
+        if (!line.text.empty()) line.text += ' ';
+        line.text += text;
+        line.bbox = line.text == text
+                        ? word.bbox
+                        : BBox{line.bbox.x0, top, std::max(line.bbox.x1, word.bbox.x1), top + 12};
+        page.words.push_back(word);
+    }
+    line.baseline = top + 9;
+    page.lines.push_back(line);
+}
+
+std::string ocr_markdown(const OcrResult& page) {
+    return assemble::markdown(std::vector<PageContent>{assemble::from_ocr(page)}).text;
+}
+
+}  // namespace
+
+TEST_CASE("OCR bullets read as e and (c) make a list only at one hanging indent") {
+    OcrResult page;
+    page.width = 612;
+    page.height = 792;
+    ocr_line(page, 0, 0, {{"Fruit", 72}, {"we", 108}, {"need:", 126}});
+    ocr_line(page, 1, 1, {{"e", 72}, {"Apples", 90}, {"and", 132}, {"pears", 156}});
+    ocr_line(page, 2, 1, {{"for", 90}, {"the", 112}, {"pie", 134}});  // the hanging indent
+    ocr_line(page, 3, 2, {{"\u00A9", 72}, {"Plums", 91}});
+    ocr_line(page, 4, 3, {{"The", 72}, {"end.", 96}});
+    CHECK(ocr_markdown(page) ==
+          "Fruit we need:\n\n- Apples and pears for the pie\n- Plums\n\nThe end.\n");
+    const std::string list =
+        assemble::content_list(std::vector<PageContent>{assemble::from_ocr(page)}).text;
+    CHECK(types_of(list) == std::vector<std::string>{"text", "list", "text"});
+
+    // One "e" item alone is text (an OCR'd "e" can be a letter), and so are items whose texts
+    // start at different indents.
+    OcrResult lone;
+    ocr_line(lone, 0, 0, {{"e", 72}, {"Apples", 90}});
+    ocr_line(lone, 2, 1, {{"The", 72}, {"end.", 96}});
+    CHECK(ocr_markdown(lone) == "e Apples\n\nThe end.\n");
+    OcrResult ragged;
+    ocr_line(ragged, 0, 0, {{"e", 72}, {"Apples", 90}});
+    ocr_line(ragged, 1, 0, {{"\u00B0", 72}, {"Plums", 120}});
+    CHECK(ocr_markdown(ragged) == "e Apples \u00B0 Plums\n");
+
+    // Enumerators need two items too; "- 7 -" is a page number, no item.
+    OcrResult numbered;
+    ocr_line(numbered, 0, 0, {{"1.", 72}, {"Wash", 90}});
+    ocr_line(numbered, 1, 1, {{"2)", 72}, {"Cut", 90}});
+    ocr_line(numbered, 2, 2, {{"(iv)", 72}, {"Eat", 100}});
+    CHECK(ocr_markdown(numbered) == "1. Wash\n2. Cut\n\n(iv) Eat\n");
+    OcrResult dashes;
+    ocr_line(dashes, 0, 0, {{"-", 300}, {"7", 308}, {"-", 316}});
+    CHECK(ocr_markdown(dashes) == "- 7 -\n");
+}

@@ -89,8 +89,9 @@ std::size_t add_code(const std::vector<Line>& lines,
 // item's marker position) and their continuation lines (starting where the item's text starts, the
 // hanging indent), up to the first other line, a code line, a heading or a gap of 1.5 line heights.
 // Markers that can be ordinary text ("1.", OCR's "e") make a list only as two or more items whose
-// texts start at one indent. Appends a "list" block (its text the items as Markdown lines) and
-// returns the line after it, or returns `first` when the lines are no list.
+// texts start at one indent (an item at another indent ends the list). Appends a "list" block (its
+// text the items as Markdown lines) and returns the line after it, or returns `first` when the
+// lines are no list.
 std::size_t add_list(const std::vector<Line>& lines, const std::vector<bool>& code,
                      const std::vector<bool>& tall, const std::vector<detail::ListStart>& starts,
                      std::size_t first, std::vector<Block>& blocks) {
@@ -107,6 +108,11 @@ std::size_t add_list(const std::vector<Line>& lines, const std::vector<bool>& co
         const detail::ListStart& head = *items.front().start;
         if (starts[end].found) {
             if (std::abs(starts[end].marker_x - head.marker_x) > tolerance(line)) break;
+            // Items of a marker that can be ordinary text start their texts at one indent.
+            if ((!head.sure || !starts[end].sure) &&
+                std::abs(starts[end].text_x - head.text_x) > tolerance(line)) {
+                break;
+            }
             items.push_back({&starts[end], starts[end].text});
             continue;
         }
@@ -116,13 +122,7 @@ std::size_t add_list(const std::vector<Line>& lines, const std::vector<bool>& co
     }
     const bool sure =
         std::all_of(items.begin(), items.end(), [](const Item& item) { return item.start->sure; });
-    if (!sure) {
-        const double indent = items.front().start->text_x;
-        const bool aligned = std::all_of(items.begin(), items.end(), [&](const Item& item) {
-            return std::abs(item.start->text_x - indent) <= tolerance(lines[first]);
-        });
-        if (items.size() < 2 || !aligned) return first;
-    }
+    if (!sure && items.size() < 2) return first;
     Block block;
     block.type = "list";
     block.bbox = lines[first].bbox;
