@@ -37,6 +37,8 @@ constexpr FlagSpec kFlags[] = {
     {"--stop-grace", "DURATION"},
     {"--executor", "NAME"},
     {"--resume", ""},
+    {"--retry-failed", ""},
+    {"--report-roots", "WHICH"},
     {"--journal", "FILE"},
 };
 
@@ -358,6 +360,15 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             error = parse_executor(value, args.executor);
         } else if (name == "--resume") {
             args.resume = true;
+        } else if (name == "--retry-failed") {
+            args.resume = args.retry_failed = true;
+        } else if (name == "--report-roots") {
+            if (value == "all" || value == "failed") {
+                args.report_ok_roots = value == "all";
+            } else {
+                error = "--report-roots: expected all or failed, got '" + std::string(value) + "'" +
+                        cli::did_you_mean(value, {"all", "failed"});
+            }
         } else if (name == "--journal") {
             args.journal_path = std::string(value);
         }

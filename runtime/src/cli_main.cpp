@@ -200,8 +200,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     const std::string journal_path =
         args.journal_path.empty() ? default_journal_path(def, args) : args.journal_path;
     if (args.resume && journal_path.empty()) {
-        return usage_error(
-            "--resume: the pipeline has no sink; name a journal with --journal FILE");
+        return usage_error(std::string(args.retry_failed ? "--retry-failed" : "--resume") +
+                           ": the pipeline has no sink; name a journal with --journal FILE");
     }
     for (const auto& [flag, path] : {std::pair{std::string("--report"), args.report_path},
                                      std::pair{std::string("--trace"), args.trace_path}}) {
@@ -275,6 +275,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     }
     run_options.journal_path = journal_path;
     run_options.resume = args.resume;
+    run_options.retry_failed = args.retry_failed;
+    run_options.report_ok_roots = args.report_ok_roots;
     const bool show_progress =
         args.progress == ProgressMode::On || (args.progress == ProgressMode::Auto && err_is_tty);
     // Progress and warnings name the Calls as --set and --help do (the plan's names may carry

@@ -51,6 +51,7 @@ class Journal {
         std::string last;
     };
     const std::unordered_map<std::uint64_t, Crashes>& crashes() const { return crashes_; }
+    void forget_crashes(std::uint64_t ordinal) { crashes_.erase(ordinal); }  // --retry-failed
     int fd() const { return fd_; }
     // Keeps one entry's line for the next flush().
     void add(const JournalEntry& entry) {

@@ -26,9 +26,20 @@ void RootSinks::open() {
         journal_ = std::make_unique<Journal>(options_.journal_path, names_, options_.resume);
         set_crash_journal(journal_->fd());
         if (!journal_->entries().empty()) tokens = journal_->entries().back().tokens;
+        // A root journaled twice (run again by --retry-failed) counts as its last line says.
         for (const JournalEntry& e : journal_->entries()) journaled_[e.ordinal] = e;
+        if (options_.retry_failed) {  // failed roots run again, their crashes forgotten
+            std::erase_if(journaled_, [&](const auto& entry) {
+                if (entry.second.status != RootStatus::Failed) return false;
+                journal_->forget_crashes(entry.first);
+                return true;
+            });
+        }
     } else if (options_.resume) {
         throw std::invalid_argument("run: resume needs RunOptions::journal_path");
+    }
+    if (options_.retry_failed && !options_.resume) {
+        throw std::invalid_argument("run: retry_failed needs RunOptions::resume");
     }
     for (std::size_t i = 0; i < options_.root_sinks.size(); ++i) {
         const RootSinkBinding& sink = options_.root_sinks[i];
@@ -74,6 +85,9 @@ void RootSinks::write(RootState& root) {
         buffered_bytes_ -= it->second.bytes;
         buffers_.erase(it);
     }
+    // A failed root leaves nothing in any sink, as a root one sink failed (below): its output
+    // is all or nothing, so --retry-failed can run it again without writing any of it twice.
+    if (root.result.status == RootStatus::Failed) items.clear();
     if (!items.empty()) {
         // Ordinal order: by sink, then by the entity path (child ordinals from the root down).
         // Children of one parent are created in ordinal order, so equal-parent runs are sorted

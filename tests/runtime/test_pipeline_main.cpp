@@ -61,6 +61,12 @@ TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
     CHECK(args({"-h"}).help);
     CHECK(args({"--version"}).version);
     CHECK(args({"--resume"}).resume);
+    CHECK_FALSE(args({"--resume"}).retry_failed);
+    CHECK(args({"--retry-failed"}).resume);
+    CHECK(args({"--retry-failed"}).retry_failed);
+    CHECK(args({}).report_ok_roots);
+    CHECK(args({"--report-roots", "all"}).report_ok_roots);
+    CHECK_FALSE(args({"--report-roots=failed"}).report_ok_roots);
     CHECK(args({"--journal", "a/j"}).journal_path == "a/j");
     CHECK(args({"--journal=b"}).journal_path == "b");
     CHECK(args({"--input", "5,6"}).inputs.at("docs") == "5,6");
@@ -118,6 +124,10 @@ TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
         {{"--progress=yes"}, "'--progress' takes no value"},
         {{"--help=1"}, "'--help' takes no value"},
         {{"--resume=x"}, "'--resume' takes no value"},
+        {{"--retry-failed=1"}, "'--retry-failed' takes no value"},
+        {{"--report-roots", "fail"},
+         "--report-roots: expected all or failed, got 'fail'; did you mean 'failed'?"},
+        {{"--report-roots"}, "'--report-roots' needs a value: --report-roots WHICH"},
         {{"--input", "dcs=1,2"}, "--input: unknown source 'dcs'; did you mean 'docs'?"},
         {{"--input", "zzzzzz=1"}, "--input: unknown source 'zzzzzz' (sources: docs)"},
         {{"--input", "docs="}, "--input: empty path for source 'docs'"},
@@ -307,7 +317,8 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
          {"--input [NAME=]PATH", "--output [NAME=]PATH", "--set CALL.OPTION=VALUE",
           "--progress, --no-progress", "--trace FILE", "--report FILE", "--max-inflight-roots N",
           "--max-payload-mb N", "--stuck-after DURATION", "--stop-grace DURATION",
-          "--executor NAME", "--resume", "--journal FILE", "-h, --help", "--version",
+          "--executor NAME", "--resume", "--retry-failed", "--report-roots WHICH",
+          "--journal FILE", "-h, --help", "--version",
           "batch (1..65536)", "actors (1..4096)", "on_failure (suppress|skip; a reduce only)",
           "Exit status: 0 every root ok or dropped, 3 some roots failed, "
           "1 run aborted, 2 usage error,\n130 / 143 stopped by SIGINT / SIGTERM"}) {

@@ -350,6 +350,34 @@ TEST_CASE("pipeline_main: --resume continues from the journal; a throwing sink f
     CHECK(err.str() == "demo: 1 failed of 3 roots\n  doc2: sink totals: disk full\n");
 }
 
+TEST_CASE("pipeline_main: --retry-failed runs the journal's failed roots again; --report-roots",
+          "[runtime][cli][journal]") {
+    TempDir dir;
+    const std::string journal = (dir.path / "j.journal").string();
+    const auto report = dir.path / "r.json";
+    DemoSinks first;
+    CHECK(run_demo(first, {"--input", "1,7,2", "--journal", journal}).code == kExitFailedRoots);
+    std::sort(first.totals.begin(), first.totals.end());
+    CHECK(first.totals == std::vector<long>{200, 802});
+    CHECK(std::find(first.pages.begin(), first.pages.end(), 1400) == first.pages.end());
+    CHECK(first.pages.size() == 3u);  // doc7 (pages 700..706, 701 failed) wrote nothing
+    // Its page 701 still fails: run again, failed again, journaled again, written never.
+    DemoSinks second;
+    const MainResult b = run_demo(second, {"--input", "1,7,2", "--journal", journal,
+                                           "--retry-failed", "--report", report.string(),
+                                           "--report-roots", "failed"});
+    CHECK(b.code == kExitFailedRoots);
+    CHECK_THAT(b.err, StartsWith("demo: 1 failed of 3 roots\n  doc7: call 'm': bad page 701"));
+    CHECK(second.totals.empty());
+    const nlohmann::json r = read_json(report);
+    REQUIRE(r["roots"].size() == 1u);  // the ok roots are counted, not listed
+    CHECK(r["roots"][0]["name"] == "doc7");
+    CHECK_FALSE(r["roots"][0].contains("resumed"));  // it ran
+    CHECK(r["summary"]["roots"] == 3);
+    CHECK(r["summary"]["ok"] == 2);
+    CHECK(r["summary"]["resumed"] == 2);
+}
+
 TEST_CASE("pipeline_main: the default journal sits next to the first sink's output",
           "[runtime][cli][journal]") {
     DemoSinks sinks;

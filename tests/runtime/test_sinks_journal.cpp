@@ -645,3 +645,87 @@ TEST_CASE("journal: resume without a journal file is a fresh run; without a path
     CHECK_THROWS_WITH(run(p.plan, again, no_path),
                       ContainsSubstring("resume needs RunOptions::journal_path"));
 }
+
+TEST_CASE("retry_failed: a failed root wrote nothing and runs again, written once",
+          "[runtime][journal][retry]") {
+    TempDir dir;
+    const auto journal = dir.path / "run.journal";
+    // Doc(x) -> x pages (100x + i) -> map "m" -> a Page-Domain sink. Page 401 fails while the
+    // environment is "broken".
+    std::atomic<bool> broken{true};
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId mapped = b.add_port("mapped", page);
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(2, 1),
+                expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
+    b.add_call({"m", CallKind::Map, page, {{pages}}, {mapped}, opts(4, 1),
+                actor([&broken](Batch& batch) {
+                    for (std::size_t g = 0; g < batch.size(); ++g) {
+                        const long x = batch.input(g, 0).get<long>();
+                        if (x == 401 && broken) {
+                            batch.fail_record(g, "model server down");
+                        } else {
+                            batch.set_output(g, 0, Value::of<long>(x));
+                        }
+                    }
+                })});
+    const Plan plan = b.build();
+    MemorySink sink;
+    auto options_for = [&](bool resume, bool retry) {
+        RunOptions o;
+        o.root_sinks.push_back(sink.binding(mapped, "pages"));
+        o.journal_path = journal.string();
+        o.resume = resume;
+        o.retry_failed = retry;
+        return o;
+    };
+    {
+        VecSource source({3, 4, 2});
+        const RunReport report = run(plan, source, options_for(false, false));
+        REQUIRE(report.roots.size() == 3);
+        CHECK(report.roots[1].status == RootStatus::Failed);
+        CHECK(report.roots[1].reason == "model server down");
+    }
+    // Root 1's pages 400, 402 and 403 succeeded, but a failed root writes none of them.
+    std::multiset<std::string> got(sink.lines.begin(), sink.lines.end());
+    CHECK(got == std::multiset<std::string>{"0:root0:300,301,302", "2:root2:200,201"});
+
+    SECTION("a plain resume keeps the failure") {
+        VecSource source({3, 4, 2});
+        const RunReport report = run(plan, source, options_for(true, false));
+        REQUIRE(report.roots.size() == 3);
+        for (const RootResult& r : report.roots) CHECK(r.resumed);
+        CHECK(report.roots[1].status == RootStatus::Failed);
+        CHECK(sink.lines.size() == 2);
+    }
+    SECTION("retry_failed runs it again; its new line supersedes the old one") {
+        broken = false;
+        {
+            VecSource source({3, 4, 2});
+            const RunReport report = run(plan, source, options_for(true, true));
+            REQUIRE(report.roots.size() == 3);
+            CHECK(report.roots[0].resumed);
+            CHECK(report.roots[2].resumed);
+            CHECK_FALSE(report.roots[1].resumed);
+            CHECK(report.roots[1].status == RootStatus::Ok);
+        }
+        std::multiset<std::string> all(sink.lines.begin(), sink.lines.end());
+        CHECK(all == std::multiset<std::string>{"0:root0:300,301,302", "2:root2:200,201",
+                                                "1:root1:400,401,402,403"});
+        CHECK(lines_of(read_file(journal)).size() == 1 + 3 + 1);
+        // Resumed once more, every root is journaled, root 1 as ok (its last line).
+        VecSource source({3, 4, 2});
+        const RunReport report = run(plan, source, options_for(true, true));
+        for (const RootResult& r : report.roots) CHECK(r.resumed);
+        CHECK(report.roots[1].status == RootStatus::Ok);
+        CHECK(sink.lines.size() == 3);
+    }
+    SECTION("retry_failed without resume is refused") {
+        VecSource source({3});
+        CHECK_THROWS_WITH(run(plan, source, options_for(false, true)),
+                          ContainsSubstring("retry_failed needs RunOptions::resume"));
+    }
+}

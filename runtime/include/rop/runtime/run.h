@@ -110,6 +110,10 @@ struct RunOptions {
     // status); otherwise a fresh run: restore("") on every root sink and a new journal.
     std::string journal_path;
     bool resume = false;
+    // With resume: the roots the journal lists as Failed run again (a failed root wrote
+    // nothing, so nothing is written twice); a new line supersedes the old one. Crash counts
+    // of those roots are forgotten: an environment failure deserves another try.
+    bool retry_failed = false;
     // Commit groups: finished roots' journal lines are kept and made durable together (every
     // sink's sync(), then one write and one fsync of the journal) once commit_group roots wait
     // or the oldest has waited commit_window, and when the run ends. A kill loses at most the
