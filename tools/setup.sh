@@ -12,6 +12,7 @@ packages=(
     clang-format-19                     # the format gate (tests/check_format.sh)
     libboost1.81-dev
     zlib1g-dev libpng-dev               # std.model: PNG data URLs (zlib), its tests decode them (libpng)
+    libssl-dev openssl                  # std.model: https (OpenSSL); its tests make certificates (openssl)
     llvm-19-dev libclang-19-dev clang-19 libclang-rt-19-dev
     libpoppler-cpp-dev poppler-utils
     libtesseract-dev tesseract-ocr-eng

@@ -14,17 +14,21 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <cstdlib>
 #include <exception>
 #include <optional>
 #include <stdexcept>
 #include <utility>  // before Boost.Asio: it uses std::exchange without including <utility>
 
+#include "proxy.h"
 #include "rop/udf.h"
+#include "tls.h"
 
 namespace rop::stdlib::model::detail {
 namespace {
@@ -44,6 +48,7 @@ struct Attempt {
     std::string body;
     std::optional<std::chrono::milliseconds> retry_after;
     std::string failure;  // when !answered: "timed out after 200 ms", "connect: Connection refused"
+    bool setup = false;   // when !answered: a failure retrying cannot fix (a bad certificate)
 };
 
 bool retryable_status(int status) { return status == 408 || status == 429 || status >= 500; }
@@ -66,12 +71,17 @@ void validate(const Settings& s) {
 }  // namespace
 
 struct Client::Impl {
-    // One connection and its backoff timer; a worker owns one slot for the whole batch.
+    // One connection and its backoff timer; a worker owns one slot for the whole batch. The
+    // connection is `tcp` (http) or `tls` (https), never both.
     struct Slot {
         explicit Slot(asio::io_context& io) : timer(io) {}
-        std::optional<beast::tcp_stream> stream;
+        std::optional<beast::tcp_stream> tcp;
+        std::optional<beast::ssl_stream<beast::tcp_stream>> tls;
         beast::flat_buffer buffer;
         asio::steady_timer timer;
+
+        bool connected() const { return tcp || tls; }
+        beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *tcp; }
     };
 
     struct BatchState {
@@ -98,9 +108,11 @@ struct Client::Impl {
 
     Settings settings;
     Endpoint endpoint;
+    std::optional<Proxy> proxy;  // from the environment, read once at construction
+    std::shared_ptr<asio::ssl::context> tls_context;  // https only
     RequestOptions request;
+    std::string api_key;  // never in a message: redact() removes it from server text
     std::string authorization;
-    std::string host_header;  // host:port, [v6]:port
     asio::io_context io{1};
     std::optional<tcp::resolver::results_type> resolved;
     std::vector<std::unique_ptr<Slot>> slots;
@@ -108,14 +120,27 @@ struct Client::Impl {
     std::uint64_t in_flight = 0;
     bool aborting = false;  // the batch failed: every exchange stops at its next step
 
+    // Without TLS's close_notify: the connection is dropped, not reused, and the server's view
+    // of its end does not matter to the client.
     static void close(Slot& slot) {
-        if (slot.stream) {
+        if (slot.connected()) {
             error_code ignored;
-            slot.stream->socket().shutdown(tcp::socket::shutdown_both, ignored);
-            slot.stream->close();
-            slot.stream.reset();
+            slot.lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
+            slot.lowest().close();
         }
+        slot.tls.reset();
+        slot.tcp.reset();
         slot.buffer.clear();
+    }
+
+    // Server text (an error body) with the API key cut out, in case the server echoes it.
+    std::string redact(std::string text) const {
+        if (api_key.empty()) return text;
+        for (std::size_t at = text.find(api_key); at != std::string::npos;
+             at = text.find(api_key, at)) {
+            text.replace(at, api_key.size(), "<redacted>");
+        }
+        return text;
     }
 
     void abort_batch(BatchState& batch, std::exception_ptr error) {
@@ -126,7 +151,7 @@ struct Client::Impl {
         // but whose next one has not started yet; send() checks `aborting` between steps too.
         for (auto& slot : slots) {
             slot->timer.cancel();
-            if (slot->stream) slot->stream->close();
+            if (slot->connected()) slot->lowest().close();
         }
     }
 
@@ -155,42 +180,131 @@ struct Client::Impl {
         return attempt;
     }
 
+    Attempt setup_failure(std::string message) {
+        Attempt attempt;
+        attempt.failure = std::move(message);
+        attempt.setup = true;
+        return attempt;
+    }
+
+    // Opens the slot's connection: TCP to the server or the proxy, a CONNECT tunnel through the
+    // proxy for https, then the TLS handshake for https. nullopt when connected.
+    asio::awaitable<std::optional<Attempt>> connect(Slot& slot) {
+        error_code ec;
+        const std::string& peer_host = proxy ? proxy->host : endpoint.host;
+        const std::string& peer_port = proxy ? proxy->port : endpoint.port;
+        const std::string proxy_text =
+            proxy ? "proxy " + proxy->authority() + " (from $" + proxy->variable + ")" : "";
+        if (!resolved) {
+            tcp::resolver resolver(io);
+            auto results = co_await resolver.async_resolve(
+                peer_host, peer_port, asio::redirect_error(asio::use_awaitable, ec));
+            if (aborting) co_return aborted();
+            if (ec) co_return transport_failure("resolve " + peer_host, ec);
+            resolved = std::move(results);
+        }
+        if (aborting) co_return aborted();
+        slot.tcp.emplace(io);
+        slot.buffer.clear();
+        slot.tcp->expires_after(settings.timeout);
+        co_await slot.tcp->async_connect(*resolved, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec || aborting) {
+            close(slot);
+            co_return aborting
+                ? aborted()
+                : transport_failure(proxy ? "connect to " + proxy_text : "connect", ec);
+        }
+        ++stats.connections;
+        if (!endpoint.tls) co_return std::nullopt;
+
+        if (proxy) {  // a tunnel to the server; TLS runs inside it, end to end
+            http::request<http::empty_body> req{http::verb::connect, endpoint.authority(), 11};
+            req.set(http::field::host, endpoint.authority());
+            req.set(http::field::user_agent, "rop-stdlib-model");
+            co_await http::async_write(*slot.tcp, req,
+                                       asio::redirect_error(asio::use_awaitable, ec));
+            http::response_parser<http::empty_body> parser;
+            parser.skip(true);  // a 2xx answer to CONNECT has no body: the tunnel follows
+            if (!ec && !aborting) {
+                co_await http::async_read(*slot.tcp, slot.buffer, parser,
+                                          asio::redirect_error(asio::use_awaitable, ec));
+            }
+            if (ec || aborting) {
+                close(slot);
+                co_return aborting ? aborted() : transport_failure("CONNECT via " + proxy_text, ec);
+            }
+            const int status = static_cast<int>(parser.get().result_int());
+            if (status / 100 != 2) {
+                close(slot);
+                Attempt refused;
+                refused.failure = proxy_text + " refused CONNECT " + endpoint.authority() +
+                                  ": HTTP " + std::to_string(status);
+                refused.setup = !retryable_status(status);
+                co_return refused;
+            }
+            slot.buffer.clear();
+        }
+
+        slot.tls.emplace(std::move(*slot.tcp), *tls_context);
+        slot.tcp.reset();
+        try {
+            expect_peer(slot.tls->native_handle(), endpoint.host);
+        } catch (const std::runtime_error& refused) {
+            close(slot);
+            co_return setup_failure(refused.what());
+        }
+        co_await slot.tls->async_handshake(asio::ssl::stream_base::client,
+                                           asio::redirect_error(asio::use_awaitable, ec));
+        if (aborting) {
+            close(slot);
+            co_return aborted();
+        }
+        if (ec) {
+            if (ec == beast::error::timeout) {
+                close(slot);
+                co_return transport_failure("TLS handshake", ec);
+            }
+            TlsFailure failure = tls_failure(slot.tls->native_handle(), ec, endpoint.authority());
+            close(slot);
+            Attempt attempt;
+            attempt.failure = std::move(failure.message);
+            attempt.setup = failure.setup;
+            co_return attempt;
+        }
+        co_return std::nullopt;
+    }
+
+    template <class Stream>
+    asio::awaitable<error_code> exchange(Stream& stream, Slot& slot,
+                                         const http::request<http::string_body>& req,
+                                         http::response_parser<http::string_body>& parser) {
+        error_code ec;
+        co_await http::async_write(stream, req, asio::redirect_error(asio::use_awaitable, ec));
+        if (!ec && !aborting) {
+            co_await http::async_read(stream, slot.buffer, parser,
+                                      asio::redirect_error(asio::use_awaitable, ec));
+        }
+        co_return ec;
+    }
+
     // One HTTP exchange on the slot's connection (opened if needed). A kept-alive connection the
     // server closed while idle fails before any answer byte arrives: that is retried once at once
     // on a fresh connection, not counted as a retry.
     asio::awaitable<Attempt> send(Slot& slot, const std::string& body) {
         InFlight outstanding(*this);
         for (bool first = true;; first = false) {
-            if (slot.stream && !slot.stream->socket().is_open()) close(slot);  // an aborted batch's
-            const bool reused = slot.stream.has_value();
-            error_code ec;
+            // an aborted batch's connections are closed but still held
+            if (slot.connected() && !slot.lowest().socket().is_open()) close(slot);
+            const bool reused = slot.connected();
             if (!reused) {
-                if (!resolved) {
-                    tcp::resolver resolver(io);
-                    auto results = co_await resolver.async_resolve(
-                        endpoint.host, endpoint.port,
-                        asio::redirect_error(asio::use_awaitable, ec));
-                    if (aborting) co_return aborted();
-                    if (ec) co_return transport_failure("resolve " + endpoint.host, ec);
-                    resolved = std::move(results);
-                }
-                if (aborting) co_return aborted();
-                slot.stream.emplace(io);
-                slot.buffer.clear();
-                slot.stream->expires_after(settings.timeout);
-                co_await slot.stream->async_connect(*resolved,
-                                                    asio::redirect_error(asio::use_awaitable, ec));
-                if (ec || aborting) {
-                    close(slot);
-                    co_return aborting ? aborted() : transport_failure("connect", ec);
-                }
-                ++stats.connections;
-            } else {
-                slot.stream->expires_after(settings.timeout);
+                if (auto failed = co_await connect(slot)) co_return std::move(*failed);
             }
+            slot.lowest().expires_after(settings.timeout);
 
-            http::request<http::string_body> req{http::verb::post, endpoint.target, 11};
-            req.set(http::field::host, host_header);
+            // Through a proxy, plain http goes in absolute form; https is tunnelled and doesn't.
+            const std::string target = proxy && !endpoint.tls ? endpoint.url : endpoint.target;
+            http::request<http::string_body> req{http::verb::post, target, 11};
+            req.set(http::field::host, endpoint.authority());
             req.set(http::field::user_agent, "rop-stdlib-model");
             req.set(http::field::content_type, "application/json");
             req.set(http::field::accept, "application/json");
@@ -199,19 +313,13 @@ struct Client::Impl {
             req.body() = body;
             req.prepare_payload();
             ++stats.requests;
-            co_await http::async_write(*slot.stream, req,
-                                       asio::redirect_error(asio::use_awaitable, ec));
-
             http::response_parser<http::string_body> parser;
             parser.body_limit(kMaxResponseBytes);
-            if (aborting) {
-                close(slot);
-                co_return aborted();
-            }
-            if (!ec) {
-                co_await http::async_read(*slot.stream, slot.buffer, parser,
-                                          asio::redirect_error(asio::use_awaitable, ec));
-            }
+            error_code ec;
+            if (slot.tls)
+                ec = co_await exchange(*slot.tls, slot, req, parser);
+            else
+                ec = co_await exchange(*slot.tcp, slot, req, parser);
             if (aborting) {
                 close(slot);
                 co_return aborted();
@@ -219,7 +327,8 @@ struct Client::Impl {
             if (ec) {
                 const bool closed_by_peer =
                     ec == http::error::end_of_stream || ec == asio::error::eof ||
-                    ec == asio::error::connection_reset || ec == asio::error::broken_pipe;
+                    ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
+                    ec == asio::ssl::error::stream_truncated;
                 close(slot);
                 if (reused && first && closed_by_peer && !parser.got_some()) {
                     ++stats.stale_reconnects;
@@ -250,10 +359,13 @@ struct Client::Impl {
             if (batch.fatal) co_return Completion{};
             std::string failure;
             if (result.answered) {
-                if (result.status >= 200 && result.status < 300)
-                    co_return parse_completion(result.body);
-                failure =
-                    "HTTP " + std::to_string(result.status) + ": " + error_message(result.body);
+                if (result.status >= 200 && result.status < 300) {
+                    Completion completion = parse_completion(result.body);
+                    if (!completion.ok()) completion = parse_completion(redact(result.body));
+                    co_return completion;
+                }
+                failure = "HTTP " + std::to_string(result.status) + ": " +
+                          error_message(redact(result.body));
                 if (!retryable_status(result.status)) {
                     Completion rejected;
                     rejected.status = result.status;
@@ -262,6 +374,11 @@ struct Client::Impl {
                 }
             } else {
                 failure = std::move(result.failure);
+            }
+            if (result.setup) {  // retrying cannot fix it: fail now, and say so
+                throw std::runtime_error(
+                    "model: POST " + endpoint.url + " (item " + std::to_string(index) + " of " +
+                    std::to_string(batch.count) + "): " + failure + " [not retried]");
             }
             if (attempt >= settings.retries) {
                 throw std::runtime_error("model: POST " + endpoint.url + " failed after " +
@@ -295,21 +412,33 @@ struct Client::Impl {
 Client::Client(Settings settings) : impl_(std::make_unique<Impl>()) {
     validate(settings);
     impl_->endpoint = parse_base_url(settings.base_url);
-    const bool v6 = impl_->endpoint.host.find(':') != std::string::npos;
-    impl_->host_header =
-        (v6 ? "[" + impl_->endpoint.host + "]" : impl_->endpoint.host) + ":" + impl_->endpoint.port;
+    impl_->proxy = proxy_for(impl_->endpoint);
+    if (impl_->endpoint.tls) {
+        if (settings.ca_bundle.empty()) {
+            if (auto bundle = process_environment("ROP_CA_BUNDLE")) settings.ca_bundle = *bundle;
+        }
+        impl_->tls_context = make_tls_context(settings.ca_bundle);
+    }
     impl_->request.model = settings.model;
     impl_->request.system = settings.system_prompt;
     impl_->request.prompt = settings.prompt;
     impl_->request.max_tokens = settings.max_tokens;
     impl_->request.temperature = settings.temperature;
     if (!settings.api_key_env.empty()) {
+        // The messages name the variable, never its value.
         const char* key = std::getenv(settings.api_key_env.c_str());
         if (key == nullptr || *key == '\0') {
             throw std::invalid_argument("model: api_key_env names '" + settings.api_key_env +
                                         "', which is not set in the environment");
         }
-        impl_->authorization = std::string("Bearer ") + key;
+        impl_->api_key = key;
+        for (const char c : impl_->api_key) {
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+                throw std::invalid_argument("model: the key in $" + settings.api_key_env +
+                                            " holds a control character (a trailing newline?)");
+            }
+        }
+        impl_->authorization = "Bearer " + impl_->api_key;
     }
     for (int i = 0; i < settings.max_in_flight; ++i) {
         impl_->slots.push_back(std::make_unique<Impl::Slot>(impl_->io));

@@ -28,12 +28,14 @@ struct Settings {
     std::chrono::milliseconds backoff{0};
     std::string api_key_env;
     std::string system_prompt;
+    std::string ca_bundle;  // "": $ROP_CA_BUNDLE, else the system's CAs
 };
 
 class Client {
   public:
-    // Validates the settings (throws std::invalid_argument with the reason) and reads the API
-    // key from the environment. Connects lazily, on the first batch.
+    // Validates the settings (throws std::invalid_argument with the reason), reads the API key
+    // and the proxy variables from the environment and, for https, loads the trusted CAs.
+    // Connects lazily, on the first batch.
     explicit Client(Settings settings);
     ~Client();
     Client(const Client&) = delete;

@@ -2,6 +2,7 @@
 // SGLang, llama.cpp's server, OpenAI itself).
 #include "protocol.h"
 
+#include <boost/url/parse.hpp>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -36,63 +37,48 @@ std::string trimmed(std::string_view text, std::size_t limit) {
 
 }  // namespace
 
-Endpoint parse_base_url(std::string_view base_url) {
-    constexpr std::string_view kHttp = "http://";
-    const std::string quoted = "'" + std::string(base_url) + "'";
-    if (base_url.starts_with("https://")) {
-        throw std::invalid_argument(
-            "model: base_url " + quoted +
-            ": https is not supported (plain http only: a local vLLM/SGLang "
-            "server, or a TLS-terminating proxy on localhost)");
-    }
-    if (!base_url.starts_with(kHttp)) {
-        throw std::invalid_argument("model: base_url " + quoted +
-                                    " must look like http://host:port/v1");
-    }
-    std::string_view rest = base_url.substr(kHttp.size());
-    const std::size_t slash = rest.find('/');
-    std::string_view authority = rest.substr(0, slash);
-    std::string_view path =
-        slash == std::string_view::npos ? std::string_view{} : rest.substr(slash);
-    while (path.ends_with('/')) path.remove_suffix(1);
-    if (path.find_first_of("?#") != std::string_view::npos) {
-        throw std::invalid_argument("model: base_url " + quoted + " must not have a query");
-    }
-    if (authority.find('@') != std::string_view::npos) {
-        throw std::invalid_argument("model: base_url " + quoted +
-                                    ": credentials in the URL are not supported (use api_key_env)");
-    }
+std::string Endpoint::authority() const {
+    const bool v6 = host.find(':') != std::string::npos;
+    return (v6 ? "[" + host + "]" : host) + ":" + port;
+}
 
+// Boost.URL parses (RFC 3986: IP literals, percent-encoding, ports); this checks what the client
+// can use.
+Endpoint parse_base_url(std::string_view base_url) {
+    const std::string quoted = "'" + std::string(base_url) + "'";
+    auto fail = [&](const std::string& why) {
+        throw std::invalid_argument("model: base_url " + quoted + " " + why);
+    };
+    const auto parsed = boost::urls::parse_uri(base_url);
+    if (!parsed) fail("must look like http://host:port/v1 or https://host/v1");
+    const boost::urls::url_view url = *parsed;
     Endpoint endpoint;
-    std::string_view port = "80";
-    if (authority.starts_with('[')) {  // [::1]:8000
-        const std::size_t close = authority.find(']');
-        if (close == std::string_view::npos) {
-            throw std::invalid_argument("model: base_url " + quoted + ": unbalanced '['");
+    if (url.scheme_id() == boost::urls::scheme::https) {
+        endpoint.tls = true;
+    } else if (url.scheme_id() != boost::urls::scheme::http) {
+        fail("must look like http://host:port/v1 or https://host/v1");
+    }
+    if (url.has_userinfo()) fail("has credentials: they are not supported (use api_key_env)");
+    if (url.has_query() || url.has_fragment()) fail("must not have a query");
+    if (url.host_type() == boost::urls::host_type::none ||
+        url.host_type() == boost::urls::host_type::ipvfuture || url.host_address().empty()) {
+        fail("has no host");
+    }
+    endpoint.host = url.host_address();
+    if (url.has_port()) {
+        if (url.port().empty() || url.port_number() == 0 ||
+            std::to_string(url.port_number()) != url.port()) {
+            fail("has a bad port (1..65535)");
         }
-        endpoint.host = std::string(authority.substr(1, close - 1));
-        std::string_view after = authority.substr(close + 1);
-        if (after.starts_with(':'))
-            port = after.substr(1);
-        else if (!after.empty())
-            throw std::invalid_argument("model: base_url " + quoted + ": bad host");
+        endpoint.port = std::to_string(url.port_number());
     } else {
-        const std::size_t colon = authority.rfind(':');
-        endpoint.host = std::string(authority.substr(0, colon));
-        if (colon != std::string_view::npos) port = authority.substr(colon + 1);
+        endpoint.port = endpoint.tls ? "443" : "80";
     }
-    int port_number = 0;
-    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), port_number);
-    if (endpoint.host.empty() || ec != std::errc{} || end != port.data() + port.size() ||
-        port_number <= 0 || port_number > 65535) {
-        throw std::invalid_argument("model: base_url " + quoted +
-                                    " must look like http://host:port/v1");
-    }
-    endpoint.port = std::to_string(port_number);
-    endpoint.target = std::string(path) + "/chat/completions";
-    const bool v6 = endpoint.host.find(':') != std::string::npos;
-    endpoint.url = "http://" + (v6 ? "[" + endpoint.host + "]" : endpoint.host) + ":" +
-                   endpoint.port + endpoint.target;
+    const auto encoded_path = url.encoded_path();  // sent as it is: still percent-encoded
+    std::string path(encoded_path.data(), encoded_path.size());
+    while (path.ends_with('/')) path.pop_back();
+    endpoint.target = path + "/chat/completions";
+    endpoint.url = (endpoint.tls ? "https://" : "http://") + endpoint.authority() + endpoint.target;
     return endpoint;
 }
 

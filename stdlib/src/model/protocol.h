@@ -11,13 +11,15 @@
 
 namespace rop::stdlib::model::detail {
 
-// `http://host[:port][/path]`: where POST <path>/chat/completions goes. Plain HTTP only; an
-// https:// URL (or anything else) throws std::invalid_argument with the reason.
+// `http[s]://host[:port][/path]`: where POST <path>/chat/completions goes. Anything else (no
+// scheme, another scheme, credentials, a query) throws std::invalid_argument with the reason.
 struct Endpoint {
-    std::string host;
-    std::string port;    // "80" when the URL names none
-    std::string target;  // "/v1/chat/completions"
-    std::string url;     // scheme://host:port/target, for messages
+    bool tls = false;               // https: TLS, with the server's certificate checked
+    std::string host;               // "gpu-box", "127.0.0.1", "::1" (no brackets)
+    std::string port;               // "80" or "443" when the URL names none
+    std::string target;             // "/v1/chat/completions"
+    std::string url;                // scheme://host:port/target, for messages
+    std::string authority() const;  // host:port, [v6]:port: the Host header, CONNECT's target
 };
 Endpoint parse_base_url(std::string_view base_url);
 

@@ -12,7 +12,8 @@ namespace {
 detail::Settings settings_of(std::string base_url, std::string model, std::string prompt,
                              int max_tokens, double temperature, std::chrono::milliseconds timeout,
                              int max_in_flight, int retries, std::chrono::milliseconds backoff,
-                             std::string api_key_env, std::string system_prompt) {
+                             std::string api_key_env, std::string system_prompt,
+                             std::string ca_bundle) {
     detail::Settings settings;
     settings.base_url = std::move(base_url);
     settings.model = std::move(model);
@@ -25,6 +26,7 @@ detail::Settings settings_of(std::string base_url, std::string model, std::strin
     settings.backoff = backoff;
     settings.api_key_env = std::move(api_key_env);
     settings.system_prompt = std::move(system_prompt);
+    settings.ca_bundle = std::move(ca_bundle);
     return settings;
 }
 
@@ -52,18 +54,18 @@ std::string page_label(const Page& page) {
 
 }  // namespace
 
-#define ROP_MODEL_CLASS_BOILERPLATE(Class)                                                      \
-    Class::Class(std::string base_url, std::string model, std::string prompt, int max_tokens,   \
-                 double temperature, std::chrono::milliseconds timeout, int max_in_flight,      \
-                 int retries, std::chrono::milliseconds backoff, std::string api_key_env,       \
-                 std::string system_prompt)                                                     \
-        : client_(std::make_unique<detail::Client>(                                             \
-              settings_of(std::move(base_url), std::move(model), std::move(prompt), max_tokens, \
-                          temperature, timeout, max_in_flight, retries, backoff,                \
-                          std::move(api_key_env), std::move(system_prompt)))) {}                \
-    Class::~Class() = default;                                                                  \
-    Class::Class(Class&&) noexcept = default;                                                   \
-    Class& Class::operator=(Class&&) noexcept = default;                                        \
+#define ROP_MODEL_CLASS_BOILERPLATE(Class)                                                       \
+    Class::Class(std::string base_url, std::string model, std::string prompt, int max_tokens,    \
+                 double temperature, std::chrono::milliseconds timeout, int max_in_flight,       \
+                 int retries, std::chrono::milliseconds backoff, std::string api_key_env,        \
+                 std::string system_prompt, std::string ca_bundle)                               \
+        : client_(std::make_unique<detail::Client>(settings_of(                                  \
+              std::move(base_url), std::move(model), std::move(prompt), max_tokens, temperature, \
+              timeout, max_in_flight, retries, backoff, std::move(api_key_env),                  \
+              std::move(system_prompt), std::move(ca_bundle)))) {}                               \
+    Class::~Class() = default;                                                                   \
+    Class::Class(Class&&) noexcept = default;                                                    \
+    Class& Class::operator=(Class&&) noexcept = default;                                         \
     ClientStats Class::stats() const { return client_->stats(); }
 
 ROP_MODEL_CLASS_BOILERPLATE(ChatPages)

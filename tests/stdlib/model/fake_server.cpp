@@ -10,6 +10,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
@@ -18,6 +20,7 @@
 #include <boost/beast/http/write.hpp>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 #include <utility>  // before Boost.Asio
 
@@ -78,6 +81,9 @@ void decode_png(const std::string& bytes, FakeRequest& request) {
 FakeRequest understand(const http::request<http::string_body>& req) {
     FakeRequest request;
     request.target = std::string(req.target());
+    if (auto it = req.find(http::field::host); it != req.end()) {
+        request.host = std::string(it->value());
+    }
     if (auto it = req.find(http::field::authorization); it != req.end()) {
         request.authorization = std::string(it->value());
     }
@@ -126,6 +132,18 @@ FakeRequest understand(const http::request<http::string_body>& req) {
     }
     return request;
 }
+
+// The path of an origin-form or absolute-form ("http://host:port/path") target.
+std::string path_of(std::string_view target) {
+    if (target.starts_with("http://")) {
+        const std::size_t slash = target.find('/', 7);
+        return slash == std::string_view::npos ? "/" : std::string(target.substr(slash));
+    }
+    return std::string(target);
+}
+
+tcp::socket& socket_of(tcp::socket& socket) { return socket; }
+tcp::socket& socket_of(asio::ssl::stream<tcp::socket>& stream) { return stream.next_layer(); }
 
 }  // namespace
 
@@ -177,6 +195,7 @@ struct FakeServer::Impl {
     Handler handler;
     asio::io_context io{1};
     tcp::acceptor acceptor;
+    std::optional<asio::ssl::context> tls;
     std::thread thread;
 
     mutable std::mutex mutex;
@@ -184,10 +203,12 @@ struct FakeServer::Impl {
     int connections = 0;
     int active = 0;
     int max_active = 0;
+    int handshake_failures = 0;
     std::map<std::string, std::vector<std::chrono::steady_clock::time_point>> arrivals;
     std::vector<FakeRequest> received;
 
-    asio::awaitable<void> serve(tcp::socket socket) {
+    template <class Stream>
+    asio::awaitable<void> serve(Stream& socket) {
         beast::flat_buffer buffer;
         error_code ec;
         for (;;) {
@@ -210,7 +231,7 @@ struct FakeServer::Impl {
                 received.push_back(request);
                 if (!request.error.empty()) {
                     reply = Reply::error(422, "fake server: " + request.error);
-                } else if (req.target() != "/v1/chat/completions" ||
+                } else if (path_of(req.target()) != "/v1/chat/completions" ||
                            req.method() != http::verb::post) {
                     reply = Reply::error(404, "fake server: no route " + std::string(req.target()));
                 } else {
@@ -239,8 +260,8 @@ struct FakeServer::Impl {
                 co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
             }
             if (reply.kind == Reply::Kind::drop) {
-                socket.shutdown(tcp::socket::shutdown_both, ec);
-                socket.close(ec);
+                socket_of(socket).shutdown(tcp::socket::shutdown_both, ec);
+                socket_of(socket).close(ec);
                 co_return;
             }
             http::response<http::string_body> res{static_cast<http::status>(reply.status), 11};
@@ -251,8 +272,8 @@ struct FakeServer::Impl {
             res.prepare_payload();
             co_await http::async_write(socket, res, asio::redirect_error(asio::use_awaitable, ec));
             if (ec || !req.keep_alive() || reply.close_after) {
-                socket.shutdown(tcp::socket::shutdown_both, ec);
-                socket.close(ec);
+                socket_of(socket).shutdown(tcp::socket::shutdown_both, ec);
+                socket_of(socket).close(ec);
                 co_return;
             }
         }
@@ -268,12 +289,38 @@ struct FakeServer::Impl {
                 std::lock_guard lock(mutex);
                 ++connections;
             }
-            asio::co_spawn(io, serve(std::move(socket)), asio::detached);
+            asio::co_spawn(io, connection(std::move(socket)), asio::detached);
         }
+    }
+
+    asio::awaitable<void> connection(tcp::socket socket) {
+        if (!tls) {
+            co_await serve(socket);
+            co_return;
+        }
+        asio::ssl::stream<tcp::socket> stream(std::move(socket), *tls);
+        error_code ec;
+        co_await stream.async_handshake(asio::ssl::stream_base::server,
+                                        asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) {
+            std::lock_guard lock(mutex);
+            ++handshake_failures;
+            co_return;
+        }
+        co_await serve(stream);
     }
 };
 
 FakeServer::FakeServer(Handler handler) : impl_(std::make_unique<Impl>(std::move(handler))) {
+    asio::co_spawn(impl_->io, impl_->accept(), asio::detached);
+    impl_->thread = std::thread([this] { impl_->io.run(); });
+}
+
+FakeServer::FakeServer(Handler handler, const ServerTls& tls)
+    : impl_(std::make_unique<Impl>(std::move(handler))) {
+    impl_->tls.emplace(asio::ssl::context::tls_server);
+    impl_->tls->use_certificate_chain_file(tls.certificate_chain);
+    impl_->tls->use_private_key_file(tls.private_key, asio::ssl::context::pem);
     asio::co_spawn(impl_->io, impl_->accept(), asio::detached);
     impl_->thread = std::thread([this] { impl_->io.run(); });
 }
@@ -286,7 +333,13 @@ FakeServer::~FakeServer() {
 int FakeServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 
 std::string FakeServer::base_url() const {
-    return "http://127.0.0.1:" + std::to_string(port()) + "/v1";
+    return (impl_->tls ? "https://127.0.0.1:" : "http://127.0.0.1:") + std::to_string(port()) +
+           "/v1";
+}
+
+int FakeServer::handshake_failures() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->handshake_failures;
 }
 
 int FakeServer::requests() const {

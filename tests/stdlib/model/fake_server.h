@@ -1,6 +1,8 @@
 // A local OpenAI-compatible chat-completions server for the model client's tests: POST
 // /v1/chat/completions with JSON in and out, scriptable per request (answer, error, delay, drop
 // the connection, never answer). Listens on 127.0.0.1 on a free port; runs on its own thread.
+// With a certificate it speaks TLS (https); it also takes absolute-form targets, as a client
+// sends them to an HTTP proxy, so a test can stand it in for one.
 #pragma once
 
 #include <chrono>
@@ -15,7 +17,8 @@ namespace rop::test::model {
 
 // What the server understood of one request.
 struct FakeRequest {
-    std::string target;         // "/v1/chat/completions"
+    std::string target;         // "/v1/chat/completions", or "http://host:port/v1/..." (proxy form)
+    std::string host;           // the Host header
     std::string authorization;  // the Authorization header, "" if none
     std::string body;           // the raw JSON body
     std::string model;
@@ -51,15 +54,23 @@ struct Reply {
 // for image requests), from 0.
 using Handler = std::function<Reply(const FakeRequest& request, int attempt)>;
 
+// PEM files of the certificate (chain) and key an https server presents.
+struct ServerTls {
+    std::string certificate_chain;
+    std::string private_key;
+};
+
 class FakeServer {
   public:
     explicit FakeServer(Handler handler);
+    FakeServer(Handler handler, const ServerTls& tls);  // https
     ~FakeServer();
     FakeServer(const FakeServer&) = delete;
     FakeServer& operator=(const FakeServer&) = delete;
 
-    std::string base_url() const;  // http://127.0.0.1:<port>/v1
+    std::string base_url() const;  // http[s]://127.0.0.1:<port>/v1
     int port() const;
+    int handshake_failures() const;  // TLS handshakes that failed (the client refused us)
 
     int requests() const;        // requests read
     int connections() const;     // connections accepted

@@ -347,8 +347,8 @@ TEST_CASE("the API key comes from the named environment variable", "[model]") {
 }
 
 TEST_CASE("bad settings fail the actor's setup with the reason", "[model]") {
-    CHECK_THROWS_WITH(model::ChatText("https://api.openai.com/v1", "gpt"),
-                      ContainsSubstring("https"));
+    CHECK_THROWS_WITH(model::ChatText("grpc://127.0.0.1:8000/v1", "gpt"),
+                      ContainsSubstring("must look like http://host:port/v1"));
     CHECK_THROWS_WITH(model::ChatText("http://127.0.0.1:8000/v1", ""), ContainsSubstring("model"));
     CHECK_THROWS_WITH(
         model::ChatText("http://127.0.0.1:8000/v1", "m", "", 16, 0.0, milliseconds(1000), 0),

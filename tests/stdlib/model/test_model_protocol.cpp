@@ -94,8 +94,9 @@ TEST_CASE("base64 matches RFC 4648's test vectors", "[png]") {
     CHECK(detail::base64_encode(std::string("\xff\xfe\x00", 3)) == "//4A");
 }
 
-TEST_CASE("base URLs: host, port, path; https and junk are refused", "[protocol]") {
+TEST_CASE("base URLs: scheme, host, port, path; junk is refused", "[protocol]") {
     auto e = detail::parse_base_url("http://127.0.0.1:8000/v1");
+    CHECK_FALSE(e.tls);
     CHECK(e.host == "127.0.0.1");
     CHECK(e.port == "8000");
     CHECK(e.target == "/v1/chat/completions");
@@ -112,13 +113,32 @@ TEST_CASE("base URLs: host, port, path; https and junk are refused", "[protocol]
     CHECK(e.target == "/chat/completions");
     CHECK(e.url == "http://[::1]:30000/chat/completions");
 
-    CHECK_THROWS_WITH(detail::parse_base_url("https://api.openai.com/v1"),
-                      ContainsSubstring("https is not supported"));
-    CHECK_THROWS_AS(detail::parse_base_url("localhost:8000/v1"), std::invalid_argument);
+    e = detail::parse_base_url("https://api.openai.com/v1");
+    CHECK(e.tls);
+    CHECK(e.host == "api.openai.com");
+    CHECK(e.port == "443");
+    CHECK(e.authority() == "api.openai.com:443");
+    CHECK(e.url == "https://api.openai.com:443/v1/chat/completions");
+
+    e = detail::parse_base_url("HTTPS://Models.Example.com:8443/openai/v1%20x");
+    CHECK(e.tls);
+    CHECK(e.port == "8443");
+    CHECK(e.target == "/openai/v1%20x/chat/completions");  // still percent-encoded
+
+    CHECK_THROWS_WITH(detail::parse_base_url("localhost:8000/v1"),
+                      "model: base_url 'localhost:8000/v1' must look like http://host:port/v1 or "
+                      "https://host/v1");
+    CHECK_THROWS_WITH(detail::parse_base_url("ftp://host/v1"),
+                      ContainsSubstring("must look like http://host:port/v1"));
+    CHECK_THROWS_WITH(detail::parse_base_url("http://host/v1?x=1"),
+                      ContainsSubstring("must not have a query"));
     CHECK_THROWS_AS(detail::parse_base_url("http://host:99999/v1"), std::invalid_argument);
     CHECK_THROWS_AS(detail::parse_base_url("http://host:/v1"), std::invalid_argument);
     CHECK_THROWS_AS(detail::parse_base_url("http://:8000/v1"), std::invalid_argument);
-    CHECK_THROWS_AS(detail::parse_base_url("http://user:pw@host:8000/v1"), std::invalid_argument);
+    CHECK_THROWS_WITH(detail::parse_base_url("http://user:pw@host:8000/v1"),
+                      ContainsSubstring("has credentials"));
+    CHECK_THROWS_WITH(detail::parse_base_url("http://host:99999/v1"),
+                      ContainsSubstring("has a bad port"));
 }
 
 TEST_CASE("an image request is one user message: image_url part, then the prompt", "[protocol]") {

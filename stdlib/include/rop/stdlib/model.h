@@ -1,11 +1,12 @@
 // rop/stdlib/model.h: an async client for OpenAI-compatible chat-completions servers (vLLM,
 // SGLang) — pages, regions or text in, one completion per item out, many requests in flight.
-// rop-link: rop_stdlib_model z pthread
+// rop-link: rop_stdlib_model ssl crypto z pthread
 //
-// Plain HTTP only (a local `vllm serve ... --port 8000`); docs/model.md has the options, the
-// failure mapping and a worked .rop line. Each actor owns one event loop and up to
-// `max_in_flight` keep-alive connections; a batch call sends its items concurrently and returns
-// their completions in input order.
+// http:// (a local `vllm serve ... --port 8000`) or https:// with the certificate checked, a
+// bearer key from an environment variable, proxies from https_proxy/http_proxy/no_proxy;
+// docs/model.md has the options, the failure mapping and a worked .rop line. Each actor owns one
+// event loop and up to `max_in_flight` keep-alive connections; a batch call sends its items
+// concurrently and returns their completions in input order.
 #pragma once
 
 #include <rop/stdlib/types.h>
@@ -51,7 +52,9 @@ class Client;
 }  // namespace detail
 
 // The named arguments every model Call takes (the class UDFs' constructors, in this order):
-//   base_url       "http://host:port/v1"; requests go to POST <base_url>/chat/completions
+//   base_url       "http://host:port/v1" or "https://host/v1"; requests go to POST
+//                  <base_url>/chat/completions (through $https_proxy/$http_proxy unless
+//                  $no_proxy names the host)
 //   model          the served model name ("Qwen/Qwen2.5-VL-7B-Instruct")
 //   prompt         the instruction sent with every item
 //   max_tokens     completion length cap (<= 0: the server's default)
@@ -62,8 +65,9 @@ class Client;
 //   backoff        wait before the first retry; doubles per retry, at most 30 s (a 429's
 //                  Retry-After, when longer, wins up to the same cap)
 //   api_key_env    name of an environment variable holding the key ("" for none); sent as
-//                  `Authorization: Bearer <key>`
+//                  `Authorization: Bearer <key>`, never in a message
 //   system_prompt  optional system message
+//   ca_bundle      https: a PEM file of trusted CAs ("": $ROP_CA_BUNDLE, else the system's)
 
 // Page images (std.pdf.pages) to text: one user message per page, the page image as a base64
 // PNG data URL followed by the prompt.
@@ -75,7 +79,8 @@ class ChatPages {
                        std::chrono::milliseconds timeout = std::chrono::seconds(300),
                        int max_in_flight = 8, int retries = 4,
                        std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
-                       std::string api_key_env = "", std::string system_prompt = "");
+                       std::string api_key_env = "", std::string system_prompt = "",
+                       std::string ca_bundle = "");
     ~ChatPages();
     ChatPages(ChatPages&&) noexcept;
     ChatPages& operator=(ChatPages&&) noexcept;
@@ -97,7 +102,8 @@ class ChatRegions {
                          std::chrono::milliseconds timeout = std::chrono::seconds(120),
                          int max_in_flight = 8, int retries = 4,
                          std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
-                         std::string api_key_env = "", std::string system_prompt = "");
+                         std::string api_key_env = "", std::string system_prompt = "",
+                         std::string ca_bundle = "");
     ~ChatRegions();
     ChatRegions(ChatRegions&&) noexcept;
     ChatRegions& operator=(ChatRegions&&) noexcept;
@@ -118,7 +124,8 @@ class ChatText {
                       std::chrono::milliseconds timeout = std::chrono::seconds(120),
                       int max_in_flight = 8, int retries = 4,
                       std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
-                      std::string api_key_env = "", std::string system_prompt = "");
+                      std::string api_key_env = "", std::string system_prompt = "",
+                      std::string ca_bundle = "");
     ~ChatText();
     ChatText(ChatText&&) noexcept;
     ChatText& operator=(ChatText&&) noexcept;
