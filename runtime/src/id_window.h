@@ -26,7 +26,7 @@ class IdWindow {
     T& emplace_back(Args&&... args) {
         return rows_.emplace_back(std::forward<Args>(args)...);
     }
-    std::size_t base() const { return base_; }                         // first id still held
+    std::size_t base() const { return base_; }                       // first id still held
     std::size_t end() const { return stored_from_ + rows_.size(); }  // the next id
     bool released(std::size_t id) const { return id < base_; }
     std::size_t capacity_bytes() const { return rows_.capacity() * sizeof(T); }

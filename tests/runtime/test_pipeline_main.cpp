@@ -314,12 +314,26 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
                          "infra_retries 3 recovery isolate_tail timeout none batching any_parent "
                          "on_failure suppress\n"));
     for (const char* flag :
-         {"--input [NAME=]PATH", "--output [NAME=]PATH", "--set CALL.OPTION=VALUE",
-          "--progress, --no-progress", "--trace FILE", "--report FILE", "--max-inflight-roots N",
-          "--max-payload-mb N", "--stuck-after DURATION", "--stop-grace DURATION",
-          "--executor NAME", "--resume", "--retry-failed", "--report-roots WHICH",
-          "--journal FILE", "-h, --help", "--version",
-          "batch (1..65536)", "actors (1..4096)", "on_failure (suppress|skip; a reduce only)",
+         {"--input [NAME=]PATH",
+          "--output [NAME=]PATH",
+          "--set CALL.OPTION=VALUE",
+          "--progress, --no-progress",
+          "--trace FILE",
+          "--report FILE",
+          "--max-inflight-roots N",
+          "--max-payload-mb N",
+          "--stuck-after DURATION",
+          "--stop-grace DURATION",
+          "--executor NAME",
+          "--resume",
+          "--retry-failed",
+          "--report-roots WHICH",
+          "--journal FILE",
+          "-h, --help",
+          "--version",
+          "batch (1..65536)",
+          "actors (1..4096)",
+          "on_failure (suppress|skip; a reduce only)",
           "Exit status: 0 every root ok or dropped, 3 some roots failed, "
           "1 run aborted, 2 usage error,\n130 / 143 stopped by SIGINT / SIGTERM"}) {
         CHECK_THAT(help, ContainsSubstring(flag));

@@ -363,9 +363,9 @@ TEST_CASE("pipeline_main: --retry-failed runs the journal's failed roots again; 
     CHECK(first.pages.size() == 3u);  // doc7 (pages 700..706, 701 failed) wrote nothing
     // Its page 701 still fails: run again, failed again, journaled again, written never.
     DemoSinks second;
-    const MainResult b = run_demo(second, {"--input", "1,7,2", "--journal", journal,
-                                           "--retry-failed", "--report", report.string(),
-                                           "--report-roots", "failed"});
+    const MainResult b =
+        run_demo(second, {"--input", "1,7,2", "--journal", journal, "--retry-failed", "--report",
+                          report.string(), "--report-roots", "failed"});
     CHECK(b.code == kExitFailedRoots);
     CHECK_THAT(b.err, StartsWith("demo: 1 failed of 3 roots\n  doc7: call 'm': bad page 701"));
     CHECK(second.totals.empty());

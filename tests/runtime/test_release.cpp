@@ -102,8 +102,7 @@ TEST_CASE("release: with report_ok_roots off the report lists failed roots and c
     CHECK(json["root_latency_s"]["n"] == 500);
 }
 
-TEST_CASE("release: a late report for a released Grain is fenced, not read",
-          "[runtime][release]") {
+TEST_CASE("release: a late report for a released Grain is fenced, not read", "[runtime][release]") {
     // The first batch sleeps past its timeout and is abandoned; its pages run again and their
     // root finishes, and thousands of roots finish and are released while it sleeps. Its late
     // report names Grains whose rows are gone: only the fence may look at them.

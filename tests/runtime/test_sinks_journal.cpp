@@ -659,19 +659,24 @@ TEST_CASE("retry_failed: a failed root wrote nothing and runs again, written onc
     const PortId src = b.source("src");
     const PortId pages = b.add_port("pages", page);
     const PortId mapped = b.add_port("mapped", page);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(2, 1),
+    b.add_call({"split",
+                CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                opts(2, 1),
                 expand_int([](long x) { return x; }, [](long x, long i) { return 100 * x + i; })});
-    b.add_call({"m", CallKind::Map, page, {{pages}}, {mapped}, opts(4, 1),
-                actor([&broken](Batch& batch) {
-                    for (std::size_t g = 0; g < batch.size(); ++g) {
-                        const long x = batch.input(g, 0).get<long>();
-                        if (x == 401 && broken) {
-                            batch.fail_record(g, "model server down");
-                        } else {
-                            batch.set_output(g, 0, Value::of<long>(x));
-                        }
-                    }
-                })});
+    b.add_call(
+        {"m", CallKind::Map, page, {{pages}}, {mapped}, opts(4, 1), actor([&broken](Batch& batch) {
+             for (std::size_t g = 0; g < batch.size(); ++g) {
+                 const long x = batch.input(g, 0).get<long>();
+                 if (x == 401 && broken) {
+                     batch.fail_record(g, "model server down");
+                 } else {
+                     batch.set_output(g, 0, Value::of<long>(x));
+                 }
+             }
+         })});
     const Plan plan = b.build();
     MemorySink sink;
     auto options_for = [&](bool resume, bool retry) {
