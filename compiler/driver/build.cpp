@@ -9,6 +9,7 @@
 
 #include "codegen/generate.h"
 #include "codegen/printer.h"
+#include "driver/bundle.h"
 #include "driver/cache.h"
 #include "driver/cxx_errors.h"
 #include "driver/driver.h"
@@ -56,11 +57,16 @@ class Builder {
         toolchain_ = find_toolchain();
         cxx_ = find_host_compiler(options_.cxx);
         if (options_.emit == BuildEmit::None) {
-            if (options_.output.empty()) return usage("build needs -o OUTPUT");
+            if (options_.output.empty() && options_.bundle.empty()) {
+                return usage("build needs -o OUTPUT");
+            }
             cache_ = cache_dir(options_.front.cache_dir);
             if (!compiler_identity()) return kUsage;
-            // --keep-cpp wants the generated file written: take the full path (still cached).
-            if (options_.keep_cpp_dir.empty() && try_fast_path()) return kOk;
+            // --keep-cpp wants the generated file written, --bundle what binding finds (the OCR
+            // languages): take the full path (still cached).
+            if (options_.keep_cpp_dir.empty() && options_.bundle.empty() && try_fast_path()) {
+                return kOk;
+            }
         }
         return full_build();
     }
@@ -111,6 +117,8 @@ class Builder {
         for (const std::string& src : options_.sources) h.add("--src").add(absolute(src));
         for (const std::string& dir : toolchain_.include_dirs) h.add(dir);
         h.add(toolchain_.lib_dir);
+        h.add(options_.bundle.empty() ? "" : "--bundle")
+            .add(options_.static_link ? "--static" : "");
         return h.hex();
     }
 
@@ -160,6 +168,9 @@ class Builder {
         gen_options.version = std::string("built by ropc ") + ROP_VERSION;
         codegen::GeneratedCode generated = codegen::generate(bound, sources, gen_options);
 
+        // What the binary's --selfcheck needs from the build, after the generated code (its line
+        // map is unchanged); --emit=cpp prints the generated code alone.
+        if (options_.emit != BuildEmit::Cpp) generated.code += build_info_source(bound);
         if (!options_.keep_cpp_dir.empty()) {
             const fs::path kept = fs::path(options_.keep_cpp_dir) / generated_name;
             if (!write_file_atomically(kept, generated.code)) {
@@ -221,6 +232,60 @@ class Builder {
         }
         if (failed) return kErrors;
         return link(bound, objects, object_keys, pipeline);
+    }
+
+    // What --selfcheck checks that only the build knows (runtime/src/selfcheck.cpp reads these
+    // weak symbols; appended to the generated file): the stdlib modules linked and the Tesseract
+    // languages the Calls load. The languages are .rop strings: only [A-Za-z0-9_-] reaches the C++
+    // (Tesseract's names).
+    std::string build_info_source(const bind::BoundProgram& bound) {
+        std::string modules;
+        for (const std::string& token : bound.link) {
+            if (!token.starts_with("rop_stdlib_")) continue;
+            modules += (modules.empty() ? "" : " ") + token.substr(11);
+            modules_.push_back(token.substr(11));
+        }
+        std::string languages;
+        for (const std::string& language : ocr_languages(bound)) {
+            languages += (languages.empty() ? "" : " ") + language;
+        }
+        return "\n// Written by ropc build: what --selfcheck checks (runtime/src/selfcheck.cpp).\n"
+               "extern \"C\" const char rop_build_modules[] = \"" +
+               modules + "\";\nextern \"C\" const char rop_build_ocr_languages[] = \"" + languages +
+               "\";\n";
+    }
+
+    // The languages of every std.ocr Call (`lang: "eng+deu"` -> eng, deu; the C++ default when
+    // the .rop gives none), each once, in order.
+    std::vector<std::string> ocr_languages(const bind::BoundProgram& bound) {
+        if (!ocr_languages_.empty()) return ocr_languages_;
+        for (const bind::BoundCall& call : bound.calls) {
+            if (call.decl == nullptr ||
+                !call.decl->qualified_name.starts_with("rop::stdlib::ocr::")) {
+                continue;
+            }
+            for (const bind::BoundArgument& argument : call.arguments) {
+                if (argument.param.name != "lang") continue;
+                std::string text =
+                    argument.value ? argument.value->value.text : argument.param.default_text;
+                std::erase(text, '"');
+                std::size_t from = 0;
+                while (from <= text.size()) {
+                    const std::size_t plus = std::min(text.find('+', from), text.size());
+                    std::string language = text.substr(from, plus - from);
+                    const bool plain = !language.empty() &&
+                                       language.find_first_not_of(
+                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                           "0123456789_-") == std::string::npos;
+                    if (plain && std::find(ocr_languages_.begin(), ocr_languages_.end(),
+                                           language) == ocr_languages_.end()) {
+                        ocr_languages_.push_back(language);
+                    }
+                    from = plus + 1;
+                }
+            }
+        }
+        return ocr_languages_;
     }
 
     // Each `use "X.hpp"`'s sibling X.cpp (when it exists), then the --src files; each file once.
@@ -357,6 +422,25 @@ class Builder {
         libs.push_back(runtime);
         pipeline.add(runtime);
         libs.push_back("-pthread");
+        if (!options_.bundle.empty()) {
+            for (const std::string& flag : bundle_link_flags()) libs.push_back(flag);
+        }
+        if (options_.static_link) {
+            std::vector<std::string> system;
+            for (const std::string& token : bound.link) {
+                if (!token.starts_with("rop_")) system.push_back(token);
+            }
+            const std::vector<std::string> missing = missing_static_archives(cxx_, system);
+            if (!missing.empty()) {
+                err_ << "ropc: error: --static: no static archive for";
+                for (const std::string& archive : missing) err_ << " " << archive;
+                err_ << " (the `// rop-link:` libraries of the stdlib modules used; Debian ships "
+                        "these only as shared libraries): use --bundle DIR instead "
+                        "(docs/shipping.md)\n";
+                return kErrors;
+            }
+            libs.push_back("-static");
+        }
 
         Hasher h;
         h.add("binary").add(cxx_).add(compiler_id_);
@@ -389,11 +473,30 @@ class Builder {
             fs::rename(temp, binary, ec);
             if (ec) return usage("cannot write " + binary.string());
         }
-        if (!copy_atomically(binary, options_.output, true)) {
+        if (!options_.output.empty() && !copy_atomically(binary, options_.output, true)) {
             return usage("cannot write '" + options_.output + "'");
         }
         pipeline.value = key;
         write_file_atomically(fast_manifest_path(), pipeline.text());
+        return options_.bundle.empty() ? kOk : bundle(bound, binary);
+    }
+
+    int bundle(const bind::BoundProgram& bound, const fs::path& binary) {
+        BundleRequest request;
+        request.destination = options_.bundle;
+        request.binary = binary.string();
+        request.name = options_.output.empty() ? fs::path(options_.rop_path).stem().string()
+                                               : fs::path(options_.output).filename().string();
+        request.rop_path = options_.rop_path;
+        request.rop_version = ROP_VERSION;
+        request.ocr_languages = ocr_languages(bound);
+        request.modules = modules_;
+        request.static_binary = options_.static_link;
+        const std::string error = write_bundle(request, options_.verbose ? &err_ : nullptr);
+        if (!error.empty()) {
+            err_ << "ropc: error: --bundle " << options_.bundle << ": " << error << "\n";
+            return kErrors;
+        }
         return kOk;
     }
 
@@ -404,6 +507,8 @@ class Builder {
     std::string cxx_;
     std::string compiler_id_;
     std::string cache_;
+    std::vector<std::string> modules_;        // the stdlib modules linked (build_info_source)
+    std::vector<std::string> ocr_languages_;  // the std.ocr languages (ocr_languages)
 };
 
 }  // namespace

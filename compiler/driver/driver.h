@@ -20,7 +20,7 @@ enum class BuildEmit { None, Cpp, Plan };
 struct BuildOptions {
     FrontOptions front;                // -I, -Werror, --max-errors, --color (binding is on)
     std::string rop_path;              // the pipeline
-    std::string output;                // -o: the binary to write
+    std::string output;                // -o: the binary to write (optional with --bundle)
     std::string cxx;                   // --cxx; empty: find_host_compiler's discovery
     BuildEmit emit = BuildEmit::None;  // --emit=cpp|plan
     std::string keep_cpp_dir;          // --keep-cpp DIR: also write the generated C++ there
@@ -28,6 +28,8 @@ struct BuildOptions {
     std::string opt_level = "2";       // -O LEVEL
     std::size_t jobs = 0;              // -j N: compiles at once (0: one per core)
     bool verbose = false;              // -v: print the commands run and the cache decisions
+    std::string bundle;                // --bundle DIR|FILE.tar.gz (bundle.h); -o is then optional
+    bool static_link = false;          // --static: refused when a system library has no .a
 };
 
 // Runs the whole build. Diagnostics and compiler errors go to `err`, --emit output to `out`.

@@ -51,7 +51,7 @@ enum Group : unsigned {
     kNoBind = 1u << 3,       // --no-bind
     kEmit = 1u << 4,         // --emit=STAGE
     kTopLevel = 1u << 5,     // --explain ID, --version
-    kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v
+    kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v, --bundle, --static
     kFmt = 1u << 7,          // --check, -i/--in-place
 };
 
@@ -65,7 +65,8 @@ struct Words {
     std::string max_errors, format, color, emit, explain;
     bool no_bind = false;
     bool version = false;
-    std::string output, cxx, keep_cpp, opt_level, jobs;
+    std::string output, cxx, keep_cpp, opt_level, jobs, bundle;
+    bool static_link = false;
     std::vector<std::string> sources;
     bool verbose = false;
     bool check = false, in_place = false;
@@ -108,6 +109,8 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
         last_wins(app.add_option("-O", w.opt_level));
         last_wins(app.add_option("-j,--jobs", w.jobs));
         app.add_flag("-v,--verbose", w.verbose);
+        last_wins(app.add_option("--bundle", w.bundle));
+        app.add_flag("--static", w.static_link);
     }
     if (groups & kFmt) {
         app.add_flag("--check", w.check);
@@ -138,6 +141,7 @@ std::string missing_value(const std::string& option) {
     if (option == "--src") return "--src needs a file";
     if (option == "-O") return "-O needs a level (0, 1, 2, 3, s)";
     if (option == "-j" || option == "--jobs") return "-j needs a number of jobs";
+    if (option == "--bundle") return "--bundle needs a directory or a .tar.gz file";
     return option + " needs a value";
 }
 
@@ -218,6 +222,11 @@ class Validator {
         b.keep_cpp_dir = w.keep_cpp;
         b.sources = w.sources;
         b.verbose = w.verbose;
+        b.bundle = w.bundle;
+        b.static_link = w.static_link;
+        if (w.given("--bundle") && w.bundle.empty()) {
+            return fail("--bundle needs a directory or a .tar.gz file");
+        }
         if (w.given("--emit")) {
             if (w.emit == "cpp") {
                 b.emit = driver::BuildEmit::Cpp;
@@ -241,8 +250,11 @@ class Validator {
         if (request.files.empty()) return fail("ropc build needs a .rop file");
         if (request.files.size() > 1) return fail("ropc build takes one .rop file");
         b.rop_path = request.files.front();
-        if (b.emit == driver::BuildEmit::None && b.output.empty()) {
+        if (b.emit == driver::BuildEmit::None && b.output.empty() && b.bundle.empty()) {
             return fail("ropc build needs -o BINARY");
+        }
+        if (b.emit != driver::BuildEmit::None && (!b.bundle.empty() || b.static_link)) {
+            return fail("--emit builds nothing: it cannot be combined with --bundle or --static");
         }
         return true;
     }

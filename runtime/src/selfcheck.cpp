@@ -1,6 +1,6 @@
 // --selfcheck (selfcheck.h). What only the build knows — the stdlib modules linked and the
 // Tesseract languages the Calls load — comes from two weak symbols ropc build defines in every
-// binary (its rop_build_info.cpp); a binary linked another way has neither and says so.
+// binary (appended to its generated C++); a binary linked another way has neither and says so.
 #include "selfcheck.h"
 
 #include <dlfcn.h>
@@ -63,7 +63,12 @@ bool check_libraries(std::ostream& out) {
     }
     out << "selfcheck: libraries: ok (" << loaded.paths.size() << " shared libraries loaded, "
         << from_bundle << " from " << bundle_lib.string() << ")\n";
-    for (const std::string& path : loaded.paths) out << "  " << path << "\n";
+    // The system's (the bundle's own are listed in its manifest.json).
+    for (const std::string& path : loaded.paths) {
+        if (fs::weakly_canonical(path, ec).parent_path() != bundle_lib) {
+            out << "  from the system: " << path << "\n";
+        }
+    }
     if (rop_build_modules == nullptr) {
         out << "  stdlib modules: unknown (not built by ropc build)\n";
     } else {
@@ -165,6 +170,7 @@ bool take_selfcheck_flag(std::vector<const char*>& arguments) {
 
 int run_selfcheck(const PipelineDefinition& def, std::vector<const char*> arguments,
                   std::ostream& out) {
+    use_bundled_tessdata();  // as a run would
     // The check reads no input: parsed as for --help, a missing --input is not an error.
     arguments.push_back("--help");
     const ParseOutcome parsed =
