@@ -424,17 +424,25 @@ Client::Client(Settings settings) : impl_(std::make_unique<Impl>()) {
     impl_->request.prompt = settings.prompt;
     impl_->request.max_tokens = settings.max_tokens;
     impl_->request.temperature = settings.temperature;
-    if (!settings.api_key_env.empty()) {
-        // The messages name the variable, never its value.
-        const char* key = std::getenv(settings.api_key_env.c_str());
+    // The key's variable: the .rop's api_key_env, else the one $ROP_MODEL_API_KEY_ENV names (a
+    // deployed binary picks its key without a rebuild). Messages name the variable, never its
+    // value.
+    std::string key_variable = settings.api_key_env;
+    std::string named_by = "api_key_env";
+    if (key_variable.empty()) {
+        key_variable = process_environment("ROP_MODEL_API_KEY_ENV").value_or("");
+        named_by = "$ROP_MODEL_API_KEY_ENV";
+    }
+    if (!key_variable.empty()) {
+        const char* key = std::getenv(key_variable.c_str());
         if (key == nullptr || *key == '\0') {
-            throw std::invalid_argument("model: api_key_env names '" + settings.api_key_env +
+            throw std::invalid_argument("model: " + named_by + " names '" + key_variable +
                                         "', which is not set in the environment");
         }
         impl_->api_key = key;
         for (const char c : impl_->api_key) {
             if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                throw std::invalid_argument("model: the key in $" + settings.api_key_env +
+                throw std::invalid_argument("model: the key in $" + key_variable +
                                             " holds a control character (a trailing newline?)");
             }
         }

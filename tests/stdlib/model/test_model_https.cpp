@@ -224,6 +224,22 @@ TEST_CASE("a key variable the .rop names but the environment lacks fails the set
     }
 }
 
+TEST_CASE("$ROP_MODEL_API_KEY_ENV names the key's variable when the .rop names none", "[https]") {
+    FakeServer server(echo);
+    ScopedEnv env{{"ROP_MODEL_API_KEY_ENV", "ROP_TEST_DEPLOYED_KEY"},
+                  {"ROP_TEST_DEPLOYED_KEY", kToken},
+                  {"http_proxy", std::nullopt},
+                  {"HTTP_PROXY", std::nullopt}};
+    model::ChatText client(server.base_url(), "m", "", 16, 0.0, milliseconds(5000), 1, 0,
+                           milliseconds(10));
+    CHECK(client(std::vector<std::string>{"x"}).at(0).ok());
+    CHECK(server.received().at(0).authorization == std::string("Bearer ") + kToken);
+    ScopedEnv unset{{"ROP_TEST_DEPLOYED_KEY", std::nullopt}};
+    CHECK_THROWS_WITH(model::ChatText(server.base_url(), "m"),
+                      "model: $ROP_MODEL_API_KEY_ENV names 'ROP_TEST_DEPLOYED_KEY', which is not "
+                      "set in the environment");
+}
+
 TEST_CASE("https through $https_proxy: a CONNECT tunnel, TLS end to end; no_proxy skips it",
           "[https][proxy]") {
     TestPki pki;

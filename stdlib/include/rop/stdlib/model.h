@@ -64,7 +64,8 @@ class Client;
 //   retries        attempts after the first on 408/429/5xx/connection errors/timeouts
 //   backoff        wait before the first retry; doubles per retry, at most 30 s (a 429's
 //                  Retry-After, when longer, wins up to the same cap)
-//   api_key_env    name of an environment variable holding the key ("" for none); sent as
+//   api_key_env    name of an environment variable holding the key ("": the one
+//                  $ROP_MODEL_API_KEY_ENV names, else none); sent as
 //                  `Authorization: Bearer <key>`, never in a message
 //   system_prompt  optional system message
 //   ca_bundle      https: a PEM file of trusted CAs ("": $ROP_CA_BUNDLE, else the system's)
