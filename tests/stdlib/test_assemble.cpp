@@ -170,6 +170,17 @@ TEST_CASE("the OCR path and the layout path assemble the test report in order") 
     const std::string ocr_list = assemble::content_list_from_ocr(results).text;
     CHECK(in_order(ocr_list, {"\"text\": \"Quarterly Report\"", "\"text_level\": 1",
                               "\"page_idx\": 0", "\"page_idx\": 1", "\"page_idx\": 2"}));
+    // from_page: the same OCR with the page's ruled table rebuilt as a grid of OCR'd words.
+    std::vector<PageContent> with_tables;
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+        with_tables.push_back(assemble::from_page(results[i], pages[i]));
+    }
+    const std::string tables_md = assemble::markdown(with_tables).text;
+    INFO(tables_md);
+    CHECK(in_order(tables_md, {"Units sold per region are listed below.\n\n",
+                               "| Region | Units | Price |\n| --- | --- | --- |\n"
+                               "| North | 120 | 4.50 |\n| South | 80 | 3.25 |\n\n",
+                               "Totals are shown above."}));
 
     layout::Regions analyse;
     ocr::RegionText read("eng");
@@ -426,6 +437,15 @@ TEST_CASE(
     INFO(list);
     CHECK(types_of(list) == std::vector<std::string>{"text", "text", "list", "text", "list", "code",
                                                      "text", "text", "text", "text"});
+
+    // from_page: the ruled table from the page's image, its cells from the layer's words.
+    const PageContent with_table = assemble::from_page(results[0], pages[0]);
+    const std::string table_md = assemble::markdown(std::vector<PageContent>{with_table}).text;
+    CHECK(table_md.substr(table_md.find("```\n\n") + 5) ==
+          "| Fruit | Count |\n| --- | --- |\n| Apples | 3 |\n| Pears | 5 |\n\nThat is all.\n");
+    CHECK(
+        types_of(assemble::content_list(std::vector<PageContent>{with_table}).text) ==
+        std::vector<std::string>{"text", "text", "list", "text", "list", "code", "table", "text"});
     CHECK(in_order(
         list, {"\"type\": \"list\"", "\"sub_type\": \"text\"", "\"list_items\": [", "\"- Apples\",",
                "\"- Pears\",", "\"- Plums from the market, the ripe ones that are soft\"",

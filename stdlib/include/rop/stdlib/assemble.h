@@ -1,6 +1,6 @@
 // rop/stdlib/assemble.h: fold a document's pages (or a page's regions) into its outputs — the
 // document's Markdown and MinerU's content list (JSON) in reading order.
-// rop-link: rop_stdlib_assemble
+// rop-link: rop_stdlib_assemble rop_stdlib_rules
 //
 // The unit in between is PageContent: a page's blocks (text with a heading level, tables with
 // their cells, images) in reading order. from_ocr makes one from a page's OCR, page() from a
@@ -19,6 +19,13 @@ namespace rop::stdlib::assemble {
 // line's ascent) become heading blocks (text_level 1 at twice the median, 2 at 1.6 times, else
 // 3). Hyphenated line breaks are joined; a block's confidence is its lines' mean.
 PageContent from_ocr(const OcrResult& page, double heading_ratio = 1.3);
+
+// map (OcrResult, Page) -> PageContent: from_ocr, plus the tables drawn with rules in the page's
+// image (std.layout's rule finder): each becomes a "table" block with its cell grid, placed before
+// the first block that starts below its top; the lines whose center lies inside it fill its cells
+// (word by word, each word to the cell holding its center) and leave the text. For the text-layer
+// and the OCR path alike; a page without an image is from_ocr's.
+PageContent from_page(const OcrResult& result, const Page& page, double heading_ratio = 1.3);
 
 // reduce Region -> PageContent: a page's regions (in reading order) as blocks: headings keep
 // their level, tables their cells, figures become "image" blocks, formulas "equation" blocks.

@@ -1,7 +1,7 @@
 // rop/stdlib/layout.h: page layout analysis on Tesseract — expand a page into regions (text,
 // heading, table, figure, caption, formula) with boxes and reading order, so a pipeline can run
 // Doc -> Page -> Region. Tables drawn with rules keep their cell grid.
-// rop-link: rop_stdlib_layout tesseract lept
+// rop-link: rop_stdlib_layout rop_stdlib_rules tesseract lept
 #pragma once
 
 #include <rop/stdlib/types.h>
