@@ -65,18 +65,17 @@ bool check_libraries(std::ostream& out) {
         << from_bundle << " from " << bundle_lib.string() << ")\n";
     // The system's (the bundle's own are listed in its manifest.json).
     for (const std::string& path : loaded.paths) {
-        if (fs::weakly_canonical(path, ec).parent_path() != bundle_lib) {
+        // (The kernel's vDSO has no path.)
+        if (path.find('/') != std::string::npos &&
+            fs::weakly_canonical(path, ec).parent_path() != bundle_lib) {
             out << "  from the system: " << path << "\n";
         }
     }
-    if (rop_build_modules == nullptr) {
-        out << "  stdlib modules: unknown (not built by ropc build)\n";
-    } else {
-        const std::vector<std::string> modules = words(rop_build_modules);
-        std::string list;
-        for (const std::string& m : modules) list += " std." + m;
-        out << "  stdlib modules:" << (list.empty() ? " none" : list) << "\n";
-    }
+    out << "  stdlib libraries linked: "
+        << (rop_build_modules == nullptr ? "unknown (not built by ropc build)"
+            : *rop_build_modules == '\0' ? "none"
+                                         : rop_build_modules)
+        << "\n";
     return true;
 }
 
@@ -140,20 +139,26 @@ bool check_gpus(std::ostream& out) {
 }
 
 // A sink's output (a folder it creates, or a file) or a --report/--trace/--journal file: the
-// nearest folder that exists on its path must be writable.
+// nearest folder that exists on its path must be writable (a file in the way fails).
 bool check_writable(const std::string& what, const std::string& path, std::ostream& out) {
     std::error_code ec;
-    fs::path dir = fs::absolute(path, ec);
+    const fs::path target = fs::absolute(path, ec);
+    fs::path dir = target;
     while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path()) {
         dir = dir.parent_path();
     }
-    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) dir = dir.parent_path();
-    const bool ok = ::access(dir.c_str(), W_OK | X_OK) == 0;
+    std::string problem;
+    if (!fs::is_directory(dir, ec)) {
+        if (dir != target) problem = dir.string() + " is not a folder";
+        dir = dir.parent_path();  // an existing output file: replaced in its folder
+    }
+    if (problem.empty() && ::access(dir.c_str(), W_OK | X_OK) != 0) {
+        problem = dir.string() + " is not writable";
+    }
     out << "selfcheck: output " << what << " " << path << ": "
-        << (ok ? "ok (" + dir.string() + " is writable)"
-               : "FAILED (" + dir.string() + " is not writable)")
+        << (problem.empty() ? "ok (" + dir.string() + " is writable)" : "FAILED (" + problem + ")")
         << "\n";
-    return ok;
+    return problem.empty();
 }
 
 }  // namespace
