@@ -1,9 +1,10 @@
 // runtime_bench_noop: BENCH.md B1 in miniature. No-op expand -> map -> reduce, batch 64, one
 // actor per Call. Prints child grains/s end to end and lineage bytes per child.
 // Usage: runtime_bench_noop [roots=10000] [children=100] [batch=64] [max_inflight_roots=256]
-//                           [inline]
+//                           [inline|threads] [failed]
 // `inline` runs every batch on the driver thread (no handoffs): the lineage bookkeeping cost
-// alone, independent of how busy the machine's other cores are.
+// alone, independent of how busy the machine's other cores are. `failed`: the report lists
+// only failed roots (RunOptions::report_ok_roots off), so memory follows the roots in flight.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
     Counter source(roots);
     RunOptions options;
     options.max_inflight_roots = inflight;
+    options.report_ok_roots = !(argc > 6 && std::string(argv[6]) == "failed");
     const auto t0 = std::chrono::steady_clock::now();
     const bool inline_mode = argc > 5 && std::string(argv[5]) == "inline";
     InlineExecutor inline_executor;

@@ -119,16 +119,28 @@ rt::PipelineDefinition definition() {
     rt::CallOptions o;
     o.batch = 8;
     o.actors = 2;
-    b.add_call({"split", rt::CallKind::Expand, doc, {{src}}, {pages}, o, actor([](rt::Batch& bt) {
+    const char* isolate = std::getenv("ROP_TEST_ISOLATE");
+    const std::string isolated = "," + std::string(isolate ? isolate : "") + ",";
+    rt::CallOptions sp = o;
+    if (isolated.find(",split,") != std::string::npos) sp.isolation = rt::Isolation::Process;
+    // A poisoned root value V (key -V) misbehaves in split after streaming its first page.
+    b.add_call({"split",
+                rt::CallKind::Expand,
+                doc,
+                {{src}},
+                {pages},
+                sp,
+                actor([bad = poison()](rt::Batch& bt) {
                     for (std::size_t g = 0; g < bt.size(); ++g) {
                         const long v = bt.input(g, 0).get<long>();
                         for (long i = 0; i < v % 5 + 2; ++i) {
                             bt.emit_child(g, rt::Value::of<long>(1000 * v + i));
+                            if (auto it = bad.find(-v); i == 0 && it != bad.end()) {
+                                misbehave(v, it->second);
+                            }
                         }
                     }
                 })});
-    const char* isolate = std::getenv("ROP_TEST_ISOLATE");
-    const std::string isolated = "," + std::string(isolate ? isolate : "") + ",";
     rt::CallOptions m = o;
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
     m.memory_mb = 512;  // (a sanitizer's shadow memory does not fit under an address-space limit)

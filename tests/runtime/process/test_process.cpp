@@ -118,7 +118,7 @@ TEST_CASE("isolated map and reduce: the same totals as in threads", "[process]")
     const Run& clean = clean_threads();
     REQUIRE(clean.exit_code == 0);
     REQUIRE(clean.totals.size() == roots().size());
-    for (const char* isolate : {"m", "m,sum"}) {
+    for (const char* isolate : {"m", "m,sum", "split,m"}) {
         CAPTURE(isolate);
         const Run isolated = run_pipeline(isolate, "", {"m.batch=3", "m.actors=2"});
         CHECK(isolated.exit_code == 0);
@@ -184,6 +184,34 @@ TEST_CASE("a worker that dies or misbehaves fails only the root of the page that
     }
 }
 
+TEST_CASE("an isolated streaming expand that dies after emitting fails only its root",
+          "[process]") {
+    const Run& clean = clean_threads();
+    REQUIRE(clean.exit_code == 0);
+    // Root r2 (value 3) streams page 3000, then its split worker dies or throws.
+    for (const auto& [how, reason] : std::vector<std::pair<std::string, std::string>>{
+             {"segv", "infra: worker killed by SIGSEGV (after "}, {"throw", "page 3 is bad"}}) {
+        for (const std::string batch : {"1", "8"}) {
+            CAPTURE(how, batch);
+            const Run run = run_pipeline("split", "-3:" + how, {"split.batch=" + batch});
+            INFO(run.err);
+            CHECK(run.exit_code == 3);
+            const nlohmann::json* bad = root_of(run, "r2");
+            REQUIRE(bad != nullptr);
+            CHECK((*bad)["status"] == "failed");
+            CHECK((*bad)["call"] == "split");
+            CHECK_THAT(std::string((*bad)["reason"]), ContainsSubstring(reason));
+            CHECK(run.totals.count("r2") == 0);
+            for (const auto& [name, value] : roots()) {
+                if (name == "r2") continue;
+                CAPTURE(name);
+                REQUIRE(run.totals.count(name) == 1);
+                CHECK(run.totals.at(name) == clean.totals.at(name));
+            }
+        }
+    }
+}
+
 TEST_CASE("an isolated actor that cannot be built stops the run once, with its reason",
           "[process]") {
     const Run run = run_pipeline("m", "0:setup", {"m.actors=3"});
@@ -237,4 +265,14 @@ TEST_CASE(
     const nlohmann::json* still = root_of(fourth, "r2");
     REQUIRE(still != nullptr);
     CHECK((*still)["reason"] == "crashed the process twice (last: call 'm': SIGSEGV)");
+    // Fixed (no more poison), --retry-failed gives r2 another try: it runs, once.
+    const Run fifth = run_in(dir, "", "", sets, " --retry-failed");
+    CHECK(fifth.exit_code == 0);
+    const nlohmann::json* fixed = root_of(fifth, "r2");
+    REQUIRE(fixed != nullptr);
+    CHECK((*fixed)["status"] == "ok");
+    CHECK_FALSE(fixed->contains("resumed"));
+    REQUIRE(fifth.totals.count("r2") == 1);
+    CHECK(fifth.totals.at("r2") == clean_threads().totals.at("r2"));
+    CHECK(fifth.totals.size() == 1u);  // (the test sink starts afresh each run) only r2 ran
 }
