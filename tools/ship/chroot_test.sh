@@ -48,6 +48,14 @@ chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin sh -c \
     'cd /opt/rop-test && ./mineru/bin/mineru --selfcheck' | tee "$work/selfcheck.txt" | grep -v '^  '
 grep -q "^selfcheck: passed$" "$work/selfcheck.txt"
 grep -q "language data: ok (eng in /opt/rop-test/mineru/share/tessdata/)" "$work/selfcheck.txt"
+# As tools/ship/Dockerfile runs it: through a symlink on PATH, from another folder.
+ln -sfn /opt/rop-test/mineru/bin/mineru "$root/usr/local/bin/pipeline"
+mkdir -p "$root/data"
+chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin sh -c \
+    'cd /data && pipeline --selfcheck' > "$work/symlink.txt"
+grep -q "language data: ok (eng in /opt/rop-test/mineru/share/tessdata/)" "$work/symlink.txt"
+grep -q "^selfcheck: passed$" "$work/symlink.txt"
+rm -f "$root/usr/local/bin/pipeline"
 echo "chroot_test: mineru in the chroot"
 chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin sh -c \
     'cd /opt/rop-test && ./mineru/bin/mineru --no-progress'
