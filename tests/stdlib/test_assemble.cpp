@@ -458,18 +458,22 @@ TEST_CASE(
 namespace {
 
 // An OCR line of words, each given by its text and left edge (12 pt high, 6 pt per character,
-// one line every 16 pt from y = 100), added to `page` as Tesseract's engine adds them.
+// one line every 16 pt from y = 100), added to `page` as Tesseract's engine adds them; `fonts`
+// gives the words' fonts as a text layer would.
 void ocr_line(OcrResult& page, int row, int paragraph,
-              const std::vector<std::pair<std::string, double>>& words) {
+              const std::vector<std::pair<std::string, double>>& words,
+              const std::vector<std::string>& fonts = {}) {
     Line line;
     line.paragraph = paragraph;
     line.confidence = 90;
     const double top = 100 + 16 * row;
+    const std::size_t first = page.words.size();
     for (const auto& [text, x] : words) {
         Word word;
         word.text = text;
         word.bbox = {x, top, x + 6.0 * static_cast<double>(text.size()), top + 12};
         word.confidence = 90;
+        if (page.words.size() - first < fonts.size()) word.font = fonts[page.words.size() - first];
         if (!line.text.empty()) line.text += ' ';
         line.text += text;
         line.bbox = line.text == text
@@ -522,4 +526,15 @@ TEST_CASE("OCR bullets read as e and (c) make a list only at one hanging indent"
     OcrResult dashes;
     ocr_line(dashes, 0, 0, {{"-", 300}, {"7", 308}, {"-", 316}});
     CHECK(ocr_markdown(dashes) == "- 7 -\n");
+}
+
+TEST_CASE("a code line may hold one word of a fallback font but not prose around inline code") {
+    OcrResult page;
+    page.text_source = "layer";
+    const std::string mono = "ABCDEF+CMTT10";  // TeX's typewriter: no "mono" in its name
+    ocr_line(page, 0, 0, {{"<a>", 72}, {"x", 96}}, {mono, mono});
+    ocr_line(page, 1, 0, {{"<b>", 90}, {"l\u00c3a", 114}, {"</b>", 144}}, {mono, "CMR10", mono});
+    ocr_line(page, 3, 1, {{"returns", 72}, {"ASN1_OK", 120}, {"if", 168}, {"ok", 186}},
+             {"CMR10", mono, "CMR10", "CMR10"});
+    CHECK(ocr_markdown(page) == "```\n<a> x\n   <b> l\u00c3a </b>\n```\n\nreturns ASN1_OK if ok\n");
 }

@@ -5,7 +5,6 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <regex>
 
 namespace rop::stdlib::assemble::detail {
 namespace {
@@ -33,17 +32,24 @@ bool one_of(std::string_view token, const std::array<std::string_view, N>& set) 
     return std::find(set.begin(), set.end(), token) != set.end();
 }
 
-// "1." "12)" "a)" "(iv)" "B.": an enumerator, and its Markdown lead.
+// "1." "12)" "a)" "(iv)" "B.": an enumerator, and its Markdown lead ("" when the token is none).
+// Numbers have up to 3 digits, letters are one a-z or A-Z or 2-6 lowercase roman digits; "(x"
+// needs its ")".
 std::string enumerator(const std::string& token) {
-    static const std::regex number(R"(([0-9]{1,3})[.)])");
-    static const std::regex lettered(R"(\(?([a-zA-Z]|[ivxlc]{2,6})[.)])");
-    std::smatch match;
-    if (std::regex_match(token, match, number)) return match[1].str() + ".";
-    if (std::regex_match(token, match, lettered)) {
-        // "(a." and "a)" are fine, "(a" without a closing mark is not one.
-        if (token.front() == '(' && token.back() != ')') return "";
-        return "- " + token;
-    }
+    if (token.size() < 2) return "";
+    const char close = token.back();
+    if (close != '.' && close != ')') return "";
+    const bool open = token.front() == '(';
+    if (open && close != ')') return "";
+    const std::string body = token.substr(open ? 1 : 0, token.size() - (open ? 2 : 1));
+    if (body.empty()) return "";
+    const auto all = [&](const char* set) {
+        return body.find_first_not_of(set) == std::string::npos;
+    };
+    if (body.size() <= 3 && all("0123456789")) return body + ".";
+    const bool letter = body.size() == 1 && std::isalpha(static_cast<unsigned char>(body[0]));
+    const bool roman = body.size() >= 2 && body.size() <= 6 && all("ivxlc");
+    if (letter || roman) return "- " + token;
     return "";
 }
 
@@ -81,7 +87,8 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
 }
 
 bool monospace_font(std::string_view font) {
-    return holds_any(font, {"mono", "courier", "code", "consol"});
+    return holds_any(font, {"mono", "courier", "code", "consol", "nimbusmon", "cmtt", "cmsltt",
+                            "sftt", "cursor", "typewriter", "menlo", "monaco"});
 }
 
 bool symbol_font(std::string_view font) {
@@ -89,9 +96,10 @@ bool symbol_font(std::string_view font) {
 }
 
 bool code_line(const std::vector<const Word*>& words) {
-    return !words.empty() && std::all_of(words.begin(), words.end(), [](const Word* word) {
-        return monospace_font(word->font);
-    });
+    const auto mono = std::count_if(words.begin(), words.end(),
+                                    [](const Word* word) { return monospace_font(word->font); });
+    const auto other = static_cast<std::ptrdiff_t>(words.size()) - mono;
+    return mono > 0 && (other == 0 || (other == 1 && mono >= 2));
 }
 
 ListStart list_start(const Line& line, const std::vector<const Word*>& words, bool ocr) {

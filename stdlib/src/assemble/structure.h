@@ -20,12 +20,16 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
                                                      const std::vector<Word>& words);
 
 // A font name as poppler gives it ("ABCDEF+CourierNewPSMT"), case-insensitively: monospace when it
-// holds Mono, Courier, Code or Consol; a symbol font when it holds Symbol, Dingbat, Wingding or
+// holds Mono, Courier, Code or Consol, or names a common monospace family whose name says none of
+// these (NimbusMon, TeX's CMTT/CMSLTT/SFTT, TeX Gyre Cursor, Typewriter, Menlo, Monaco);
+// poppler-cpp gives no fixed-pitch flag. A symbol font when it holds Symbol, Dingbat, Wingding or
 // Webding (its glyphs may reach the text layer as letters: Wingdings' bullet is an "l").
 bool monospace_font(std::string_view font);
 bool symbol_font(std::string_view font);
 
-// A line set in a monospace font: it has words, and every one of them is monospace.
+// A line set in a monospace font: all its words are, or all but one when at least two are (a
+// character the font lacks may come from a fallback font; prose with inline code has several
+// words in a text font).
 bool code_line(const std::vector<const Word*>& words);
 
 // How a line starts a list item. `marker` is the Markdown lead the item is written with: "-" for
