@@ -96,6 +96,14 @@ for names in out/*/.rop-names; do
 done
 [ "$(find out -name '*.md' | wc -l)" = 2 ] || fail "expected 2 markdown files"
 
+# Usage errors (exit 2).
+"$ropc" build mineru.rop --bundle 2> usage.txt; code=$?
+[ "$code" = 2 ] && grep -q "^ropc: error: --bundle needs a directory or a .tar.gz file$" usage.txt ||
+    { cat usage.txt; fail "--bundle without a value: exit $code"; }
+"$ropc" build mineru.rop --emit=cpp --bundle x 2> usage.txt > /dev/null; code=$?
+[ "$code" = 2 ] && grep -q "^ropc: error: --emit builds nothing: it cannot be combined with --bundle or --static$" usage.txt ||
+    { cat usage.txt; fail "--emit with --bundle: exit $code"; }
+
 # Not a bundle: refused, not deleted.
 mkdir -p "$work/mine" && touch "$work/mine/keep"
 "$ropc" build mineru.rop -O1 --bundle "$work/mine" 2> mine.txt && fail "bundled over a folder"
