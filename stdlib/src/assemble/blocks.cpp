@@ -89,12 +89,12 @@ std::size_t add_code(const std::vector<Line>& lines,
 // item's marker position) and their continuation lines (starting where the item's text starts, the
 // hanging indent), up to the first other line, a code line, a heading or a gap of 1.5 line heights.
 // Markers that can be ordinary text ("1.", OCR's "e") make a list only as two or more items whose
-// texts start at one indent (an item at another indent ends the list). Appends a "list" block (its
-// text the items as Markdown lines) and returns the line after it, or returns `first` when the
-// lines are no list.
-std::size_t add_list(const std::vector<Line>& lines, const std::vector<bool>& code,
-                     const std::vector<bool>& tall, const std::vector<detail::ListStart>& starts,
-                     std::size_t first, std::vector<Block>& blocks) {
+// texts start at one indent (an item at another indent ends the list). Sets `list` to a "list"
+// block (its text the items as Markdown lines) and returns the line after it, or returns `first`
+// when the lines are no list.
+std::size_t find_list(const std::vector<Line>& lines, const std::vector<bool>& code,
+                      const std::vector<bool>& tall, const std::vector<detail::ListStart>& starts,
+                      std::size_t first, Block& list) {
     struct Item {
         const detail::ListStart* start;
         std::string text;
@@ -137,7 +137,7 @@ std::size_t add_list(const std::vector<Line>& lines, const std::vector<bool>& co
         block.text += item.start->marker + " " + item.text;
     }
     block.confidence = static_cast<float>(confidence / static_cast<double>(end - first));
-    blocks.push_back(std::move(block));
+    list = std::move(block);
     return end;
 }
 
@@ -205,15 +205,11 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
             continue;
         }
         if (starts[i].found) {
-            const std::size_t end = add_list(page.lines, code, tall, starts, i, content.blocks);
+            Block list;
+            const std::size_t end = find_list(page.lines, code, tall, starts, i, list);
             if (end > i) {
-                // add_list appended after the open block: close that one first.
-                if (open) {
-                    Block list = std::move(content.blocks.back());
-                    content.blocks.pop_back();
-                    close();
-                    content.blocks.push_back(std::move(list));
-                }
+                close();
+                content.blocks.push_back(std::move(list));
                 i = end;
                 continue;
             }
