@@ -538,3 +538,26 @@ TEST_CASE("a code line may hold one word of a fallback font but not prose around
              {"CMR10", mono, "CMR10", "CMR10"});
     CHECK(ocr_markdown(page) == "```\n<a> x\n   <b> l\u00c3a </b>\n```\n\nreturns ASN1_OK if ok\n");
 }
+
+TEST_CASE("page finds the list a layout region's lines end with") {
+    auto region = [](const std::string& text, const std::string& source) {
+        Region r;
+        r.text = text;
+        r.text_source = source;
+        r.page_width = 612;
+        r.page_height = 792;
+        r.bbox = {72, 100, 400, 200};
+        return r;
+    };
+    const std::vector<Region> regions = {
+        region("Bring these items:\n\u2022 Apples\n\u2022 Pears\nthat are ripe", "layer"),
+        region("1. Wash\n2) Cut", "layer"), region("1. Only one step", "layer"),
+        region("e Apples\n\u00A9 Plums", "ocr"), region("e Apples", "ocr")};
+    const PageContent content = assemble::page(regions);
+    const std::string md = assemble::markdown(std::vector<PageContent>{content}).text;
+    CHECK(md ==
+          "Bring these items:\n\n- Apples\n- Pears that are ripe\n\n1. Wash\n2. Cut\n\n"
+          "1. Only one step\n\n- Apples\n- Plums\n\ne Apples\n");
+    CHECK(types_of(assemble::content_list(std::vector<PageContent>{content}).text) ==
+          std::vector<std::string>{"text", "list", "list", "text", "list", "text"});
+}

@@ -141,6 +141,33 @@ std::size_t find_list(const std::vector<Line>& lines, const std::vector<bool>& c
     return end;
 }
 
+// A line of region text (no words, no box) as a list start.
+detail::ListStart start_of(const std::string& text, bool ocr) {
+    Line line;
+    line.text = text;
+    return detail::list_start(line, {}, ocr);
+}
+
+// Where a region's lines (no boxes: region text) end in a list: the first line of a run of
+// items and continuations that goes to the region's end, starts with an item, and holds only sure
+// items or two or more; lines.size() when there is none. Lines before it stay the paragraph.
+std::size_t region_list(const std::vector<std::string>& lines, bool ocr) {
+    for (std::size_t first = 0; first < lines.size(); ++first) {
+        const detail::ListStart head = start_of(lines[first], ocr);
+        if (!head.found) continue;
+        std::size_t items = 0;
+        bool sure = true;
+        for (std::size_t i = first; i < lines.size(); ++i) {
+            const detail::ListStart item = start_of(lines[i], ocr);
+            if (!item.found) continue;
+            ++items;
+            sure = sure && item.sure;
+        }
+        return sure || items >= 2 ? first : lines.size();
+    }
+    return lines.size();
+}
+
 }  // namespace
 
 PageContent from_ocr(const OcrResult& page, double heading_ratio) {
@@ -273,17 +300,39 @@ PageContent page(std::span<const Region> regions) {
         if (block.type == "table") {
             block.text = region.text;
         } else {
-            // Region OCR keeps the lines; a block is one paragraph of text.
-            std::string text;
+            // Region OCR keeps the lines; a block is one paragraph of text, or a paragraph and
+            // the list its lines end with.
+            std::vector<std::string> lines;
             std::size_t start = 0;
             while (start <= region.text.size()) {
                 std::size_t end = region.text.find('\n', start);
                 if (end == std::string::npos) end = region.text.size();
                 std::string line = region.text.substr(start, end - start);
-                if (line.find_first_not_of(" \t") != std::string::npos) append_line(text, line);
+                if (line.find_first_not_of(" \t") != std::string::npos) lines.push_back(line);
                 start = end + 1;
             }
-            block.text = text;
+            const std::size_t items = block.type == "text" && block.text_level == 0
+                                          ? region_list(lines, region.text_source != "layer")
+                                          : lines.size();
+            for (std::size_t i = 0; i < items; ++i) append_line(block.text, lines[i]);
+            if (items < lines.size()) {
+                Block list = block;
+                list.type = "list";
+                list.text.clear();
+                for (std::size_t i = items; i < lines.size(); ++i) {
+                    const detail::ListStart item =
+                        start_of(lines[i], region.text_source != "layer");
+                    if (item.found) {
+                        if (!list.text.empty()) list.text += '\n';
+                        list.text += item.marker + " " + item.text;
+                    } else {
+                        list.text += ' ' + lines[i];  // continues the item
+                    }
+                }
+                if (!block.text.empty()) content.blocks.push_back(block);
+                content.blocks.push_back(std::move(list));
+                continue;
+            }
         }
         if (block.type != "image" && block.text.empty() && block.cells.empty()) continue;
         content.blocks.push_back(std::move(block));
