@@ -8,7 +8,7 @@
 #   docling auto  examples/docling/docling.rop as written (`text: detect`)
 # side by side with `pdftotext -layout` (the reference itself: its row gives its speed) and the
 # `tesseract` command line on pages rendered by `pdftoppm` (150 dpi gray, as the pipelines; a
-# sample of TESS_PAGES pages spread over the corpus). The mineru and docling rows are rop's
+# sample of at most TESS_PAGES pages, every k-th page of the corpus). The mineru and docling rows are rop's
 # examples: MinerU and Docling the Python packages cannot run here (their models are downloaded
 # at run time, and this machine reaches no model hub).
 #
