@@ -8,9 +8,9 @@
 #   docling auto  examples/docling/docling.rop as written (`text: detect`)
 # side by side with `pdftotext -layout` (the reference itself: its row gives its speed) and the
 # `tesseract` command line on pages rendered by `pdftoppm` (150 dpi gray, as the pipelines; a
-# sample of at most TESS_PAGES pages, every k-th page of the corpus). The mineru and docling rows are rop's
-# examples: MinerU and Docling the Python packages cannot run here (their models are downloaded
-# at run time, and this machine reaches no model hub).
+# sample of at most TESS_PAGES pages, every k-th page of the corpus). The mineru and docling
+# rows are rop's examples: MinerU and Docling the Python packages cannot run here (their models
+# are downloaded at run time, and this machine reaches no model hub).
 #
 # Usage: bash bench/b7_documents/run.sh [MAX_PAGES]   (default 150: the corpus is the candidate
 # documents, in the order below, that fit in MAX_PAGES pages; bigger documents are skipped whole)
