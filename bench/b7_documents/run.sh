@@ -29,7 +29,10 @@ TESS_PAGES=${TESS_PAGES:-40}
 RESULT=${RESULT:-$ROOT/bench/results/b7.json}
 CORES=$(nproc)
 export OMP_THREAD_LIMIT=1
-[ -x "$ROPC" ] || { echo "b7: no ropc at $ROPC (build it: cmake --build build/ci --target ropc)" >&2; exit 2; }
+if [ ! -x "$ROPC" ]; then
+    echo "b7: no ropc at $ROPC (build it: cmake --build build/ci --target ropc)" >&2
+    exit 2
+fi
 
 # (1) What the benchmark needs: poppler's and Tesseract's command lines, English data, and
 # documentation packages that ship born-digital PDFs (pdfTeX, dvipdfmx, Apache FOP; most with an
@@ -102,7 +105,8 @@ timed() {
     local cpu_ms
     cpu_ms=$(awk -v t="$cpu" 'BEGIN { n = split(t, a, " "); printf "%d", (a[n-1] + a[n]) * 1000 }')
     echo "$label $wall_ms $cpu_ms $load" >> "$WORK/runs/times.txt"
-    echo "   $label: $((wall_ms / 1000)).$(printf '%03d' $((wall_ms % 1000))) s wall, ${cpu_ms} CPU-ms, rc $rc"
+    printf '   %s: %d.%03d s wall, %d CPU-ms, rc %d\n' "$label" $((wall_ms / 1000)) \
+        $((wall_ms % 1000)) "$cpu_ms" "$rc"
     # a pipeline exits 3 when some documents failed: they are reported, not fatal
     [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || { cat "$WORK/runs/$label.log" >&2; exit 1; }
 }
@@ -122,7 +126,8 @@ timed pdftotext ref_all
 while read -r line; do
     pdf=${line#*\"path\": \"}
     pdf=${pdf%\"\}}
-    pdftohtml -xml -i -stdout -q "$pdf" > "$WORK/ref/$(basename "$pdf" .pdf).xml" 2>/dev/null || true
+    xml=$WORK/ref/$(basename "$pdf" .pdf).xml
+    pdftohtml -xml -i -stdout -q "$pdf" > "$xml" 2>/dev/null || true
 done < "$manifest"
 
 # (4) The pipelines, built with ropc from the examples (the forced-OCR variant is generated here).
@@ -177,7 +182,9 @@ if [ "$TESS_PAGES" -gt 0 ]; then
     }
     export -f tess_one
     export WORK
-    tess_all() { xargs -P "$CORES" -L 1 bash -c 'tess_one "$0" "$1"' < "$WORK/tesseract/sample.txt"; }
+    tess_all() {
+        xargs -P "$CORES" -L 1 bash -c 'tess_one "$0" "$1"' < "$WORK/tesseract/sample.txt"
+    }
     timed tesseract tess_all
 fi
 
