@@ -1,8 +1,11 @@
 // parse_pipeline_args: the flags of a generated pipeline binary, validated to one-line errors.
-// `--set` checks the option table the compiler checks too (rop/vocab/call_options.h).
+// `--set` checks the option table the compiler checks too (rop/vocab/call_options.h), and the
+// Call arguments the definition lists (also read from $ROP_SET_<CALL>_<ARG>).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <string_view>
 
 #include "cli_text.h"
@@ -186,7 +189,71 @@ std::string set_word(const std::string& where, std::string_view value,
     return where + ": unknown value '" + std::string(value) + "'" + hint;
 }
 
-// --set CALL.OPTION=VALUE
+// A Call argument's value checked against its type: empty when `value` is one, else why not.
+std::string check_argument(const std::string& where, const CallArgument& argument,
+                           std::string_view value) {
+    switch (argument.type) {
+        case ArgumentType::String: return {};
+        case ArgumentType::Bool:
+            if (value == "true" || value == "false") return {};
+            return where + ": expected true or false, got '" + std::string(value) + "'";
+        case ArgumentType::Int: {
+            const auto n = parse_int(value);
+            if (!n) return where + ": '" + std::string(value) + "' is not a whole number";
+            if (*n < argument.min || *n > argument.max) {
+                return where + ": " + std::to_string(*n) + " is out of range " +
+                       std::to_string(argument.min) + ".." + std::to_string(argument.max);
+            }
+            return {};
+        }
+        case ArgumentType::Float: {
+            double v = 0;
+            const char* end = value.data() + value.size();
+            auto [ptr, ec] = std::from_chars(value.data(), end, v);
+            if (value.empty() || ec != std::errc() || ptr != end || !std::isfinite(v)) {
+                return where + ": '" + std::string(value) + "' is not a number";
+            }
+            return {};
+        }
+    }
+    return where + ": cannot be set at run time";
+}
+
+// Sets `argument` to `value` (checked first); `set_by` says where it came from, for --help.
+std::string set_argument(const std::string& where, CallArgument& argument, std::string_view value,
+                         std::string set_by) {
+    std::string error = check_argument(where, argument, value);
+    if (!error.empty()) return error;
+    argument.value = std::string(value);
+    argument.set_by = std::move(set_by);
+    return {};
+}
+
+CallArgument* find_argument(CallDefinition& call, std::string_view name) {
+    for (CallArgument& a : call.arguments) {
+        if (a.name == name) return &a;
+    }
+    return nullptr;
+}
+
+// $ROP_SET_<CALL>_<ARG> for every Call argument (each of a Call's names; the last one set wins).
+std::string apply_environment(const EnvironmentLookup& env, std::vector<CallDefinition>& calls) {
+    for (CallDefinition& call : calls) {
+        for (CallArgument& argument : call.arguments) {
+            for (const std::string& name : call_names(call)) {
+                const std::string variable = argument_variable(name, argument.name);
+                const std::optional<std::string> value = env(variable);
+                if (!value) continue;
+                std::string error = set_argument(variable + " (" + name + "." + argument.name + ")",
+                                                 argument, *value, variable);
+                if (!error.empty()) return error;
+            }
+        }
+    }
+    return {};
+}
+
+// --set CALL.OPTION=VALUE or CALL.ARG=VALUE
 std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls) {
     const std::size_t eq = text.find('=');
     const std::size_t dot = text.substr(0, eq).find('.');
@@ -214,16 +281,28 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
         return "--set: unknown Call '" + call + "'" + hint;
     }
     const vocab::CallOptionSpec* spec = vocab::find_call_option(option);
+    const std::string where = "--set " + call + "." + option;
+    // An option's name wins over an argument's of the same name.
+    if (CallArgument* argument = find_argument(*target, option); argument && !spec) {
+        return set_argument(where, *argument, value, "--set");
+    }
     if (spec && !spec->run_time) {
         return "--set: option '" + option + "' is fixed when the pipeline is built";
     }
     if (!spec) {
-        const std::vector<std::string> settable = cli::settable_options();
+        std::vector<std::string> settable = cli::settable_options();
+        std::vector<std::string> arguments;
+        for (const CallArgument& a : target->arguments) arguments.push_back(a.name);
+        settable.insert(settable.end(), arguments.begin(), arguments.end());
         std::string hint = did_you_mean(option, settable);
-        if (hint.empty()) hint = " (options: " + join(settable) + ")";
-        return "--set: unknown option '" + option + "'" + hint;
+        if (hint.empty()) {
+            hint = " (options: " + join(cli::settable_options());
+            if (!arguments.empty()) hint += "; arguments: " + join(arguments);
+            hint += ")";
+        }
+        const char* what = arguments.empty() ? "option" : "option or argument";
+        return std::string("--set: unknown ") + what + " '" + option + "'" + hint;
     }
-    const std::string where = "--set " + call + "." + option;
     if (!cli::applies_to(*spec, target->kind)) {
         return where + ": only a reduce takes " + option;
     }
@@ -251,6 +330,20 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
 
 }  // namespace
 
+bool is_secret_argument(std::string_view name) { return name.starts_with("api_key"); }
+
+std::optional<std::string> process_environment(const std::string& name) {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+}
+
+std::string argument_variable(std::string_view call, std::string_view argument) {
+    std::string name = "ROP_SET_" + std::string(call) + "_" + std::string(argument);
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+}
+
 std::vector<std::string> call_names(const CallDefinition& call) {
     std::vector<std::string> names;
     std::size_t from = 0;
@@ -276,9 +369,15 @@ std::vector<CallDefinition> call_definitions(const PipelineDefinition& def) {
     return calls;
 }
 
-ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const PipelineDefinition& def) {
+ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const PipelineDefinition& def,
+                                 const EnvironmentLookup& env) {
     ParsedArgs args;
     args.calls = call_definitions(def);
+    if (env) {
+        if (std::string error = apply_environment(env, args.calls); !error.empty()) {
+            return {std::nullopt, std::move(error)};
+        }
+    }
     std::vector<std::string> source_names;
     std::vector<std::string> sink_names;
     for (const SourceDefinition& s : def.sources) {

@@ -70,7 +70,8 @@ constexpr const char* kFlagsAfterSet =
 std::string set_flag_help() {
     constexpr std::size_t kWidth = 96;
     const std::string indent(30, ' ');
-    std::string out = "  --set CALL.OPTION=VALUE     override a Call option:";
+    std::string out =
+        "  --set CALL.OPTION=VALUE     override a Call option (or an argument, above):";
     std::size_t column = out.size();
     for (const vocab::CallOptionSpec& spec : vocab::call_options()) {
         if (!spec.run_time) continue;
@@ -89,6 +90,35 @@ std::string set_flag_help() {
     }
     out.back() = '\n';  // the last item's comma
     return out;
+}
+
+// An argument's effective value as --help shows it: a string quoted, a secret hidden, the C++
+// default's source text when nothing set it.
+std::string argument_value(const CallArgument& argument) {
+    if (is_secret_argument(argument.name)) return "(hidden)";
+    if (!argument.value) return argument.default_text + " (default)";
+    if (argument.type != ArgumentType::String) return *argument.value;
+    std::string quoted = "\"";
+    for (char c : *argument.value) {
+        if (c == '"' || c == '\\') quoted += '\\';
+        quoted += c == '\n' ? ' ' : c;
+    }
+    return quoted + "\"";
+}
+
+// "Arguments (...)": one row per settable Call argument, with what set it.
+std::string arguments_help(const std::vector<CallDefinition>& calls) {
+    std::vector<std::vector<std::string>> rows;
+    for (const CallDefinition& c : calls) {
+        const std::string name = call_names(c).front();
+        for (const CallArgument& a : c.arguments) {
+            std::string from = a.set_by.empty() ? std::string() : "(" + a.set_by + ")";
+            rows.push_back({name + "." + a.name, argument_value(a), from});
+        }
+    }
+    if (rows.empty()) return {};
+    return "Arguments (--set CALL.ARG=VALUE, or the environment: ROP_SET_<CALL>_<ARG>):\n" +
+           table(rows) + "\n";
 }
 
 }  // namespace
@@ -131,7 +161,8 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
         out << "  A Call with several outputs answers to each of their names (--set " << several
             << ".batch=8).\n";
     }
-    out << "\n" << kFlagsBeforeSet << set_flag_help() << kFlagsAfterSet;
+    out << "\n"
+        << arguments_help(args.calls) << kFlagsBeforeSet << set_flag_help() << kFlagsAfterSet;
     return out.str();
 }
 

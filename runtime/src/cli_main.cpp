@@ -232,6 +232,11 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         return internal_error("the plan has " + std::to_string(plan.calls.size()) +
                               " Calls, the definition documents " + std::to_string(options.size()));
     }
+    // Calls with run-time arguments get actors built from the effective ones (--set, env).
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const CallDefinition& call = args.calls[i];
+        if (call.bind_arguments) plan.calls[i].factory = call.bind_arguments(call.arguments);
+    }
     if (!worker_spec.empty()) return detail::serve_process_worker(plan, worker_spec, err);
 
     // Source and sinks: failing to open one is the user's (unreadable input, bad path).

@@ -8,16 +8,20 @@
 // lives here, once. codegen_templates/README.md shows how the two fit.
 #pragma once
 
+#include <charconv>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -269,6 +273,91 @@ std::unique_ptr<rop::runtime::Actor> make_actor() {
     return std::make_unique<Actor>();
 }
 
+// The effective run-time arguments of one Call (after --set and $ROP_SET_*), as its actor's
+// constructor reads them: `udf_(arguments.get<std::string>("base_url"), ...)`. The values were
+// checked against their types when the flags were parsed.
+class Arguments {
+  public:
+    explicit Arguments(const std::vector<rop::runtime::CallArgument>& arguments)
+        : arguments_(&arguments) {}
+
+    // Argument `name`'s value; one the `.rop` left out takes `fallback` (the C++ default).
+    template <class T, class Fallback = T>
+    T get(std::string_view name, Fallback&& fallback) const {
+        const std::optional<std::string>& text = find(name).value;
+        if (!text) return T(std::forward<Fallback>(fallback));
+        return convert<T>(name, *text);
+    }
+    // Argument `name`, which the `.rop` sets.
+    template <class T>
+    T get(std::string_view name) const {
+        const std::optional<std::string>& text = find(name).value;
+        if (!text) throw std::logic_error("Call argument '" + std::string(name) + "' has no value");
+        return convert<T>(name, *text);
+    }
+
+  private:
+    const rop::runtime::CallArgument& find(std::string_view name) const {
+        for (const rop::runtime::CallArgument& a : *arguments_) {
+            if (a.name == name) return a;
+        }
+        throw std::logic_error("no Call argument '" + std::string(name) + "'");
+    }
+    template <class T>
+    static T convert(std::string_view name, const std::string& text) {
+        if constexpr (std::is_same_v<T, std::string>) {
+            return text;
+        } else if constexpr (std::is_same_v<T, bool>) {
+            return text == "true";
+        } else {
+            T value{};
+            auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc() || end != text.data() + text.size()) {
+                throw std::invalid_argument("Call argument '" + std::string(name) + "': '" + text +
+                                            "' is not a value of its type");
+            }
+            return value;
+        }
+    }
+
+    const std::vector<rop::runtime::CallArgument>* arguments_;
+};
+
+// One run-time argument of a Call, typed by its C++ parameter type T: `value` as the `.rop`
+// writes it (text), or std::nullopt with the C++ default's source text.
+template <class T>
+rop::runtime::CallArgument argument(std::string name, std::optional<std::string> value,
+                                    std::string default_text = {}) {
+    rop::runtime::CallArgument a;
+    a.name = std::move(name);
+    if constexpr (std::is_same_v<T, bool>) {
+        a.type = rop::runtime::ArgumentType::Bool;
+    } else if constexpr (std::is_integral_v<T>) {
+        using Limits = std::numeric_limits<T>;
+        a.type = rop::runtime::ArgumentType::Int;
+        a.min = static_cast<std::int64_t>(Limits::min());
+        a.max = Limits::max() > static_cast<std::uint64_t>(INT64_MAX)
+                    ? INT64_MAX
+                    : static_cast<std::int64_t>(Limits::max());
+    } else if constexpr (std::is_floating_point_v<T>) {
+        a.type = rop::runtime::ArgumentType::Float;
+    } else {
+        static_assert(std::is_same_v<T, std::string>, "a run-time argument is a string or number");
+        a.type = rop::runtime::ArgumentType::String;
+    }
+    a.value = std::move(value);
+    a.default_text = std::move(default_text);
+    return a;
+}
+
+// A Call's factory for given arguments: `Actor` is built from rop::gen::Arguments.
+template <class Actor>
+rop::runtime::ActorFactory bind_arguments(const std::vector<rop::runtime::CallArgument>& values) {
+    return [values]() -> std::unique_ptr<rop::runtime::Actor> {
+        return std::make_unique<Actor>(Arguments(values));
+    };
+}
+
 // A source class (next(), and optionally size_hint() and name_of(item)) as the runtime's
 // RootSource; a root without name_of is named by its ordinal.
 template <class Item, class Source>
@@ -356,6 +445,17 @@ class PipelineBuilder {
     void call(rop::runtime::CallSpec spec, std::string udf = {}) {
         definition_.calls.push_back({spec.name, spec.kind, std::move(udf), spec.options});
         plan_.add_call(std::move(spec));
+    }
+    // A Call whose actor takes run-time arguments: its factory is `bind(arguments)`, again with
+    // the effective arguments once the flags are parsed (`.factory = rop::gen::bind_arguments<A>`).
+    using ArgumentBinder =
+        rop::runtime::ActorFactory (*)(const std::vector<rop::runtime::CallArgument>&);
+    void call(rop::runtime::CallSpec spec, std::string udf, ArgumentBinder bind,
+              std::vector<rop::runtime::CallArgument> arguments) {
+        spec.factory = bind(arguments);
+        call(std::move(spec), std::move(udf));
+        definition_.calls.back().arguments = std::move(arguments);
+        definition_.calls.back().bind_arguments = bind;
     }
     void source(rop::runtime::SourceDefinition source) {
         definition_.sources.push_back(std::move(source));

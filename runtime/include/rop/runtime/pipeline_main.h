@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rop/runtime/plan.h"
@@ -39,13 +40,34 @@ struct SinkDefinition {
     std::function<RootSinkBinding(const std::string& output)> open;
 };
 
+// A named argument of a Call's operator that may be changed at run time (`--set CALL.ARG=VALUE`
+// or $ROP_SET_<CALL>_<ARG>): a string, whole number, number or bool. Its value is kept as text
+// and converted to the parameter's C++ type when the actor is built (rop::gen::Arguments).
+enum class ArgumentType : std::uint8_t { String, Int, Float, Bool };
+
+struct CallArgument {
+    std::string name;  // the parameter's name: `base_url`
+    ArgumentType type = ArgumentType::String;
+    std::int64_t min = 0, max = 0;     // Int: the C++ type's range
+    std::optional<std::string> value;  // as written in the `.rop` or set; empty: the C++ default
+    std::string default_text;          // the C++ default's source text, for --help
+    std::string set_by;                // empty (the `.rop`), "--set" or the environment variable
+};
+
+// A secret (api_key*) is never printed: --help shows `(hidden)`.
+bool is_secret_argument(std::string_view name);
+
 // One Call as the user knows it: its `.rop` name (what --set addresses), kind, UDF and the
-// options compiled into the binary.
+// options and arguments compiled into the binary.
 struct CallDefinition {
     std::string name;  // its output stream; a Call with several outputs: "a,b"
     CallKind kind = CallKind::Map;
     std::string udf;  // "ocr_page", "std.pdf_pages"; empty for broadcast / UDF-less reduce
     CallOptions options;
+    std::vector<CallArgument> arguments = {};  // the operator's run-time settable arguments
+    // The Call's actor factory for the effective arguments (pipeline_main replaces the plan's
+    // factory with it after --set); empty: the plan's factory as is.
+    std::function<ActorFactory(const std::vector<CallArgument>&)> bind_arguments = {};
 };
 
 struct PipelineDefinition {
@@ -91,8 +113,19 @@ struct ParseOutcome {
     std::string error;  // one line, without the "NAME: error: " prefix; empty when args is set
 };
 
-// Parses argv[1..argc). Never prints, never exits.
-ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const PipelineDefinition& def);
+// The environment as parse_pipeline_args reads it: a variable's value, or nullopt when unset.
+using EnvironmentLookup = std::function<std::optional<std::string>(const std::string& name)>;
+// The process environment (getenv).
+std::optional<std::string> process_environment(const std::string& name);
+
+// Parses argv[1..argc). Never prints, never exits. A Call argument takes its value from, in
+// rising precedence: the `.rop`, $ROP_SET_<CALL>_<ARG> (`env`), `--set CALL.ARG=VALUE`.
+ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const PipelineDefinition& def,
+                                 const EnvironmentLookup& env = process_environment);
+
+// The environment variable that sets argument `argument` of the Call named `call`:
+// ROP_SET_<CALL>_<ARGUMENT>, upper-case.
+std::string argument_variable(std::string_view call, std::string_view argument);
 
 // The journal used without --journal: the first sink's effective output (a trailing '/'
 // dropped) + ".journal"; empty when the pipeline has no sinks (no journal).
