@@ -9,6 +9,7 @@
 
 #include "codegen/generate.h"
 #include "codegen/printer.h"
+#include "driver/build_info.h"
 #include "driver/bundle.h"
 #include "driver/cache.h"
 #include "driver/cxx_errors.h"
@@ -170,7 +171,9 @@ class Builder {
 
         // What the binary's --selfcheck needs from the build, after the generated code (its line
         // map is unchanged); --emit=cpp prints the generated code alone.
-        if (options_.emit != BuildEmit::Cpp) generated.code += build_info_source(bound);
+        if (options_.emit != BuildEmit::Cpp) {
+            generated.code += build_info_source(stdlib_modules(bound), ocr_languages(bound));
+        }
         if (!options_.keep_cpp_dir.empty()) {
             const fs::path kept = fs::path(options_.keep_cpp_dir) / generated_name;
             if (!write_file_atomically(kept, generated.code)) {
@@ -232,60 +235,6 @@ class Builder {
         }
         if (failed) return kErrors;
         return link(bound, objects, object_keys, pipeline);
-    }
-
-    // What --selfcheck checks that only the build knows (runtime/src/selfcheck.cpp reads these
-    // weak symbols; appended to the generated file): the stdlib modules linked and the Tesseract
-    // languages the Calls load. The languages are .rop strings: only [A-Za-z0-9_-] reaches the C++
-    // (Tesseract's names).
-    std::string build_info_source(const bind::BoundProgram& bound) {
-        std::string modules;
-        for (const std::string& token : bound.link) {
-            if (!token.starts_with("rop_stdlib_")) continue;
-            modules += (modules.empty() ? "" : " ") + token.substr(11);
-            modules_.push_back(token.substr(11));
-        }
-        std::string languages;
-        for (const std::string& language : ocr_languages(bound)) {
-            languages += (languages.empty() ? "" : " ") + language;
-        }
-        return "\n// Written by ropc build: what --selfcheck checks (runtime/src/selfcheck.cpp).\n"
-               "extern \"C\" const char rop_build_modules[] = \"" +
-               modules + "\";\nextern \"C\" const char rop_build_ocr_languages[] = \"" + languages +
-               "\";\n";
-    }
-
-    // The languages of every std.ocr Call (`lang: "eng+deu"` -> eng, deu; the C++ default when
-    // the .rop gives none), each once, in order.
-    std::vector<std::string> ocr_languages(const bind::BoundProgram& bound) {
-        if (!ocr_languages_.empty()) return ocr_languages_;
-        for (const bind::BoundCall& call : bound.calls) {
-            if (call.decl == nullptr ||
-                !call.decl->qualified_name.starts_with("rop::stdlib::ocr::")) {
-                continue;
-            }
-            for (const bind::BoundArgument& argument : call.arguments) {
-                if (argument.param.name != "lang") continue;
-                std::string text =
-                    argument.value ? argument.value->value.text : argument.param.default_text;
-                std::erase(text, '"');
-                std::size_t from = 0;
-                while (from <= text.size()) {
-                    const std::size_t plus = std::min(text.find('+', from), text.size());
-                    std::string language = text.substr(from, plus - from);
-                    const bool plain = !language.empty() &&
-                                       language.find_first_not_of(
-                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                           "0123456789_-") == std::string::npos;
-                    if (plain && std::find(ocr_languages_.begin(), ocr_languages_.end(),
-                                           language) == ocr_languages_.end()) {
-                        ocr_languages_.push_back(language);
-                    }
-                    from = plus + 1;
-                }
-            }
-        }
-        return ocr_languages_;
     }
 
     // Each `use "X.hpp"`'s sibling X.cpp (when it exists), then the --src files; each file once.
@@ -490,7 +439,7 @@ class Builder {
         request.rop_path = options_.rop_path;
         request.rop_version = ROP_VERSION;
         request.ocr_languages = ocr_languages(bound);
-        request.modules = modules_;
+        request.modules = stdlib_modules(bound);
         request.static_binary = options_.static_link;
         const std::string error = write_bundle(request, options_.verbose ? &err_ : nullptr);
         if (!error.empty()) {
@@ -507,8 +456,6 @@ class Builder {
     std::string cxx_;
     std::string compiler_id_;
     std::string cache_;
-    std::vector<std::string> modules_;        // the stdlib modules linked (build_info_source)
-    std::vector<std::string> ocr_languages_;  // the std.ocr languages (ocr_languages)
 };
 
 }  // namespace

@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$work" && mkdir -p "$work" && cp -r "$src/examples/mineru" "$work/mineru" && cd "$work/mineru"
 bundle=$work/bundle
 
-"$ropc" build mineru.rop -o mineru -O1 --bundle "$bundle" 2> build.txt || { cat build.txt; fail "bundle build"; }
+"$ropc" build mineru.rop -o mineru -O0 --bundle "$bundle" 2> build.txt || { cat build.txt; fail "bundle build"; }
 for f in bin/mineru manifest.json mineru.rop share/tessdata/eng.traineddata lib/libstdc++.so.6 \
          lib/libpoppler-cpp.so.0 lib/libtesseract.so.5 lib/libgomp.so.1; do
     [ -f "$bundle/$f" ] || fail "no $f in the bundle"
@@ -81,7 +81,7 @@ grep -q "^selfcheck: output 'md' afile/sub: FAILED ($work/mineru/afile is not a 
 grep -q "^selfcheck: FAILED: language data, output 'md', output --journal$" bad.txt || fail "no failure list"
 
 # The bundle (as a tarball, without -o) runs with no LD_LIBRARY_PATH and matches the host run.
-"$ropc" build mineru.rop -O1 --bundle "$work/mineru.tar.gz" 2> tar.txt || { cat tar.txt; fail "tar.gz"; }
+"$ropc" build mineru.rop -O0 --bundle "$work/mineru.tar.gz" 2> tar.txt || { cat tar.txt; fail "tar.gz"; }
 ls -a "$work" | grep -q "^.rop-bundle" && fail "the staging folder was left behind"
 tar -tzf "$work/mineru.tar.gz" | grep -q '^mineru/bin/mineru$' || fail "no mineru/bin/mineru in the tarball"
 mkdir -p "$work/node" && tar -xzf "$work/mineru.tar.gz" -C "$work/node"
@@ -106,13 +106,13 @@ done
 
 # Not a bundle: refused, not deleted.
 mkdir -p "$work/mine" && touch "$work/mine/keep"
-"$ropc" build mineru.rop -O1 --bundle "$work/mine" 2> mine.txt && fail "bundled over a folder"
+"$ropc" build mineru.rop -O0 --bundle "$work/mine" 2> mine.txt && fail "bundled over a folder"
 grep -q "^ropc: error: --bundle $work/mine: '$work/mine' exists and is not a bundle (no manifest.json)$" mine.txt ||
     { cat mine.txt; fail "message"; }
 [ -f "$work/mine/keep" ] || fail "the folder's file is gone"
 
 # --static: refused naming the archive Debian lacks ...
-"$ropc" build mineru.rop -o static -O1 --static 2> static.txt
+"$ropc" build mineru.rop -o static -O0 --static 2> static.txt
 code=$?
 [ "$code" = 1 ] || fail "--static exit $code, expected 1"
 grep -q "^ropc: error: --static: no static archive for libpoppler-cpp.a (" static.txt ||
@@ -120,7 +120,7 @@ grep -q "^ropc: error: --static: no static archive for libpoppler-cpp.a (" stati
 [ ! -e static ] || fail "--static wrote a binary"
 # ... and linked where every library has one (wordcount: the runtime and std.io, std.text).
 cp -r "$src/examples/wordcount" "$work/wordcount" && cd "$work/wordcount"
-"$ropc" build wordcount.rop -o wordcount -O1 --static 2> static.txt || { cat static.txt; fail "static"; }
+"$ropc" build wordcount.rop -o wordcount -O0 --static 2> static.txt || { cat static.txt; fail "static"; }
 readelf -d wordcount | grep -q NEEDED && fail "a --static binary needs shared libraries"
 ./wordcount > /dev/null 2>&1 || fail "the static wordcount failed"
 diff -r -x .rop-names "$src/tests/examples/wordcount/expected" out || fail "static wordcount output"

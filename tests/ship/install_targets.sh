@@ -15,7 +15,7 @@ cat > "$work/user/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.25)
 project(user_pipeline LANGUAGES CXX)
 find_package(rop REQUIRED)
-rop_add_pipeline(wordcount wordcount.rop OPT_LEVEL 1)
+rop_add_pipeline(wordcount wordcount.rop OPT_LEVEL 0)
 install(TARGETS wordcount RUNTIME DESTINATION bin)
 add_custom_target(where COMMAND ${CMAKE_COMMAND} -E echo "built: $<TARGET_FILE:wordcount>")
 CM
