@@ -1,5 +1,6 @@
 // std.layout.Regions on the rendered test pages, then std.ocr.RegionText on the regions: kinds,
 // reading order, heading levels, the ruled table's grid and cell texts.
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <string>
 #include <vector>
@@ -125,4 +126,31 @@ TEST_CASE("on a layer page, words the layout analysis misses become regions of t
     CHECK(number.bbox.x0 > 290);
     CHECK(number.bbox.x1 < 320);
     CHECK(ocr::has_text(number));
+}
+
+TEST_CASE(
+    "on a layer page, a symbol-font bullet is written as U+2022 and the table keeps its grid") {
+    const std::vector<Page> pages = render("structure/structure.pdf", 150, pdf::TextSource::layer);
+    layout::Regions analyse;
+    const std::vector<Region> regions = analyse(pages[0]);
+    std::string all;
+    for (const Region& region : regions) all += region.text + "\n";
+    INFO(all);
+    // Wingdings' bullet reaches the layer as "l"; at a line's start it is a bullet.
+    CHECK(all.find("\u2022 Plums from the market") != std::string::npos);
+    CHECK(all.find("l Plums") == std::string::npos);
+    CHECK(all.find("\u2022 Apples") != std::string::npos);
+    const auto table = std::find_if(regions.begin(), regions.end(),
+                                    [](const Region& r) { return r.kind == RegionKind::table; });
+    REQUIRE(table != regions.end());
+    CHECK(table->rows == 3);
+    CHECK(table->cols == 2);
+    CHECK(table->text == "Fruit | Count\nApples | 3\nPears | 5");
+    // Tesseract's own table block spans the code above the ruled table: it is text, the ruled
+    // table keeps the words; and the 16 pt Courier lines are no headings.
+    CHECK(std::count_if(regions.begin(), regions.end(),
+                        [](const Region& r) { return r.kind == RegionKind::table; }) == 1);
+    CHECK(std::none_of(regions.begin(), regions.end(), [](const Region& r) {
+        return r.kind == RegionKind::heading && r.text != "Shopping Notes";
+    }));
 }

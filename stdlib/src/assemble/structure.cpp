@@ -6,20 +6,10 @@
 #include <cctype>
 #include <cmath>
 
+#include "font_names.h"
+
 namespace rop::stdlib::assemble::detail {
 namespace {
-
-std::string lowered(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-bool holds_any(std::string_view font, std::initializer_list<std::string_view> parts) {
-    const std::string name = lowered(font);
-    return std::any_of(parts.begin(), parts.end(),
-                       [&](std::string_view part) { return name.find(part) != std::string::npos; });
-}
 
 // Bullet glyphs that are no ordinary text: U+2022, U+25CF, U+25AA, U+25A0, U+25E6, U+00B7, U+2013.
 constexpr std::array<std::string_view, 7> kBulletGlyphs = {"\u2022", "\u25CF", "\u25AA", "\u25A0",
@@ -86,14 +76,9 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
     return out;
 }
 
-bool monospace_font(std::string_view font) {
-    return holds_any(font, {"mono", "courier", "code", "consol", "nimbusmon", "cmtt", "cmsltt",
-                            "sftt", "cursor", "typewriter", "menlo", "monaco"});
-}
+bool monospace_font(std::string_view font) { return fonts::monospace(font); }
 
-bool symbol_font(std::string_view font) {
-    return holds_any(font, {"symbol", "dingbat", "wingding", "webding"});
-}
+bool symbol_font(std::string_view font) { return fonts::symbol(font); }
 
 bool code_line(const std::vector<const Word*>& words) {
     const auto mono = std::count_if(words.begin(), words.end(),

@@ -19,11 +19,7 @@ namespace rop::stdlib::assemble::detail {
 std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& lines,
                                                      const std::vector<Word>& words);
 
-// A font name as poppler gives it ("ABCDEF+CourierNewPSMT"), case-insensitively: monospace when it
-// holds Mono, Courier, Code or Consol, or names a common monospace family whose name says none of
-// these (NimbusMon, TeX's CMTT/CMSLTT/SFTT, TeX Gyre Cursor, Typewriter, Menlo, Monaco);
-// poppler-cpp gives no fixed-pitch flag. A symbol font when it holds Symbol, Dingbat, Wingding or
-// Webding (its glyphs may reach the text layer as letters: Wingdings' bullet is an "l").
+// Whether a font name is a monospace or a symbol font (font_names.h, shared with std.layout).
 bool monospace_font(std::string_view font);
 bool symbol_font(std::string_view font);
 

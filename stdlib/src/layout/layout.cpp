@@ -6,11 +6,13 @@
 #include <tesseract/pageiterator.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
+#include "font_names.h"
 #include "ruled_tables.h"
 
 namespace rop::stdlib::layout {
@@ -173,20 +175,31 @@ bool holds(const BBox& box, const Word& word) {
     return x >= box.x0 && x <= box.x1 && y >= box.y0 && y <= box.y1;
 }
 
+// A one-character word in a symbol font (Symbol, ZapfDingbats, Wingdings, Webdings): at a line's
+// start it is a bullet, whatever letter the layer maps it to (Wingdings' bullet is an "l").
+bool symbol_bullet(const Word& word) {
+    const auto chars = std::count_if(word.text.begin(), word.text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    });
+    return chars == 1 && fonts::symbol(word.font);
+}
+
 // Words in the layer's order as text: a space between words of one line (the next word overlaps
 // the previous one vertically by half the smaller height and starts right of its start), "\n"
-// between lines.
+// between lines; a symbol-font bullet at a line's start is written U+2022.
 std::string layer_text(const std::vector<const Word*>& words) {
     std::string text;
     const Word* last = nullptr;
     for (const Word* word : words) {
+        bool line_start = last == nullptr;
         if (last != nullptr) {
             const double smaller = std::min(last->bbox.height(), word->bbox.height());
             const double overlap =
                 std::min(last->bbox.y1, word->bbox.y1) - std::max(last->bbox.y0, word->bbox.y0);
-            text += overlap >= 0.5 * smaller && word->bbox.x0 >= last->bbox.x0 ? ' ' : '\n';
+            line_start = !(overlap >= 0.5 * smaller && word->bbox.x0 >= last->bbox.x0);
+            text += line_start ? '\n' : ' ';
         }
-        text += word->text;
+        text += line_start && symbol_bullet(*word) ? std::string("\u2022") : word->text;
         last = word;
     }
     return text;
@@ -219,6 +232,13 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
                 const std::vector<const Word*> words = claim(region.bbox);
                 for (const Word* word : words) {
                     region.font_size = std::max(region.font_size, word->font_size);
+                }
+                // Code set large is no heading: a heading all in a monospace font is text.
+                if (region.kind == RegionKind::heading && !words.empty() &&
+                    std::all_of(words.begin(), words.end(),
+                                [](const Word* word) { return fonts::monospace(word->font); })) {
+                    region.kind = RegionKind::text;
+                    region.level = 0;
                 }
                 region.text = layer_text(words);
                 continue;
@@ -302,26 +322,37 @@ std::vector<Region> Regions::operator()(const Page& page) {
     // Tesseract's blocks in its order, split where line heights switch between heading size and
     // body size; blocks inside a ruled table belong to the table.
     std::vector<Draft> drafts;
+    const auto in_table = [&](const PixelBox& box) {
+        return std::any_of(tables.begin(), tables.end(),
+                           [&](const auto& table) { return center_inside(box, table.box); });
+    };
     for (const Block& block : blocks) {
         if (tesseract::PTIsLineType(block.type) || block.type == tesseract::PT_NOISE) continue;
-        const bool in_table = std::any_of(tables.begin(), tables.end(), [&](const auto& table) {
-            return center_inside(block.box, table.box);
+        if (in_table(block.box)) continue;
+        RegionKind kind = kind_of(block.type);
+        // A table block of Tesseract's that reaches into a ruled table (it may span the text
+        // around it too) is text: the ruled table is the table, and its lines are the table's.
+        const bool overlaps = std::any_of(tables.begin(), tables.end(), [&](const auto& table) {
+            return block.box.x0 < table.box.x1 && table.box.x0 < block.box.x1 &&
+                   block.box.y0 < table.box.y1 && table.box.y0 < block.box.y1;
         });
-        if (in_table) continue;
-        const RegionKind kind = kind_of(block.type);
+        if (kind == RegionKind::table && overlaps) kind = RegionKind::text;
+        std::vector<TextLine> lines;
+        for (const TextLine& line : block.lines) {
+            if (!in_table(line.box)) lines.push_back(line);
+        }
         if (kind != RegionKind::text || block.lines.empty() || median <= 0) {
             drafts.push_back(Draft{block.box, kind, 0, nullptr});
             continue;
         }
-        for (std::size_t i = 0; i < block.lines.size();) {
-            const auto ratio = [&](std::size_t k) { return block.lines[k].ascent / median; };
+        for (std::size_t i = 0; i < lines.size();) {
+            const auto ratio = [&](std::size_t k) { return lines[k].ascent / median; };
             const bool heading = ratio(i) >= heading_ratio_;
-            Draft draft{block.lines[i].box, heading ? RegionKind::heading : RegionKind::text, 0,
-                        nullptr};
+            Draft draft{lines[i].box, heading ? RegionKind::heading : RegionKind::text, 0, nullptr};
             double largest = ratio(i);
             std::size_t k = i + 1;
-            while (k < block.lines.size() && (ratio(k) >= heading_ratio_) == heading) {
-                draft.box = unite(draft.box, block.lines[k].box);
+            while (k < lines.size() && (ratio(k) >= heading_ratio_) == heading) {
+                draft.box = unite(draft.box, lines[k].box);
                 largest = std::max(largest, ratio(k));
                 ++k;
             }

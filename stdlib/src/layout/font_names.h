@@ -1,0 +1,36 @@
+// font_names.h (internal to the stdlib, header-only): what a PDF font's name says about it, for
+// std.layout's text-layer regions and std.assemble's lists and code. A font name as poppler gives
+// it ("ABCDEF+CourierNewPSMT") is compared case-insensitively; poppler-cpp reports no
+// fixed-pitch or symbolic flag, so the name is all there is.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace rop::stdlib::fonts {
+
+inline bool name_holds(std::string_view font, std::initializer_list<std::string_view> parts) {
+    std::string name(font);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return std::any_of(parts.begin(), parts.end(),
+                       [&](std::string_view part) { return name.find(part) != std::string::npos; });
+}
+
+// Monospace: the name holds Mono, Courier, Code or Consol, or names a common monospace family
+// whose name says none of these (NimbusMon, TeX's CMTT/CMSLTT/SFTT, TeX Gyre Cursor, Typewriter,
+// Menlo, Monaco).
+inline bool monospace(std::string_view font) {
+    return name_holds(font, {"mono", "courier", "code", "consol", "nimbusmon", "cmtt", "cmsltt",
+                             "sftt", "cursor", "typewriter", "menlo", "monaco"});
+}
+
+// A symbol font (Symbol, ZapfDingbats, Wingdings, Webdings): its glyphs may reach the text layer
+// as letters (Wingdings' bullet is an "l").
+inline bool symbol(std::string_view font) {
+    return name_holds(font, {"symbol", "dingbat", "wingding", "webding"});
+}
+
+}  // namespace rop::stdlib::fonts
