@@ -277,6 +277,8 @@ void Scheduler::requeue(CallId call, std::vector<std::uint32_t> grains, bool def
 void Scheduler::finished(BatchJob& job) {
     if (job.kind == CallKind::Expand) {
         streaming_.erase(std::remove(streaming_.begin(), streaming_.end(), &job), streaming_.end());
+        job.credit.store(BatchJob::kUnlimitedCredit, std::memory_order_relaxed);  // for reuse
+        job.paused = false;
     }
     job.running = false;
     --live_jobs_;
@@ -313,14 +315,51 @@ void Scheduler::abandon(BatchJob& job) {
 std::vector<BatchJob*> Scheduler::expired(Clock::time_point now) const {
     std::vector<BatchJob*> out;
     for (BatchJob* job : timed_) {
-        if (now >= job->deadline) out.push_back(job);
+        if (now >= job->deadline && !job->paused) {
+            out.push_back(job);
+        }
     }
     return out;
 }
 
 Clock::time_point Scheduler::next_deadline(Clock::time_point until) const {
-    for (const BatchJob* job : timed_) until = std::min(until, job->deadline);
+    for (const BatchJob* job : timed_) {
+        if (!job->paused) until = std::min(until, job->deadline);
+    }
     return until;
+}
+
+void Scheduler::pace_streaming(bool limit, Clock::time_point now) {
+    if (streaming_.empty()) return;
+    bool consumers = active_jobs() > streaming_.size();
+    for (std::size_t c = 0; c < queues_.size() && !consumers; ++c) {
+        consumers = plan_.calls[c].kind != CallKind::Expand && queues_[c].has_work();
+    }
+    if (!limit || !consumers) {
+        resume_streaming(now);
+        return;
+    }
+    const std::size_t held = store_.live_bytes() + sinks_.buffered_bytes();
+    const std::size_t room =
+        held >= options_.max_payload_bytes ? 0 : options_.max_payload_bytes - held;
+    grant(static_cast<std::int64_t>(room / streaming_.size()), now);
+}
+
+void Scheduler::resume_streaming(Clock::time_point now) { grant(BatchJob::kUnlimitedCredit, now); }
+
+void Scheduler::grant(std::int64_t credit, Clock::time_point now) {
+    for (BatchJob* job : streaming_) {
+        if (job->abandoned) continue;
+        job->credit.store(credit, std::memory_order_release);
+        if (credit == 0 && !job->paused) {
+            job->paused = true;
+            job->paused_at = now;
+            ++pauses_;
+        } else if (credit > 0 && job->paused) {
+            job->paused = false;
+            job->deadline += now - job->paused_at;  // the time it waited is not its own
+        }
+    }
 }
 
 bool Scheduler::no_more_streaming() const {

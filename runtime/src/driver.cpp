@@ -139,6 +139,7 @@ void Engine::event_loop() {
         }
         inbox_.clear();
         committer_.take_streamed();
+        scheduler_.pace_streaming(!stopping_ && !committer_.aborted(), Clock::now());
         committer_.check_timeouts();
         sinks_.flush_if_due();
         if (watch_stuck && Clock::now() >= next_stuck_check) {
@@ -155,6 +156,7 @@ void Engine::event_loop() {
 // After an exception: waits, discarding reports, until every batch on a healthy actor has
 // returned or `deadline` passes (the reports not yet handled in inbox_ count too).
 void Engine::settle(Clock::time_point deadline) {
+    scheduler_.resume_streaming(Clock::now());
     for (;;) {
         for (Report& r : inbox_) {
             if (r.kind == Report::Kind::Done && r.job) scheduler_.settle_report(*r.job);
@@ -172,6 +174,7 @@ void Engine::settle(Clock::time_point deadline) {
 // report never came count as stale. `left`: reports queued before the close, of jobs that are
 // back (still the Engine's); every other late report is dropped by the queue.
 void Engine::shut_down(std::vector<Report>& left) {
+    scheduler_.resume_streaming(Clock::now());  // a paused thread would never finish
     executor_.stop();
     left = reports_->close();
     std::vector<const BatchJob*> back;
@@ -240,6 +243,8 @@ RunReport Engine::run() {
     report.time_to_first_root_s = std::max(time_to_first_root_s_, 0.0);
     report.peak_inflight_roots = scheduler_.peak_inflight_roots();
     report.peak_live_items = store_.peak_live_items();
+    report.peak_live_bytes = store_.peak_live_bytes();
+    report.backpressure_pauses = scheduler_.pauses();
     report.entities = store_.entities();
     report.lineage_bytes = store_.lineage_bytes();
     report.wall_s = std::chrono::duration<double>(Clock::now() - start_).count();

@@ -70,6 +70,7 @@ class JobBatch final : public Batch {
         }
         if (!child) throw ContractError("emit_child: empty value");
         const auto g = static_cast<std::uint32_t>(grain);
+        const auto bytes = static_cast<std::int64_t>(child.byte_size());
         bool first;
         {
             std::lock_guard<std::mutex> lock(job_.children_mutex);
@@ -78,6 +79,13 @@ class JobBatch final : public Batch {
         }
         if (first && reports_.driver_waiting())
             reports_.push(Report{Report::Kind::Emitted, nullptr, {}});
+        // Backpressure: the child is out; with its credit spent, the next one waits for the
+        // driver to grant more (a poll: pauses last milliseconds at least).
+        if (job_.credit.fetch_sub(bytes, std::memory_order_acq_rel) <= bytes) {
+            while (job_.credit.load(std::memory_order_acquire) <= 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        }
     }
     void finish_children(std::size_t grain) override {
         check_grain(grain, "finish_children");

@@ -239,6 +239,7 @@ void LineageStore::publish(PortId port, std::uint32_t local, Outcome outcome, Va
             s.value = std::move(value);
             ps.slot[local] = slot;
             live_bytes_ += s.bytes;
+            peak_live_bytes_ = std::max(peak_live_bytes_, live_bytes_);
             peak_live_items_ = std::max(peak_live_items_, ++live_slots_);
             if (pin) r.pins.emplace_back(port, local);
         }

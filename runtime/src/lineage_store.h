@@ -191,6 +191,7 @@ class LineageStore {
     DomainId port_domain(PortId port) const { return ports_[port].domain; }
     std::size_t live_bytes() const { return live_bytes_; }
     std::size_t peak_live_items() const { return peak_live_items_; }
+    std::size_t peak_live_bytes() const { return peak_live_bytes_; }
 
     // ---- Grains ----
     const CallLayout& layout(CallId call) const { return layouts_[call]; }
@@ -278,7 +279,7 @@ class LineageStore {
     };
     std::vector<PayloadSlot> payloads_;
     std::vector<std::uint32_t> free_slots_;
-    std::size_t live_slots_ = 0, live_bytes_ = 0, peak_live_items_ = 0;
+    std::size_t live_slots_ = 0, live_bytes_ = 0, peak_live_items_ = 0, peak_live_bytes_ = 0;
 
     IdWindow<RootState> roots_;
     std::size_t inflight_roots_ = 0, roots_done_ = 0;

@@ -30,6 +30,8 @@ std::string RunReport::to_json() const {
     j["time_to_first_root_s"] = time_to_first_root_s;
     j["peak_inflight_roots"] = peak_inflight_roots;
     j["peak_live_items"] = peak_live_items;
+    j["peak_live_bytes"] = peak_live_bytes;
+    j["backpressure_pauses"] = backpressure_pauses;
     std::size_t counts[3] = {omitted.ok, omitted.dropped, 0};
     std::size_t resumed = omitted.resumed;
     std::vector<double> latencies = omitted.latency_s;

@@ -44,6 +44,13 @@ class Scheduler {
     bool any_timed() const { return !timed_.empty(); }
     std::vector<BatchJob*>& streaming() { return streaming_; }  // expand batches in flight
     bool no_more_streaming() const;
+    // Backpressure (docs/runtime.md "Streaming expand"): with `limit` and some other work that
+    // can consume what is held, grants each streaming expand batch its share of the payload
+    // budget left (none: paused); otherwise (a reduce over their children needs them all) no
+    // limit. A paused batch's timeout waits for it. resume_streaming(): no limit (end of run).
+    void pace_streaming(bool limit, Clock::time_point now);
+    void resume_streaming(Clock::time_point now);
+    std::uint64_t pauses() const { return pauses_; }
     // Jobs submitted and not yet Done, abandoned ones excluded: the ones the driver waits for.
     std::size_t active_jobs() const { return live_jobs_ - abandoned_jobs_; }
     std::size_t live_jobs() const { return live_jobs_; }
@@ -73,6 +80,7 @@ class Scheduler {
     void dispatch_pass();  // one pass over the Calls, downstream first
     BatchJob* build_job(CallId call);
     void describe_for_crash(BatchJob& job) const;
+    void grant(std::int64_t credit, Clock::time_point now);  // to every streaming batch
 
     const Plan& plan_;
     const RunOptions& options_;
@@ -90,6 +98,7 @@ class Scheduler {
     std::vector<BatchJob*> free_jobs_;
     std::vector<BatchJob*> timed_;      // in flight on a Call with a timeout
     std::vector<BatchJob*> streaming_;  // expand batches in flight
+    std::uint64_t pauses_ = 0;          // streaming batches paused by backpressure
     std::size_t live_jobs_ = 0;         // submitted and not yet Done (abandoned ones included)
     std::size_t abandoned_jobs_ = 0;    // of those, abandoned after a timeout
     std::uint64_t next_job_id_ = 0;

@@ -74,6 +74,7 @@ void Engine::check_stuck() {
     const double min_s = std::chrono::duration<double>(options_.stuck_min).count();
     for (const std::unique_ptr<BatchJob>& job : scheduler_.jobs()) {
         if (!job || !job->running || job->abandoned || job->flagged_stuck) continue;
+        if (job->paused) continue;  // waiting on purpose (backpressure)
         const std::int64_t started = job->started_ns.load(std::memory_order_relaxed);
         if (started == 0) continue;
         const double running_s = static_cast<double>(now_at - started) / 1e9;

@@ -72,12 +72,20 @@ struct BatchJob {
     // start_ns as the driver may read it while the batch runs (stuck batches); 0 until the
     // batch starts on its actor (a queued batch is not running yet).
     std::atomic<std::int64_t> started_ns{0};
+    // Backpressure on a streaming expand (docs/runtime.md "Streaming expand"): the payload
+    // bytes it may still emit. emit_child takes each child's bytes from it and, once it is
+    // spent, waits until the driver grants more (its share of what is left of
+    // RunOptions::max_payload_bytes while other work can consume what is held).
+    static constexpr std::int64_t kUnlimitedCredit = std::int64_t{1} << 62;
+    std::atomic<std::int64_t> credit{kUnlimitedCredit};
     // ---- driver bookkeeping ----
     bool running = false;        // submitted, its Done report not yet received
     bool abandoned = false;      // timed out; its late report is stale
     bool flagged_stuck = false;  // reported as a StuckBatch
     std::uint32_t parents = 0;   // distinct direct parents in the batch (trace)
     std::chrono::steady_clock::time_point deadline{};
+    bool paused = false;  // the driver granted it nothing: its timeout waits (driver only)
+    std::chrono::steady_clock::time_point paused_at{};
 
     std::size_t size() const { return grains.size(); }
     void clear_results();  // sizes the result half for size() Grains

@@ -252,6 +252,9 @@ struct RunReport {
     double time_to_first_root_s = 0;
     std::size_t peak_inflight_roots = 0;
     std::size_t peak_live_items = 0;
+    std::size_t peak_live_bytes = 0;  // payload bytes held by the lineage store at the worst
+    // Streaming expand batches paused because payloads were over max_payload_bytes.
+    std::uint64_t backpressure_pauses = 0;
     std::size_t entities = 0;  // roots and children created
     // Lineage tables at their largest, sampled before each release of finished roots
     // (capacity, payloads excluded): with roots released as they finish, this follows the
