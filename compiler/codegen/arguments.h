@@ -2,6 +2,7 @@
 // passes to a function UDF's named parameters and to a class UDF's, source's or sink's constructor.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,24 @@ std::string argument_expression(const bind::UdfParam& param, const ast::Value& v
 // left-out ones dropped and inner left-out ones given their C++ default. Throws CodegenError for
 // a left-out parameter without a default.
 std::vector<std::string> named_expressions(const std::vector<bind::BoundArgument>& arguments);
+
+// Whether the pipeline binary may change this named parameter at run time (`--set CALL.ARG=V`,
+// $ROP_SET_<CALL>_<ARG>): a named std::string, integer, floating-point or bool parameter of a
+// class UDF's constructor (docs/runtime.md).
+bool settable_at_run_time(const bind::UdfParam& param);
+// The C++ type rop::gen::Arguments converts a settable parameter's value to: `std::string`,
+// `int`, `double`, `bool`, ...
+std::string run_time_type(const bind::UdfParam& param);
+
+// The constructor arguments of a class UDF that takes run-time arguments: a settable parameter
+// read from `arguments` (rop::gen::Arguments), the others as named_expressions writes them.
+std::vector<std::string> run_time_expressions(const std::vector<bind::BoundArgument>& arguments);
+// The rop::gen::argument<T>(...) entries of its settable parameters, each ending in a comma:
+// name, the `.rop` value as text (or std::nullopt and the C++ default's text). An entry wider
+// than the column limit at column `column` continues on lines indented by four more spaces, a
+// long string split into adjacent literals. Empty: nothing to set at run time.
+std::vector<std::string> run_time_table(const std::vector<bind::BoundArgument>& arguments,
+                                        std::size_t column);
 
 // A double as a C++ literal that reads back the same value (`0.5`, `2.0`, `(-1.5)`).
 std::string float_literal(double value);

@@ -242,8 +242,13 @@ class Generator {
         vars.emplace_back("rop_location", cpp_comment_text(location_text(call)));
         if (bc.binding.is_class) {
             const std::string cls = "::" + bc.decl->qualified_name;
-            Expr setup = list(class_names_.at(call.id) + "() : udf_(",
-                              leaves(named_expressions(bc.arguments)), ") {}");
+            // Run-time settable arguments come from the effective ones (rop::gen::Arguments).
+            Expr setup = run_time_table(bc.arguments, 0).empty()
+                             ? list(class_names_.at(call.id) + "() : udf_(",
+                                    leaves(named_expressions(bc.arguments)), ") {}")
+                             : list("explicit " + class_names_.at(call.id) +
+                                        "(const rop::gen::Arguments& arguments) : udf_(",
+                                    leaves(run_time_expressions(bc.arguments)), ") {}");
             vars.emplace_back("udf_setup", [this, &call, setup] { print_at_rop(call, setup); });
             vars.emplace_back("udf_member", cls + " udf_;");
         } else {
@@ -611,12 +616,34 @@ class Generator {
                 list(".outputs = {", leaves(outputs), "}"),
                 options_expression(effective_options(call)),
             };
-            fields.push_back(leaf(needs_actor(call) ? ".factory = rop::gen::make_actor<" +
-                                                          class_names_.at(call.id) + ">"
-                                                    : std::string(".factory = {}")));
+            // A Call with run-time arguments: its factory comes from the builder, which binds
+            // the table below (and again the effective values after --set).
+            const std::size_t entry_column = printer_.indent() + 4;
+            const std::vector<std::string> table =
+                bound_.calls[call.id].binding.is_class
+                    ? run_time_table(bound_.calls[call.id].arguments, entry_column)
+                    : std::vector<std::string>{};
+            const std::string variable = "rop_arguments_" + std::to_string(call.id);
+            if (!table.empty()) {
+                std::string entries;
+                for (const std::string& entry : table)
+                    entries += (entries.empty() ? "" : "\n") + entry;
+                emit("call_arguments.tmpl", {{"call_name", cpp_comment_text(call_name(call))},
+                                             {"variable", variable},
+                                             {"entries", entries}});
+            }
+            std::string factory = ".factory = {}";
+            if (needs_actor(call) && table.empty())
+                factory = ".factory = rop::gen::make_actor<" + class_names_.at(call.id) + ">";
+            fields.push_back(leaf(factory));
             std::vector<Expr> arguments = {list("{", std::move(fields), "}")};
-            if (!op_text(call).empty())
+            if (!op_text(call).empty() || !table.empty())
                 arguments.push_back(leaf(cpp_string_literal(op_text(call))));
+            if (!table.empty()) {
+                arguments.push_back(
+                    leaf("rop::gen::bind_arguments<" + class_names_.at(call.id) + ">"));
+                arguments.push_back(leaf(variable));
+            }
             // What follows `$arguments$` on its template line: `);`.
             constexpr std::size_t kAfterArguments = 2;
             emit("call.tmpl",

@@ -41,6 +41,7 @@ const std::map<std::string, std::set<std::string>>& documented_variables() {
         {"source_port.tmpl", {"id", "name"}},
         {"port.tmpl", {"domain", "id", "name"}},
         {"call.tmpl", {"arguments"}},
+        {"call_arguments.tmpl", {"call_name", "entries", "variable"}},
         {"source.tmpl", {"construct", "default_input", "description", "item", "name"}},
         {"sink.tmpl", {"construct", "default_output", "description", "item", "name", "port"}},
     };

@@ -452,6 +452,44 @@ Client::Client(Settings settings) : impl_(std::make_unique<Impl>()) {
         impl_->slots.push_back(std::make_unique<Impl::Slot>(impl_->io));
     }
     impl_->settings = std::move(settings);
+    if (impl_->settings.probe) probe();
+}
+
+void Client::probe() {
+    Impl& impl = *impl_;
+    const std::chrono::milliseconds limit = std::min(impl.settings.timeout, kProbeTimeout);
+    const std::string& host = impl.proxy ? impl.proxy->host : impl.endpoint.host;
+    const std::string& port = impl.proxy ? impl.proxy->port : impl.endpoint.port;
+    std::string failure;
+    auto attempt = [&]() -> asio::awaitable<void> {
+        error_code ec;
+        tcp::resolver resolver(impl.io);
+        auto results = co_await resolver.async_resolve(
+            host, port, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) {
+            failure = "resolve " + host + ": " + ec.message();
+            co_return;
+        }
+        beast::tcp_stream stream(impl.io);
+        stream.expires_after(limit);
+        co_await stream.async_connect(results, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec == beast::error::timeout) {
+            failure = "connect: no answer within " + ms_text(limit);
+        } else if (ec) {
+            failure = "connect: " + ec.message();
+        }
+        error_code ignored;
+        stream.socket().close(ignored);
+    };
+    impl.io.restart();
+    asio::co_spawn(impl.io, attempt(), asio::detached);
+    impl.io.run();
+    if (failure.empty()) return;
+    const std::string via = impl.proxy ? " through proxy " + impl.proxy->authority() + " (from $" +
+                                             impl.proxy->variable + ")"
+                                       : "";
+    throw std::runtime_error("model: cannot reach " + impl.endpoint.url + via + ": " + failure +
+                             " (is the server up? the probe: false argument skips this check)");
 }
 
 Client::~Client() = default;

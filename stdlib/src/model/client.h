@@ -29,13 +29,16 @@ struct Settings {
     std::string api_key_env;
     std::string system_prompt;
     std::string ca_bundle;  // "": $ROP_CA_BUNDLE, else the system's CAs
+    bool probe = true;      // connect once at construction (Client::probe)
 };
 
 class Client {
   public:
     // Validates the settings (throws std::invalid_argument with the reason), reads the API key
     // and the proxy variables from the environment and, for https, loads the trusted CAs.
-    // Connects lazily, on the first batch.
+    // With settings.probe, checks that the server (or the proxy) accepts a connection (probe()),
+    // so that a server that is down stops the run before its first batch; otherwise connects
+    // lazily, on the first batch.
     explicit Client(Settings settings);
     ~Client();
     Client(const Client&) = delete;
@@ -52,6 +55,12 @@ class Client {
                                 const std::function<std::string(std::size_t)>& body);
 
     ClientStats stats() const;
+
+    // Resolves the server's host (the proxy's, through one) and opens one TCP connection to it
+    // within min(timeout, kProbeTimeout), then closes it. Throws std::runtime_error naming the
+    // URL and the reason ("model: cannot reach http://...: connect: Connection refused").
+    void probe();
+    static constexpr std::chrono::milliseconds kProbeTimeout{5'000};
 
     // The longest wait between two attempts, whatever backoff or Retry-After say.
     static constexpr std::chrono::milliseconds kMaxBackoff{30'000};

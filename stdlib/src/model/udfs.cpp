@@ -13,7 +13,7 @@ detail::Settings settings_of(std::string base_url, std::string model, std::strin
                              int max_tokens, double temperature, std::chrono::milliseconds timeout,
                              int max_in_flight, int retries, std::chrono::milliseconds backoff,
                              std::string api_key_env, std::string system_prompt,
-                             std::string ca_bundle) {
+                             std::string ca_bundle, bool probe) {
     detail::Settings settings;
     settings.base_url = std::move(base_url);
     settings.model = std::move(model);
@@ -27,6 +27,7 @@ detail::Settings settings_of(std::string base_url, std::string model, std::strin
     settings.api_key_env = std::move(api_key_env);
     settings.system_prompt = std::move(system_prompt);
     settings.ca_bundle = std::move(ca_bundle);
+    settings.probe = probe;
     return settings;
 }
 
@@ -58,11 +59,11 @@ std::string page_label(const Page& page) {
     Class::Class(std::string base_url, std::string model, std::string prompt, int max_tokens,    \
                  double temperature, std::chrono::milliseconds timeout, int max_in_flight,       \
                  int retries, std::chrono::milliseconds backoff, std::string api_key_env,        \
-                 std::string system_prompt, std::string ca_bundle)                               \
+                 std::string system_prompt, std::string ca_bundle, bool probe)                   \
         : client_(std::make_unique<detail::Client>(settings_of(                                  \
               std::move(base_url), std::move(model), std::move(prompt), max_tokens, temperature, \
               timeout, max_in_flight, retries, backoff, std::move(api_key_env),                  \
-              std::move(system_prompt), std::move(ca_bundle)))) {}                               \
+              std::move(system_prompt), std::move(ca_bundle), probe))) {}                        \
     Class::~Class() = default;                                                                   \
     Class::Class(Class&&) noexcept = default;                                                    \
     Class& Class::operator=(Class&&) noexcept = default;                                         \

@@ -41,12 +41,14 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
 // Call regions (expand), from docling.rop:12:40: each Grain's children, emitted in order.
 struct Call_regions final : rop::gen::ExpandActor<Call_regions, rop::stdlib::Region> {
     #line 12 "docling.rop"
-    Call_regions() : udf_(true) {}
-    #line 46 "docling.generated.cpp"
+    explicit Call_regions(const rop::gen::Arguments& arguments) : udf_(
+    #line 12 "docling.rop"
+        arguments.get<bool>("tables"), arguments.get<double>("heading_ratio", 1.3)) {}
+    #line 48 "docling.generated.cpp"
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Region>& emitter) {
         #line 12 "docling.rop"
         rop::gen::emit_each(emitter, udf_(grain.in<rop::stdlib::Page>(0)));
-        #line 50 "docling.generated.cpp"
+        #line 52 "docling.generated.cpp"
     }
     ::rop::stdlib::layout::Regions udf_;
 };
@@ -58,7 +60,7 @@ struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
         auto result = ::rop::stdlib::layout::tag(grain.in<rop::stdlib::Region>(0),
         #line 14 "docling.rop"
                                                  grain.in<rop::stdlib::Document>(1));
-        #line 62 "docling.generated.cpp"
+        #line 64 "docling.generated.cpp"
         grain.out<rop::stdlib::Region>(0, std::move(result));
     }
 };
@@ -66,13 +68,17 @@ struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
 // Call read (batch map), from docling.rop:15:28: one UDF call per batch, over spans.
 struct Call_read final : rop::gen::BatchActor<Call_read> {
     #line 15 "docling.rop"
-    Call_read() : udf_(std::string("eng", 3)) {}
-    #line 71 "docling.generated.cpp"
+    explicit Call_read(const rop::gen::Arguments& arguments) : udf_(
+    #line 15 "docling.rop"
+        arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::single_block,
+    #line 15 "docling.rop"
+        arguments.get<std::string>("datapath", "")) {}
+    #line 77 "docling.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Region>(0);
         #line 15 "docling.rop"
         auto results = udf_(std::span<const rop::stdlib::Region>(input_0));
-        #line 76 "docling.generated.cpp"
+        #line 82 "docling.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::RegionText");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::Region>(0, std::move(results[i]));
@@ -86,7 +92,7 @@ struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
         #line 16 "docling.rop"
         auto result = ::rop::stdlib::ocr::has_text(grain.in<rop::stdlib::Region>(0));
-        #line 90 "docling.generated.cpp"
+        #line 96 "docling.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -97,7 +103,7 @@ struct Call_per_page final : rop::gen::ReduceActor<Call_per_page, rop::stdlib::R
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "docling.rop"
         auto result = ::rop::stdlib::assemble::page(children);
-        #line 101 "docling.generated.cpp"
+        #line 107 "docling.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -108,7 +114,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 18 "docling.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 112 "docling.generated.cpp"
+        #line 118 "docling.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -119,7 +125,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 19 "docling.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 123 "docling.generated.cpp"
+        #line 129 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -131,7 +137,7 @@ struct Call_summary final : rop::gen::ElementActor<Call_summary> {
         auto result = ::docling::summary(grain.in<rop::stdlib::Document>(0),
         #line 20 "docling.rop"
                                          grain.in<rop::stdlib::Markdown>(1));
-        #line 135 "docling.generated.cpp"
+        #line 141 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -159,20 +165,32 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
+    // The arguments of regions that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
+        rop::gen::argument<bool>("tables", "true"),
+        rop::gen::argument<double>("heading_ratio", std::nullopt, "1.3"),
+    };
     pipeline.call({.name = "regions", .kind = rop::runtime::CallKind::Expand,
                    .domain = rop_domain_1, .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.actors = 2u}, .factory = rop::gen::make_actor<Call_regions>},
-                  "std.layout.Regions");
+                   .options = {.actors = 2u}, .factory = {}}, "std.layout.Regions",
+                  rop::gen::bind_arguments<Call_regions>, rop_arguments_3);
     pipeline.call({.name = "meta", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_1}}, .outputs = {rop_port_4},
                    .options = {}, .factory = {}});
     pipeline.call({.name = "tagged", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_3}, {rop_port_4}}, .outputs = {rop_port_5}, .options = {},
                    .factory = rop::gen::make_actor<Call_tagged>}, "std.layout.tag");
+    // The arguments of read that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_6 = {
+        rop::gen::argument<std::string>("lang", "eng"),
+        rop::gen::argument<std::string>("datapath", std::nullopt, "\"\""),
+    };
     pipeline.call({.name = "read", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_5}}, .outputs = {rop_port_6},
-                   .options = {.batch = 16u, .actors = 2u},
-                   .factory = rop::gen::make_actor<Call_read>}, "std.ocr.RegionText");
+                   .options = {.batch = 16u, .actors = 2u}, .factory = {}}, "std.ocr.RegionText",
+                  rop::gen::bind_arguments<Call_read>, rop_arguments_6);
     pipeline.call({.name = "kept", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}}, .outputs = {rop_port_7}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>}, "std.ocr.has_text");
@@ -196,7 +214,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 200 "docling.generated.cpp"
+            #line 218 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -207,7 +225,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 211 "docling.generated.cpp"
+            #line 229 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -218,7 +236,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 23 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 222 "docling.generated.cpp"
+            #line 240 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -229,7 +247,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 233 "docling.generated.cpp"
+            #line 251 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -13,39 +13,43 @@
 
 namespace {
 
-// Call docs (map), from mineru.rop:10:26: one UDF call per Grain.
+// Call docs (map), from mineru.rop:11:26: one UDF call per Grain.
 struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
-        #line 10 "mineru.rop"
+        #line 11 "mineru.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
         #line 22 "mineru.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
 
-// Call pages (expand), from mineru.rop:11:36: each Grain's children, emitted in order.
+// Call pages (expand), from mineru.rop:12:36: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Page>& emitter) {
-        #line 11 "mineru.rop"
+        #line 12 "mineru.rop"
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 150,
-        #line 11 "mineru.rop"
+        #line 12 "mineru.rop"
                                   rop::stdlib::pdf::Color::gray,
-        #line 11 "mineru.rop"
+        #line 12 "mineru.rop"
                                   rop::stdlib::pdf::TextSource::detect);
         #line 36 "mineru.generated.cpp"
     }
 };
 
-// Call ocr (batch map), from mineru.rop:12:26: one UDF call per batch, over spans.
+// Call ocr (batch map), from mineru.rop:13:26: one UDF call per batch, over spans.
 struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
-    #line 12 "mineru.rop"
-    Call_ocr() : udf_(std::string("eng", 3)) {}
-    #line 44 "mineru.generated.cpp"
+    #line 13 "mineru.rop"
+    explicit Call_ocr(const rop::gen::Arguments& arguments) : udf_(
+    #line 13 "mineru.rop"
+        arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::auto_layout,
+    #line 13 "mineru.rop"
+        arguments.get<std::string>("datapath", "")) {}
+    #line 48 "mineru.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
-        #line 12 "mineru.rop"
+        #line 13 "mineru.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 49 "mineru.generated.cpp"
+        #line 53 "mineru.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::Tesseract");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::OcrResult>(0, std::move(results[i]));
@@ -54,34 +58,36 @@ struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
     ::rop::stdlib::ocr::Tesseract udf_;
 };
 
-// Call content (map), from mineru.rop:13:24: one UDF call per Grain.
+// Call content (map), from mineru.rop:14:33: one UDF call per Grain.
 struct Call_content final : rop::gen::ElementActor<Call_content> {
     void run(rop::gen::Grain grain) {
-        #line 13 "mineru.rop"
-        auto result = ::rop::stdlib::assemble::from_ocr(grain.in<rop::stdlib::OcrResult>(0));
-        #line 63 "mineru.generated.cpp"
+        #line 14 "mineru.rop"
+        auto result = ::rop::stdlib::assemble::from_page(grain.in<rop::stdlib::OcrResult>(0),
+        #line 14 "mineru.rop"
+                                                         grain.in<rop::stdlib::Page>(1));
+        #line 69 "mineru.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from mineru.rop:14:38: one Grain per parent, folding its children.
+// Call md (reduce), from mineru.rop:15:38: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 14 "mineru.rop"
+        #line 15 "mineru.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 74 "mineru.generated.cpp"
+        #line 80 "mineru.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from mineru.rop:15:38: one Grain per parent, folding its children.
+// Call list (reduce), from mineru.rop:16:38: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 15 "mineru.rop"
+        #line 16 "mineru.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 85 "mineru.generated.cpp"
+        #line 91 "mineru.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -103,13 +109,19 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
+    // The arguments of ocr that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
+        rop::gen::argument<std::string>("lang", "eng"),
+        rop::gen::argument<std::string>("datapath", std::nullopt, "\"\""),
+    };
     pipeline.call({.name = "ocr", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.batch = 4u, .actors = 2u},
-                   .factory = rop::gen::make_actor<Call_ocr>}, "std.ocr.Tesseract");
+                   .options = {.batch = 4u, .actors = 2u}, .factory = {}}, "std.ocr.Tesseract",
+                  rop::gen::bind_arguments<Call_ocr>, rop_arguments_3);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4}, .options = {},
-                   .factory = rop::gen::make_actor<Call_content>}, "std.assemble.from_ocr");
+                   .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
+                   .factory = rop::gen::make_actor<Call_content>}, "std.assemble.from_page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
                    .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
@@ -121,9 +133,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
         .default_input = "in/*.pdf",
         .open = [](const std::string& input) {
-            #line 8 "mineru.rop"
+            #line 9 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 127 "mineru.generated.cpp"
+            #line 139 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -132,9 +144,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_5,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 17 "mineru.rop"
+            #line 18 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 138 "mineru.generated.cpp"
+            #line 150 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -143,9 +155,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_6,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 18 "mineru.rop"
+            #line 19 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 149 "mineru.generated.cpp"
+            #line 161 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -37,19 +37,27 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
 // Call answers (batch map), from mineru_vlm.rop:11:26: one UDF call per batch, over spans.
 struct Call_answers final : rop::gen::BatchActor<Call_answers> {
     #line 11 "mineru_vlm.rop"
-    Call_answers() : udf_(std::string("http://127.0.0.1:8000/v1", 24),
+    explicit Call_answers(const rop::gen::Arguments& arguments) : udf_(
     #line 11 "mineru_vlm.rop"
-                          std::string("Qwen/Qwen2.5-VL-7B-Instruct", 27),
+        arguments.get<std::string>("base_url"), arguments.get<std::string>("model"),
     #line 11 "mineru_vlm.rop"
-                          std::string("Convert this page to Markdown.", 30), 4096, 0.0,
+        arguments.get<std::string>("prompt"), arguments.get<int>("max_tokens", 4096),
     #line 11 "mineru_vlm.rop"
-                          std::chrono::seconds(300), 16) {}
-    #line 48 "mineru_vlm.generated.cpp"
+        arguments.get<double>("temperature", 0.0), std::chrono::seconds(300),
+    #line 11 "mineru_vlm.rop"
+        arguments.get<int>("max_in_flight"), arguments.get<int>("retries", 4),
+    #line 11 "mineru_vlm.rop"
+        std::chrono::milliseconds(500), arguments.get<std::string>("api_key_env", ""),
+    #line 11 "mineru_vlm.rop"
+        arguments.get<std::string>("system_prompt", ""),
+    #line 11 "mineru_vlm.rop"
+        arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
+    #line 56 "mineru_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 11 "mineru_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 53 "mineru_vlm.generated.cpp"
+        #line 61 "mineru_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -65,7 +73,7 @@ struct Call_content final : rop::gen::ElementActor<Call_content> {
         auto result = ::rop::stdlib::model::page_content(
         #line 15 "mineru_vlm.rop"
             grain.in<rop::stdlib::model::Completion>(0), grain.in<rop::stdlib::Page>(1));
-        #line 69 "mineru_vlm.generated.cpp"
+        #line 77 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -76,7 +84,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 16 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 80 "mineru_vlm.generated.cpp"
+        #line 88 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -87,7 +95,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 91 "mineru_vlm.generated.cpp"
+        #line 99 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -109,9 +117,25 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
+    // The arguments of answers that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
+        rop::gen::argument<std::string>("base_url", "http://127.0.0.1:8000/v1"),
+        rop::gen::argument<std::string>("model", "Qwen/Qwen2.5-VL-7B-Instruct"),
+        rop::gen::argument<std::string>("prompt", "Convert this page to Markdown."),
+        rop::gen::argument<int>("max_tokens", std::nullopt, "4096"),
+        rop::gen::argument<double>("temperature", std::nullopt, "0.0"),
+        rop::gen::argument<int>("max_in_flight", "16"),
+        rop::gen::argument<int>("retries", std::nullopt, "4"),
+        rop::gen::argument<std::string>("api_key_env", std::nullopt, "\"\""),
+        rop::gen::argument<std::string>("system_prompt", std::nullopt, "\"\""),
+        rop::gen::argument<std::string>("ca_bundle", std::nullopt, "\"\""),
+        rop::gen::argument<bool>("probe", std::nullopt, "true"),
+    };
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {.batch = 16u},
-                   .factory = rop::gen::make_actor<Call_answers>}, "std.model.ChatPages");
+                   .factory = {}}, "std.model.ChatPages", rop::gen::bind_arguments<Call_answers>,
+                  rop_arguments_3);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
                    .factory = rop::gen::make_actor<Call_content>}, "std.model.page_content");
@@ -128,7 +152,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 132 "mineru_vlm.generated.cpp"
+            #line 156 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -139,7 +163,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 143 "mineru_vlm.generated.cpp"
+            #line 167 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -150,7 +174,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 154 "mineru_vlm.generated.cpp"
+            #line 178 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

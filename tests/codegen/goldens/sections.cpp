@@ -53,7 +53,7 @@ struct Call_paras final : rop::gen::ExpandActor<Call_paras, sections::Paragraph>
 // Call long (filter), from sections.rop:16:31: one UDF call per Grain.
 struct Call_long final : rop::gen::ElementActor<Call_long> {
     #line 16 "sections.rop"
-    Call_long() : udf_(4) {}
+    explicit Call_long(const rop::gen::Arguments& arguments) : udf_(arguments.get<int>("words")) {}
     #line 58 "sections.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 16 "sections.rop"
@@ -140,9 +140,15 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "doc_title", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_2}}, .outputs = {rop_port_5},
                    .options = {}, .factory = {}});
+    // The arguments of long that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_6 = {
+        rop::gen::argument<int>("words", "4"),
+    };
     pipeline.call({.name = "long", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
                    .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = rop::gen::make_actor<Call_long>}, "sections.Longer");
+                   .factory = {}}, "sections.Longer", rop::gen::bind_arguments<Call_long>,
+                  rop_arguments_6);
     pipeline.call({.name = "notes", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}, {rop_port_5}}, .outputs = {rop_port_7},
                    .options = {.batch = 8u}, .factory = rop::gen::make_actor<Call_notes>},
@@ -164,7 +170,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "sections.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 168 "sections.generated.cpp"
+            #line 174 "sections.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -175,7 +181,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "sections.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 179 "sections.generated.cpp"
+            #line 185 "sections.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

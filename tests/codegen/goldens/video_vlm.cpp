@@ -122,21 +122,27 @@ struct Call_sheets final : rop::gen::ReduceActor<Call_sheets, rop::stdlib::video
 // Call answers (batch map), from video_vlm.rop:19:29: one UDF call per batch, over spans.
 struct Call_answers final : rop::gen::BatchActor<Call_answers> {
     #line 19 "video_vlm.rop"
-    Call_answers() : udf_(
+    explicit Call_answers(const rop::gen::Arguments& arguments) : udf_(
     #line 19 "video_vlm.rop"
-        std::string("http://127.0.0.1:8000/v1", 24),
+        arguments.get<std::string>("base_url"), arguments.get<std::string>("model"),
     #line 19 "video_vlm.rop"
-        std::string("Qwen/Qwen2.5-VL-7B-Instruct", 27),
+        arguments.get<std::string>("prompt"), arguments.get<int>("max_tokens"),
     #line 19 "video_vlm.rop"
-        std::string("Frames of one clip, in time order. Describe the clip in one sentence.", 69),
+        arguments.get<double>("temperature", 0.0), std::chrono::seconds(300),
     #line 19 "video_vlm.rop"
-        128, 0.0, std::chrono::seconds(300), 16) {}
-    #line 135 "video_vlm.generated.cpp"
+        arguments.get<int>("max_in_flight"), arguments.get<int>("retries", 4),
+    #line 19 "video_vlm.rop"
+        std::chrono::milliseconds(500), arguments.get<std::string>("api_key_env", ""),
+    #line 19 "video_vlm.rop"
+        arguments.get<std::string>("system_prompt", ""),
+    #line 19 "video_vlm.rop"
+        arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
+    #line 141 "video_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 19 "video_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 140 "video_vlm.generated.cpp"
+        #line 146 "video_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -150,7 +156,7 @@ struct Call_answered final : rop::gen::ElementActor<Call_answered> {
     void run(rop::gen::Grain grain) {
         #line 24 "video_vlm.rop"
         auto result = ::rop::stdlib::model::ok(grain.in<rop::stdlib::model::Completion>(0));
-        #line 154 "video_vlm.generated.cpp"
+        #line 160 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -160,7 +166,7 @@ struct Call_captions final : rop::gen::ElementActor<Call_captions> {
     void run(rop::gen::Grain grain) {
         #line 25 "video_vlm.rop"
         auto result = ::rop::stdlib::model::text(grain.in<rop::stdlib::model::Completion>(0));
-        #line 164 "video_vlm.generated.cpp"
+        #line 170 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -174,7 +180,7 @@ struct Call_records final : rop::gen::ElementActor<Call_records> {
                                                    grain.in<std::string>(1),
         #line 26 "video_vlm.rop"
                                                    grain.in<rop::stdlib::video::FrameStats>(2));
-        #line 178 "video_vlm.generated.cpp"
+        #line 184 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -186,7 +192,7 @@ struct Call_captioned final : rop::gen::ElementActor<Call_captioned> {
         auto result = ::rop::stdlib::video::with_caption(
         #line 27 "video_vlm.rop"
             grain.in<rop::stdlib::video::ClipRecord>(0), grain.in_optional<std::string>(1));
-        #line 190 "video_vlm.generated.cpp"
+        #line 196 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -198,7 +204,7 @@ struct Call_summary final : rop::gen::ReduceActor<Call_summary, rop::stdlib::vid
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 28 "video_vlm.rop"
         auto result = ::rop::stdlib::video::video_json(children, parent);
-        #line 202 "video_vlm.generated.cpp"
+        #line 208 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -208,7 +214,7 @@ struct Call_sound final : rop::gen::ElementActor<Call_sound> {
     void run(rop::gen::Grain grain) {
         #line 30 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio(grain.in<rop::stdlib::video::Clip>(0), 16000, 1);
-        #line 212 "video_vlm.generated.cpp"
+        #line 218 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Audio>(0, std::move(result));
     }
 };
@@ -220,7 +226,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 31 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio_json(children, parent);
-        #line 224 "video_vlm.generated.cpp"
+        #line 230 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -282,9 +288,26 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .domain = rop_domain_1, .inputs = {{rop_port_8}}, .outputs = {rop_port_10},
                    .options = {}, .factory = rop::gen::make_actor<Call_sheets>},
                   "std.video.contact_sheet");
+    // The arguments of answers that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_11 = {
+        rop::gen::argument<std::string>("base_url", "http://127.0.0.1:8000/v1"),
+        rop::gen::argument<std::string>("model", "Qwen/Qwen2.5-VL-7B-Instruct"),
+        rop::gen::argument<std::string>("prompt",
+            "Frames of one clip, in time order. Describe the clip in one sentence."),
+        rop::gen::argument<int>("max_tokens", "128"),
+        rop::gen::argument<double>("temperature", std::nullopt, "0.0"),
+        rop::gen::argument<int>("max_in_flight", "16"),
+        rop::gen::argument<int>("retries", std::nullopt, "4"),
+        rop::gen::argument<std::string>("api_key_env", std::nullopt, "\"\""),
+        rop::gen::argument<std::string>("system_prompt", std::nullopt, "\"\""),
+        rop::gen::argument<std::string>("ca_bundle", std::nullopt, "\"\""),
+        rop::gen::argument<bool>("probe", std::nullopt, "true"),
+    };
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_10}}, .outputs = {rop_port_11}, .options = {.batch = 16u},
-                   .factory = rop::gen::make_actor<Call_answers>}, "std.model.ChatPages");
+                   .factory = {}}, "std.model.ChatPages", rop::gen::bind_arguments<Call_answers>,
+                  rop_arguments_11);
     pipeline.call({.name = "answered", .kind = rop::runtime::CallKind::Filter,
                    .domain = rop_domain_1, .inputs = {{rop_port_11}}, .outputs = {rop_port_12},
                    .options = {}, .factory = rop::gen::make_actor<Call_answered>}, "std.model.ok");
@@ -318,7 +341,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "video_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 322 "video_vlm.generated.cpp"
+            #line 345 "video_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -329,7 +352,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 33 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 333 "video_vlm.generated.cpp"
+            #line 356 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -340,7 +363,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 34 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 344 "video_vlm.generated.cpp"
+            #line 367 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

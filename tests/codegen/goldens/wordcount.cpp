@@ -69,12 +69,14 @@ struct Call_totals final : rop::gen::ReduceActor<Call_totals, uint32_t> {
 // Call report (map), from wordcount.rop:14:35: one UDF call per Grain.
 struct Call_report final : rop::gen::ElementActor<Call_report> {
     #line 14 "wordcount.rop"
-    Call_report() : udf_(std::string("Word count", 10)) {}
-    #line 74 "wordcount.generated.cpp"
+    explicit Call_report(const rop::gen::Arguments& arguments) : udf_(
+    #line 14 "wordcount.rop"
+        arguments.get<std::string>("title")) {}
+    #line 76 "wordcount.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 14 "wordcount.rop"
         auto result = udf_(grain.in<rop::stdlib::File>(0), grain.in<wordcount::Total>(1));
-        #line 78 "wordcount.generated.cpp"
+        #line 80 "wordcount.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
     ::wordcount::Report udf_;
@@ -107,9 +109,15 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .domain = rop_domain_0, .inputs = {{rop_port_4}}, .outputs = {rop_port_5},
                    .options = {}, .factory = rop::gen::make_actor<Call_totals>},
                   "wordcount.total");
+    // The arguments of report that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_6 = {
+        rop::gen::argument<std::string>("title", "Word count"),
+    };
     pipeline.call({.name = "report", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}, {rop_port_5}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = rop::gen::make_actor<Call_report>}, "wordcount.Report");
+                   .factory = {}}, "wordcount.Report", rop::gen::bind_arguments<Call_report>,
+                  rop_arguments_6);
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -117,7 +125,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "wordcount.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 121 "wordcount.generated.cpp"
+            #line 129 "wordcount.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -128,7 +136,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "wordcount.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 132 "wordcount.generated.cpp"
+            #line 140 "wordcount.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     return pipeline.finish();

@@ -35,8 +35,9 @@ Reply echo(const FakeRequest& request, int /*attempt*/) {
 model::ChatText text_client(const FakeServer& server, int max_in_flight = 4, int retries = 3,
                             milliseconds timeout = milliseconds(5000),
                             milliseconds backoff = milliseconds(20), std::string api_key_env = "") {
+    // No probe: these tests count the server's connections.
     return model::ChatText(server.base_url(), "fake-model", "", 64, 0.0, timeout, max_in_flight,
-                           retries, backoff, std::move(api_key_env));
+                           retries, backoff, std::move(api_key_env), "", "", /*probe=*/false);
 }
 
 std::vector<std::string> items(int count, const std::string& prefix = "item ") {
@@ -327,10 +328,30 @@ TEST_CASE("a failing item stops the batch without waiting for the others", "[mod
 TEST_CASE("nothing listening: connection errors are retried, then the batch throws", "[model]") {
     model::ChatText client(
         "http://127.0.0.1:" + std::to_string(rop::test::model::closed_port()) + "/v1", "m", "", 16,
-        0.0, milliseconds(1000), 2, /*retries=*/2, milliseconds(10));
+        0.0, milliseconds(1000), 2, /*retries=*/2, milliseconds(10), "", "", "",
+        /*probe=*/false);
     CHECK_THROWS_WITH(client(items(2)), ContainsSubstring("connect"));
     CHECK(client.stats().retries >= 2);
     CHECK(client.stats().connections == 0);
+}
+
+TEST_CASE("nothing listening at construction: the probe fails the actor's setup", "[model]") {
+    const std::string port = std::to_string(rop::test::model::closed_port());
+    CHECK_THROWS_WITH(model::ChatText("http://127.0.0.1:" + port + "/v1", "m"),
+                      "model: cannot reach http://127.0.0.1:" + port +
+                          "/v1/chat/completions: connect: Connection refused (is the server "
+                          "up? the probe: false argument skips this check)");
+    CHECK_THROWS_WITH(model::ChatPages("http://no-such-host.invalid:8000/v1", "m"),
+                      ContainsSubstring("model: cannot reach "
+                                        "http://no-such-host.invalid:8000/v1/chat/completions: "
+                                        "resolve no-such-host.invalid: "));
+    // A server that is up: the probe opens one connection, sends nothing and closes it.
+    FakeServer server(echo);
+    model::ChatText client(server.base_url(), "m");
+    CHECK(client(items(1))[0].ok());
+    CHECK(server.requests() == 1);
+    CHECK(server.connections() == 2);  // the probe's, then the request's
+    CHECK(client.stats().connections == 1);
 }
 
 TEST_CASE("the API key comes from the named environment variable", "[model]") {

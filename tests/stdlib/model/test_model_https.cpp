@@ -79,8 +79,10 @@ Reply echo(const FakeRequest& request, int /*attempt*/) {
 
 model::ChatText https_client(const std::string& base_url, const std::string& ca_bundle,
                              int retries = 0) {
+    // No probe: these tests count connections and handshakes.
     return model::ChatText(base_url, "fake-model", "", 64, 0.0, milliseconds(5000), 2, retries,
-                           milliseconds(10), "ROP_TEST_MODEL_KEY", "", ca_bundle);
+                           milliseconds(10), "ROP_TEST_MODEL_KEY", "", ca_bundle,
+                           /*probe=*/false);
 }
 
 std::string failure_of(model::ChatText& client) {

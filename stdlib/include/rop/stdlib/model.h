@@ -69,6 +69,11 @@ class Client;
 //                  `Authorization: Bearer <key>`, never in a message
 //   system_prompt  optional system message
 //   ca_bundle      https: a PEM file of trusted CAs ("": $ROP_CA_BUNDLE, else the system's)
+//   probe          connect to the server (or proxy) when the actor is built, before the first
+//                  batch: one that is down stops the run with its URL and the reason
+// The strings, numbers and bools among them may be changed when the pipeline runs:
+// `--set answers.base_url=...` or $ROP_SET_ANSWERS_BASE_URL (docs/model.md).
+// A retry is counted into the run report's "udf_counters" of the Call as "http_retries".
 
 // Page images (std.pdf.pages) to text: one user message per page, the page image as a base64
 // PNG data URL followed by the prompt.
@@ -81,7 +86,7 @@ class ChatPages {
                        int max_in_flight = 8, int retries = 4,
                        std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
                        std::string api_key_env = "", std::string system_prompt = "",
-                       std::string ca_bundle = "");
+                       std::string ca_bundle = "", bool probe = true);
     ~ChatPages();
     ChatPages(ChatPages&&) noexcept;
     ChatPages& operator=(ChatPages&&) noexcept;
@@ -104,7 +109,7 @@ class ChatRegions {
                          int max_in_flight = 8, int retries = 4,
                          std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
                          std::string api_key_env = "", std::string system_prompt = "",
-                         std::string ca_bundle = "");
+                         std::string ca_bundle = "", bool probe = true);
     ~ChatRegions();
     ChatRegions(ChatRegions&&) noexcept;
     ChatRegions& operator=(ChatRegions&&) noexcept;
@@ -126,7 +131,7 @@ class ChatText {
                       int max_in_flight = 8, int retries = 4,
                       std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
                       std::string api_key_env = "", std::string system_prompt = "",
-                      std::string ca_bundle = "");
+                      std::string ca_bundle = "", bool probe = true);
     ~ChatText();
     ChatText(ChatText&&) noexcept;
     ChatText& operator=(ChatText&&) noexcept;
