@@ -72,6 +72,7 @@ void Engine::poll_stop() {
 
 void Engine::note_done(const BatchJob& job) {
     note_batch_time(job);
+    for (const auto& [name, n] : job.udf_counters) counters_[job.call].udf_counters[name] += n;
     if (!options_.trace_path.empty()) {
         trace_.push_back({job.call, job.actor, static_cast<std::uint32_t>(job.size()), job.parents,
                           job.start_ns, job.end_ns, job.abandoned});

@@ -181,6 +181,27 @@ class JobBatch final : public Batch {
     ReportQueue& reports_;
 };
 
+// rop::count from the UDF while a batch runs on this thread goes to the batch's counters.
+class UdfCounting final : public rop::CounterSink {
+  public:
+    explicit UdfCounting(BatchJob& job) : job_(job), previous_(rop::current_counter_sink()) {
+        rop::current_counter_sink() = this;
+    }
+    ~UdfCounting() { rop::current_counter_sink() = previous_; }
+    UdfCounting(const UdfCounting&) = delete;
+    UdfCounting& operator=(const UdfCounting&) = delete;
+
+    void add(std::string_view name, std::uint64_t n) override {
+        auto it = job_.udf_counters.find(name);
+        if (it == job_.udf_counters.end()) it = job_.udf_counters.emplace(name, 0).first;
+        it->second += n;
+    }
+
+  private:
+    BatchJob& job_;
+    rop::CounterSink* previous_;
+};
+
 }  // namespace
 
 void BatchJob::clear_results() {
@@ -194,6 +215,7 @@ void BatchJob::clear_results() {
     error = BatchError::None;
     error_kind = GrainResult::None;
     error_message.clear();
+    udf_counters.clear();
 }
 
 bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error) {
@@ -208,6 +230,7 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
     } else {
         JobBatch batch(job, reports);
         detail::set_running_job(&job);  // for the crash handler (crash.h)
+        UdfCounting counting(job);
         try {
             try {
                 actor->process(batch);

@@ -96,6 +96,7 @@ std::string RunReport::to_json() const {
                               {"mixed_parent_batches", c.mixed_parent_batches},
                               {"stuck_batches", c.stuck_batches},
                               {"skipped_members", c.skipped_members}});
+        if (!c.udf_counters.empty()) calls_json.back()["udf_counters"] = c.udf_counters;
     }
     return j.dump(2);
 }

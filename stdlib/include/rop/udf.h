@@ -16,6 +16,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -158,6 +159,25 @@ class Parent {
 // codecs to build on; this declaration is that same template.
 template <class T>
 struct Codec;
+
+// A UDF's own counters (an HTTP client's retries): rop::count("http_retries") adds to the counter
+// of that name of the Call whose batch runs on the calling thread; the run report sums them per
+// Call (CallCounters::udf_counters, "udf_counters" in --report). Outside a batch (a unit test)
+// and in an `isolation process` worker it counts nothing. The runtime installs the sink.
+class CounterSink {
+  public:
+    virtual void add(std::string_view name, std::uint64_t n) = 0;
+
+  protected:
+    ~CounterSink() = default;
+};
+inline CounterSink*& current_counter_sink() noexcept {
+    thread_local CounterSink* sink = nullptr;
+    return sink;
+}
+inline void count(std::string_view name, std::uint64_t n = 1) {
+    if (CounterSink* sink = current_counter_sink()) sink->add(name, n);
+}
 
 // Which root a sink is writing: its zero-based position in the source and its display name
 // (the file path or URI the source gave it). A sink that writes one file per root names the

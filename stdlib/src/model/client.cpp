@@ -387,6 +387,7 @@ struct Client::Impl {
                                          std::to_string(batch.count) + "): " + failure);
             }
             ++stats.retries;
+            rop::count("http_retries");  // the run report's udf_counters of this Call
             slot.timer.expires_after(backoff_delay(attempt, result.retry_after));
             error_code ec;
             co_await slot.timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));

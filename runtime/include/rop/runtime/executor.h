@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -72,6 +73,9 @@ struct BatchJob {
     // start_ns as the driver may read it while the batch runs (stuck batches); 0 until the
     // batch starts on its actor (a queued batch is not running yet).
     std::atomic<std::int64_t> started_ns{0};
+    // rop::count calls of the UDF while this batch ran (written by the actor thread, read by
+    // the driver after the batch's Done report); summed into CallCounters::udf_counters.
+    std::map<std::string, std::uint64_t, std::less<>> udf_counters;
     // Backpressure on a streaming expand (docs/runtime.md "Streaming expand"): the payload
     // bytes it may still emit. emit_child takes each child's bytes from it and, once it is
     // spent, waits until the driver grants more (its share of what is left of

@@ -176,6 +176,8 @@ struct CallCounters {
     std::uint64_t stuck_batches = 0;  // batches flagged as stuck (see StuckBatch)
     // A reduce with `on_failure skip`: FAILED or SUPPRESSED members left out of its groups.
     std::uint64_t skipped_members = 0;
+    // What the Call's UDF counted itself with rop::count (rop/udf.h): "http_retries" -> 3.
+    std::map<std::string, std::uint64_t> udf_counters = {};
 };
 
 // A batch that has run far longer than its Call usually takes: longer than
