@@ -16,11 +16,23 @@
 
 namespace rop::runtime::detail {
 
+[[noreturn]] void throw_released(std::size_t id, std::size_t base);  // lineage.cpp
+
 template <class T>
 class IdWindow {
   public:
-    T& operator[](std::size_t id) { return rows_[id - stored_from_]; }
-    const T& operator[](std::size_t id) const { return rows_[id - stored_from_]; }
+    // Reading a released row is a bug (a fence or a released() check is missing): it throws
+    // ContractError instead of reading a row that belongs to nothing or to no one any more.
+    T& operator[](std::size_t id) {
+        if (id < base_) [[unlikely]]
+            throw_released(id, base_);
+        return rows_[id - stored_from_];
+    }
+    const T& operator[](std::size_t id) const {
+        if (id < base_) [[unlikely]]
+            throw_released(id, base_);
+        return rows_[id - stored_from_];
+    }
     void push_back(T row) { rows_.push_back(std::move(row)); }
     template <class... Args>
     T& emplace_back(Args&&... args) {

@@ -8,6 +8,12 @@
 
 namespace rop::runtime::detail {
 
+void throw_released(std::size_t id, std::size_t base) {
+    throw ContractError("bug: lineage row " + std::to_string(id) +
+                        " read after its root was released (rows below " + std::to_string(base) +
+                        " are gone)");
+}
+
 // A payload-slot table this large is released when its last payload is (see release_ref).
 constexpr std::size_t kTrimSlots = 4096;
 
