@@ -18,18 +18,24 @@ for ((i = 0; i < copies; i++)); do cp "$pdf" "$work/in/doc$i.pdf"; done
 cd "$work"
 export OMP_THREAD_LIMIT=1
 for v in threads process; do "$ropc" build "$v.rop" -o "./$v" -O2 >/dev/null; done
-run() {  # run VARIANT: prints pages/s
+cores=$(nproc)
+run() {  # run VARIANT: prints pages/s, pages, ok roots, CPU-s per page (all processes)
     rm -rf out
-    "./$1" --no-progress --report report.json >/dev/null 2>&1 || true
+    /usr/bin/time -f "%U %S" -o cpu.txt "./$1" --no-progress --report report.json \
+        >/dev/null 2>&1 || true
     python3 -c "
 import json; r = json.load(open('report.json'))
 pages = next(c['grains'] for c in r['calls'] if c['name'].startswith('ocr'))
-ok = r['summary']['ok']
-print(f'{pages / r[\"wall_s\"]:.3f} {pages} {ok}')"
+user, sys_ = map(float, open('cpu.txt').read().split()[-2:])
+print(f'{pages / r[\"wall_s\"]:.3f} {pages} {r[\"summary\"][\"ok\"]} {(user + sys_) / pages:.3f}')"
 }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $copies x $(basename "$pdf"), every page OCR'd, ocr batch 4, 2 actors"
 for round in 1 2; do
-    read -r t pages ok_t < <(run threads)
-    read -r p _ ok_p < <(run process)
-    python3 -c "print(f'round $round: {$pages} pages; threads {$t:.3f} pages/s ($ok_t ok), process {$p:.3f} pages/s ($ok_p ok), process/threads {$p / $t:.3f}')"
+    read -r t pages ok_t cpu_t < <(run threads)
+    read -r p _ ok_p cpu_p < <(run process)
+    # The machine limit: every core busy at the pipeline's own CPU-s per page.
+    python3 -c "print(f'round $round: {$pages} pages; threads {$t:.3f} pages/s ({$cpu_t} CPU-s/page, '
+                      f'{$t * $cpu_t / $cores:.0%} of the machine limit, $ok_t ok), process {$p:.3f} '
+                      f'pages/s ({$cpu_p} CPU-s/page, {$p * $cpu_p / $cores:.0%}, $ok_p ok), '
+                      f'process/threads {$p / $t:.3f}')"
 done
