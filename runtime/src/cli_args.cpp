@@ -43,6 +43,10 @@ constexpr FlagSpec kFlags[] = {
     {"--retry-failed", ""},
     {"--report-roots", "WHICH"},
     {"--journal", "FILE"},
+    {"--log-level", "LEVEL"},
+    {"--log-format", "FORMAT"},
+    {"--metrics-file", "FILE"},
+    {"--metrics-port", "PORT"},
 };
 
 constexpr std::size_t kMaxInflightRoots = std::size_t{1} << 20;
@@ -97,6 +101,22 @@ std::string parse_executor(std::string_view value, std::string& into) {
     for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
     return "--executor: unknown executor '" + std::string(value) + "' (available: " + known + ")" +
            cli::did_you_mean(value, names);
+}
+
+// --log-level: error, warn, info or debug.
+std::string parse_log_level(std::string_view value, LogLevel& into) {
+    constexpr std::pair<std::string_view, LogLevel> kLevels[] = {{"error", LogLevel::Error},
+                                                                 {"warn", LogLevel::Warn},
+                                                                 {"info", LogLevel::Info},
+                                                                 {"debug", LogLevel::Debug}};
+    for (const auto& [word, level] : kLevels) {
+        if (word == value) {
+            into = level;
+            return {};
+        }
+    }
+    return "--log-level: expected error, warn, info or debug, got '" + std::string(value) + "'" +
+           cli::did_you_mean(value, {"error", "warn", "info", "debug"});
 }
 
 // A duration option value: "30s" etc., or "none" (0). `where` prefixes the messages.
@@ -470,9 +490,30 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             }
         } else if (name == "--journal") {
             args.journal_path = std::string(value);
+        } else if (name == "--log-level") {
+            error = parse_log_level(value, args.log_level);
+        } else if (name == "--log-format") {
+            if (value == "text" || value == "json") {
+                args.log_format = value == "json" ? LogFormat::Json : LogFormat::Text;
+            } else {
+                error = "--log-format: expected text or json, got '" + std::string(value) + "'" +
+                        cli::did_you_mean(value, {"text", "json"});
+            }
+        } else if (name == "--metrics-file") {
+            args.metrics_file = std::string(value);
+        } else if (name == "--metrics-port") {
+            const auto port = parse_int(value);
+            if (!port || *port < 0 || *port > 65535) {
+                error = "--metrics-port: expected a port 0..65535 (0: any free one), got '" +
+                        std::string(value) + "'";
+            } else {
+                args.metrics_port = static_cast<std::uint16_t>(*port);
+            }
         }
         if (!error.empty()) return fail(std::move(error));
-        if ((name == "--trace" || name == "--report" || name == "--journal") && value.empty()) {
+        if ((name == "--trace" || name == "--report" || name == "--journal" ||
+             name == "--metrics-file") &&
+            value.empty()) {
             return fail("'" + std::string(name) + "' needs a value: " + std::string(name) +
                         " FILE");
         }

@@ -3,6 +3,7 @@
 // outcome to the exit code.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +14,8 @@
 #include <memory>
 
 #include "crash.h"
+#include "log.h"
+#include "metrics.h"
 #include "process.h"
 #include "rop/runtime/pipeline_main.h"
 #include "selfcheck.h"
@@ -65,17 +68,39 @@ std::string check_output_dir(const std::string& flag, const std::string& path) {
     return {};
 }
 
+// The terminal's width in columns (TIOCGWINSZ on stderr, asked at each redraw, so that a
+// resized window is followed), else $COLUMNS; 0 when neither says.
+std::size_t terminal_width() {
+    struct winsize size{};
+    if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+    if (const char* columns = std::getenv("COLUMNS")) {
+        const long n = std::strtol(columns, nullptr, 10);
+        if (n > 0 && n < 10000) return static_cast<std::size_t>(n);
+    }
+    return 0;
+}
+
 // Draws progress on stderr from the driver thread: redrawn in place on a terminal (~4 Hz),
-// plain periodic lines otherwise. Warnings go through it too, so that on a terminal a warning
-// line is not overwritten by the next redraw: it replaces the block, which is drawn anew below.
+// each line cut to the terminal's width, plain periodic lines otherwise. Log lines go through
+// it too, so that on a terminal a log line is not overwritten by the next redraw: it replaces
+// the block, which is drawn anew below.
 class ProgressPrinter {
   public:
-    ProgressPrinter(std::ostream& err, bool tty, std::vector<ProgressCall> calls)
-        : err_(err), tty_(tty), calls_(std::move(calls)) {}
+    ProgressPrinter(std::ostream& err, bool tty, std::vector<ProgressCall> calls,
+                    detail::Logger logger, bool real_terminal)
+        : err_(err),
+          tty_(tty),
+          calls_(std::move(calls)),
+          logger_(std::move(logger)),
+          real_terminal_(real_terminal) {}
 
     void operator()(const Progress& progress) {
-        const std::vector<std::string> lines = render_progress(progress, calls_);
+        std::vector<std::string> lines = render_progress(progress, calls_, roots_failed_);
         if (tty_) {
+            // Only the process's own stderr has a width to ask for (not a test's stream).
+            if (const std::size_t width = real_terminal_ ? terminal_width() : 0; width > 0) {
+                for (std::string& line : lines) line = fit_width(line, width);
+            }
             err_ << redraw_progress(lines, drawn_);
             drawn_ = std::max(drawn_, lines.size());
         } else {
@@ -84,19 +109,70 @@ class ProgressPrinter {
         err_.flush();
     }
 
-    void warn(const std::string& line) {
+    // A log line (filtered by level, formatted by --log-format).
+    void log(LogLevel level, const std::string& message,
+             const nlohmann::json& fields = nlohmann::json::object()) {
+        const std::string line = logger_.line(level, message, fields);
+        if (line.empty()) return;
         // Up over the block and erase it to the end of the screen (ESC [ J).
         if (tty_ && drawn_ > 0) err_ << "\x1b[" << drawn_ << "F\x1b[J";
         drawn_ = 0;
-        err_ << line << "\n";
+        err_ << line;
         err_.flush();
     }
+
+    void root_failed() { ++roots_failed_; }
 
   private:
     std::ostream& err_;
     bool tty_;
     std::vector<ProgressCall> calls_;
+    detail::Logger logger_;
+    bool real_terminal_;
     std::size_t drawn_ = 0;
+    std::size_t roots_failed_ = 0;
+};
+
+// --metrics-file and --metrics-port: the metrics text from each Progress snapshot, written to
+// the file (temp + rename, at most once a second while the run goes, and at the end) and given
+// to the HTTP server.
+class MetricsPublisher {
+  public:
+    MetricsPublisher(std::string pipeline, std::vector<ProgressCall> calls, std::string file,
+                     detail::MetricsServer* server)
+        : pipeline_(std::move(pipeline)),
+          calls_(std::move(calls)),
+          file_(std::move(file)),
+          server_(server) {}
+
+    void root_finished(const RootResult& result) {
+        switch (result.status) {
+            case RootStatus::Ok: ++tally_.ok; break;
+            case RootStatus::Dropped: ++tally_.dropped; break;
+            case RootStatus::Failed: ++tally_.failed; break;
+        }
+    }
+
+    // Returns the file's write error, if any ("" otherwise).
+    std::string publish(const Progress& progress, bool final) {
+        std::string text = detail::render_metrics(pipeline_, progress, tally_, calls_);
+        std::string error;
+        const auto now = std::chrono::steady_clock::now();
+        if (!file_.empty() && (final || now - last_write_ >= std::chrono::seconds(1))) {
+            last_write_ = now;
+            error = write_atomically(file_, text);
+        }
+        if (server_ != nullptr) server_->set(std::move(text));
+        return error;
+    }
+
+  private:
+    std::string pipeline_;
+    std::vector<ProgressCall> calls_;
+    std::string file_;
+    detail::MetricsServer* server_;
+    detail::RootTally tally_;
+    std::chrono::steady_clock::time_point last_write_{};
 };
 
 // SIGINT / SIGTERM during a run: the first asks the driver to stop admitting roots and to let
@@ -135,6 +211,14 @@ class StopSignals {
     struct sigaction old_term_{};
 };
 
+}  // namespace
+
+namespace {
+std::string host_name() {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0) return {};
+    return name;
+}
 }  // namespace
 
 std::string failure_summary(const RunReport& report, std::size_t shown) {
@@ -204,7 +288,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
                            ": the pipeline has no sink; name a journal with --journal FILE");
     }
     for (const auto& [flag, path] : {std::pair{std::string("--report"), args.report_path},
-                                     std::pair{std::string("--trace"), args.trace_path}}) {
+                                     std::pair{std::string("--trace"), args.trace_path},
+                                     std::pair{std::string("--metrics-file"), args.metrics_file}}) {
         if (std::string e = check_output_dir(flag, path); !e.empty()) return usage_error(e);
     }
 
@@ -288,12 +373,61 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     // a location suffix).
     std::vector<ProgressCall> calls = progress_calls(plan);
     for (std::size_t i = 0; i < calls.size(); ++i) calls[i].name = args.calls[i].name;
-    auto printer = std::make_shared<ProgressPrinter>(err, show_progress && err_is_tty, calls);
-    if (show_progress) {
-        run_options.on_progress = [printer](const Progress& p) { (*printer)(p); };
-        run_options.progress_interval =
-            err_is_tty ? std::chrono::milliseconds(250) : std::chrono::milliseconds(5000);
+    auto printer = std::make_shared<ProgressPrinter>(
+        err, show_progress && err_is_tty, calls,
+        detail::Logger(args.log_level, args.log_format, prog), &err == &std::cerr);
+    // Metrics: an HTTP server for the run's length (stopped when pipeline_main returns) and/or
+    // a textfile, both fed from the Progress snapshots.
+    std::unique_ptr<detail::MetricsServer> metrics_server;
+    if (args.metrics_port) {
+        try {
+            metrics_server = std::make_unique<detail::MetricsServer>(*args.metrics_port);
+        } catch (const std::exception& e) {
+            return usage_error(std::string("--metrics-port: ") + e.what());
+        }
     }
+    std::shared_ptr<MetricsPublisher> metrics;
+    if (metrics_server || !args.metrics_file.empty()) {
+        metrics = std::make_shared<MetricsPublisher>(prog, calls, args.metrics_file,
+                                                     metrics_server.get());
+        metrics->publish(Progress{}, false);  // every family present before the first snapshot
+    }
+    if (show_progress || metrics) {
+        run_options.on_progress = [printer, metrics, show_progress](const Progress& p) {
+            if (show_progress) (*printer)(p);
+            if (metrics) {
+                if (std::string e = metrics->publish(p, false); !e.empty()) {
+                    printer->log(LogLevel::Warn, "--metrics-file: " + e);
+                }
+            }
+        };
+        run_options.progress_interval = show_progress && err_is_tty ? std::chrono::milliseconds(250)
+                                        : show_progress ? std::chrono::milliseconds(5000)
+                                                        : std::chrono::milliseconds(1000);
+    }
+    // Each root this run finishes: a failed one is logged at once, with its reason.
+    run_options.on_root_finished = [printer, metrics, prog](const RootResult& r) {
+        if (metrics) metrics->root_finished(r);
+        if (r.status == RootStatus::Failed) {
+            printer->root_failed();
+            std::string message = prog + ": root " + r.name + " failed: ";
+            if (!r.failed_call.empty()) message += "call '" + r.failed_call + "': ";
+            printer->log(LogLevel::Error, message + r.reason,
+                         {{"event", "root_failed"},
+                          {"root", r.name},
+                          {"call", r.failed_call},
+                          {"reason", r.reason},
+                          {"attempts", r.attempts}});
+        } else {
+            printer->log(LogLevel::Debug,
+                         prog + ": root " + r.name + " " + to_string(r.status) + " in " +
+                             std::to_string(r.latency_s) + "s",
+                         {{"event", "root_done"},
+                          {"root", r.name},
+                          {"status", to_string(r.status)},
+                          {"latency_s", r.latency_s}});
+        }
+    };
     // A stuck batch is reported whether or not progress is shown.
     if (args.stuck_after.count() > 0) {
         run_options.stuck_min = args.stuck_after;
@@ -303,7 +437,12 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     run_options.on_stuck = [printer, calls, prog](const StuckBatch& stuck) {
         const std::string& name =
             stuck.call < calls.size() ? calls[stuck.call].name : stuck.call_name;
-        printer->warn(prog + ": warning: " + stuck_warning(stuck, name));
+        printer->log(LogLevel::Warn, prog + ": warning: " + stuck_warning(stuck, name),
+                     {{"event", "stuck_batch"},
+                      {"call", name},
+                      {"grains", stuck.grains},
+                      {"roots", stuck.roots},
+                      {"running_s", stuck.running_s}});
     };
 
     run_options.stop_grace = args.stop_grace;
@@ -315,31 +454,91 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     // report is written, is recorded and ignored (the run is over) instead of killing the
     // process with nothing said.
     StopSignals signals(stop);
+    const std::string started_at = detail::iso8601_utc(std::chrono::system_clock::now());
+    {
+        nlohmann::json inputs = args.inputs;
+        std::string listed;
+        for (const auto& [name, input] : args.inputs) {
+            listed += (listed.empty() ? "" : ", ") + name + "=" + input;
+        }
+        if (metrics_server) {
+            printer->log(LogLevel::Info,
+                         prog + ": serving metrics at http://127.0.0.1:" +
+                             std::to_string(metrics_server->port()) + "/metrics",
+                         {{"event", "metrics"}, {"metrics_port", metrics_server->port()}});
+        }
+        printer->log(LogLevel::Info,
+                     prog + ": run started (version " +
+                         (def.version.empty() ? "unknown" : def.version) + "), input " + listed,
+                     {{"event", "run_started"}, {"version", def.version}, {"inputs", inputs}});
+    }
     RunReport report;
     try {
         report = run(plan, *source, run_options);
     } catch (const std::exception& e) {
-        err << prog << ": error: " << e.what() << "\n";
+        printer->log(LogLevel::Error, prog + ": error: " + e.what(), {{"event", "run_error"}});
         return kExitAborted;
     }
+    report.pipeline = prog;
+    report.rop_version = def.version;
+    report.rop_hash = def.rop_hash;
+    report.host = host_name();
+    report.started_at = started_at;
+    report.ended_at = detail::iso8601_utc(std::chrono::system_clock::now());
 
     int code = kExitOk;
     if (report.aborted) {
-        err << prog << ": aborted: " << report.abort_reason << "\n";
+        printer->log(LogLevel::Error, prog + ": aborted: " + report.abort_reason,
+                     {{"event", "run_aborted"}, {"reason", report.abort_reason}});
         code = kExitAborted;
     } else if (report.interrupted) {
         const std::size_t left = report.unfinished_roots;
-        err << prog << ": interrupted (" << report.interrupt_reason
-            << "): " << report.total_roots() - left << " roots finished, " << left
-            << " in flight left unfinished; --resume continues from the journal\n";
+        printer->log(LogLevel::Warn,
+                     prog + ": interrupted (" + report.interrupt_reason +
+                         "): " + std::to_string(report.total_roots() - left) + " roots finished, " +
+                         std::to_string(left) +
+                         " in flight left unfinished; --resume continues from the journal",
+                     {{"event", "run_interrupted"},
+                      {"reason", report.interrupt_reason},
+                      {"unfinished", left}});
         code = stop.signal() == SIGTERM ? kExitTerminated : kExitInterrupted;
     } else if (std::string summary = failure_summary(report); !summary.empty()) {
-        err << prog << ": " << summary;
+        summary.pop_back();  // the log line's own newline
+        printer->log(LogLevel::Error, prog + ": " + summary, {{"event", "failed_roots"}});
         code = kExitFailedRoots;
+    }
+    {
+        std::size_t counts[3] = {report.omitted.ok, report.omitted.dropped, 0};
+        for (const RootResult& r : report.roots) ++counts[static_cast<int>(r.status)];
+        char wall[32];
+        std::snprintf(wall, sizeof wall, "%.1f", report.wall_s);
+        printer->log(LogLevel::Info,
+                     prog + ": run ended: " + std::to_string(report.total_roots()) + " roots (" +
+                         std::to_string(counts[0]) + " ok, " + std::to_string(counts[1]) +
+                         " dropped, " + std::to_string(counts[2]) + " failed) in " + wall + "s",
+                     {{"event", "run_ended"},
+                      {"roots", report.total_roots()},
+                      {"ok", counts[0]},
+                      {"dropped", counts[1]},
+                      {"failed", counts[2]},
+                      {"wall_s", report.wall_s},
+                      {"exit_code", code}});
     }
     if (!args.report_path.empty()) {
         if (std::string e = write_atomically(args.report_path, report.to_json()); !e.empty()) {
-            err << prog << ": error: --report: " << e << "\n";
+            printer->log(LogLevel::Error, prog + ": error: --report: " + e);
+            if (code == kExitOk) code = kExitAborted;
+        }
+    }
+    if (metrics) {
+        // run() published its last snapshot already; this one is written whatever the time.
+        Progress last;
+        last.calls = report.calls;
+        last.roots_done = report.total_roots();
+        last.roots_admitted = last.roots_done;
+        last.elapsed_s = report.wall_s;
+        if (std::string e = metrics->publish(last, true); !e.empty()) {
+            printer->log(LogLevel::Error, prog + ": error: --metrics-file: " + e);
             if (code == kExitOk) code = kExitAborted;
         }
     }

@@ -44,6 +44,7 @@ void Engine::root_complete(RootState& root) {
     if (sinks_.group_full()) sinks_.flush();
     store_.release_pins(root);
     if (options_.observer) options_.observer->on_root_done(root.entity);
+    if (options_.on_root_finished) options_.on_root_finished(root.result);
 }
 
 namespace {

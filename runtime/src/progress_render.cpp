@@ -84,6 +84,23 @@ std::vector<ProgressCall> progress_calls(const Plan& plan) {
 }
 
 std::vector<std::string> render_progress(const Progress& p, std::span<const ProgressCall> calls) {
+    return render_progress(p, calls, 0);
+}
+
+std::string fit_width(const std::string& line, std::size_t width) {
+    if (width == 0 || line.size() < width) return line;
+    // Columns are counted as characters (UTF-8 lead bytes); ESC sequences are not used here.
+    std::size_t columns = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(line[i]);
+        if ((byte & 0xC0) == 0x80) continue;  // a continuation byte
+        if (++columns == width) return line.substr(0, i);
+    }
+    return line;
+}
+
+std::vector<std::string> render_progress(const Progress& p, std::span<const ProgressCall> calls,
+                                         std::size_t roots_failed) {
     const double elapsed = p.elapsed_s;
     const bool finished = p.roots_total && p.roots_done >= *p.roots_total;
     // Roots counted as finished work: done ones in full, those in flight as half done.
@@ -99,6 +116,7 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
         const double rate = elapsed > 0 ? done / elapsed : 0;
         std::string head = "roots " + std::to_string(p.roots_done) + "/" +
                            (p.roots_total ? std::to_string(*p.roots_total) : "?") + " done, " +
+                           (roots_failed > 0 ? std::to_string(roots_failed) + " failed, " : "") +
                            std::to_string(inflight) + " in flight, " + fixed(elapsed, 1) + "s";
         std::optional<double> total;
         if (p.roots_total) total = static_cast<double>(*p.roots_total);

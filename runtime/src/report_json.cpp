@@ -22,6 +22,16 @@ const char* to_string(RootStatus status) {
 
 std::string RunReport::to_json() const {
     nlohmann::json j;
+    // Who ran, where and when (pipeline_main fills them; null when unknown).
+    auto text_or_null = [](const std::string& s) {
+        return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+    };
+    j["pipeline"] = text_or_null(pipeline);
+    j["rop_version"] = text_or_null(rop_version);
+    j["rop_hash"] = text_or_null(rop_hash);
+    j["host"] = text_or_null(host);
+    j["started_at"] = text_or_null(started_at);
+    j["ended_at"] = text_or_null(ended_at);
     j["aborted"] = aborted;
     if (aborted) j["abort_reason"] = abort_reason;
     j["interrupted"] = interrupted;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "test_pipeline_main_demo.h"
@@ -15,6 +16,7 @@
 using namespace rop::runtime;
 using namespace rop::runtime::test;
 using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
 
 namespace {
@@ -26,6 +28,32 @@ struct MainResult {
 };
 
 std::filesystem::path scratch_dir();
+
+// The ERROR and WARN log lines of `err` with the level in front instead of the timestamp
+// ("ERROR demo: 1 failed of 3 roots"), with their continuation lines; INFO and DEBUG lines and
+// anything else (progress) left out.
+std::string warnings_and_errors(const std::string& err) {
+    static const std::regex prefix(
+        R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (ERROR|WARN |INFO |DEBUG) )");
+    std::istringstream in(err);
+    std::string line;
+    std::string out;
+    bool keep = false;
+    while (std::getline(in, line)) {
+        std::smatch m;
+        if (std::regex_search(line, m, prefix)) {
+            std::string level = m[1];
+            while (level.back() == ' ') level.pop_back();
+            keep = level == "ERROR" || level == "WARN";
+            if (keep) out += level + " " + m.suffix().str() + "\n";
+        } else if (keep && line.starts_with("  ")) {
+            out += line + "\n";
+        } else {
+            keep = false;
+        }
+    }
+    return out;
+}
 
 // Runs the demo in-process. Unless the test names one, the journal goes to a scratch directory
 // (the default, next to the first sink's output, would land in the test's working directory).
@@ -84,7 +112,11 @@ TEST_CASE("pipeline_main: exit 0 when every root is ok", "[runtime][cli]") {
     const MainResult o = run_demo(sinks, {"--output", "totals=t.txt"});
     CHECK(o.code == kExitOk);
     CHECK(o.out.empty());
-    CHECK(o.err.empty());  // not a terminal, no --progress: quiet
+    // Not a terminal, no --progress: only the run's start and end are logged (at INFO).
+    CHECK(warnings_and_errors(o.err).empty());
+    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 2);
+    CHECK_THAT(o.err, ContainsSubstring(" INFO  demo: run ended: 3 roots (3 ok, 0 dropped, "
+                                        "0 failed) in "));
     std::vector<long> totals = sinks.totals;
     std::sort(totals.begin(), totals.end());
     // 1 -> 100; 2 -> 200+201; 3 -> 300+301+302; doubled.
@@ -143,7 +175,10 @@ TEST_CASE("pipeline_main: exit 3 with failed roots and a stderr summary", "[runt
     const auto report = dir.path / "report.json";
     const MainResult o = run_demo(sinks, {"--input", "1,7,2", "--report", report.string()});
     CHECK(o.code == kExitFailedRoots);
-    CHECK(o.err == "demo: 1 failed of 3 roots\n  doc7: call 'm': bad page 701\n");
+    // The failed root logged as it happened, then the summary at the end.
+    CHECK(warnings_and_errors(o.err) ==
+          "ERROR demo: root doc7 failed: call 'm': bad page 701\n"
+          "ERROR demo: 1 failed of 3 roots\n  doc7: call 'm': bad page 701\n");
     std::vector<long> totals = sinks.totals;
     std::sort(totals.begin(), totals.end());
     CHECK(totals == std::vector<long>{200, 802});
@@ -201,9 +236,21 @@ TEST_CASE("pipeline_main: exit 1 when the run aborts", "[runtime][cli]") {
     const MainResult o = run_demo(
         sinks, {"--input", "9,1", "--set", "m.recovery=abort", "--report", report.string()});
     CHECK(o.code == kExitAborted);
-    CHECK_THAT(o.err, StartsWith("demo: aborted: call 'm': "));
-    CHECK_THAT(o.err, ContainsSubstring("boom on 902"));
-    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+    const std::string errors = warnings_and_errors(o.err);
+    // Each root the abort failed is logged once as it ends, then the abort, last.
+    const std::string doc9 =
+        "ERROR demo: root doc9 failed: call 'm': udf error (abort): boom on 902\n";
+    REQUIRE(errors.find(doc9) != std::string::npos);
+    CHECK(errors.find(doc9, errors.find(doc9) + 1) == std::string::npos);
+    CHECK_THAT(errors, EndsWith("\nERROR demo: aborted: call 'm': boom on 902\n"));
+    std::size_t lines = 0;
+    std::istringstream in(errors);
+    for (std::string line; std::getline(in, line); ++lines) {
+        if (!line.starts_with("ERROR demo: aborted: ")) {
+            CHECK_THAT(line, StartsWith("ERROR demo: root doc"));
+        }
+    }
+    CHECK(lines <= 3);  // doc9, doc1 (if it had not finished), the abort
     const nlohmann::json j = read_json(report);
     CHECK(j["aborted"] == true);
     CHECK_THAT(j["abort_reason"].get<std::string>(), ContainsSubstring("boom on 902"));
@@ -212,7 +259,8 @@ TEST_CASE("pipeline_main: exit 1 when the run aborts", "[runtime][cli]") {
     DemoSinks isolated;
     const MainResult o3 = run_demo(isolated, {"--input", "9,1"});
     CHECK(o3.code == kExitFailedRoots);
-    CHECK_THAT(o3.err, StartsWith("demo: 1 failed of 2 roots\n  doc9: call 'm': "));
+    CHECK_THAT(warnings_and_errors(o3.err),
+               ContainsSubstring("ERROR demo: 1 failed of 2 roots\n  doc9: call 'm': "));
 }
 
 TEST_CASE("pipeline_main: exit 2 on usage errors, one line", "[runtime][cli]") {
@@ -276,7 +324,9 @@ TEST_CASE("pipeline_main: progress on stderr, plain and on a terminal", "[runtim
     CHECK_THAT(t.err, ContainsSubstring("\x1b[2K  sum    3/3"));
 
     DemoSinks off;
-    CHECK(run_demo(off, {"--no-progress"}, true).err.empty());
+    const std::string quiet = run_demo(off, {"--no-progress"}, true).err;
+    CHECK(quiet.find('\x1b') == std::string::npos);
+    CHECK(quiet.find("roots 3/3 done") == std::string::npos);
 }
 
 TEST_CASE("pipeline_main: --trace, --report and the admission limits", "[runtime][cli]") {
@@ -328,7 +378,9 @@ TEST_CASE("pipeline_main: --resume continues from the journal; a throwing sink f
     const MainResult b = run_demo(second, {"--input", "1,7,2,3", "--journal", journal, "--resume",
                                            "--report", report.string()});
     CHECK(b.code == kExitFailedRoots);  // doc7's earlier failure is still reported
-    CHECK_THAT(b.err, StartsWith("demo: 1 failed of 4 roots\n  doc7: call 'm': bad page 701"));
+    // doc7 did not run again: only the summary names it.
+    CHECK_THAT(warnings_and_errors(b.err),
+               StartsWith("ERROR demo: 1 failed of 4 roots\n  doc7: call 'm': bad page 701"));
     CHECK(second.totals == std::vector<long>{1806});  // only doc3 ran
     const nlohmann::json r = read_json(report);
     CHECK(r["roots"][0]["resumed"] == true);
@@ -347,7 +399,9 @@ TEST_CASE("pipeline_main: --resume continues from the journal; a throwing sink f
     std::ostringstream out, err;
     CHECK(pipeline_main(argv.argc(), argv.argv(), std::move(def), out, err, false) ==
           kExitFailedRoots);
-    CHECK(err.str() == "demo: 1 failed of 3 roots\n  doc2: sink totals: disk full\n");
+    CHECK(warnings_and_errors(err.str()) ==
+          "ERROR demo: root doc2 failed: sink totals: disk full\n"
+          "ERROR demo: 1 failed of 3 roots\n  doc2: sink totals: disk full\n");
 }
 
 TEST_CASE("pipeline_main: --retry-failed runs the journal's failed roots again; --report-roots",
@@ -367,7 +421,9 @@ TEST_CASE("pipeline_main: --retry-failed runs the journal's failed roots again; 
         run_demo(second, {"--input", "1,7,2", "--journal", journal, "--retry-failed", "--report",
                           report.string(), "--report-roots", "failed"});
     CHECK(b.code == kExitFailedRoots);
-    CHECK_THAT(b.err, StartsWith("demo: 1 failed of 3 roots\n  doc7: call 'm': bad page 701"));
+    CHECK_THAT(warnings_and_errors(b.err),
+               StartsWith("ERROR demo: root doc7 failed: call 'm': bad page 701\n"
+                          "ERROR demo: 1 failed of 3 roots\n  doc7: call 'm': bad page 701"));
     CHECK(second.totals.empty());
     const nlohmann::json r = read_json(report);
     REQUIRE(r["roots"].size() == 1u);  // the ok roots are counted, not listed

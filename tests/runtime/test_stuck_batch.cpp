@@ -221,6 +221,8 @@ TEST_CASE("stuck: pipeline_main warns on stderr; --stuck-after sets the minimum"
     CHECK_THAT(text, ContainsSubstring("it may be stuck. The Call has no timeout: set one with "
                                        "`timeout 30s` on the Call in the .rop file, or run with "
                                        "--set m.timeout=30s"));
-    CHECK(std::count(text.begin(), text.end(), '\n') == 1);  // once, one line
+    // Once, one line, at WARN (the run's start and end are logged at INFO around it).
+    CHECK(std::count(text.begin(), text.end(), '\n') == 3);
+    CHECK_THAT(text, ContainsSubstring("Z WARN  demo: warning: call 'm': a batch of "));
     CHECK(sinks.totals == std::vector<long>{2 * (300 + 301 + 302)});
 }

@@ -74,6 +74,7 @@ struct PipelineDefinition {
     std::string name = "pipeline";  // program name in messages and --help
     std::string version;            // --version (ropc stamps its own version)
     std::string rop_path;           // the `.rop` file it was compiled from (optional)
+    std::string rop_hash;           // a hash of the `.rop` text (optional; the report's rop_hash)
     Plan plan;                      // used as is, with the effective options, unless build_plan
     // Builds the plan from the effective options, one per Call in plan order (for generated code
     // whose actor setup depends on them). Empty: `plan` with its Calls' options replaced.
@@ -85,6 +86,9 @@ struct PipelineDefinition {
 };
 
 enum class ProgressMode : std::uint8_t { Auto, On, Off };
+// --log-level (a line is shown when its level is at or above this one) and --log-format.
+enum class LogLevel : std::uint8_t { Error, Warn, Info, Debug };
+enum class LogFormat : std::uint8_t { Text, Json };
 
 // Everything the flags say, with defaults applied (inputs/outputs hold every source/sink).
 struct ParsedArgs {
@@ -106,6 +110,12 @@ struct ParsedArgs {
     bool retry_failed = false;    // --retry-failed: resume, and run failed roots again
     bool report_ok_roots = true;  // --report-roots all (true) or failed
     std::string journal_path;     // --journal; empty: default_journal_path(def, outputs)
+
+    // Observability (docs/runtime.md "Observability").
+    LogLevel log_level = LogLevel::Info;        // --log-level
+    LogFormat log_format = LogFormat::Text;     // --log-format
+    std::string metrics_file;                   // --metrics-file: a Prometheus textfile
+    std::optional<std::uint16_t> metrics_port;  // --metrics-port: HTTP on 127.0.0.1 (0: any)
 };
 
 struct ParseOutcome {
@@ -150,6 +160,13 @@ std::vector<ProgressCall> progress_calls(const Plan& plan);
 // is extrapolated from finished roots is marked `~`; unknown totals are `?`.
 std::vector<std::string> render_progress(const Progress& progress,
                                          std::span<const ProgressCall> calls);
+// The same, the header also saying how many roots failed so far (when any).
+std::vector<std::string> render_progress(const Progress& progress,
+                                         std::span<const ProgressCall> calls,
+                                         std::size_t roots_failed);
+// `line` cut to fit a terminal `width` columns wide (one column is kept free, so that the
+// terminal never wraps); 0: as is. A multi-byte UTF-8 character is never cut in two.
+std::string fit_width(const std::string& line, std::size_t width);
 // While a batch is stuck (Progress::stuck) its Call's line is marked "stuck: ..." and no ETA is
 // claimed ("ETA ?"): the run cannot finish before that batch does.
 // Terminal redraw: moves the cursor up over the `previous` lines drawn before and rewrites them.

@@ -149,6 +149,11 @@ struct RunOptions {
     double stuck_factor = 10;
     std::chrono::milliseconds stuck_min{10'000};
     std::function<void(const struct StuckBatch&)> on_stuck;
+    // Called once per root this run finishes (Ok, Dropped or Failed, with its reason), on the
+    // driver thread, after its sinks were written: pipeline_main logs each failed root as it
+    // happens and counts roots for the metrics. Not called for resumed roots, nor for the roots
+    // an abort or interruption leaves unfinished (those are only in the report).
+    std::function<void(const struct RootResult&)> on_root_finished;
 };
 
 struct CallCounters {
@@ -262,6 +267,13 @@ struct RunReport {
     // (capacity, payloads excluded): with roots released as they finish, this follows the
     // roots in flight, not the run.
     std::size_t lineage_bytes = 0;
+    // Who ran: filled by pipeline_main, empty when run() is called directly (null in the JSON).
+    std::string pipeline;     // PipelineDefinition::name
+    std::string rop_version;  // PipelineDefinition::version (the ropc that built it)
+    std::string rop_hash;     // PipelineDefinition::rop_hash: of the `.rop` text
+    std::string host;         // gethostname()
+    std::string started_at;   // ISO-8601 UTC, e.g. 2026-12-01T17:47:27.123Z
+    std::string ended_at;
     std::size_t total_roots() const { return roots.size() + omitted.ok + omitted.dropped; }
     std::string to_json() const;  // the run report (--report FILE)
 };
