@@ -390,7 +390,10 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     if (metrics_server || !args.metrics_file.empty()) {
         metrics = std::make_shared<MetricsPublisher>(prog, calls, args.metrics_file,
                                                      metrics_server.get());
-        metrics->publish(Progress{}, false);  // every family present before the first snapshot
+        // Every family and Call present, at zero, before the first snapshot.
+        Progress zero;
+        zero.calls.resize(calls.size());
+        metrics->publish(zero, false);
     }
     if (show_progress || metrics) {
         run_options.on_progress = [printer, metrics, show_progress](const Progress& p) {
