@@ -85,6 +85,7 @@ Progress Engine::progress() const {
     for (std::size_t c = 0; c < counters_.size(); ++c) {
         p.calls.push_back(counters_[c]);
         p.calls.back().mean_batch_fill = scheduler_.mean_batch_fill(static_cast<CallId>(c));
+        p.calls.back().median_batch_s = median_batch_s(static_cast<CallId>(c));
     }
     p.roots_admitted = store_.next_ordinal();
     p.roots_done = store_.roots_done();

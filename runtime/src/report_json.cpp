@@ -95,6 +95,7 @@ std::string RunReport::to_json() const {
                               {"grains", c.grains},
                               {"batches", c.batches},
                               {"mean_batch_fill", c.mean_batch_fill},
+                              {"median_batch_s", c.median_batch_s},
                               {"retries", c.retries},
                               {"retried_items", c.retried_items},
                               {"infra_retries", c.infra_retries},

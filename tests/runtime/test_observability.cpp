@@ -246,6 +246,8 @@ TEST_CASE("observability: --metrics-file holds the final values, written atomica
         CHECK(at("rop_call_retries_total" + p + call) == c["retries"]);
         CHECK(at("rop_call_infra_retries_total" + p + call) == c["infra_retries"]);
         CHECK(at("rop_call_batch_fill" + p + call) == c["mean_batch_fill"].get<double>());
+        CHECK(at("rop_call_batch_seconds" + p + call) == c["median_batch_s"].get<double>());
+        CHECK(c["median_batch_s"].get<double>() > 0);  // every Call ran batches
     }
     CHECK(at(R"(rop_call_grains_total{pipeline="demo",call="m"})") == 10);  // 1 + 7 + 2 pages
     CHECK(at(R"(rop_call_failed_total{pipeline="demo",call="m"})") == 1);

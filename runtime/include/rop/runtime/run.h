@@ -161,6 +161,9 @@ struct CallCounters {
     std::uint64_t grains = 0;  // sealed Grains that ran
     std::uint64_t batches = 0;
     double mean_batch_fill = 0;  // grains per batch / batch cap
+    // The median run time of the Call's last 64 finished batches (0 before one finishes); the
+    // one stuck batches are measured against (StuckBatch::median_s).
+    double median_batch_s = 0;
     // Replays after an opaque UDF error: one per replayed batch (a retry, a replayed tail, a
     // bisection half), however many Grains it held; retried_items counts those Grains.
     std::uint64_t retries = 0;
