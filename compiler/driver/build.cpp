@@ -169,11 +169,7 @@ class Builder {
         gen_options.version = std::string("built by ropc ") + ROP_VERSION;
         codegen::GeneratedCode generated = codegen::generate(bound, sources, gen_options);
 
-        // What the binary's --selfcheck needs from the build, after the generated code (its line
-        // map is unchanged); --emit=cpp prints the generated code alone.
-        if (options_.emit != BuildEmit::Cpp) {
-            generated.code += build_info_source(stdlib_modules(bound), ocr_languages(bound));
-        }
+        // --keep-cpp and --emit=cpp give the same file: the generated code alone.
         if (!options_.keep_cpp_dir.empty()) {
             const fs::path kept = fs::path(options_.keep_cpp_dir) / generated_name;
             if (!write_file_atomically(kept, generated.code)) {
@@ -184,6 +180,9 @@ class Builder {
             out_ << generated.code;
             return kOk;
         }
+        // What the binary's --selfcheck needs from the build, after the generated code (its line
+        // map is unchanged).
+        generated.code += build_info_source(stdlib_modules(bound), ocr_languages(bound));
 
         // The generated file, named by its contents so that identical code compiles once.
         const fs::path gen_dir = fs::path(cache_) / "gen" / hash_bytes(generated.code);
