@@ -237,11 +237,14 @@ TEST_CASE("pipeline_main: exit 1 when the run aborts", "[runtime][cli]") {
         sinks, {"--input", "9,1", "--set", "m.recovery=abort", "--report", report.string()});
     CHECK(o.code == kExitAborted);
     const std::string errors = warnings_and_errors(o.err);
-    // Each root the abort failed is logged once as it ends, then the abort, last.
+    // A root that ends failed before the abort stops the run is logged once as it ends (doc9,
+    // when its other pages are done in time: under TSan they may not be, and a root the abort
+    // leaves unfinished is in the summary and the report only); the abort comes last.
     const std::string doc9 =
         "ERROR demo: root doc9 failed: call 'm': udf error (abort): boom on 902\n";
-    REQUIRE(errors.find(doc9) != std::string::npos);
-    CHECK(errors.find(doc9, errors.find(doc9) + 1) == std::string::npos);
+    if (const std::size_t at = errors.find(doc9); at != std::string::npos) {
+        CHECK(errors.find(doc9, at + 1) == std::string::npos);
+    }
     CHECK_THAT(errors, EndsWith("\nERROR demo: aborted: call 'm': boom on 902\n"));
     std::size_t lines = 0;
     std::istringstream in(errors);
