@@ -70,9 +70,10 @@ TEST_CASE("backpressure: a streaming expand waits while payloads are over budget
     // It paused, unless the consumer kept up by itself (under TSan the expand is the slow one).
     CHECK((report.backpressure_pauses > 0u || report.peak_live_bytes <= options.max_payload_bytes));
     // Without it the expand streams all 25 MiB at once; with it, the budget plus the children
-    // emitted before the first look of the driver (a few; 32 on a loaded machine).
+    // emitted before the driver first looks at the batch (a few when the machine is idle, up to
+    // tens when it is loaded: a bound of 8 MiB more, a third of what streams).
     CAPTURE(report.peak_live_bytes);
-    CHECK(report.peak_live_bytes <= options.max_payload_bytes + 32 * kChildBytes);
+    CHECK(report.peak_live_bytes <= options.max_payload_bytes + 128 * kChildBytes);
 }
 
 TEST_CASE("backpressure: a paused expand's timeout waits with it", "[runtime][backpressure]") {
