@@ -2,8 +2,10 @@
 // payload than RunOptions::max_payload_bytes waits for its consumers instead of running ahead;
 // a paused expand's timeout waits with it; with nothing else to consume (a reduce needs every
 // child), the expand goes on; every executor finishes.
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -31,7 +33,11 @@ ActorFactory stream_strings() {
 struct StreamPlan {
     Plan plan;
     PortId out = 0;
-    StreamPlan(CallOptions split, std::chrono::microseconds sleep) {
+    // The map's first batch sleeps `first`, the others `sleep`.
+    StreamPlan(CallOptions split, std::chrono::microseconds sleep,
+               std::chrono::microseconds first = std::chrono::microseconds(-1)) {
+        if (first.count() < 0) first = sleep;
+        auto batches = std::make_shared<std::atomic<int>>(0);
         PlanBuilder b;
         const DomainId doc = b.add_domain("Doc");
         const DomainId page = b.add_domain("Page", doc);
@@ -39,15 +45,20 @@ struct StreamPlan {
         const PortId pages = b.add_port("pages", page);
         out = b.add_port("out", page);
         b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, split, stream_strings()});
-        b.add_call(
-            {"m", CallKind::Map, page, {{pages}}, {out}, opts(4, 1), actor([sleep](Batch& bt) {
-                 std::this_thread::sleep_for(sleep);
-                 for (std::size_t g = 0; g < bt.size(); ++g) {
-                     bt.set_output(g, 0,
-                                   Value::of<long>(static_cast<long>(
-                                       bt.input(g, 0).get<std::string>().size())));
-                 }
-             })});
+        b.add_call({"m",
+                    CallKind::Map,
+                    page,
+                    {{pages}},
+                    {out},
+                    opts(4, 1),
+                    actor([sleep, first, batches](Batch& bt) {
+                        std::this_thread::sleep_for(batches->fetch_add(1) == 0 ? first : sleep);
+                        for (std::size_t g = 0; g < bt.size(); ++g) {
+                            bt.set_output(g, 0,
+                                          Value::of<long>(static_cast<long>(
+                                              bt.input(g, 0).get<std::string>().size())));
+                        }
+                    })});
         plan = b.build();
     }
 };
@@ -79,9 +90,11 @@ TEST_CASE("backpressure: a streaming expand waits while payloads are over budget
 TEST_CASE("backpressure: a paused expand's timeout waits with it", "[runtime][backpressure]") {
     CallOptions split = opts(1, 1);
     split.timeout = std::chrono::milliseconds(1000);
-    // 400 children at 4 per 20 ms: the expand is paused for about two seconds, twice its
-    // timeout, while its own work takes milliseconds (well under a second under TSan).
-    StreamPlan p(split, std::chrono::milliseconds(20));
+    // The consumer's first batch takes 2.5 s: the expand, over budget after 16 children, stays
+    // paused for all of it, more than twice its timeout (the driver looks at least once a
+    // second), while its own work takes milliseconds (well under a second under TSan). Many
+    // short pauses would not do: each resume moves the deadline on by the pause.
+    StreamPlan p(split, std::chrono::milliseconds(0), std::chrono::milliseconds(2500));
     RunOptions options;
     options.max_payload_bytes = 1 << 20;
     VecSource source({kChildren});
