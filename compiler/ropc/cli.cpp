@@ -13,8 +13,8 @@ namespace rop::cli {
 namespace {
 
 // Every command word, for the did-you-mean of a misspelt one.
-constexpr std::array<std::string_view, 8> kCommands = {"check",   "build",   "emit", "graph",
-                                                       "explain", "version", "help", "fmt"};
+constexpr std::array<std::string_view, 9> kCommands = {
+    "check", "build", "emit", "graph", "explain", "version", "help", "fmt", "lsp"};
 
 std::optional<Command> subcommand(std::string_view word) {
     if (word == "check") return Command::Check;
@@ -25,6 +25,7 @@ std::optional<Command> subcommand(std::string_view word) {
     if (word == "version") return Command::Version;
     if (word == "help") return Command::Help;
     if (word == "fmt") return Command::Fmt;
+    if (word == "lsp") return Command::Lsp;
     return std::nullopt;
 }
 
@@ -53,6 +54,7 @@ enum Group : unsigned {
     kTopLevel = 1u << 5,     // --explain ID, --version
     kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v, --bundle, --static
     kFmt = 1u << 7,          // --check, -i/--in-place
+    kLsp = 1u << 8,          // --bind
 };
 
 // What CLI11 fills for one (sub)command; validated afterwards, so the messages stay ropc's.
@@ -70,6 +72,7 @@ struct Words {
     std::vector<std::string> sources;
     bool verbose = false;
     bool check = false, in_place = false;
+    bool bind = false;
 
     // Whether the option `name` was on the command line (false when this command has none).
     bool given(const char* name) const {
@@ -116,6 +119,7 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
         app.add_flag("--check", w.check);
         app.add_flag("-i,--in-place", w.in_place);
     }
+    if (groups & kLsp) app.add_flag("--bind", w.bind);
     app.add_option("words", w.positional);
 }
 
@@ -281,7 +285,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     // One subcommand at most: after it, a command word is a file name (`ropc help check`,
     // `ropc check build`), not a second subcommand.
     app.require_subcommand(0, 1);
-    Words top, check, build, emit, graph, explain, version, help, fmt;
+    Words top, check, build, emit, graph, explain, version, help, fmt, lsp;
     register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
     register_words(*app.add_subcommand("check"), check,
                    kIncludes | kDiagnostics | kFormat | kNoBind);
@@ -292,10 +296,11 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     register_words(*app.add_subcommand("version"), version, 0);
     register_words(*app.add_subcommand("help"), help, 0);
     register_words(*app.add_subcommand("fmt"), fmt, kDiagnostics | kFmt);
+    register_words(*app.add_subcommand("lsp"), lsp, kIncludes | kLsp);
     const std::vector<std::pair<Command, Words*>> subcommands = {
         {Command::Check, &check}, {Command::Build, &build},     {Command::Emit, &emit},
         {Command::Graph, &graph}, {Command::Explain, &explain}, {Command::Version, &version},
-        {Command::Help, &help},   {Command::Fmt, &fmt}};
+        {Command::Help, &help},   {Command::Fmt, &fmt},         {Command::Lsp, &lsp}};
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
     try {
@@ -404,6 +409,10 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             }
             request.fmt_check = fmt.check;
             request.fmt_in_place = fmt.in_place;
+            break;
+        case Command::Lsp:
+            if (!request.files.empty()) return {std::nullopt, "lsp takes no files"};
+            request.lsp_bind = lsp.bind;
             break;
         case Command::Explain:
             if (explicit_command) {

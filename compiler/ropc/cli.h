@@ -12,7 +12,7 @@
 
 namespace rop::cli {
 
-enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt };
+enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt, Lsp };
 using Format = driver::Format;
 using ColorMode = driver::ColorMode;
 using driver::use_color;
@@ -27,6 +27,7 @@ struct Request {
     std::string explain_code;         // --explain
     bool fmt_check = false;           // ropc fmt --check: report, rewrite nothing
     bool fmt_in_place = false;        // ropc fmt -i: rewrite the files
+    bool lsp_bind = false;            // ropc lsp --bind: bind as it checks
     std::optional<Command> help_for;  // `ropc check --help`: help for that subcommand
 };
 

@@ -106,6 +106,18 @@ std::string help_text(std::optional<Command> command) {
                    "check` prints them.\nExit status: 0 done (all canonical, with --check), 1 "
                    "syntax errors or (--check) files\nto reformat, 2 usage error or a file that "
                    "cannot be read or written.\n";
+        case Command::Lsp:
+            return "usage: ropc lsp [--bind] [-I DIR]...\n\n"
+                   "A Language Server for .rop files on stdin/stdout (JSON-RPC 2.0), for "
+                   "editors\n(docs/editor.md): diagnostics as you type, as `ropc check` "
+                   "reports them, hover,\ngo to definition and completion.\n"
+                   "  --bind             also bind every Call to its C++ UDF as it checks "
+                   "(E05xx as you\n"
+                   "                     type; slower): without it, `ropc check --no-bind`'s "
+                   "checks\n"
+                   "  -I DIR             also look for `use` headers (and what they include) in "
+                   "DIR\n"
+                   "Exit status: 0 after the client's shutdown and exit, 1 otherwise.\n";
         case Command::Version: return "usage: ropc --version\n";
         case Command::Help: break;
     }
@@ -116,6 +128,7 @@ std::string help_text(std::optional<Command> command) {
            "  emit STAGE FILE        print tokens, ast, plan or cpp (also: --emit=STAGE FILE)\n"
            "  graph FILE             print the pipeline as Graphviz DOT\n"
            "  fmt FILE...            print or rewrite (-i) pipelines in canonical layout\n"
+           "  lsp                    serve editors: a Language Server on stdin/stdout\n"
            "  --explain ID           explain a diagnostic id, e.g. E0203\n"
            "  --version              print the version\n\n"
            "`ropc <command> --help` describes one command (`ropc build --help` too).\n";

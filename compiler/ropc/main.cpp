@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "lsp/server.h"
 #include "ropc/cli.h"
 #include "ropc/commands.h"
 #include "ropc/help.h"
@@ -19,6 +20,12 @@ int dispatch(const rop::cli::Request& request) {
         case Command::Emit: return run_emit(request);
         case Command::Graph: return run_graph(request);
         case Command::Fmt: return run_fmt(request);
+        case Command::Lsp: {
+            rop::lsp::ServerOptions options;
+            options.bind = request.lsp_bind;
+            options.include_dirs = request.front.include_dirs;
+            return rop::lsp::serve(options, std::cin, std::cout);
+        }
         case Command::Explain: {
             const auto text = explain_text(request.explain_code);
             if (!text) {
