@@ -95,6 +95,36 @@ def main():
                                              "contentChanges": [{"text": good}]})
     check(client.diagnostics(uri) == [], "diagnostics cleared after the fix")
 
+    # 2b. Columns in UTF-16 code units: after an emoji (two units, one ropc column) in a string,
+    # an error on the same line is one LSP character further right than ropc's column.
+    wide = good.replace('wordcount.Report(title: "Word count");',
+                        'wordcount.Report(title: "W\u00f6rd \U0001F600 count") batch 0;')
+    assert wide != good
+    wide_path = os.path.join(work, "wide.rop")
+    open(wide_path, "w", encoding="utf-8").write(wide)
+    wide_checked = json.loads(subprocess.run(
+        [ropc, "check", "--no-bind", "--format=json", wide_path], capture_output=True,
+        text=True, env=env).stdout)
+    check([d["id"] for d in wide_checked] == ["E0304"], "ropc check: E0304 for batch 0")
+    wide_uri = uri_of(wide_path)
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": wide_uri, "languageId": "rop", "version": 1, "text": wide}})
+    diags = client.diagnostics(wide_uri)
+    check([d["code"] for d in diags] == ["E0304"], "E0304 for batch 0, got %r" % diags)
+    if diags and wide_checked:
+        start = diags[0]["range"]["start"]
+        check((start["line"] + 1, start["character"]) == (wide_checked[0]["line"],
+                                                          wide_checked[0]["column"]),
+              "UTF-16 character %r = ropc column %d - 1 + 1" % (start, wide_checked[0]["column"]))
+    at = position_of(wide, "batch 0", "batch 0", 1)
+    at["character"] += 1  # the emoji's second unit
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": wide_uri},
+                                                  "position": at})
+    check(hover.get("result") and "`batch`" in hover["result"]["contents"]["value"],
+          "hover finds `batch` after the emoji: %r" % hover)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": wide_uri}})
+    check(client.diagnostics(wide_uri) == [], "closing wide.rop clears its diagnostics")
+
     # 3. Hover: a stream's Domain and C++ type, a Domain, an operator, an option.
     at = position_of(good, "lines", "kept   = filter lines", 2)
     hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
