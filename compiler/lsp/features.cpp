@@ -42,7 +42,7 @@ const bind::BoundProgram* binding(Document& doc, const Context& context) {
         options.include_dirs = context.front.include_dirs;
         options.pch_cache_dir = (fs::path(driver::cache_dir(context.front.cache_dir)) / "bind");
         options.sources = doc.sources.get();
-        DiagnosticEngine scratch(*doc.sources);  // `ropc check --bind` reports these
+        DiagnosticEngine scratch(*doc.sources);  // `ropc check` reports these
         doc.hover_binding = bind::bind_program(*doc.front.program, doc.path, options, scratch);
     }
     return *doc.hover_binding ? &**doc.hover_binding : nullptr;
@@ -62,14 +62,15 @@ const sema::Domain* find_domain(const sema::CheckedProgram& program, std::string
     return nullptr;
 }
 
-// "`Page`, child of `Doc`" or "`Doc` (the root)".
+// "`Region`, child of `Page` in `Doc`" or "`Doc` (the root)".
 std::string domain_text(const sema::CheckedProgram& program, sema::DomainId id) {
     const sema::Domain& domain = program.domains[id];
     std::string text = "`" + domain.name + "`";
     if (!domain.parent) return text + " (the root)";
-    text += ", child of";
+    const char* joint = ", child of `";
     for (auto parent = domain.parent; parent; parent = program.domains[*parent].parent) {
-        text += " `" + program.domains[*parent].name + "`";
+        text += joint + program.domains[*parent].name + "`";
+        joint = " in `";
     }
     return text;
 }

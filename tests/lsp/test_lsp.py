@@ -237,6 +237,12 @@ def main():
     codes = [(d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"])
              for d in diags]
     check(("E0500", 9, 34) in codes, "--bind reports E0500 at 10:35: %r" % codes)
+    # A UDF no header declares: its definition is the `use` line (line 5).
+    at = position_of(typo, "wordcount.split_linez", "lines  = expand", 12)
+    loc = client.request("textDocument/definition", {"textDocument": {"uri": uri},
+                                                     "position": at})["result"]
+    check(loc and loc["uri"] == uri and loc["range"]["start"] == {"line": 4, "character": 0},
+          "definition of an undeclared UDF: its `use` line: %r" % loc)
     client.notify("exit", None)
     status = client.finish()
     check(status == 1, "exit without shutdown: status 1, got %d" % status)
