@@ -35,6 +35,15 @@ using RopGpuLaplacianSums = int (*)(const RopGpuImage* image, double* sum, doubl
                                     char* error, std::size_t error_size);
 inline constexpr const char* kRopGpuLaplacianSums = "rop_gpu_cuda_laplacian_sums";
 
+// The resize kernel alone on `count` uploaded images, `repeats` times (benchmark B6): its mean
+// time, the bytes it moves (input once, output floats) and the device's peak memory bandwidth
+// (from cudaDevAttrMemoryClockRate and cudaDevAttrGlobalMemoryBusWidth).
+using RopGpuTimeResize = int (*)(const RopGpuImage* images, int count, int height, int width,
+                                 int channels, int repeats, double* seconds, double* bytes,
+                                 double* peak_bytes_per_second, char* error,
+                                 std::size_t error_size);
+inline constexpr const char* kRopGpuTimeResize = "rop_gpu_cuda_time_resize";
+
 // The calling thread's current device (cudaGetDevice), for tests: -1 on an error.
 using RopGpuCurrentDevice = int (*)();
 inline constexpr const char* kRopGpuCurrentDevice = "rop_gpu_cuda_current_device";

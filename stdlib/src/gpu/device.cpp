@@ -20,6 +20,7 @@ struct CudaLibrary {
     RopGpuResizeNormalize resize_normalize = nullptr;
     RopGpuLaplacianSums laplacian_sums = nullptr;
     RopGpuCurrentDevice current_device = nullptr;
+    RopGpuTimeResize time_resize = nullptr;
 };
 
 struct Decision {
@@ -46,7 +47,7 @@ std::vector<std::string> library_candidates() {
     return candidates;
 }
 
-// Loads the library and its four functions; the reason it cannot, otherwise.
+// Loads the library and its functions; the reason it cannot, otherwise.
 std::string load(CudaLibrary& library) {
     std::string reasons;
     for (const std::string& path : library_candidates()) {
@@ -64,8 +65,9 @@ std::string load(CudaLibrary& library) {
             reinterpret_cast<RopGpuLaplacianSums>(dlsym(handle, kRopGpuLaplacianSums));
         library.current_device =
             reinterpret_cast<RopGpuCurrentDevice>(dlsym(handle, kRopGpuCurrentDevice));
+        library.time_resize = reinterpret_cast<RopGpuTimeResize>(dlsym(handle, kRopGpuTimeResize));
         if (library.device_count && library.resize_normalize && library.laplacian_sums &&
-            library.current_device) {
+            library.current_device && library.time_resize) {
             return "";
         }
         reasons += (reasons.empty() ? "" : "; ") + path + " lacks the rop_gpu_cuda_* functions";
@@ -170,6 +172,20 @@ LaplacianSums laplacian_sums_cuda(const Image& image) {
     }
     sums.count = static_cast<double>(image.width - 2) * (image.height - 2);
     return sums;
+}
+
+KernelTiming time_resize_cuda(std::span<const Image> images, const ResizeRequest& r, int repeats) {
+    const CudaLibrary& library = cuda_library();
+    std::vector<RopGpuImage> views;
+    for (const Image& image : images) views.push_back(view(image));
+    KernelTiming timing;
+    std::array<char, 512> error{};
+    if (library.time_resize(views.data(), static_cast<int>(views.size()), r.height, r.width,
+                            r.channels, repeats, &timing.seconds, &timing.bytes,
+                            &timing.peak_bytes_per_second, error.data(), error.size()) != 0) {
+        fail("resize_normalize", error);
+    }
+    return timing;
 }
 
 int current_cuda_device() {

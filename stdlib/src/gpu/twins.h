@@ -45,6 +45,15 @@ void reset_device_for_testing();
 std::vector<float> resize_normalize_cuda(std::span<const Image> images, const ResizeRequest& r);
 LaplacianSums laplacian_sums_cuda(const Image& image);
 
+// The resize kernel's mean time over `repeats` launches on the batch already on the device, the
+// bytes it moves and the device's peak memory bandwidth (benchmark B6; use_cuda() must be true).
+struct KernelTiming {
+    double seconds = 0;
+    double bytes = 0;
+    double peak_bytes_per_second = 0;
+};
+KernelTiming time_resize_cuda(std::span<const Image> images, const ResizeRequest& r, int repeats);
+
 // The calling thread's current CUDA device as the CUDA library sees it (-1: none or no library).
 int current_cuda_device();
 
