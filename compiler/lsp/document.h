@@ -50,6 +50,11 @@ json diagnostics_params(const Document& doc);
 json hover(Document& doc, Position position, Context& context);
 json definition(Document& doc, Position position, Context& context);
 json completion(Document& doc, Position position, Context& context);
+// textDocument/formatting: one edit to `ropc fmt`'s layout ([] when already canonical), or
+// nothing when the text does not parse. textDocument/codeAction: a quick fix for each fix-it of
+// a diagnostic over [begin, end].
+std::optional<json> formatting(const Document& doc);
+json code_actions(const Document& doc, Position begin, Position end);
 
 // An LSP Range for `range` of `sources` (any file it holds).
 json to_lsp_range(const SourceManager& sources, SourceRange range);

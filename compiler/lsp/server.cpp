@@ -20,6 +20,7 @@ constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 constexpr int kInternalError = -32603;
 constexpr int kServerNotInitialized = -32002;
+constexpr int kRequestFailed = -32803;
 
 json error_reply(const json& id, int code, std::string message) {
     return {{"jsonrpc", "2.0"},
@@ -35,10 +36,11 @@ json notification(std::string method, json params) {
     return {{"jsonrpc", "2.0"}, {"method", std::move(method)}, {"params", std::move(params)}};
 }
 
-Position position_of(const json& params) {
-    const json& at = params.at("position");
+Position position_at(const json& at) {
     return {at.at("line").get<std::uint32_t>(), at.at("character").get<std::uint32_t>()};
 }
+
+Position position_of(const json& params) { return position_at(params.at("position")); }
 
 class Server {
   public:
@@ -135,6 +137,15 @@ class Server {
                 out.push_back(result_reply(id, with_document(params, definition)));
             } else if (method == "textDocument/completion") {
                 out.push_back(result_reply(id, with_document(params, completion)));
+            } else if (method == "textDocument/formatting") {
+                out.push_back(format(id, params));
+            } else if (method == "textDocument/codeAction") {
+                const Document* doc = document(params);
+                const json& range = params.at("range");
+                out.push_back(
+                    result_reply(id, doc ? code_actions(*doc, position_at(range.at("start")),
+                                                        position_at(range.at("end")))
+                                         : json(nullptr)));
             } else {
                 out.push_back(error_reply(id, kMethodNotFound, "unknown method '" + method + "'"));
             }
@@ -176,6 +187,8 @@ class Server {
              {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
             {"hoverProvider", true},
             {"definitionProvider", true},
+            {"documentFormattingProvider", true},
+            {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
             {"completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}}}};
         return {{"capabilities", std::move(capabilities)},
                 {"serverInfo", {{"name", "ropc"}, {"version", ROP_VERSION}}}};
@@ -227,12 +240,28 @@ class Server {
         out.push_back(notification("textDocument/publishDiagnostics", diagnostics_params(doc)));
     }
 
-    template <class Feature>
-    json with_document(const json& params, Feature feature) {
+    // The open document `params` names, or null: nothing is known about a closed one.
+    Document* document(const json& params) {
         const std::string uri = params.at("textDocument").at("uri").get<std::string>();
         const auto found = documents_.find(uri);
-        if (found == documents_.end()) return nullptr;  // not open: nothing known about it
-        return feature(*found->second, position_of(params), context_);
+        return found == documents_.end() ? nullptr : found->second.get();
+    }
+
+    template <class Feature>
+    json with_document(const json& params, Feature feature) {
+        Document* doc = document(params);
+        return doc ? feature(*doc, position_of(params), context_) : json(nullptr);
+    }
+
+    json format(const json& id, const json& params) {
+        const Document* doc = document(params);
+        if (doc == nullptr) return result_reply(id, nullptr);
+        std::optional<json> edits = formatting(*doc);
+        if (!edits) {
+            return error_reply(id, kRequestFailed,
+                               "the file does not parse; `ropc check` shows its syntax errors");
+        }
+        return result_reply(id, std::move(*edits));
     }
 
     UdfIndex udfs_;

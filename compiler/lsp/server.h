@@ -1,8 +1,9 @@
 // `ropc lsp`: a Language Server for `.rop` files over stdin/stdout (docs/editor.md). JSON-RPC 2.0
 // in Content-Length frames; diagnostics as you type from the front half `ropc check` runs, hover
 // (a stream's Domain and C++ type, an operator's signature and doc, a Call option's meaning),
-// go-to-definition (streams, Domains, UDF declarations) and completion (stdlib operators and UDFs,
-// Call options, keywords, the file's streams and Domains).
+// go-to-definition (streams, Domains, UDF declarations), completion (stdlib operators and UDFs,
+// Call options, keywords, the file's streams and Domains), formatting (`ropc fmt`) and quick
+// fixes (the diagnostics' fix-its).
 #pragma once
 
 #include <iosfwd>

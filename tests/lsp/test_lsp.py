@@ -6,8 +6,8 @@ usage: test_lsp.py ROPC REPO_ROOT WORK_DIR
 Opens examples/wordcount with an injected error and checks the diagnostic against what
 `ropc check --format=json` reports for the same text (id, line, column, end); fixes it and sees
 the diagnostics cleared; hovers a stream (Domain and C++ type), a Domain, an operator and a Call
-option; asks definition of a stream, a Domain, a UDF and a stdlib operator; asks completion; sends
-malformed input; shuts down and exits with status 0. A second server runs with --bind and must
+option; asks definition of a stream, a Domain, a UDF and a stdlib operator; asks completion, a
+quick fix and formatting (as `ropc fmt`); sends malformed input; shuts down and exits with status 0. A second server runs with --bind and must
 report a binding error (E0500) as you type.
 """
 import json
@@ -68,6 +68,8 @@ def main():
     check(caps.get("hoverProvider") is True, "hover advertised")
     check(caps.get("definitionProvider") is True, "definition advertised")
     check("completionProvider" in caps, "completion advertised")
+    check(caps.get("documentFormattingProvider") is True, "formatting advertised")
+    check("codeActionProvider" in caps, "code actions advertised")
     check(caps["textDocumentSync"]["change"] == 1, "full text sync")
     client.notify("initialized", {})
 
@@ -196,6 +198,53 @@ def main():
                  "timeout", "recovery", "map", "expand", "lines", "Line"]:
         check(name in labels, "completion offers %s" % name)
     check("wordcount.split_lines" in labels, "completion offers the `use` header's UDFs")
+
+    # 5b. A quick fix: the fix-it of a misspelt option (E0300), as `ropc check` prints it.
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                  "contentChanges": [{"text": good.replace("batch 16", "bacth 16")}]})
+    diags = client.diagnostics(uri)
+    check([d["code"] for d in diags] == ["E0300"], "E0300 for `bacth`: %r" % diags)
+    if diags:
+        reply = client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": diags[0]["range"],
+            "context": {"diagnostics": diags}})
+        actions = reply.get("result") or []
+        edits = [a["edit"]["changes"][uri] for a in actions if a.get("kind") == "quickfix"]
+        check(len(edits) == 1 and edits[0] == [{"range": {
+            "start": {"line": 11, "character": 45}, "end": {"line": 11, "character": 50}},
+            "newText": "batch"}], "the quick fix replaces 12:46-12:51 with batch: %r" % actions)
+
+    # 5c. Formatting: `ropc fmt`'s layout as one edit; none for a canonical text; an error for
+    # a text that does not parse.
+    messy = good.replace("words  = map kept with", "words=map   kept with")
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 4},
+                                             "contentChanges": [{"text": messy}]})
+    client.diagnostics(uri)
+    messy_path = os.path.join(work, "messy.rop")
+    open(messy_path, "w", encoding="utf-8").write(messy)
+    formatted = subprocess.run([ropc, "fmt", messy_path], capture_output=True, text=True).stdout
+    check(formatted == good, "ropc fmt restores the example's layout")
+    options = {"tabSize": 4, "insertSpaces": True}
+    edits = client.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                       "options": options})["result"]
+    check(len(edits) == 1 and edits[0]["newText"] == formatted and
+          edits[0]["range"]["start"] == {"line": 0, "character": 0},
+          "formatting: one edit to `ropc fmt`'s text: %r" % edits)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 5},
+                                             "contentChanges": [{"text": good}]})
+    client.diagnostics(uri)
+    edits = client.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                       "options": options})["result"]
+    check(edits == [], "formatting a canonical text changes nothing: %r" % edits)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 6},
+                  "contentChanges": [{"text": good.replace("batch 16;", "batch 16")}]})
+    client.diagnostics(uri)
+    reply = client.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                       "options": options})
+    check(reply.get("error", {}).get("code") == -32803, "formatting a syntax error: %r" % reply)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 7},
+                                             "contentChanges": [{"text": good}]})
+    check(client.diagnostics(uri) == [], "clean again")
 
     # 6. Malformed input: JSON-RPC errors, and the server still answers after them.
     client.send_raw(b"{not json")
