@@ -54,6 +54,8 @@ json completion(Document& doc, Position position, Context& context);
 // nothing when the text does not parse. textDocument/codeAction: a quick fix for each fix-it of
 // a diagnostic over [begin, end].
 std::optional<json> formatting(const Document& doc);
+// textDocument/documentSymbol: the streams and Domains the file defines, in source order.
+json document_symbols(const Document& doc);
 json code_actions(const Document& doc, Position begin, Position end);
 
 // An LSP Range for `range` of `sources` (any file it holds).

@@ -304,4 +304,20 @@ json completion(Document& doc, Position position, Context& context) {
     return {{"isIncomplete", false}, {"items", std::move(items)}};
 }
 
+json document_symbols(const Document& doc) {
+    // LSP's SymbolKind: a stream is a Variable (13), a Domain a Struct (23).
+    json symbols = json::array();
+    for (const Occurrence& occurrence : doc.symbols.occurrences) {
+        if (!occurrence.definition) continue;
+        const bool stream = occurrence.kind == SymbolKind::Stream;
+        const json range = to_lsp_range(*doc.sources, occurrence.range);
+        symbols.push_back({{"name", occurrence.name},
+                           {"detail", stream ? "stream" : "Domain"},
+                           {"kind", stream ? 13 : 23},
+                           {"range", range},
+                           {"selectionRange", range}});
+    }
+    return symbols;
+}
+
 }  // namespace rop::lsp

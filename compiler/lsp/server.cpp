@@ -137,6 +137,9 @@ class Server {
                 out.push_back(result_reply(id, with_document(params, definition)));
             } else if (method == "textDocument/completion") {
                 out.push_back(result_reply(id, with_document(params, completion)));
+            } else if (method == "textDocument/documentSymbol") {
+                const Document* doc = document(params);
+                out.push_back(result_reply(id, doc ? document_symbols(*doc) : json(nullptr)));
             } else if (method == "textDocument/formatting") {
                 out.push_back(format(id, params));
             } else if (method == "textDocument/codeAction") {
@@ -188,6 +191,7 @@ class Server {
             {"hoverProvider", true},
             {"definitionProvider", true},
             {"documentFormattingProvider", true},
+            {"documentSymbolProvider", true},
             {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
             {"completionProvider", {{"triggerCharacters", {"."}}, {"resolveProvider", false}}}};
         return {{"capabilities", std::move(capabilities)},

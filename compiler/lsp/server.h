@@ -2,8 +2,8 @@
 // in Content-Length frames; diagnostics as you type from the front half `ropc check` runs, hover
 // (a stream's Domain and C++ type, an operator's signature and doc, a Call option's meaning),
 // go-to-definition (streams, Domains, UDF declarations), completion (stdlib operators and UDFs,
-// Call options, keywords, the file's streams and Domains), formatting (`ropc fmt`) and quick
-// fixes (the diagnostics' fix-its).
+// Call options, keywords, the file's streams and Domains), an outline, formatting (`ropc fmt`) and
+// quick fixes (the diagnostics' fix-its).
 #pragma once
 
 #include <iosfwd>

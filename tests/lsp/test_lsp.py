@@ -70,6 +70,7 @@ def main():
     check("completionProvider" in caps, "completion advertised")
     check(caps.get("documentFormattingProvider") is True, "formatting advertised")
     check("codeActionProvider" in caps, "code actions advertised")
+    check(caps.get("documentSymbolProvider") is True, "document symbols advertised")
     check(caps["textDocumentSync"]["change"] == 1, "full text sync")
     client.notify("initialized", {})
 
@@ -198,6 +199,14 @@ def main():
                  "timeout", "recovery", "map", "expand", "lines", "Line"]:
         check(name in labels, "completion offers %s" % name)
     check("wordcount.split_lines" in labels, "completion offers the `use` header's UDFs")
+
+    # 5a. The outline: every stream and Domain the file defines, in source order.
+    symbols = client.request("textDocument/documentSymbol",
+                             {"textDocument": {"uri": uri}})["result"]
+    names = [(sym["name"], sym["detail"]) for sym in symbols]
+    check(names[:4] == [("files", "stream"), ("File", "Domain"), ("text", "stream"),
+                        ("lines", "stream")] and ("Line", "Domain") in names
+          and len(names) == 9, "document symbols: %r" % names)
 
     # 5b. A quick fix: the fix-it of a misspelt option (E0300), as `ropc check` prints it.
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
