@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rop/stdlib/gpu.h"
@@ -397,19 +398,27 @@ TEST_CASE("GPU: the operators run on the calling thread's current device") {
     int count = 0;
     REQUIRE(cudaGetDeviceCount(&count) == cudaSuccess);
     const int last = count - 1;
-    REQUIRE(cudaSetDevice(last) == cudaSuccess);
-    CHECK(detail::current_cuda_device() == last);
-    std::size_t free_before = 0, total = 0;
-    REQUIRE(cudaMemGetInfo(&free_before, &total) == cudaSuccess);
-    const std::vector<Image> images = {random_image(4096, 4096, 3, 9)};
-    const gpu::Tensor t = gpu::resize_normalize(images, 2048, 2048);
+    // A thread of its own: no buffers yet (they are kept per thread and device), as an actor's.
+    int seen_device = -2;
+    int current = -2;
+    std::size_t free_before = 0;
     std::size_t free_after = 0;
-    REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
+    int n = 0;
+    std::thread actor([&] {
+        std::size_t total = 0;
+        if (cudaSetDevice(last) != cudaSuccess) return;
+        seen_device = detail::current_cuda_device();
+        cudaMemGetInfo(&free_before, &total);
+        const std::vector<Image> images = {random_image(4096, 4096, 3, 9)};
+        n = gpu::resize_normalize(images, 2048, 2048).n;
+        cudaMemGetInfo(&free_after, &total);
+        cudaGetDevice(&current);
+    });
+    actor.join();
+    CHECK(seen_device == last);
+    CHECK(n == 1);
     CHECK(free_after < free_before);  // its buffers (48 MiB in, 48 MiB out) are on `last`
-    int current = -1;
-    REQUIRE(cudaGetDevice(&current) == cudaSuccess);
-    CHECK(current == last);  // left as it was
-    CHECK(t.n == 1);
+    CHECK(current == last);           // left as it was
 #else
     SKIP("the test was built without the CUDA runtime");
 #endif
