@@ -44,24 +44,32 @@ struct Tap {
     float weight;
 };
 
-ROP_GPU_HOST_DEVICE Tap tap(int out, int in_size, int out_size) {
-    const long long numerator = (2LL * out + 1) * in_size - out_size;
-    const long long denominator = 2LL * out_size;
+template <class Int>
+ROP_GPU_HOST_DEVICE Tap tap_in(Int out, Int in_size, Int out_size) {
+    const Int numerator = (2 * out + 1) * in_size - out_size;
+    const Int denominator = 2 * out_size;
     if (numerator <= 0) return Tap{0, in_size > 1 ? 1 : 0, 0.0f};
-    const long long first = numerator / denominator;
-    if (first >= in_size - 1) return Tap{in_size - 1, in_size - 1, 0.0f};
-    const long long remainder = numerator - first * denominator;
+    const Int first = numerator / denominator;
+    if (first >= in_size - 1) {
+        return Tap{static_cast<int>(in_size - 1), static_cast<int>(in_size - 1), 0.0f};
+    }
+    const Int remainder = numerator - first * denominator;
     return Tap{static_cast<int>(first), static_cast<int>(first) + 1,
                static_cast<float>(remainder) / static_cast<float>(denominator)};
 }
 
-// One element of the output tensor: channel c at (x, y) of the resized, normalized image.
-ROP_GPU_HOST_DEVICE float resized_normalized(const std::uint8_t* pixels, int width, int height,
-                                             int channels, int out_height, int out_width,
-                                             int out_channels, int c, int y, int x, float mean,
+// 32-bit integers while (2 out + 1) in fits (every real image; a 64-bit division costs a GPU
+// dozens of instructions), 64-bit beyond: the same exact values either way.
+ROP_GPU_HOST_DEVICE Tap tap(int out, int in_size, int out_size) {
+    if (in_size <= 32767 && out_size <= 32767) return tap_in<int>(out, in_size, out_size);
+    return tap_in<long long>(out, in_size, out_size);
+}
+
+// One element of the output tensor, the taps of its row (ty) and column (tx) given: channel c of
+// the resized, normalized image.
+ROP_GPU_HOST_DEVICE float resized_normalized(const std::uint8_t* pixels, int width, int channels,
+                                             Tap ty, Tap tx, int out_channels, int c, float mean,
                                              float stddev) {
-    const Tap ty = tap(y, height, out_height);
-    const Tap tx = tap(x, width, out_width);
     const float p00 = source_sample(pixels, width, channels, tx.first, ty.first, c, out_channels);
     const float p01 = source_sample(pixels, width, channels, tx.second, ty.first, c, out_channels);
     const float p10 = source_sample(pixels, width, channels, tx.first, ty.second, c, out_channels);

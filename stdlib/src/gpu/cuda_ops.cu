@@ -20,6 +20,8 @@ namespace {
 
 using rop::stdlib::gpu::detail::luma_of;
 using rop::stdlib::gpu::detail::resized_normalized;
+using rop::stdlib::gpu::detail::Tap;
+using rop::stdlib::gpu::detail::tap;
 
 struct Failure : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -125,10 +127,12 @@ __global__ void resize_normalize_kernel(const std::uint8_t* pixels, const ImageP
     const int x = pixel % p.width;
     for (int n = blockIdx.y; n < p.count; n += gridDim.y) {
         const ImageParams image = images[n];
+        const Tap ty = tap(y, image.height, p.height);
+        const Tap tx = tap(x, image.width, p.width);
         for (int c = 0; c < p.channels; ++c) {
             out[(static_cast<std::size_t>(n) * p.channels + c) * plane + pixel] =
-                resized_normalized(pixels + image.offset, image.width, image.height, image.channels,
-                                   p.height, p.width, p.channels, c, y, x, p.mean[c], p.stddev[c]);
+                resized_normalized(pixels + image.offset, image.width, image.channels, ty, tx,
+                                   p.channels, c, p.mean[c], p.stddev[c]);
         }
     }
 }

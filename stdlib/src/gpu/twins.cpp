@@ -12,14 +12,17 @@ std::vector<float> resize_normalize_cpu(std::span<const Image> images, const Res
     const std::size_t plane = static_cast<std::size_t>(r.height) * r.width;
     std::vector<float> out(images.size() * r.channels * plane);
     float* next = out.data();
+    std::vector<Tap> columns(r.width);
+    std::vector<Tap> rows(r.height);
     for (const Image& image : images) {
+        for (int x = 0; x < r.width; ++x) columns[x] = tap(x, image.width, r.width);
+        for (int y = 0; y < r.height; ++y) rows[y] = tap(y, image.height, r.height);
         const std::uint8_t* pixels = image.pixels->data();
         for (int c = 0; c < r.channels; ++c) {
             for (int y = 0; y < r.height; ++y) {
                 for (int x = 0; x < r.width; ++x) {
-                    *next++ = resized_normalized(pixels, image.width, image.height, image.channels,
-                                                 r.height, r.width, r.channels, c, y, x, r.mean[c],
-                                                 r.stddev[c]);
+                    *next++ = resized_normalized(pixels, image.width, image.channels, rows[y],
+                                                 columns[x], r.channels, c, r.mean[c], r.stddev[c]);
                 }
             }
         }
