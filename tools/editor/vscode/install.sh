@@ -12,5 +12,9 @@ mkdir -p "$dest"
 # -L: the grammar is a link to tools/editor/rop.tmLanguage.json; the copy holds the file.
 cp -RL "$here/package.json" "$here/extension.js" "$here/language-configuration.json" \
     "$here/syntaxes" "$dest/"
-(cd "$dest" && npm install --omit=dev --no-audit --no-fund --silent)
+(cd "$dest" && npm install --omit=dev --no-audit --no-fund --silent) || {
+    echo "install.sh: npm could not fetch vscode-languageclient into $dest (offline?);"
+    echo "run 'npm install --omit=dev' there when the registry is reachable"
+    exit 1
+}
 echo "installed $dest; restart VS Code (ropc must be on PATH, or set rop.server.path)"
