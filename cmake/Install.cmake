@@ -1,6 +1,7 @@
 # `cmake --install` gives a relocatable tree in the same layout as the build tree:
 #   bin/ropc                      the compiler (finds everything below relative to itself)
-#   lib/librop_runtime.a          the runtime, and lib/librop_stdlib_<module>.a
+#   lib/librop_runtime.a          the runtime (and librop_runtime_mpi.a, `ropc build --mpi`),
+#                                 and lib/librop_stdlib_<module>.a
 #   include/rop/...               runtime, <rop/udf.h> and the stdlib headers
 #   lib/cmake/rop/ropConfig.cmake find_package(rop) and rop_add_pipeline(NAME pipeline.rop ...)
 include(GNUInstallDirs)
@@ -14,7 +15,8 @@ if(TARGET rop_runtime)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/rop DESTINATION include)
     # Every rop library `ropc build` links: the runtime and the stdlib modules that were built.
     install(DIRECTORY ${PROJECT_BINARY_DIR}/lib/ DESTINATION lib
-            FILES_MATCHING PATTERN "librop_runtime.a" PATTERN "librop_stdlib_*.a"
+            FILES_MATCHING PATTERN "librop_runtime.a" PATTERN "librop_runtime_mpi.a"
+                           PATTERN "librop_stdlib_*.a"
             PATTERN "cmake" EXCLUDE)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/stdlib/include/rop DESTINATION include)

@@ -39,6 +39,7 @@ constexpr FlagSpec kFlags[] = {
     {"--stuck-after", "DURATION"},
     {"--stop-grace", "DURATION"},
     {"--executor", "NAME"},
+    {"--explain-placement", ""},
     {"--resume", ""},
     {"--retry-failed", ""},
     {"--report-roots", "WHICH"},
@@ -93,6 +94,7 @@ std::optional<std::int64_t> parse_duration_ms(std::string_view text) {
 std::string parse_executor(std::string_view value, std::string& into) {
     std::vector<std::string> names;
     for (std::string_view n : executor_names()) names.emplace_back(n);
+    names.emplace_back("mpi");  // pipeline_main's own (mpi_runtime.h), not make_executor's
     if (std::find(names.begin(), names.end(), value) != names.end()) {
         into = std::string(value);
         return {};
@@ -477,6 +479,8 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             error = set_duration(std::string(name), value, args.stop_grace);  // none: no grace
         } else if (name == "--executor") {
             error = parse_executor(value, args.executor);
+        } else if (name == "--explain-placement") {
+            args.explain_placement = true;
         } else if (name == "--resume") {
             args.resume = true;
         } else if (name == "--retry-failed") {

@@ -16,6 +16,7 @@
 #include "crash.h"
 #include "log.h"
 #include "metrics.h"
+#include "mpi_runtime.h"
 #include "process.h"
 #include "rop/runtime/pipeline_main.h"
 #include "selfcheck.h"
@@ -324,6 +325,59 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     }
     if (!worker_spec.empty()) return detail::serve_process_worker(plan, worker_spec, err);
 
+    // MPI (docs/cluster.md): started by mpirun or srun with several ranks, or --executor mpi.
+    // Every rank gets here with the same plan; ranks >= 1 host actors until rank 0 is done.
+    const int launched = detail::launched_ranks();
+    detail::MpiRuntime* mpi = nullptr;
+    if (args.executor == "mpi" || launched > 1) {
+        mpi = detail::mpi_runtime();
+        if (!mpi) {
+            return usage_error(
+                (launched > 1 ? "started by an MPI launcher with " + std::to_string(launched) +
+                                    " ranks, but this binary"
+                              : std::string("--executor mpi: this binary")) +
+                " was built without the MPI executor; build it with `ropc build --mpi` "
+                "(docs/cluster.md)");
+        }
+        if (args.executor == "inline") {
+            return usage_error("--executor inline: started by an MPI launcher with " +
+                               std::to_string(launched) +
+                               " ranks, where the executor is mpi (every rank would run the "
+                               "whole pipeline); start one process to run inline");
+        }
+        try {
+            mpi->start();
+        } catch (const std::exception& e) {
+            return usage_error(std::string("mpi: ") + e.what());
+        }
+        if (mpi->rank() > 0) {
+            RunOptions worker;
+            worker.worker_argv.emplace_back("/proc/self/exe");
+            for (int i = 1; i < argc; ++i) worker.worker_argv.emplace_back(argv[i]);
+            const int status = mpi->serve(plan, worker, err);
+            mpi->finish();
+            return status;
+        }
+    }
+    // Rank 0 tells the other ranks to stop however it returns.
+    struct MpiFinish {
+        detail::MpiRuntime* mpi;
+        ~MpiFinish() {
+            if (mpi) mpi->finish();
+        }
+    } mpi_finish{mpi};
+    std::string placement;
+    if (mpi) {
+        try {
+            plan = mpi->distribute(plan, placement);
+        } catch (const std::exception& e) {
+            return usage_error(e.what());
+        }
+        if (args.explain_placement) err << placement;
+    } else if (args.explain_placement) {
+        err << "placement: one process (" << args.executor << " executor): every actor runs here\n";
+    }
+
     // Source and sinks: failing to open one is the user's (unreadable input, bad path).
     const SourceDefinition& source_def = def.sources[0];
     std::unique_ptr<RootSource> source;
@@ -449,7 +503,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     };
 
     run_options.stop_grace = args.stop_grace;
-    run_options.executor = args.executor;
+    run_options.executor = mpi ? "threads" : args.executor;  // mpi: threads of proxies
     StopRequest stop;
     run_options.stop = &stop;
 
@@ -481,6 +535,10 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     } catch (const std::exception& e) {
         printer->log(LogLevel::Error, prog + ": error: " + e.what(), {{"event", "run_error"}});
         return kExitAborted;
+    }
+    if (mpi) {
+        printer->log(LogLevel::Info, prog + ": mpi: " + mpi->summary(),
+                     {{"event", "mpi"}, {"ranks", mpi->size()}});
     }
     report.pipeline = prog;
     report.rop_version = def.version;

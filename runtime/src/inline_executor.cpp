@@ -70,7 +70,12 @@ std::unique_ptr<Executor> make_executor(std::string_view name) {
     std::string known;
     for (std::string_view n : executor_names())
         known += (known.empty() ? "" : ", ") + std::string(n);
-    if (name == "process" || name == "mpi") {
+    if (name == "mpi") {
+        throw std::invalid_argument(
+            "executor 'mpi' is pipeline_main's, under mpirun or srun (ropc build --mpi; "
+            "docs/cluster.md): run() takes threads or inline");
+    }
+    if (name == "process") {
         throw std::invalid_argument("executor '" + std::string(name) +
                                     "' is not available in this runtime yet (available: " + known +
                                     ")");

@@ -13,9 +13,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "gpu_devices.h"
 #include "process.h"
 #include "process_wire.h"
 
@@ -62,11 +64,24 @@ class ProcessActor final : public Actor {
         std::vector<char*> c_args;
         for (std::string& a : args) c_args.push_back(a.data());
         c_args.push_back(nullptr);
+        // Placed on GPUs (gpu_devices.h): the worker sees only its own devices.
+        std::vector<std::string> env_storage;
+        std::vector<char*> env;
+        const std::string visible = visible_devices_of_thread();
+        if (!visible.empty()) {
+            for (char** e = environ; *e; ++e) {
+                if (!std::string_view(*e).starts_with("CUDA_VISIBLE_DEVICES="))
+                    env_storage.emplace_back(*e);
+            }
+            env_storage.push_back("CUDA_VISIBLE_DEVICES=" + visible);
+            for (std::string& e : env_storage) env.push_back(e.data());
+            env.push_back(nullptr);
+        }
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_adddup2(&actions, child_end, kWorkerFd);
-        const int spawned =
-            ::posix_spawn(&pid_, args[0].c_str(), &actions, nullptr, c_args.data(), environ);
+        const int spawned = ::posix_spawn(&pid_, args[0].c_str(), &actions, nullptr, c_args.data(),
+                                          env.empty() ? environ : env.data());
         posix_spawn_file_actions_destroy(&actions);
         ::close(child_end);
         if (spawned != 0) {
@@ -99,17 +114,7 @@ class ProcessActor final : public Actor {
     }
 
     void process(Batch& batch) override {
-        wire::Writer out(wire::Kind::Batch);
-        const auto n = static_cast<std::uint32_t>(batch.size());
-        out.u32(n);
-        for (std::uint32_t g = 0; g < n; ++g) {
-            const GrainInfo info = batch.info(g);
-            out.u32(info.entity);
-            out.u32(info.parent);
-            out.u32(info.ordinal);
-            for (std::uint32_t i = 0; i < num_inputs_; ++i) out.value(batch.input(g, i));
-            if (kind_ == CallKind::Reduce) out.value(batch.parent(g));
-        }
+        const wire::Writer out = wire::encode_batch(batch, kind_, num_inputs_);
         try {
             wire::send(socket_, out);
             for (;;) {
@@ -121,7 +126,7 @@ class ProcessActor final : public Actor {
                         batch.emit_child(grain, in.value());
                         break;
                     }
-                    case wire::Kind::Done: apply(batch, in); return;
+                    case wire::Kind::Done: wire::apply_done(batch, in, num_outputs_); return;
                     default: throw wire::WireError("process worker: unexpected frame");
                 }
             }
@@ -139,43 +144,6 @@ class ProcessActor final : public Actor {
     }
 
   private:
-    // The worker's results for the batch, then its ending, as execute_job would have seen it.
-    void apply(Batch& batch, wire::Reader& in) {
-        const std::uint32_t n = in.u32();
-        for (std::uint32_t g = 0; g < n; ++g) {
-            const std::uint8_t flags = in.u8();
-            for (std::uint32_t o = 0; o < num_outputs_; ++o) {
-                Value v = in.value();
-                if (v.has_value()) batch.set_output(g, o, std::move(v));
-            }
-            if (flags & wire::kKeepSet) batch.set_keep(g, (flags & wire::kKeep) != 0);
-            if (flags & wire::kFinished) batch.finish_children(g);
-        }
-        const std::uint32_t failures = in.u32();
-        for (std::uint32_t f = 0; f < failures; ++f) {
-            const std::uint32_t grain = in.u32();
-            const bool group = in.u8() != 0;
-            std::string reason = in.str();
-            if (group) {
-                batch.fail_group(grain, std::move(reason));
-            } else {
-                batch.fail_record(grain, std::move(reason));
-            }
-        }
-        const auto ending = static_cast<wire::Ending>(in.u8());
-        const std::uint64_t index = in.u64();
-        const std::string message = in.str();
-        switch (ending) {
-            case wire::Ending::Ok: return;
-            case wire::Ending::Opaque: throw std::runtime_error(message);
-            case wire::Ending::Infra: throw InfraFailure(message);
-            case wire::Ending::Contract: throw ContractError(message);
-            case wire::Ending::Record: throw RecordFailure(message, index);
-            case wire::Ending::Group: throw GroupFailure(message, index);
-        }
-        throw wire::WireError("process worker: unknown ending");
-    }
-
     // The worker is gone (or going): waits for it and says how it ended.
     std::string reap() {
         boost::system::error_code ignored;

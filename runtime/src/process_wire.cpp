@@ -77,6 +77,57 @@ Value Reader::value() {
     throw WireError("process worker: unknown item tag");
 }
 
+Writer encode_batch(const Batch& batch, CallKind kind, std::uint32_t num_inputs) {
+    Writer out(Kind::Batch);
+    const auto n = static_cast<std::uint32_t>(batch.size());
+    out.u32(n);
+    for (std::uint32_t g = 0; g < n; ++g) {
+        const GrainInfo info = batch.info(g);
+        out.u32(info.entity);
+        out.u32(info.parent);
+        out.u32(info.ordinal);
+        for (std::uint32_t i = 0; i < num_inputs; ++i) out.value(batch.input(g, i));
+        if (kind == CallKind::Reduce) out.value(batch.parent(g));
+    }
+    return out;
+}
+
+void apply_done(Batch& batch, Reader& in, std::uint32_t num_outputs) {
+    const std::uint32_t n = in.u32();
+    for (std::uint32_t g = 0; g < n; ++g) {
+        const std::uint8_t flags = in.u8();
+        for (std::uint32_t o = 0; o < num_outputs; ++o) {
+            Value v = in.value();
+            if (v.has_value()) batch.set_output(g, o, std::move(v));
+        }
+        if (flags & kKeepSet) batch.set_keep(g, (flags & kKeep) != 0);
+        if (flags & kFinished) batch.finish_children(g);
+    }
+    const std::uint32_t failures = in.u32();
+    for (std::uint32_t f = 0; f < failures; ++f) {
+        const std::uint32_t grain = in.u32();
+        const bool group = in.u8() != 0;
+        std::string reason = in.str();
+        if (group) {
+            batch.fail_group(grain, std::move(reason));
+        } else {
+            batch.fail_record(grain, std::move(reason));
+        }
+    }
+    const auto ending = static_cast<Ending>(in.u8());
+    const std::uint64_t index = in.u64();
+    const std::string message = in.str();
+    switch (ending) {
+        case Ending::Ok: return;
+        case Ending::Opaque: throw std::runtime_error(message);
+        case Ending::Infra: throw InfraFailure(message);
+        case Ending::Contract: throw ContractError(message);
+        case Ending::Record: throw RecordFailure(message, index);
+        case Ending::Group: throw GroupFailure(message, index);
+    }
+    throw WireError("process worker: unknown ending");
+}
+
 void send(Socket& socket, const Writer& frame) {
     const std::uint64_t size = frame.frame().size();
     const std::array<boost::asio::const_buffer, 2> buffers{boost::asio::buffer(&size, sizeof size),

@@ -8,10 +8,12 @@
 #include <boost/asio/local/stream_protocol.hpp>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "rop/runtime/plan.h"
 #include "rop/runtime/udf.h"
 #include "rop/runtime/value.h"
 
@@ -19,7 +21,20 @@ namespace rop::runtime::detail::wire {
 
 // Frame kinds. Driver -> worker: Batch. Worker -> driver: Ready (its actor is built), Setup
 // (the actor could not be built: message), Emitted (one streamed child), Done (the results).
-enum class Kind : std::uint8_t { Batch = 'B', Ready = 'R', Setup = 'S', Emitted = 'E', Done = 'D' };
+// Between MPI ranks (mpi/), also: Hello (a rank's host, cores and GPUs, to rank 0), Start (build
+// an actor in a slot), Cancel (cancel a slot's batch), Close (a slot's actor is done), Stop.
+enum class Kind : std::uint8_t {
+    Batch = 'B',
+    Ready = 'R',
+    Setup = 'S',
+    Emitted = 'E',
+    Done = 'D',
+    Hello = 'H',
+    Start = 'A',
+    Cancel = 'C',
+    Close = 'X',
+    Stop = 'Q',
+};
 
 // A Grain's flags in a Done frame: set_keep was called (and its verdict), children sealed.
 inline constexpr std::uint8_t kKeepSet = 1, kKeep = 2, kFinished = 4;
@@ -80,6 +95,19 @@ class Reader {
     }
     std::string_view in_;
 };
+
+// A batch's request and results, as any out-of-process actor moves them (process workers here,
+// MPI ranks in rop_runtime_mpi): the Batch frame (the Grains' infos and items), and on the other
+// side the Done frame applied to the driver's Batch, rethrowing how process() ended there.
+Writer encode_batch(const Batch& batch, CallKind kind, std::uint32_t num_inputs);
+void apply_done(Batch& batch, Reader& in, std::uint32_t num_outputs);
+
+// The remote side: decodes a Batch frame, runs `actor` on it, sends each streamed child as an
+// Emitted frame and then the Done frame through `send`, classifying what process() threw as
+// execute_job does. `memory`: the worker's memory limit in bytes, for an out-of-memory reason.
+using Send = std::function<void(const Writer&)>;
+void run_batch(Actor& actor, Reader& in, const CallSpec& spec, const Send& send,
+               std::uint64_t memory);
 
 using Socket = boost::asio::local::stream_protocol::socket;
 

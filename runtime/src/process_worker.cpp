@@ -43,11 +43,11 @@ std::optional<WorkerSpec> parse_spec(std::string_view spec) {
 // Done frame, except streamed children, which go to the driver at once.
 class WorkerBatch final : public Batch {
   public:
-    WorkerBatch(wire::Reader& in, const CallSpec& spec, wire::Socket& socket)
+    WorkerBatch(wire::Reader& in, const CallSpec& spec, const wire::Send& send)
         : num_inputs_(spec.inputs.size()),
           num_outputs_(spec.outputs.size()),
           reduce_(spec.kind == CallKind::Reduce),
-          socket_(socket) {
+          send_(send) {
         const std::uint32_t n = in.u32();
         infos_.resize(n);
         inputs_.resize(std::size_t{n} * num_inputs_);
@@ -85,7 +85,7 @@ class WorkerBatch final : public Batch {
         wire::Writer out(wire::Kind::Emitted);
         out.u32(static_cast<std::uint32_t>(grain));
         out.value(child);
-        wire::send(socket_, out);
+        send_(out);
     }
     void finish_children(std::size_t grain) override { flags_.at(grain) |= wire::kFinished; }
     void fail_record(std::size_t grain, std::string reason) override {
@@ -124,18 +124,18 @@ class WorkerBatch final : public Batch {
     };
     std::size_t num_inputs_, num_outputs_;
     bool reduce_;
-    wire::Socket& socket_;
+    const wire::Send& send_;
     std::vector<GrainInfo> infos_;
     std::vector<Value> inputs_, parents_, outputs_;
     std::vector<std::uint8_t> flags_;
     std::vector<Failure> failures_;
 };
 
-// Runs one batch and answers with its Done frame, classifying what process() threw as
-// execute_job does.
-void run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, wire::Socket& socket,
-               std::uint64_t memory) {
-    WorkerBatch batch(in, spec, socket);
+}  // namespace
+
+void wire::run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, const wire::Send& send,
+                     std::uint64_t memory) {
+    WorkerBatch batch(in, spec, send);
     wire::Ending ending = wire::Ending::Ok;
     std::uint64_t index = rop::kUnnamed;
     std::string message;
@@ -167,10 +167,8 @@ void run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, wire::Socke
         ending = wire::Ending::Opaque;
         message = "unknown exception";
     }
-    wire::send(socket, batch.done(ending, index, message));
+    send(batch.done(ending, index, message));
 }
-
-}  // namespace
 
 int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& err) {
     const std::optional<WorkerSpec> spec = parse_spec(text);
@@ -216,6 +214,7 @@ int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& 
             return 1;
         }
         wire::send(socket, wire::Writer(wire::Kind::Ready));
+        const wire::Send send = [&socket](const wire::Writer& frame) { wire::send(socket, frame); };
         for (;;) {
             std::string frame;
             try {
@@ -228,7 +227,7 @@ int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& 
                 return 2;
             }
             wire::Reader in(std::string_view(frame).substr(1));
-            run_batch(*actor, in, call, socket, spec->memory);
+            wire::run_batch(*actor, in, call, send, spec->memory);
         }
     } catch (const std::exception& e) {  // the socket broke mid-batch, or a malformed frame
         err << "rop worker (call '" << call.name << "'): " << e.what() << "\n";

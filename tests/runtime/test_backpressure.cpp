@@ -19,10 +19,12 @@ namespace {
 constexpr std::size_t kChildBytes = 64 * 1024;
 constexpr long kChildren = 400;  // 25 MiB streamed by one root
 
-ActorFactory stream_strings() {
-    return actor([](Batch& b) {
+// `gap`: a pause before each child (so that the driver surely looks before the budget is spent).
+ActorFactory stream_strings(std::chrono::microseconds gap = std::chrono::microseconds(0)) {
+    return actor([gap](Batch& b) {
         for (std::size_t g = 0; g < b.size(); ++g) {
             for (long i = 0; i < b.input(g, 0).get<long>(); ++i) {
+                if (gap.count() > 0) std::this_thread::sleep_for(gap);
                 b.emit_child(g, Value::of<std::string>(std::string(kChildBytes, 'a' + i % 26)));
             }
         }
@@ -35,7 +37,8 @@ struct StreamPlan {
     PortId out = 0;
     // The map's first batch sleeps `first`, the others `sleep`.
     StreamPlan(CallOptions split, std::chrono::microseconds sleep,
-               std::chrono::microseconds first = std::chrono::microseconds(-1)) {
+               std::chrono::microseconds first = std::chrono::microseconds(-1),
+               std::chrono::microseconds gap = std::chrono::microseconds(0)) {
         if (first.count() < 0) first = sleep;
         auto batches = std::make_shared<std::atomic<int>>(0);
         PlanBuilder b;
@@ -44,7 +47,7 @@ struct StreamPlan {
         const PortId src = b.source("src");
         const PortId pages = b.add_port("pages", page);
         out = b.add_port("out", page);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, split, stream_strings()});
+        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, split, stream_strings(gap)});
         b.add_call({"m",
                     CallKind::Map,
                     page,
@@ -92,9 +95,12 @@ TEST_CASE("backpressure: a paused expand's timeout waits with it", "[runtime][ba
     split.timeout = std::chrono::milliseconds(1000);
     // The consumer's first batch takes 2.5 s: the expand, over budget after 16 children, stays
     // paused for all of it, more than twice its timeout (the driver looks at least once a
-    // second), while its own work takes milliseconds (well under a second under TSan). Many
-    // short pauses would not do: each resume moves the deadline on by the pause.
-    StreamPlan p(split, std::chrono::milliseconds(0), std::chrono::milliseconds(2500));
+    // second), while its own work takes 0.4 s: a child a millisecond, so that the driver has
+    // looked at it long before it spent its budget (on a loaded machine an expand left alone
+    // streams all 25 MiB before the driver's first look, and never pauses). Many short pauses
+    // would not do: each resume moves the deadline on by the pause.
+    StreamPlan p(split, std::chrono::milliseconds(0), std::chrono::milliseconds(2500),
+                 std::chrono::milliseconds(1));
     RunOptions options;
     options.max_payload_bytes = 1 << 20;
     VecSource source({kChildren});

@@ -151,9 +151,11 @@ TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
         {{"--stop-grace", "2"},
          "--stop-grace: '2' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)"},
         {{"--executor", "thread"},
-         "--executor: unknown executor 'thread' (available: threads, inline); did you mean "
-         "'threads'?"},
-        {{"--executor", "mpi"}, "--executor: unknown executor 'mpi' (available: threads, inline)"},
+         "--executor: unknown executor 'thread' (available: threads, inline, mpi); did you "
+         "mean 'threads'?"},
+        {{"--executor", "mp"},
+         "--executor: unknown executor 'mp' (available: threads, inline, mpi); did you mean "
+         "'mpi'?"},
     };
     for (const auto& [args, message] : table) {
         INFO(args.front());

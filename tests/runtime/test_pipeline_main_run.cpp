@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -295,6 +296,41 @@ TEST_CASE("pipeline_main: exit 2 on usage errors, one line", "[runtime][cli]") {
     const MainResult o = run_demo(sinks, {}, false, "");
     CHECK(o.code == kExitUsage);
     CHECK(o.err == "demo: error: no input for source 'docs'; use --input docs=PATH\n");
+}
+
+TEST_CASE("pipeline_main: without the MPI executor, mpi is refused before anything runs",
+          "[runtime][cli][mpi]") {
+    // This test binary does not link rop_runtime_mpi (a `ropc build` without --mpi neither).
+    {
+        DemoSinks sinks;
+        const MainResult o = run_demo(sinks, {"--executor", "mpi"});
+        CHECK(o.code == kExitUsage);
+        CHECK(o.err ==
+              "demo: error: --executor mpi: this binary was built without the MPI executor; "
+              "build it with `ropc build --mpi` (docs/cluster.md)\n");
+        CHECK(sinks.totals.empty());
+    }
+    // Started by mpirun with 3 ranks: each would run the whole pipeline; refused, on every rank.
+    ::setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+    DemoSinks sinks;
+    const MainResult o = run_demo(sinks, {});
+    ::unsetenv("OMPI_COMM_WORLD_SIZE");
+    CHECK(o.code == kExitUsage);
+    CHECK(o.err ==
+          "demo: error: started by an MPI launcher with 3 ranks, but this binary was "
+          "built without the MPI executor; build it with `ropc build --mpi` "
+          "(docs/cluster.md)\n");
+    CHECK(sinks.totals.empty());
+    // One rank (mpirun -np 1) is a plain run.
+    ::setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+    DemoSinks one;
+    const MainResult single = run_demo(one, {"--explain-placement"});
+    ::unsetenv("OMPI_COMM_WORLD_SIZE");
+    CHECK(single.code == kExitOk);
+    CHECK_THAT(single.err,
+               ContainsSubstring("placement: one process (threads executor): every actor runs "
+                                 "here\n"));
+    CHECK(one.totals.size() == 3);
 }
 
 TEST_CASE("pipeline_main: --help and --version print and exit 0", "[runtime][cli]") {

@@ -13,7 +13,9 @@
 //   sum   (reduce): the root's VALUE * 1e6 + the sum of its pages, also in the worker process
 //                   when isolated (ROP_TEST_ISOLATE="m,sum"): ReduceGroups cross too
 //   totals (sink):  one line per root, "NAME TOTAL", in a plain file (append, no journal
-//                   needed by the tests; --commit-group 1)
+//                   needed by the tests; --commit-group 1), as roots finish
+// ROP_TEST_GPUS="M,SUM": the map's and the reduce's gpus option (the MPI placement tests);
+// ROP_TEST_SHOW_DEVICES=FILE: each map actor appends the devices it was given to FILE.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "../pipeline_test_parts.h"
+#include "rop/runtime/gpu.h"
 #include "rop/runtime/pipeline_main.h"
 
 namespace rt = rop::runtime;
@@ -72,6 +75,19 @@ void misbehave(long page, const std::string& how) {
 class MapActor final : public rt::Actor {
   public:
     MapActor() : poison_(poison()) {
+        // ROP_TEST_SHOW_DEVICES=FILE: each actor appends the GPUs it was given (the MPI
+        // placement test): its assigned_gpus() and, in a worker process, CUDA_VISIBLE_DEVICES.
+        if (const char* file = std::getenv("ROP_TEST_SHOW_DEVICES")) {
+            std::string line = "gpus=";
+            for (int d : rt::assigned_gpus()) line += std::to_string(d) + ";";
+            const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+            line += std::string(" visible=") + (visible ? visible : "") + "\n";
+            const int fd = ::open(file, O_WRONLY | O_APPEND | O_CREAT, 0644);
+            if (fd >= 0) {
+                [[maybe_unused]] const auto n = ::write(fd, line.data(), line.size());
+                ::close(fd);
+            }
+        }
         for (const auto& [page, how] : poison_) {
             if (how == "setup")
                 throw std::runtime_error("model data not found (page " + std::to_string(page) +
@@ -148,6 +164,13 @@ rt::PipelineDefinition definition() {
     if (isolated.find(",m,") != std::string::npos) m.isolation = rt::Isolation::Process;
     rt::CallOptions r = o;
     if (isolated.find(",sum,") != std::string::npos) r.isolation = rt::Isolation::Process;
+    // gpus is fixed at build time too: ROP_TEST_GPUS="M,SUM" (the MPI placement tests).
+    if (const char* gpus = std::getenv("ROP_TEST_GPUS")) {
+        const std::string text = gpus;
+        m.gpus = std::stod(text.substr(0, text.find(',')));
+        if (text.find(',') != std::string::npos)
+            r.gpus = std::stod(text.substr(text.find(',') + 1));
+    }
     b.add_call({"m", rt::CallKind::Map, page, {{pages}}, {mapped}, m, [] {
                     return std::make_unique<MapActor>();
                 }});

@@ -106,10 +106,11 @@ struct ParsedArgs {
     std::chrono::milliseconds stuck_after = RunOptions{}.stuck_min;  // 0: never warn
     std::chrono::milliseconds stop_grace = RunOptions{}.stop_grace;  // --stop-grace
     std::string executor = RunOptions{}.executor;                    // --executor
-    bool resume = false;          // --resume: continue from the journal
-    bool retry_failed = false;    // --retry-failed: resume, and run failed roots again
-    bool report_ok_roots = true;  // --report-roots all (true) or failed
-    std::string journal_path;     // --journal; empty: default_journal_path(def, outputs)
+    bool explain_placement = false;  // --explain-placement: print where each actor runs
+    bool resume = false;             // --resume: continue from the journal
+    bool retry_failed = false;       // --retry-failed: resume, and run failed roots again
+    bool report_ok_roots = true;     // --report-roots all (true) or failed
+    std::string journal_path;        // --journal; empty: default_journal_path(def, outputs)
 
     // Observability (docs/runtime.md "Observability").
     LogLevel log_level = LogLevel::Info;        // --log-level

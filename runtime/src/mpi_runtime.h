@@ -1,0 +1,49 @@
+// The seam to the MPI executor (docs/cluster.md), which lives in its own library,
+// rop_runtime_mpi, so that a single-machine binary does not depend on MPI: `ropc build --mpi`
+// links it (and names its entry point, rop_mpi_runtime, so the linker keeps it).
+//
+// Under mpirun or srun every rank runs the same binary with the same arguments. Rank 0 is the
+// driver (plan, lineage, scheduling, commit, sinks, journal); the others host the actors it
+// places on them and run the batches it sends (each actor a thread there, or its own worker
+// process for `isolation process`). MPI has no fault tolerance: a rank that dies ends the job;
+// the journal on rank 0 lets --resume continue.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "rop/runtime/plan.h"
+#include "rop/runtime/run.h"
+
+namespace rop::runtime::detail {
+
+class MpiRuntime {
+  public:
+    virtual ~MpiRuntime() = default;
+    // MPI_Init_thread; ranks >= 1 then tell rank 0 their host, cores and GPUs.
+    virtual void start() = 0;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    // Ranks >= 1: hosts the actors rank 0 places here for one run, until rank 0 ends it (or is
+    // gone). `options.worker_argv` starts process-isolated actors on this rank. Returns the
+    // exit status.
+    virtual int serve(const Plan& plan, const RunOptions& options, std::ostream& err) = 0;
+    // Rank 0: `plan` with every actor's factory replaced by a proxy to its rank (placement.h);
+    // `explanation` gets the placement table. Throws PlacementError. Opens a run.
+    virtual Plan distribute(const Plan& plan, std::string& explanation) = 0;
+    // Rank 0: ends the open run (after run() returned): the other ranks' serve() returns.
+    virtual void end_run() = 0;
+    // Every rank: ends the open run (rank 0), then MPI_Finalize. Idempotent.
+    virtual void finish() = 0;
+    // "3 ranks; 12.3 MiB in 4,321 frames through rank 0"
+    virtual std::string summary() const = 0;
+};
+
+// The MPI executor when rop_runtime_mpi is linked, else nullptr.
+MpiRuntime* mpi_runtime();
+
+// How many ranks the launcher (mpirun, srun) started, from its environment; 0 when the process
+// was not started by one.
+int launched_ranks();
+
+}  // namespace rop::runtime::detail

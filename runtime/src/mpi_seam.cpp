@@ -1,0 +1,36 @@
+// mpi_runtime.h: finding the MPI executor without depending on it.
+#include <cstdlib>
+#include <string>
+
+#include "mpi_runtime.h"
+
+// Defined by rop_runtime_mpi; a weak reference, null when that library is not linked.
+extern "C" rop::runtime::detail::MpiRuntime* rop_mpi_runtime() __attribute__((weak));
+
+namespace rop::runtime::detail {
+namespace {
+
+int env_int(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) return 0;
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    return end && *end == '\0' && n > 0 && n < (1L << 24) ? static_cast<int>(n) : 0;
+}
+
+}  // namespace
+
+MpiRuntime* mpi_runtime() { return rop_mpi_runtime ? rop_mpi_runtime() : nullptr; }
+
+int launched_ranks() {
+    if (int n = env_int("OMPI_COMM_WORLD_SIZE")) return n;  // Open MPI's mpirun
+    // srun: a job step's tasks, wired up through PMIx or PMI-2 (a batch script alone, outside
+    // srun, has no step and runs as one process).
+    if (std::getenv("PMIX_RANK") || std::getenv("PMI_RANK")) {
+        if (int n = env_int("SLURM_STEP_NUM_TASKS")) return n;
+        if (int n = env_int("PMI_SIZE")) return n;
+    }
+    return 0;
+}
+
+}  // namespace rop::runtime::detail

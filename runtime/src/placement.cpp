@@ -1,0 +1,169 @@
+// placement.h: actors to ranks, GPUs to actors.
+#include "placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace rop::runtime::detail {
+namespace {
+
+// What is left of a node's devices: the share of each still free (1: whole).
+struct Node {
+    std::vector<double> free;
+    std::vector<int> ranks;  // indices into `ranks`
+};
+
+std::string join(const std::vector<int>& v) {
+    std::string out;
+    for (int x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
+    return out;
+}
+
+std::string inventory(const std::vector<RankInfo>& ranks) {
+    std::map<std::string, int> per_host;
+    for (const RankInfo& r : ranks) per_host[r.host] = r.gpus;
+    std::string out;
+    int total = 0;
+    for (const auto& [host, gpus] : per_host) {
+        out += (out.empty() ? "" : ", ") + host + ": " + std::to_string(gpus);
+        total += gpus;
+    }
+    return std::to_string(total) + " (" + out + ")";
+}
+
+}  // namespace
+
+Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
+    if (ranks.empty()) throw PlacementError("placement: no rank to place actors on");
+    Placement out;
+    out.calls.resize(plan.calls.size());
+    std::map<std::string, Node> nodes;
+    int total_gpus = 0;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        Node& node = nodes[ranks[i].host];
+        if (node.ranks.empty()) {
+            node.free.assign(static_cast<std::size_t>(std::max(ranks[i].gpus, 0)), 1.0);
+            total_gpus += std::max(ranks[i].gpus, 0);
+        }
+        node.ranks.push_back(static_cast<int>(i));
+    }
+    for (const CallSpec& c : plan.calls) out.gpus_wanted |= c.options.gpus > 0 && c.factory;
+    out.gpus_found = out.gpus_wanted && total_gpus > 0;
+
+    std::vector<unsigned> load(ranks.size(), 0);  // actors per rank so far
+    // The least loaded rank among `candidates`, per core.
+    auto pick = [&](const std::vector<int>& candidates) {
+        int best = candidates.front();
+        for (int r : candidates) {
+            const double mine = (load[r] + 1.0) / std::max(1u, ranks[r].cores);
+            const double theirs = (load[best] + 1.0) / std::max(1u, ranks[best].cores);
+            if (mine < theirs) best = r;
+        }
+        ++load[best];
+        return best;
+    };
+    std::vector<int> all(ranks.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const CallSpec& spec = plan.calls[c];
+        if (!spec.factory) continue;
+        const double g = spec.options.gpus;
+        for (std::uint32_t a = 0; a < spec.options.actors; ++a) {
+            ActorSite site;
+            if (g <= 0 || !out.gpus_found) {
+                site.rank = ranks[pick(all)].rank;
+                out.calls[c].sites.push_back(std::move(site));
+                continue;
+            }
+            // The node with the most free capacity that can hold this actor.
+            Node* chosen = nullptr;
+            std::vector<int> devices;
+            double chosen_free = -1;
+            for (auto& [host, node] : nodes) {
+                std::vector<int> fit;
+                double free = 0;
+                for (std::size_t d = 0; d < node.free.size(); ++d) free += node.free[d];
+                if (g >= 1) {
+                    const auto need = static_cast<std::size_t>(std::ceil(g));
+                    for (std::size_t d = 0; d < node.free.size() && fit.size() < need; ++d) {
+                        if (node.free[d] >= 1.0) fit.push_back(static_cast<int>(d));
+                    }
+                    if (fit.size() < need) continue;
+                } else {
+                    // A share: the first device that has it left, preferring one already shared.
+                    int best = -1;
+                    for (std::size_t d = 0; d < node.free.size(); ++d) {
+                        if (node.free[d] + 1e-9 < g) continue;
+                        if (best < 0 || (node.free[d] < 1.0 && node.free[best] >= 1.0)) {
+                            best = static_cast<int>(d);
+                        }
+                    }
+                    if (best < 0) continue;
+                    fit.push_back(best);
+                }
+                if (free > chosen_free) {
+                    chosen = &node;
+                    devices = fit;
+                    chosen_free = free;
+                }
+            }
+            if (!chosen) {
+                std::ostringstream why;
+                why << "placement: call '" << spec.name << "' asks for " << spec.options.actors
+                    << (spec.options.actors == 1 ? " actor" : " actors") << " with gpus " << g
+                    << " each; actor " << a + 1 << " finds no "
+                    << (g >= 1 ? "free device" : "device with that share left") << " (the job has "
+                    << inventory(ranks) << " GPUs; lower actors or gpus, or add nodes)";
+                throw PlacementError(why.str());
+            }
+            for (int d : devices) chosen->free[d] -= g >= 1 ? 1.0 : g;
+            site.rank = ranks[pick(chosen->ranks)].rank;
+            site.devices = std::move(devices);
+            out.calls[c].sites.push_back(std::move(site));
+        }
+    }
+    return out;
+}
+
+std::string explain(const Plan& plan, const Placement& placement,
+                    const std::vector<RankInfo>& ranks) {
+    std::ostringstream out;
+    out << "placement: " << ranks.size() << (ranks.size() == 1 ? " rank" : " ranks")
+        << " host actors:";
+    for (const RankInfo& r : ranks) {
+        out << " rank " << r.rank << " (" << r.host << ", " << r.cores << " cores, " << r.gpus
+            << " GPUs)";
+        if (&r != &ranks.back()) out << ";";
+    }
+    out << "\n";
+    if (placement.gpus_wanted && !placement.gpus_found) {
+        out << "placement: no GPU in the job (" << ranks.front().gpu_source
+            << "): Calls with gpus run on CPU actors\n";
+    }
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const CallPlacement& p = placement.calls[c];
+        if (p.sites.empty()) continue;
+        out << "  " << plan.calls[c].name << ":";
+        std::map<int, std::vector<std::string>> per_rank;
+        for (const ActorSite& s : p.sites) {
+            per_rank[s.rank].push_back(s.devices.empty() ? "cpu" : "gpu " + join(s.devices));
+        }
+        bool first = true;
+        for (const auto& [rank, actors] : per_rank) {
+            out << (first ? " " : "; ") << "rank " << rank << " x" << actors.size();
+            first = false;
+            if (actors.front() != "cpu") {
+                out << " [";
+                for (std::size_t i = 0; i < actors.size(); ++i) out << (i ? ", " : "") << actors[i];
+                out << "]";
+            }
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace rop::runtime::detail

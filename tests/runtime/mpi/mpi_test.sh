@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# The MPI executor under mpirun on one machine (docs/cluster.md). MODE is one of:
+#   outputs    2, 3 and 4 ranks (and 3 with process-isolated actors on the worker ranks) write
+#              the lines the threads executor writes (the sink writes roots as they finish, so
+#              the files are compared sorted)
+#   isolation  a process actor that segfaults on a worker rank fails only its root, with the
+#              reason the threads executor gives, and the job goes on
+#   kill       SIGKILL to a worker rank mid-run ends the job; --resume then finishes it, and the
+#              roots of both runs are exactly the clean output, each once
+#   placement  --explain-placement's table; ROP_SIMULATE_GPUS and gpus: each actor its own
+#              device; more actors than devices is an error at start, on rank 0, exit 2
+# Usage: mpi_test.sh MODE MPI_PIPELINE THREADS_PIPELINE  (rop_mpi_pipeline, rop_process_pipeline)
+set -euo pipefail
+mode=$1
+mpi_bin=$2
+threads_bin=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+# As root, Open MPI wants to be told; beyond the 2 cores, oversubscription is allowed. The
+# ranks share a node, so the shared-memory transport carries the frames.
+mpirun=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+same() { cmp <(sort "$1") <(sort "$2"); }  # the same lines (roots are written as they finish)
+
+# 40 documents: "dNN V" with V = NN * 7 % 23 + 1 (2 to 6 pages each).
+for i in $(seq 1 40); do echo "d$i $((i * 7 % 23 + 1))"; done >docs.txt
+
+case "$mode" in
+outputs)
+    "$threads_bin" --input docs.txt --output totals=clean.txt --report clean.json 2>threads.err ||
+        fail "threads run: $(cat threads.err)"
+    [ "$(wc -l <clean.txt)" = 40 ] || fail "the threads run wrote $(wc -l <clean.txt) lines"
+    for np in 2 3 4; do
+        timeout 120 "${mpirun[@]}" -np $np "$mpi_bin" --input docs.txt --output totals=mpi$np.txt \
+            --set m.actors=3 2>mpi$np.err || fail "np $np: exit $?: $(cat mpi$np.err)"
+        same clean.txt mpi$np.txt || fail "np $np: output differs from the threads executor's"
+        grep -q "mpi: $np ranks; .* frames through rank 0" mpi$np.err ||
+            fail "np $np: no mpi summary line: $(cat mpi$np.err)"
+        echo "np $np: identical ($(grep -o 'mpi: .*' mpi$np.err))"
+    done
+    # Process-isolated map and reduce: their workers are started by the worker ranks.
+    ROP_TEST_ISOLATE=m,sum timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt \
+        --output totals=iso.txt 2>iso.err || fail "isolated np 3: $(cat iso.err)"
+    same clean.txt iso.txt || fail "isolated np 3: output differs"
+    echo "np 3, isolated m and sum: identical"
+    ;;
+isolation)
+    # d20 has V = 3 (no other root has): its page 3001 crashes the map's worker process.
+    export ROP_TEST_ISOLATE=m ROP_TEST_POISON=3001:segv
+    set +e
+    "$threads_bin" --input docs.txt --output totals=clean.txt --report clean.json 2>threads.err
+    threads_code=$?
+    timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt --output totals=mpi.txt \
+        --report mpi.json 2>mpi.err
+    mpi_code=$?
+    set -e
+    [ $threads_code = 3 ] || fail "threads: exit $threads_code: $(cat threads.err)"
+    [ $mpi_code = 3 ] || fail "mpi: exit $mpi_code (want 3: a root failed): $(cat mpi.err)"
+    same clean.txt mpi.txt || fail "the surviving roots' output differs"
+    [ "$(wc -l <mpi.txt)" = 39 ] || fail "mpi wrote $(wc -l <mpi.txt) lines, want 39"
+    python3 - <<'PY' || fail "reports differ"
+import json
+a, b = json.load(open("clean.json")), json.load(open("mpi.json"))
+fa = [(r["name"], r.get("reason")) for r in a["roots"] if r["status"] == "failed"]
+fb = [(r["name"], r.get("reason")) for r in b["roots"] if r["status"] == "failed"]
+print("failed roots, threads:", fa)
+print("failed roots, mpi:    ", fb)
+assert fa == fb and len(fb) == 1 and fb[0][0] == "d20", (fa, fb)
+assert "SIGSEGV" in fb[0][1], fb
+PY
+    ;;
+kill)
+    "$threads_bin" --input docs.txt --output totals=clean.txt 2>threads.err
+    # Each map batch sleeps 0.3 s: the run takes seconds; one root is journaled at a time.
+    export ROP_TEST_SLEEP_US=300000
+    args=(--input docs.txt --output totals=mpi.txt --journal run.journal --commit-group 1
+          --max-inflight-roots 4 --set m.batch=2)
+    "${mpirun[@]}" -np 3 "$mpi_bin" "${args[@]}" 2>first.err &
+    launcher=$!
+    victim=""
+    for _ in $(seq 1 300); do  # until some roots are journaled, then find rank 2
+        if [ -s run.journal ] && [ "$(wc -l <run.journal)" -ge 4 ]; then
+            for pid in $(pgrep -f "$mpi_bin" || true); do
+                if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null |
+                    grep -qx OMPI_COMM_WORLD_RANK=2; then victim=$pid; fi
+            done
+            [ -n "$victim" ] && break
+        fi
+        sleep 0.1
+    done
+    [ -n "$victim" ] || fail "no rank 2 found while the run went on: $(cat first.err)"
+    kill -9 "$victim"
+    killed_at=$(date +%s%N)
+    set +e
+    timeout 60 tail --pid=$launcher -f /dev/null
+    wait $launcher
+    first_code=$?
+    set -e
+    [ $first_code != 0 ] || fail "the job survived the death of rank 2"
+    [ $first_code != 124 ] || fail "the job hung after rank 2 died"
+    ended_ms=$((($(date +%s%N) - killed_at) / 1000000))
+    cp mpi.txt killed.txt
+    done_before=$(wc -l <killed.txt)
+    echo "rank 2 killed: the job ended ${ended_ms} ms later, exit $first_code, $done_before roots done"
+    sed 's/^/  mpirun said: /' first.err | tail -5
+    [ "$done_before" -lt 40 ] || fail "every root finished before the kill: nothing to resume"
+    unset ROP_TEST_SLEEP_US
+    timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" "${args[@]}" --resume --report resumed.json \
+        2>resume.err || fail "--resume: exit $?: $(cat resume.err)"
+    python3 - <<'PY' || fail "the runs together are not the clean output"
+import json
+report = json.load(open("resumed.json"))
+resumed = {r["name"] for r in report["roots"] if r.get("resumed")}
+ran = {r["name"] for r in report["roots"] if not r.get("resumed")}
+killed = [l for l in open("killed.txt") if l.split()[0] in resumed]
+again = open("mpi.txt").readlines()
+clean = open("clean.txt").readlines()
+print(f"{len(resumed)} roots journaled before the kill, {len(ran)} run by --resume")
+assert len(resumed) > 0 and len(ran) > 0, (len(resumed), len(ran))
+assert sorted(killed + again) == sorted(clean), "union differs from the clean run"
+assert {l.split()[0] for l in again} == ran, "--resume ran a journaled root again"
+PY
+    ;;
+placement)
+    out=$(timeout 60 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt --output totals=p.txt \
+        --explain-placement --set m.actors=3 2>&1) || fail "$out"
+    echo "$out" | grep -q "^placement: 2 ranks host actors: rank 1 (.*, 0 GPUs); rank 2 (" ||
+        fail "no rank line: $out"
+    echo "$out" | grep -qx "  m: rank 1 x2; rank 2 x1" || fail "m is not spread 2+1: $out"
+    # Four simulated devices per node, all ranks on one node: m with gpus 1 and 3 actors gets
+    # devices 0, 1, 2; sum with gpus 0.5 and 2 actors shares device 3.
+    out=$(ROP_SIMULATE_GPUS=4 ROP_TEST_GPUS=1,0.5 timeout 60 "${mpirun[@]}" -x ROP_SIMULATE_GPUS \
+        -x ROP_TEST_GPUS -np 3 "$mpi_bin" --input docs.txt --output totals=g.txt \
+        --explain-placement --set m.actors=3 2>&1) || fail "$out"
+    echo "$out" | grep -qx "  m: rank 1 x2 \[gpu 0, gpu 2\]; rank 2 x1 \[gpu 1\]" ||
+        fail "m's devices: $out"
+    echo "$out" | grep -qx "  sum: rank 1 x1 \[gpu 3\]; rank 2 x1 \[gpu 3\]" ||
+        fail "sum's shared device: $out"
+    same p.txt g.txt || fail "placed on GPUs, the output differs"
+    # Each map actor sees its devices: a thread actor in assigned_gpus(), a process-isolated
+    # one's worker in CUDA_VISIBLE_DEVICES (the devices the worker rank was told).
+    for iso in "" m; do
+        rm -f devices.txt
+        ROP_SIMULATE_GPUS=4 ROP_TEST_GPUS=1 ROP_TEST_ISOLATE=$iso ROP_TEST_SHOW_DEVICES=$PWD/devices.txt \
+            timeout 60 "${mpirun[@]}" -x ROP_SIMULATE_GPUS -x ROP_TEST_GPUS -x ROP_TEST_ISOLATE \
+            -x ROP_TEST_SHOW_DEVICES -np 3 "$mpi_bin" --input docs.txt --output totals=d.txt \
+            --set m.actors=3 2>d.err || fail "devices ($iso): $(cat d.err)"
+        if [ -z "$iso" ]; then want=$'gpus=0; visible=\ngpus=1; visible=\ngpus=2; visible='
+        else want=$'gpus= visible=0\ngpus= visible=1\ngpus= visible=2'; fi
+        got=$(sort devices.txt)
+        [ "$got" = "$want" ] || fail "devices seen by the map's actors (isolate '$iso'): $got"
+    done
+    # Five actors with a whole GPU each, four devices: refused at start, on rank 0, exit 2.
+    set +e
+    out=$(ROP_SIMULATE_GPUS=4 ROP_TEST_GPUS=1 timeout 60 "${mpirun[@]}" -x ROP_SIMULATE_GPUS \
+        -x ROP_TEST_GPUS -np 3 "$mpi_bin" --input docs.txt --output totals=x.txt \
+        --set m.actors=5 2>&1)
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "5 actors on 4 GPUs: exit $code, want 2: $out"
+    echo "$out" | grep -q "error: placement: call 'm' asks for 5 actors with gpus 1 each; actor 5 finds no free device (the job has 4 (" ||
+        fail "the message: $out"
+    [ ! -s x.txt ] || fail "something ran"
+    echo "placement: ok"
+    ;;
+*) fail "unknown mode $mode" ;;
+esac
+echo "PASS: $mode"
