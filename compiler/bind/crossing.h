@@ -51,7 +51,9 @@ inline const TypeCodec* codec_of(const UdfLibrary& library, const CxxType& type)
 // The struct codecs the generated file defines (CodecKind::Fields): those the crossing types of
 // every `isolation process` Call need, each after the ones it uses (depth first; a cycle, through
 // a vector, is cut anywhere: rop::FieldsCodec reads its fields' codecs only when it runs).
-inline std::vector<const TypeCodec*> codecs_to_generate(const BoundProgram& bound) {
+// With `every_call` (ropc build --mpi: every Call's items cross between ranks), every Call's.
+inline std::vector<const TypeCodec*> codecs_to_generate(const BoundProgram& bound,
+                                                        bool every_call = false) {
     std::vector<const TypeCodec*> out;
     std::set<const TypeCodec*> seen;
     auto visit = [&](const TypeCodec* codec, auto& self) -> void {
@@ -62,7 +64,8 @@ inline std::vector<const TypeCodec*> codecs_to_generate(const BoundProgram& boun
         if (codec->kind == CodecKind::Fields) out.push_back(codec);
     };
     for (const sema::Call& call : bound.program->calls) {
-        if (call.options.isolation != sema::Isolation::Process || call.id >= bound.calls.size()) {
+        if ((!every_call && call.options.isolation != sema::Isolation::Process) ||
+            call.id >= bound.calls.size()) {
             continue;
         }
         for (const CxxType& type : crossing_types(bound.calls[call.id])) {

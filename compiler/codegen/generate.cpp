@@ -198,7 +198,8 @@ class Generator {
     // headers that declare them and before anything uses them: field by field, in declaration
     // order (rop::FieldsCodec, rop/codec.h). Nothing at all without such a Call.
     void emit_codecs() {
-        const std::vector<const bind::TypeCodec*> codecs = bind::codecs_to_generate(bound_);
+        const std::vector<const bind::TypeCodec*> codecs =
+            bind::codecs_to_generate(bound_, options_.every_call_crosses);
         if (codecs.empty()) return;
         printer_.print(
             "\n// How the structs that cross a process boundary (isolation process) become "

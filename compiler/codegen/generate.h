@@ -22,6 +22,9 @@ struct GenerateOptions {
     // SourceManager's name of the program's file.
     std::string rop_file;
     std::string version;  // what the binary's --version prints (ropc stamps its own)
+    // ropc build --mpi: every Call's items cross between ranks, so every crossing struct gets
+    // its codec (not only those of `isolation process` Calls).
+    bool every_call_crosses = false;
 };
 
 // A stretch of generated lines that belongs to one `.rop` statement: for mapping a C++ error in

@@ -4,9 +4,11 @@
 #include <iostream>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "bind/crossing.h"
 #include "codegen/generate.h"
 #include "codegen/printer.h"
 #include "driver/build_info.h"
@@ -119,7 +121,8 @@ class Builder {
         for (const std::string& dir : toolchain_.include_dirs) h.add(dir);
         h.add(toolchain_.lib_dir);
         h.add(options_.bundle.empty() ? "" : "--bundle")
-            .add(options_.static_link ? "--static" : "");
+            .add(options_.static_link ? "--static" : "")
+            .add(options_.mpi ? "--mpi" : "");
         return h.hex();
     }
 
@@ -167,6 +170,8 @@ class Builder {
         gen_options.cpp_file = generated_name;
         gen_options.rop_file = options_.rop_path;
         gen_options.version = std::string("built by ropc ") + ROP_VERSION;
+        gen_options.every_call_crosses = options_.mpi;
+        if (options_.mpi && !mpi_codecs_ok(bound, sources)) return kErrors;
         codegen::GeneratedCode generated = codegen::generate(bound, sources, gen_options);
 
         // --keep-cpp and --emit=cpp give the same file: the generated code alone.
@@ -344,6 +349,38 @@ class Builder {
         return outcome;
     }
 
+    // --mpi: every Call's items cross between ranks as bytes, so each needs a codec (the rule
+    // E0306 applies to `isolation process` Calls). False, with an error per type, otherwise.
+    bool mpi_codecs_ok(const bind::BoundProgram& bound, const SourceManager& sources) {
+        bool ok = true;
+        std::set<std::string> told;
+        for (const sema::Call& call : bound.program->calls) {
+            if (call.id >= bound.calls.size() || !call.op) continue;
+            for (const bind::CxxType& type : bind::crossing_types(bound.calls[call.id])) {
+                const bind::TypeCodec* codec = bind::codec_of(bound.library, type);
+                if (!codec || codec->kind != bind::CodecKind::None) continue;
+                if (!told.insert(type.canonical).second) continue;
+                const SourceRange range = call.op->name_range;
+                const LineCol at = sources.line_col(range.file, range.begin);
+                err_ << sources.name(range.file) << ":" << at.line << ":" << at.column
+                     << ": error: --mpi: item type '" << type.canonical << "' of call '"
+                     << call.op->name << "' cannot cross between ranks: ";
+                if (codec->problem_field.empty()) {
+                    err_ << "it " << codec->problem;
+                } else if (codec->problem_is_field) {
+                    err_ << "field '" << codec->problem_field << "' (of type '"
+                         << codec->problem_type << "') " << codec->problem;
+                } else {
+                    err_ << "field '" << codec->problem_field << "' has type '"
+                         << codec->problem_type << "', which " << codec->problem;
+                }
+                err_ << "; give it a rop::Codec specialization (docs/udfs.md)\n";
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
     int link(const bind::BoundProgram& bound, const std::vector<std::string>& objects,
              const std::vector<std::string>& object_keys, Manifest& pipeline) {
         std::vector<std::string> libs;
@@ -367,8 +404,34 @@ class Builder {
             err_ << "ropc: error: the runtime library '" << runtime << "' does not exist\n";
             return kErrors;
         }
+        if (options_.mpi) {  // before the runtime, whose weak reference it satisfies
+            const std::string mpi =
+                (fs::path(toolchain_.lib_dir) / "librop_runtime_mpi.a").string();
+            if (!fs::exists(mpi)) {
+                err_ << "ropc: error: --mpi: the MPI executor '" << mpi
+                     << "' was not built (rop was configured without Open MPI: install "
+                        "libopenmpi-dev and rebuild rop)\n";
+                return kErrors;
+            }
+            libs.push_back(mpi);
+            pipeline.add(mpi);
+            libs.push_back("-Wl,--undefined=rop_mpi_runtime");
+        }
         libs.push_back(runtime);
         pipeline.add(runtime);
+        if (options_.mpi) {
+            // Open MPI's own wrapper knows where its library is (Debian: a private lib folder).
+            const ProcessResult flags = run_process({"mpicc", "--showme:link"});
+            if (flags.exit_code != 0) {
+                err_ << "ropc: error: --mpi: cannot ask Open MPI for its link flags (`mpicc "
+                        "--showme:link`"
+                     << (flags.spawn_error.empty() ? "" : ": " + flags.spawn_error)
+                     << "); install libopenmpi-dev\n";
+                return kErrors;
+            }
+            std::istringstream words(flags.output);
+            for (std::string word; words >> word;) libs.push_back(word);
+        }
         libs.push_back("-pthread");
         if (!options_.bundle.empty()) {
             for (const std::string& flag : bundle_link_flags()) libs.push_back(flag);

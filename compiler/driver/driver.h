@@ -30,6 +30,8 @@ struct BuildOptions {
     bool verbose = false;              // -v: print the commands run and the cache decisions
     std::string bundle;                // --bundle DIR|FILE.tar.gz (bundle.h); -o is then optional
     bool static_link = false;          // --static: refused when a system library has no .a
+    bool mpi =
+        false;  // --mpi: link the MPI executor (librop_runtime_mpi.a, Open MPI; docs/cluster.md)
 };
 
 // Runs the whole build. Diagnostics and compiler errors go to `err`, --emit output to `out`.

@@ -52,7 +52,7 @@ enum Group : unsigned {
     kNoBind = 1u << 3,       // --no-bind
     kEmit = 1u << 4,         // --emit=STAGE
     kTopLevel = 1u << 5,     // --explain ID, --version
-    kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v, --bundle, --static
+    kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v, --bundle, --static, --mpi
     kFmt = 1u << 7,          // --check, -i/--in-place
     kLsp = 1u << 8,          // --bind
 };
@@ -68,7 +68,7 @@ struct Words {
     bool no_bind = false;
     bool version = false;
     std::string output, cxx, keep_cpp, opt_level, jobs, bundle;
-    bool static_link = false;
+    bool static_link = false, mpi = false;
     std::vector<std::string> sources;
     bool verbose = false;
     bool check = false, in_place = false;
@@ -114,6 +114,7 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
         app.add_flag("-v,--verbose", w.verbose);
         last_wins(app.add_option("--bundle", w.bundle));
         app.add_flag("--static", w.static_link);
+        app.add_flag("--mpi", w.mpi);
     }
     if (groups & kFmt) {
         app.add_flag("--check", w.check);
@@ -228,6 +229,7 @@ class Validator {
         b.verbose = w.verbose;
         b.bundle = w.bundle;
         b.static_link = w.static_link;
+        b.mpi = w.mpi;
         if (w.given("--bundle") && w.bundle.empty()) {
             return fail("--bundle needs a directory or a .tar.gz file");
         }

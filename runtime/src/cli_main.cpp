@@ -6,17 +6,21 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "crash.h"
+#include "gpu_devices.h"
 #include "log.h"
 #include "metrics.h"
 #include "mpi_runtime.h"
+#include "placement.h"
 #include "process.h"
 #include "rop/runtime/pipeline_main.h"
 #include "selfcheck.h"
@@ -367,6 +371,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         }
     } mpi_finish{mpi};
     std::string placement;
+    bool pin_gpus = false;  // one machine, and some Call asks for gpus: placed before the run
     if (mpi) {
         try {
             plan = mpi->distribute(plan, placement);
@@ -374,8 +379,12 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             return usage_error(e.what());
         }
         if (args.explain_placement) err << placement;
-    } else if (args.explain_placement) {
-        err << "placement: one process (" << args.executor << " executor): every actor runs here\n";
+    } else {
+        for (const CallSpec& c : plan.calls) pin_gpus |= c.options.gpus > 0 && c.factory != nullptr;
+        if (args.explain_placement && !pin_gpus) {
+            err << "placement: one process (" << args.executor
+                << " executor): every actor runs here\n";
+        }
     }
 
     // Source and sinks: failing to open one is the user's (unreadable input, bad path).
@@ -528,6 +537,44 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
                      prog + ": run started (version " +
                          (def.version.empty() ? "unknown" : def.version) + "), input " + listed,
                      {{"event", "run_started"}, {"version", def.version}, {"inputs", inputs}});
+    }
+    // One machine: the Calls with gpus get this node's devices (placement.h), each actor's
+    // thread pinned before its actor is built; none here: they run on CPU actors, said once.
+    if (pin_gpus) {
+        detail::GpuCount gpus;
+        detail::Placement placed;
+        std::vector<detail::RankInfo> self(1);
+        try {
+            gpus = detail::count_gpus();
+            self[0] = {0, host_name(), std::max(1u, std::thread::hardware_concurrency()),
+                       gpus.devices, gpus.how};
+            placed = detail::place(plan, self);
+            // Process-isolated Calls get their proxies now, so that the pinning wraps them (a
+            // worker is started from a pinned thread: CUDA_VISIBLE_DEVICES).
+            if (std::optional<Plan> isolated = detail::with_process_actors(plan, run_options)) {
+                plan = std::move(*isolated);
+                for (CallSpec& c : plan.calls) c.options.isolation = Isolation::Thread;
+            }
+        } catch (const std::exception& e) {
+            return usage_error(e.what());
+        }
+        if (args.explain_placement) err << detail::explain(plan, placed, self);
+        if (!placed.gpus_found) {
+            printer->log(LogLevel::Info,
+                         prog + ": no GPU (" + gpus.how + "): Calls with gpus run on CPU actors",
+                         {{"event", "no_gpu"}, {"reason", gpus.how}});
+        }
+        for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+            const detail::CallPlacement& sites = placed.calls[c];
+            if (sites.sites.empty() || sites.sites.front().devices.empty()) continue;
+            auto shared = std::make_shared<const detail::CallPlacement>(sites);
+            auto next = std::make_shared<std::atomic<std::size_t>>(0);
+            plan.calls[c].factory = [inner = plan.calls[c].factory, shared, next] {
+                detail::pin_thread(
+                    shared->sites[next->fetch_add(1) % shared->sites.size()].devices);
+                return inner();
+            };
+        }
     }
     RunReport report;
     try {

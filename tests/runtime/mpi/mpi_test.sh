@@ -9,6 +9,7 @@
 #              roots of both runs are exactly the clean output, each once
 #   placement  --explain-placement's table; ROP_SIMULATE_GPUS and gpus: each actor its own
 #              device; more actors than devices is an error at start, on rank 0, exit 2
+#   local      the same placement on one machine, without MPI (THREADS_PIPELINE alone)
 # Usage: mpi_test.sh MODE MPI_PIPELINE THREADS_PIPELINE  (rop_mpi_pipeline, rop_process_pipeline)
 set -euo pipefail
 mode=$1
@@ -163,6 +164,38 @@ placement)
         fail "the message: $out"
     [ ! -s x.txt ] || fail "something ran"
     echo "placement: ok"
+    ;;
+local)
+    # One machine, no MPI: Calls with gpus are placed on this node's devices the same way.
+    for iso in "" m; do
+        rm -f devices.txt
+        out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_GPUS=1 ROP_TEST_ISOLATE=$iso \
+            ROP_TEST_SHOW_DEVICES=$PWD/devices.txt "$threads_bin" --input docs.txt \
+            --output totals=l.txt --set m.actors=2 --explain-placement 2>&1) ||
+            fail "local ($iso): $out"
+        echo "$out" | grep -qx "  m: rank 0 x2 \[gpu 0, gpu 1\]" || fail "local placement: $out"
+        if [ -z "$iso" ]; then want=$'gpus=0; visible=\ngpus=1; visible='
+        else want=$'gpus= visible=0\ngpus= visible=1'; fi
+        got=$(sort devices.txt)
+        [ "$got" = "$want" ] || fail "devices seen by the map's actors (isolate '$iso'): $got"
+    done
+    "$threads_bin" --input docs.txt --output totals=clean.txt 2>/dev/null
+    same clean.txt l.txt || fail "placed on GPUs, the output differs"
+    set +e
+    out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_GPUS=1 "$threads_bin" --input docs.txt \
+        --output totals=x.txt --set m.actors=3 2>&1)
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "3 actors on 2 GPUs: exit $code, want 2: $out"
+    echo "$out" | grep -qx "process_pipeline: error: placement: call 'm' asks for 3 actors with gpus 1 each; actor 3 finds no free device (the job has 2 (.*: 2) GPUs; lower actors or gpus, or add nodes)" ||
+        fail "the message: $out"
+    # No GPU here (this machine has no driver, or the count says 0): CPU actors, said once.
+    out=$(ROP_SIMULATE_GPUS=0 ROP_TEST_GPUS=1 "$threads_bin" --input docs.txt \
+        --output totals=n.txt 2>&1) || fail "no GPU: $out"
+    [ "$(echo "$out" | grep -c "no GPU (ROP_SIMULATE_GPUS=0): Calls with gpus run on CPU actors")" = 1 ] ||
+        fail "no GPU: not said once: $out"
+    same clean.txt n.txt || fail "on CPU actors, the output differs"
+    echo "local placement: ok"
     ;;
 *) fail "unknown mode $mode" ;;
 esac
