@@ -142,9 +142,7 @@ class OptionChecker {
                 not_allowed(option, site);
                 continue;
             }
-            if (check_kind(option, *spec) && check_value(option, *spec)) {
-                check_honoured(option, *spec);
-            }
+            if (check_kind(option, *spec)) check_value(option, *spec);
         }
         check_memory();
     }
@@ -244,22 +242,6 @@ class OptionChecker {
                                           text(value.range) + "; it takes " + range_text(spec));
         d.notes.push_back({std::nullopt, option.name.name + ": " + std::string(spec.meaning)});
         return false;
-    }
-
-    // A valid value the runtime does not act on yet is never accepted silently: gpus is recorded
-    // in the plan but places nothing (W0300, a warning: the Call still runs correctly, only
-    // without a GPU). `isolation process` is honoured; binding checks that its item types have
-    // codecs (E0306, bind/checks/check_isolation_codecs.h).
-    void check_honoured(const ast::Option& option, const OptionSpec& spec) {
-        if (spec.kind == OptionKind::Gpus) {
-            Diagnostic& d = diags_.report(
-                DiagId::GpusNotPlaced, option.range,
-                "option 'gpus' is checked but GPUs are not yet placed: the Call runs on CPU "
-                "threads like any other");
-            d.notes.push_back({std::nullopt,
-                               "the value is kept in the plan for when the runtime places actors "
-                               "on GPUs; until then, leaving it out silences this warning"});
-        }
     }
 
     // memory_mb limits a worker process (setrlimit): a Call in threads has none to limit, and a

@@ -1,7 +1,7 @@
 // Structure phase: Call options are known (E0300), given once (E0301), allowed on their
 // construct (E0302), of the right kind (E0303), in range (E0304) and, for words, one of the
-// listed values (E0305); a valid value the runtime does not honour yet is warned about (W0300,
-// `gpus`). (`isolation process` is checked by binding: E0306 when an item type has no codec.)
+// listed values (E0305). (`isolation process` is checked by binding: E0306 when an item type
+// has no codec; `gpus` is placed by the runtime, docs/cluster.md.)
 // The table of options lives in call_options.h.
 #pragma once
 

@@ -343,6 +343,11 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
                 " was built without the MPI executor; build it with `ropc build --mpi` "
                 "(docs/cluster.md)");
         }
+        if (launched <= 1) {
+            return usage_error(
+                "--executor mpi: this process is the only rank; start it with mpirun -np N or "
+                "srun -n N, N >= 2 (rank 0 drives, the others host actors; docs/cluster.md)");
+        }
         if (args.executor == "inline") {
             return usage_error("--executor inline: started by an MPI launcher with " +
                                std::to_string(launched) +

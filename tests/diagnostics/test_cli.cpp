@@ -18,9 +18,8 @@ TEST_CASE("cli: exit status 0 clean / 1 errors / 2 usage or unreadable", "[cli]"
         {{"check", "--no-bind", "W0001_unused_stream.rop", "-Werror"}, 1},  // unless promoted
         {{"check", "W0500_nondeterministic_udf.rop"}, 0},  // binding's warnings too
         {{"check", "W0500_nondeterministic_udf.rop", "-Werror"}, 1},
-        {{"check", "clean/bound.rop"}, 0},            // binds clean
-        {{"check", "W0300_gpus_not_placed.rop"}, 0},  // gpus: a warning, not yet placed
-        {{"check", "W0300_gpus_not_placed.rop", "-Werror"}, 1},
+        {{"check", "clean/bound.rop"}, 0},              // binds clean
+        {{"check", "clean/gpus.rop", "-Werror"}, 0},    // gpus: placed at run time, no warning
         {{"check", "E0306_isolation_process.rop"}, 1},  // an item type without a codec
         {{"check", "clean/isolated.rop"}, 0},           // isolation process, types with codecs
         {{"check", "E0500_unknown_udf.rop"}, 1},        // binding errors

@@ -56,9 +56,9 @@ std::string with_option(const std::string& construct, const std::string& option)
 
 struct Value {
     std::string text;
-    // empty: accepted; else E0303 / E0304 / E0305, reported at the value. W0300 (any accepted
-    // gpus) is a warning, expected by the table test itself. (`isolation process` is accepted
-    // here; binding checks that the Call's item types have codecs, E0306.)
+    // empty: accepted, without a warning; else E0303 / E0304 / E0305, reported at the value.
+    // (`isolation process` is accepted here; binding checks that the Call's item types have
+    // codecs, E0306.)
     std::string id;
 };
 
@@ -150,8 +150,6 @@ TEST_CASE("every option on every construct / in and out of range", "[sema][optio
                     expected = {at("E0302", c.line, option_col)};
                 } else if (!value.id.empty()) {
                     expected = {at(value.id, c.line, value_col)};
-                } else if (option == "gpus") {
-                    expected = {at("W0300", c.line, option_col)};  // checked, not yet placed
                 }
                 CHECK(run.found(rop::Severity::Warning) == expected);
                 ++rows;
@@ -256,25 +254,19 @@ TEST_CASE("isolation process passes sema, written as given for binding's E0306",
     CHECK(isolation.range.end - isolation.range.begin == std::string("isolation process").size());
 }
 
-TEST_CASE("gpus warns that it is not placed yet; -Werror makes it an error", "[sema][options]") {
+TEST_CASE("gpus is accepted and recorded without a warning, also under -Werror",
+          "[sema][options]") {
+    // The runtime places it (docs/cluster.md): nothing to warn about.
     const std::string text = with_option("map", " batch 4 gpus 0.5");
-    const std::string where = at("W0300", 4, column_of(text, 4, "gpus"));
     const auto run = run_sema(text);
-    CHECK(run.found() == std::vector<std::string>{});  // no error: the pipeline still checks
-    CHECK(run.found(rop::Severity::Warning) == std::vector<std::string>{where});
+    CHECK(run.diagnostics.empty());
     REQUIRE(run.program.has_value());
-    CHECK(run.program->calls[2].options.gpus == 0.5);  // still recorded for the plan
-    REQUIRE(run.diagnostics.size() == 1);
-    CHECK(run.diagnostics[0].severity == rop::Severity::Warning);
-    CHECK(run.diagnostics[0].message ==
-          "option 'gpus' is checked but GPUs are not yet placed: the Call runs on CPU threads "
-          "like any other");
-
+    CHECK(run.program->calls[2].options.gpus == 0.5);  // recorded for the plan
     const auto strict = run_sema(text, /*werror=*/true);
-    CHECK(strict.found() == std::vector<std::string>{where});
-    CHECK_FALSE(strict.program.has_value());
+    CHECK(strict.diagnostics.empty());
+    CHECK(strict.program.has_value());
 
-    // An out-of-range gpus is E0304 alone: no warning about placing a value that is rejected.
+    // An out-of-range gpus is E0304, at the value.
     const std::string bad = with_option("map", " gpus 1.5");
     CHECK(run_sema(bad).found(rop::Severity::Warning) ==
           std::vector<std::string>{at("E0304", 4, column_of(bad, 4, "1.5"))});

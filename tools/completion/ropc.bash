@@ -9,7 +9,7 @@
 _ropc_commands="check build emit graph fmt lsp"
 _ropc_flags_top="--explain --version --help"
 _ropc_flags_check="-Werror --format= --max-errors= -I --no-bind --color= --help"
-_ropc_flags_build="-o --cxx --emit= --keep-cpp -I --src -O -j -v --bundle --static -Werror --max-errors= --color= --help"
+_ropc_flags_build="-o --cxx --emit= --keep-cpp -I --src -O -j -v --bundle --static --mpi -Werror --max-errors= --color= --help"
 _ropc_flags_emit="-I --no-bind -Werror --max-errors= --color= --emit= --help"
 _ropc_flags_graph="-Werror --max-errors= --color= --help"
 _ropc_flags_fmt="--check -i --in-place -Werror --max-errors= --color= --help"

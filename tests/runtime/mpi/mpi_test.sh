@@ -163,6 +163,23 @@ placement)
     echo "$out" | grep -q "error: placement: call 'm' asks for 5 actors with gpus 1 each; actor 5 finds no free device (the job has 4 (" ||
         fail "the message: $out"
     [ ! -s x.txt ] || fail "something ran"
+    # --executor mpi without a launcher, and inline under one: usage errors, nothing runs.
+    set +e
+    out=$("$mpi_bin" --input docs.txt --output totals=y.txt --executor mpi 2>&1)
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "--executor mpi alone: exit $code: $out"
+    [ "$out" = "process_pipeline: error: --executor mpi: this process is the only rank; start it with mpirun -np N or srun -n N, N >= 2 (rank 0 drives, the others host actors; docs/cluster.md)" ] ||
+        fail "--executor mpi alone: $out"
+    set +e
+    out=$(timeout 60 "${mpirun[@]}" -np 2 "$mpi_bin" --input docs.txt --output totals=y.txt \
+        --executor inline 2>&1)
+    code=$?
+    set -e
+    [ $code != 0 ] || fail "--executor inline under 2 ranks ran"
+    echo "$out" | grep -q "error: --executor inline: started by an MPI launcher with 2 ranks" ||
+        fail "--executor inline under 2 ranks: $out"
+    [ ! -s y.txt ] || fail "something ran"
     echo "placement: ok"
     ;;
 local)

@@ -104,8 +104,8 @@ inline constexpr CallOptionSpec kCallOptions[] = {
     {"actors", OptionKind::Int, 1, 4096, 1, {}, detail::kCall, true,
      "persistent actors running the UDF"},
     {"gpus", OptionKind::Gpus, 0, 64, 0, {}, detail::kCall, false,
-     "GPUs per actor: whole GPUs (1, 2, ...) or a fraction of one shared GPU (0.5); "
-     "checked, not yet placed: the Call runs on CPU threads (W0300)"},
+     "GPUs per actor: whole GPUs (1, 2, ...) or a fraction of one shared GPU (0.5), "
+     "placed on the node's devices (CPU actors when it has none)"},
     {"retries", OptionKind::Int, 0, 100, 0, {}, detail::kEverywhere, true,
      "replays of a failing UDF batch"},
     {"infra_retries", OptionKind::Int, 0, 100, 3, {}, detail::kEverywhere, true,
