@@ -19,12 +19,13 @@ namespace {
 constexpr std::size_t kChildBytes = 64 * 1024;
 constexpr long kChildren = 400;  // 25 MiB streamed by one root
 
-// `gap`: a pause before each child (so that the driver surely looks before the budget is spent).
+// `gap`: a pause before each of the first 32 children (2 MiB: so that the driver surely looks
+// before a 1 MiB budget is spent), none after them (the expand's own time stays short).
 ActorFactory stream_strings(std::chrono::microseconds gap = std::chrono::microseconds(0)) {
     return actor([gap](Batch& b) {
         for (std::size_t g = 0; g < b.size(); ++g) {
             for (long i = 0; i < b.input(g, 0).get<long>(); ++i) {
-                if (gap.count() > 0) std::this_thread::sleep_for(gap);
+                if (gap.count() > 0 && i < 32) std::this_thread::sleep_for(gap);
                 b.emit_child(g, Value::of<std::string>(std::string(kChildBytes, 'a' + i % 26)));
             }
         }
@@ -95,10 +96,11 @@ TEST_CASE("backpressure: a paused expand's timeout waits with it", "[runtime][ba
     split.timeout = std::chrono::milliseconds(1000);
     // The consumer's first batch takes 2.5 s: the expand, over budget after 16 children, stays
     // paused for all of it, more than twice its timeout (the driver looks at least once a
-    // second), while its own work takes 0.4 s: a child a millisecond, so that the driver has
-    // looked at it long before it spent its budget (on a loaded machine an expand left alone
-    // streams all 25 MiB before the driver's first look, and never pauses). Many short pauses
-    // would not do: each resume moves the deadline on by the pause.
+    // second), while its own work takes tens of milliseconds (a few hundred under TSan): its
+    // first children a millisecond apart, so that the driver has looked at it long before it
+    // spent its budget (on a loaded machine an expand left alone streams all 25 MiB before the
+    // driver's first look, and never pauses). Many short pauses would not do: each resume moves
+    // the deadline on by the pause.
     StreamPlan p(split, std::chrono::milliseconds(0), std::chrono::milliseconds(2500),
                  std::chrono::milliseconds(1));
     RunOptions options;
