@@ -32,6 +32,20 @@ RunReport run_roots(const OneMap& m, std::size_t roots, long pages, RunOptions o
     return run(m.plan, source, options);
 }
 
+// A Recorder that also counts the roots done, for a UDF (on its actor thread) to wait on.
+class CountingObserver final : public ItemObserver {
+  public:
+    void on_item(PortId port, EntityId entity, Outcome outcome, const Value& value) override {
+        rec.on_item(port, entity, outcome, value);
+    }
+    void on_root_done(EntityId root) override {
+        rec.on_root_done(root);
+        done.fetch_add(1);
+    }
+    Recorder rec;
+    std::atomic<std::size_t> done{0};
+};
+
 }  // namespace
 
 TEST_CASE("release: the lineage tables follow the roots in flight, not the run",
@@ -104,23 +118,30 @@ TEST_CASE("release: with report_ok_roots off the report lists failed roots and c
 
 TEST_CASE("release: a late report for a released Grain is fenced, not read", "[runtime][release]") {
     // The first batch sleeps past its timeout and is abandoned; its pages run again and their
-    // root finishes, and thousands of roots finish and are released while it sleeps. Its late
-    // report names Grains whose rows are gone: only the fence may look at them.
+    // root finishes, and it sleeps on until 2,000 roots are done and released (not for a fixed
+    // time: on a loaded machine that may be too few). Its late report names Grains whose rows
+    // are gone: only the fence may look at them.
     std::atomic<int> batches{0};
+    CountingObserver observer;
     CallOptions o = opts(4, 2);
     o.timeout = std::chrono::milliseconds(150);
     o.infra_retries = 3;
     OneMap m(o, [&](Batch& bt) {
-        if (batches.fetch_add(1) == 0) std::this_thread::sleep_for(std::chrono::milliseconds(900));
+        if (batches.fetch_add(1) == 0) {
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (observer.done.load() < 2000 && std::chrono::steady_clock::now() < until) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        }
         std::this_thread::sleep_for(std::chrono::microseconds(200));
         for (std::size_t g = 0; g < bt.size(); ++g) bt.set_output(g, 0, bt.input(g, 0));
     });
-    Recorder rec;
     RunOptions options;
-    options.observer = &rec;
-    // Enough roots that the run outlives the sleeper by far on a loaded machine.
+    options.observer = &observer;
+    // Enough roots that the run outlives the sleeper by far.
     const RunReport report = run_roots(m, 20000, 4, options);
-    CHECK_FALSE(rec.duplicate);
+    CHECK(observer.done.load() == 20000u);
+    CHECK_FALSE(observer.rec.duplicate);
     REQUIRE(report.roots.size() == 20000u);
     for (const RootResult& r : report.roots) REQUIRE(r.status == RootStatus::Ok);
     // The sleeper, and the batch queued behind it on its actor, came back late.
