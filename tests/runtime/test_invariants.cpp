@@ -212,12 +212,19 @@ TEST_CASE("invariant 5: in-flight work is not revoked, its commit is fenced",
     const PortId a = t.b.add_port("a", t.page);
     std::atomic<bool> barrier_seen{false};
     std::atomic<bool> sibling_ran{false};
+    std::atomic<bool> sibling_started{false};
     t.b.add_call({"a", CallKind::Map, t.page, {{t.pages}}, {a}, opts(1, 2), actor([&](Batch& bt) {
                       const long x = bt.input(0, 0).get<long>();
                       if (x == 200) {
+                          // Fails once the sibling is in flight (a loaded machine may otherwise
+                          // commit the barrier before the sibling was ever dispatched).
+                          for (int i = 0; i < 400 && !sibling_started.load(); ++i) {
+                              std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                          }
                           bt.fail_group(0, "poison");
                           return;
                       }
+                      sibling_started = true;
                       for (int i = 0; i < 400 && !barrier_seen.load(); ++i) {
                           std::this_thread::sleep_for(std::chrono::milliseconds(5));
                       }
