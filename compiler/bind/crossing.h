@@ -48,6 +48,17 @@ inline const TypeCodec* codec_of(const UdfLibrary& library, const CxxType& type)
     return nullptr;
 }
 
+// Why a type without a codec (CodecKind::None) cannot cross, for a message: "it has no codec",
+// "field 'cache' has type 'X', which has no codec". Shared by E0306 and `ropc build --mpi`.
+inline std::string codec_problem_text(const TypeCodec& codec) {
+    if (codec.problem_field.empty()) return "it " + codec.problem;
+    const std::string field = "field '" + codec.problem_field + "'";
+    if (codec.problem_is_field) {
+        return field + " (of type '" + codec.problem_type + "') " + codec.problem;
+    }
+    return field + " has type '" + codec.problem_type + "', which " + codec.problem;
+}
+
 // The struct codecs the generated file defines (CodecKind::Fields): those the crossing types of
 // every `isolation process` Call need, each after the ones it uses (depth first; a cycle, through
 // a vector, is cut anywhere: rop::FieldsCodec reads its fields' codecs only when it runs).

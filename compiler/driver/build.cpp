@@ -364,17 +364,9 @@ class Builder {
                 const LineCol at = sources.line_col(range.file, range.begin);
                 err_ << sources.name(range.file) << ":" << at.line << ":" << at.column
                      << ": error: --mpi: item type '" << type.canonical << "' of call '"
-                     << call.op->name << "' cannot cross between ranks: ";
-                if (codec->problem_field.empty()) {
-                    err_ << "it " << codec->problem;
-                } else if (codec->problem_is_field) {
-                    err_ << "field '" << codec->problem_field << "' (of type '"
-                         << codec->problem_type << "') " << codec->problem;
-                } else {
-                    err_ << "field '" << codec->problem_field << "' has type '"
-                         << codec->problem_type << "', which " << codec->problem;
-                }
-                err_ << "; give it a rop::Codec specialization (docs/udfs.md)\n";
+                     << call.op->name
+                     << "' cannot cross between ranks: " << bind::codec_problem_text(*codec)
+                     << "; give it a rop::Codec specialization (docs/udfs.md)\n";
                 ok = false;
             }
         }

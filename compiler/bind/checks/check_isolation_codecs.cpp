@@ -12,15 +12,6 @@ const TypeCodec* failing_codec(const UdfLibrary& library, const CxxType& type) {
     return codec && codec->kind == CodecKind::None ? codec : nullptr;
 }
 
-std::string problem_text(const TypeCodec& codec) {
-    if (codec.problem_field.empty()) return "it " + codec.problem;
-    const std::string field = "field " + in_quotes(codec.problem_field);
-    if (codec.problem_is_field) {
-        return field + " (of type " + in_quotes(codec.problem_type) + ") " + codec.problem;
-    }
-    return field + " has type " + in_quotes(codec.problem_type) + ", which " + codec.problem;
-}
-
 }  // namespace
 
 void check_isolation_codecs(BindContext& ctx, const sema::Call& call, const BoundCall& bound) {
@@ -37,7 +28,7 @@ void check_isolation_codecs(BindContext& ctx, const sema::Call& call, const Boun
         Diagnostic& d =
             ctx.diags.report(DiagId::ItemTypeWithoutCodec, at,
                              "isolation process: item type " + in_quotes(name) +
-                                 " cannot cross a process boundary: " + problem_text(*codec) +
+                                 " cannot cross a process boundary: " + codec_problem_text(*codec) +
                                  "; give it a rop::Codec specialization (docs/udfs.md)");
         if (codec->problem_location.valid()) {
             d.notes.push_back(ctx.notes.at(
