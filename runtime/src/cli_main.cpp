@@ -331,6 +331,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
 
     // MPI (docs/cluster.md): started by mpirun or srun with several ranks, or --executor mpi.
     // Every rank gets here with the same plan; ranks >= 1 host actors until rank 0 is done.
+    if (std::string problem = detail::launch_problem(); !problem.empty()) {
+        return usage_error(problem);
+    }
     const int launched = detail::launched_ranks();
     detail::MpiRuntime* mpi = nullptr;
     if (args.executor == "mpi" || launched > 1) {
@@ -360,6 +363,11 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             return usage_error(std::string("mpi: ") + e.what());
         }
         if (mpi->rank() > 0) {
+            // Rank 0 drives the stop: srun's scancel and mpirun's Ctrl-C signal every rank, and
+            // a worker rank that died at once would leave rank 0's batches on it unanswered.
+            // Rank 0 finishes what it can in --stop-grace, then ends the run here too.
+            ::signal(SIGINT, SIG_IGN);
+            ::signal(SIGTERM, SIG_IGN);
             RunOptions worker;
             worker.worker_argv.emplace_back("/proc/self/exe");
             for (int i = 1; i < argc; ++i) worker.worker_argv.emplace_back(argv[i]);
@@ -518,6 +526,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
 
     run_options.stop_grace = args.stop_grace;
     run_options.executor = mpi ? "threads" : args.executor;  // mpi: threads of proxies
+    if (mpi) mpi->deliver(run_options);  // items other ranks keep are fetched for the sinks
     StopRequest stop;
     run_options.stop = &stop;
 
@@ -589,6 +598,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         return kExitAborted;
     }
     if (mpi) {
+        mpi->end_run();  // the other ranks stop and tell what they kept and fetched
         printer->log(LogLevel::Info, prog + ": mpi: " + mpi->summary(),
                      {{"event", "mpi"}, {"ranks", mpi->size()}});
     }

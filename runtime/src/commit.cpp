@@ -56,11 +56,23 @@ bool Committer::group_failed(EntityId parent, std::span<const Outcome> members) 
 
 void Committer::on_report(Report& report) {
     if (!report.job) return;  // a wake-up: take_streamed() runs after every inbox
+    const std::uint64_t before = suppressions();
     if (report.kind == Report::Kind::Emitted) {
         on_emitted(*report.job, report.children);
+    } else if (report.kind == Report::Kind::GroupFailed) {
+        on_group_failed(*report.job, report.grain, report.reason);
     } else {
         on_done(*report.job);
     }
+    if (suppressions() != before) mark_unwanted();
+}
+
+void Committer::mark_unwanted() {
+    scheduler_.mark_unwanted([this](const BatchJob& job, std::size_t g) {
+        if (!is_live(job, g)) return false;
+        const EntityId e = store_.entity_of(store_.layout(job.call).spec->domain, job.grains[g]);
+        return store_.doomed(e) || barred(job.call, e);
+    });
 }
 
 bool Committer::take_streamed() {
@@ -70,10 +82,12 @@ bool Committer::take_streamed() {
         BatchJob* job = streaming[i];
         {
             std::lock_guard<std::mutex> lock(job->children_mutex);
-            if (job->children.empty()) continue;
+            if (job->children.empty() && job->expected_children.empty()) continue;
             stream_scratch_.swap(job->children);
+            expected_scratch_.swap(job->expected_children);
         }
         any = true;
+        on_expected(*job);
         on_emitted(*job, stream_scratch_);
         release_stream_scratch();
     }
@@ -89,6 +103,15 @@ void Committer::release_stream_scratch() {
     if (stream_scratch_.capacity() > kKeepStreamCapacity && scheduler_.no_more_streaming()) {
         std::vector<EmittedChild>().swap(stream_scratch_);  // (= {} would keep the capacity)
     }
+}
+
+// rop::expected_children hints (progress only: no lineage fact depends on them).
+void Committer::on_expected(BatchJob& job) {
+    for (const auto& [grain, children] : expected_scratch_) {
+        if (!is_live(job, grain)) continue;
+        store_.expect_children(job.call, job.grains[grain], children);
+    }
+    expected_scratch_.clear();
 }
 
 void Committer::on_emitted(BatchJob& job, std::vector<EmittedChild>& children) {
@@ -109,12 +132,28 @@ void Committer::on_emitted(BatchJob& job, std::vector<EmittedChild>& children) {
     resolver_->drain();
 }
 
+// A GroupFailure streamed while its batch runs: the same fact pre-scan 1 of on_done() commits
+// (the barrier, then the Grain failed), committed now if the attempt is still live. The Grain is
+// then sealed, so the batch's Done passes over it; its siblings in that batch are unwanted from
+// now on (mark_unwanted, in on_report).
+void Committer::on_group_failed(BatchJob& job, std::uint32_t g, const std::string& reason) {
+    if (g >= job.size() || !is_live(job, g)) return;  // a stale attempt: not a fact
+    const CallSpec& spec = *store_.layout(job.call).spec;
+    const std::uint32_t local = job.grains[g];
+    install_barrier(job.call, store_.entity_of(spec.domain, local));
+    fail_grain(job.call, local, reason);
+    ++job.streamed_failures;
+    resolver_->drain();
+}
+
 void Committer::on_done(BatchJob& job) {
     const CallSpec& spec = *store_.layout(job.call).spec;
     if (spec.kind == CallKind::Expand) {
         std::lock_guard<std::mutex> lock(job.children_mutex);  // the actor is done with it
         stream_scratch_.swap(job.children);
+        expected_scratch_.swap(job.expected_children);
     }
+    on_expected(job);
     scheduler_.finished(job);
     if (!stream_scratch_.empty()) {
         on_emitted(job, stream_scratch_);
@@ -125,7 +164,8 @@ void Committer::on_done(BatchJob& job) {
     for (std::size_t g = 0; g < job.size(); ++g) {
         if (is_live(job, g)) live.push_back(static_cast<std::uint32_t>(g));
     }
-    counters_[job.call].stale_reports += job.size() - live.size();
+    // Grains a streamed GroupFailure already sealed are not stale reports.
+    counters_[job.call].stale_reports += job.size() - live.size() - job.streamed_failures;
     if (live.empty()) {
         scheduler_.recycle(&job);
         return;

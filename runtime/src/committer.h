@@ -27,6 +27,9 @@ class Committer {
     void connect(Resolver* resolver) { resolver_ = resolver; }
 
     void on_report(Report& report);
+    // After a report that raised a barrier or doomed a subtree: the Grains in flight whose
+    // results will now be discarded are marked unwanted, so their actors may skip them.
+    void mark_unwanted();
     bool take_streamed();  // children streamed by in-flight expand batches
     void check_timeouts();
 
@@ -38,6 +41,7 @@ class Committer {
     // Whether a GroupFailure barred some Call over the children of `parent` (only looked for
     // when a member of a skip-reduce's group is FAILED or SUPPRESSED).
     bool group_failed(EntityId parent, std::span<const Outcome> members) const;
+    std::uint64_t suppressions() const { return barriers_.size() + store_.dooms(); }
 
     // ---- abort (recovery abort) ----
     bool aborted() const { return aborted_; }
@@ -54,7 +58,9 @@ class Committer {
     void install_barrier(CallId call, EntityId entity);
     void release_stream_scratch();
     void on_emitted(BatchJob& job, std::vector<EmittedChild>& children);
+    void on_expected(BatchJob& job);  // the hints in expected_scratch_
     void on_done(BatchJob& job);
+    void on_group_failed(BatchJob& job, std::uint32_t g, const std::string& reason);
     void commit_grain(BatchJob& job, std::size_t g);
     // tail: batch indexes to replay (retry_batch: the whole live batch).
     void recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail);
@@ -79,6 +85,7 @@ class Committer {
     Clock::time_point abort_deadline_{};  // aborted: stop waiting for running batches then
 
     std::vector<EmittedChild> stream_scratch_;
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> expected_scratch_;
     std::vector<std::uint32_t> live_scratch_, head_scratch_, tail_scratch_;  // on_done
 };
 

@@ -92,6 +92,7 @@ void on_crash(int signal, siginfo_t*, void*) {
 }  // namespace
 
 void set_running_job(const BatchJob* job) noexcept { tl_job = job; }
+const BatchJob* running_job() noexcept { return tl_job; }
 void set_crash_journal(int fd) noexcept { g_journal_fd.store(fd); }
 
 void install_crash_handler(const std::string& program) {

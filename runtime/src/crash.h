@@ -13,8 +13,10 @@ struct BatchJob;
 
 namespace rop::runtime::detail {
 
-// The batch the calling thread runs (execute_job sets it around process(); null after).
+// The batch the calling thread runs (execute_job sets it around process(), then restores what
+// was there: null, or the batch a lent actor was running, see Yielder).
 void set_running_job(const BatchJob* job) noexcept;
+const BatchJob* running_job() noexcept;  // what set_running_job last set on this thread
 // Where crash lines go: the run's journal (-1: none). From the driver thread.
 void set_crash_journal(int fd) noexcept;
 // SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT; `program` starts each message.

@@ -4,8 +4,11 @@
 //    finishes roots drains before work that widens the frontier;
 //  - new roots are admitted only while fewer than max_inflight_roots are in flight and the live
 //    payload bytes stay under max_payload_bytes (at least one root is always admitted);
-//  - inside a Call: immediate retries, then a full batch from the ready FIFO, then deferred
-//    recovery, then a partial ready batch, which only goes to a Call with no batch in flight.
+//  - inside a Call: immediate retries, then a full batch from the ready queue, then deferred
+//    recovery (which waits behind at most one full batch per actor), then a partial ready batch,
+//    which only goes to a Call with no batch in flight or that nothing upstream can feed any more
+//    (its tail: then one batch per actor, each a share of what is left);
+//  - the ready queue serves the least served root first (ReadyQueue, scheduler.h).
 #include <algorithm>
 
 #include "committer.h"
@@ -16,6 +19,12 @@
 namespace rop::runtime::detail {
 
 constexpr std::uint32_t kPipelineDepth = 2;
+
+// Batches per actor at a Call's tail: one, except for an expand, which keeps its second batch
+// queued so that a streaming expand may lend its actor to it (priority rule 6).
+constexpr std::uint32_t tail_depth(CallKind kind) {
+    return kind == CallKind::Expand ? kPipelineDepth : 1;
+}
 
 Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& source,
                      Executor& executor, LineageStore& store, RootSinks& sinks,
@@ -33,6 +42,38 @@ Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& so
             dispatch_order_.push_back(static_cast<CallId>(i));
         }
     }
+    // Who feeds whom: a Call's upstream is every Call whose outputs reach one of its inputs.
+    std::vector<std::vector<CallId>> producers(plan.ports.size());
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        for (const PortId out : plan.calls[c].outputs) {
+            producers[out].push_back(static_cast<CallId>(c));
+        }
+    }
+    upstream_.resize(plan.calls.size());
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        std::vector<bool> seen(plan.calls.size(), false);
+        std::vector<CallId> stack{static_cast<CallId>(c)};
+        while (!stack.empty()) {
+            const CallId at = stack.back();
+            stack.pop_back();
+            for (const CallInput& in : plan.calls[at].inputs) {
+                for (const CallId from : producers[in.port]) {
+                    if (seen[from]) continue;
+                    seen[from] = true;
+                    upstream_[c].push_back(from);
+                    stack.push_back(from);
+                }
+            }
+        }
+    }
+}
+
+bool Scheduler::fed_no_more(CallId call) const {
+    if (!source_exhausted_ || held_) return false;
+    for (const CallId from : upstream_[call]) {
+        if (queues_[from].inflight > 0 || queues_[from].has_work()) return false;
+    }
+    return true;
 }
 
 void Scheduler::admit() {
@@ -58,6 +99,7 @@ void Scheduler::admit() {
                 root.result.reason = "crashed the process twice (last: " + c->last + ")";
                 root.result.attempts = c->count;
                 root.result.resumed = false;
+                sinks_.skip(ordinal, root.result.name);
                 sinks_.journal_entry(ordinal, root.result);
                 continue;
             } else if (c) {
@@ -65,7 +107,7 @@ void Scheduler::admit() {
                     held_ = std::move(next);
                     break;
                 }
-                sinks_.flush();  // what finished before it stays finished if it crashes again
+                sinks_.sync();  // what finished before it stays finished if it crashes again
                 suspect_ = ordinal;
             }
         }
@@ -90,6 +132,15 @@ void Scheduler::admit() {
     }
 }
 
+void Scheduler::enqueue_ready(CallId call, std::uint32_t local) {
+    const CallSpec& spec = plan_.calls[call];
+    RootState& root = store_.root_of(store_.entity_of(spec.domain, local));
+    if (root.queued.empty()) root.queued.assign(plan_.calls.size(), 0);
+    const std::uint32_t before = root.queued[call]++;
+    queues_[call].ready.push(
+        local, ReadyQueue::level(before, std::max<std::uint32_t>(1, spec.options.batch)));
+}
+
 void Scheduler::dispatch() {
     if (halted_) return;
     // Grains suppressed at dequeue can make a Call already passed READY (a reduce with
@@ -110,11 +161,16 @@ void Scheduler::dispatch_pass() {
         // Up to kPipelineDepth batches per actor, so an actor finds its next batch without a
         // round trip through the driver; Calls with a timeout keep one (the clock starts at
         // submit).
-        const std::uint32_t depth = opt.timeout.count() > 0 ? 1 : kPipelineDepth;
+        // At the tail (nothing upstream can feed the Call) no batch waits behind another: the
+        // last Grains go to actors as they free up, in shrinking shares.
+        const bool tail = fed_no_more(c);
+        const std::uint32_t depth = opt.timeout.count() > 0 ? 1
+                                    : tail                  ? tail_depth(plan_.calls[c].kind)
+                                                            : kPipelineDepth;
         const std::uint32_t actors = opt.actors * depth;
         while (q.inflight < actors && q.has_work()) {
             if (q.immediate.empty() && q.ready.size() < opt.batch && q.deferred.empty() &&
-                q.inflight > 0) {
+                q.inflight > 0 && !tail) {
                 break;  // keep a partial batch for when the pool is otherwise idle
             }
             BatchJob* job = build_job(c);
@@ -143,7 +199,17 @@ BatchJob* Scheduler::build_job(CallId call) {
         job = free_jobs_.back();
         free_jobs_.pop_back();
     }
-    const std::uint32_t cap = spec.options.batch;
+    std::uint32_t cap = spec.options.batch;
+    // The tail: nothing upstream can feed this Call any more. Each actor that frees up takes
+    // its share of what is left (ready / actors), so the last batches shrink and the actors
+    // finish together, instead of one full batch running while the others idle
+    // (docs/runtime.md, priority rule 2).
+    if (q.immediate.empty() && q.deferred.empty() && fed_no_more(call)) {
+        const std::uint32_t actors =
+            std::max<std::uint32_t>(1, spec.options.actors) * tail_depth(spec.kind);
+        const auto share = static_cast<std::uint32_t>((q.ready.size() + actors - 1) / actors);
+        cap = std::max<std::uint32_t>(1, std::min(cap, share));
+    }
     job->call = call;
     job->kind = spec.kind;
     job->num_inputs = static_cast<std::uint32_t>(spec.inputs.size());
@@ -157,6 +223,8 @@ BatchJob* Scheduler::build_job(CallId call) {
     job->parent_values.clear();
     job->abandoned = false;
     job->flagged_stuck = false;
+    job->streamed_failures = 0;
+    job->yielder = nullptr;  // an executor that lends actors sets its own
     job->started_ns.store(0, std::memory_order_relaxed);
     job->id = next_job_id_++;
 
@@ -198,13 +266,20 @@ BatchJob* Scheduler::build_job(CallId call) {
         }
     };
 
-    const bool from_ready = q.immediate.empty() && (q.ready.size() >= cap || q.deferred.empty());
+    // A deferred unit waits behind full ready batches, but behind no more than one per actor,
+    // so a root being bisected is not starved by a steady stream of new work (rule 7).
+    const bool deferred_due =
+        !q.deferred.empty() && q.passed_deferred >= std::max<std::uint32_t>(1, spec.options.actors);
+    const bool from_ready =
+        q.immediate.empty() && !deferred_due && (q.ready.size() >= cap || q.deferred.empty());
     if (!from_ready) {
+        if (q.immediate.empty()) q.passed_deferred = 0;
         auto& units = q.immediate.empty() ? q.deferred : q.immediate;
         std::vector<std::uint32_t> unit = std::move(units.front());
         units.pop_front();
         for (std::uint32_t local : unit) take(local);
     } else {
+        if (!q.deferred.empty()) ++q.passed_deferred;  // a full batch passes the deferred units
         const bool single = spec.options.batching == Batching::SingleParent;
         while (job->grains.size() < cap && !q.ready.empty()) {
             const std::uint32_t local = q.ready.front();
@@ -221,6 +296,7 @@ BatchJob* Scheduler::build_job(CallId call) {
         recycle(job);
         return nullptr;
     }
+    job->unwanted.assign(job->size(), 0);
     if (options_.crash_reports) describe_for_crash(*job);
     CallCounters& counters = counters_[call];
     if (mixed) ++counters.mixed_parent_batches;

@@ -92,6 +92,7 @@ Progress Engine::progress() const {
     p.roots_total = source_.size_hint();
     p.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
     p.stuck = stuck_batches();
+    p.work = store_.work();
     return p;
 }
 
@@ -211,8 +212,8 @@ RunReport Engine::run() {
         settle(Clock::now() + options_.stop_grace);
         shut_down(left);
         try {
-            sinks_.flush();  // the roots that finished stay finished
-        } catch (...) {      // the first error is the one to report
+            sinks_.sync();  // the roots that finished stay finished
+        } catch (...) {     // the first error is the one to report
         }
         throw;
     }
@@ -222,7 +223,7 @@ RunReport Engine::run() {
         committer_.on_report(r);
     }
     left.clear();
-    sinks_.flush();
+    sinks_.sync();
 
     RunReport report;
     report.aborted = committer_.aborted();

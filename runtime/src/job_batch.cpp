@@ -1,6 +1,7 @@
 // The worker side shared by every executor: the Batch view over a BatchJob, exception
 // classification, streaming of emitted children, and the report queue.
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -44,6 +45,11 @@ class JobBatch final : public Batch {
         if (job_.parent_values.empty()) return Batch::parent(grain);
         return job_.parent_values[grain];
     }
+    bool wanted(std::size_t grain) const override {
+        check_grain(grain, "wanted");
+        return grain >= job_.unwanted.size() || std::atomic_ref<std::uint8_t>(job_.unwanted[grain])
+                                                        .load(std::memory_order_relaxed) == 0;
+    }
     void set_output(std::size_t grain, std::size_t output, Value value) override {
         check_grain(grain, "set_output");
         if (job_.kind != CallKind::Map && job_.kind != CallKind::Reduce) {
@@ -78,12 +84,21 @@ class JobBatch final : public Batch {
             job_.children.push_back({g, job_.emitted[grain]++, std::move(child)});
         }
         if (first && reports_.driver_waiting())
-            reports_.push(Report{Report::Kind::Emitted, nullptr, {}});
+            reports_.push(Report{Report::Kind::Emitted, nullptr, {}, 0, {}});
+        // Fairness (priority rule 6): every kYieldEvery children, a reentrant actor runs another
+        // root's batch queued behind this one, if any, before it goes on.
+        if (job_.yielder && ++job_.since_yield >= Yielder::kYieldEvery) {
+            job_.since_yield = 0;
+            job_.yielder->run_waiting();
+        }
         // Backpressure: the child is out; with its credit spent, the next one waits for the
-        // driver to grant more (a poll: pauses last milliseconds at least).
+        // driver to grant more (a poll: pauses last milliseconds at least), lending the actor
+        // to a queued batch meanwhile where it can.
         if (job_.credit.fetch_sub(bytes, std::memory_order_acq_rel) <= bytes) {
             while (job_.credit.load(std::memory_order_acquire) <= 0) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                if (!job_.yielder || !job_.yielder->run_waiting()) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
             }
         }
     }
@@ -100,16 +115,27 @@ class JobBatch final : public Batch {
     }
     void fail_group(std::size_t grain, std::string reason) override {
         check_grain(grain, "fail_group");
+        if (job_.results[grain] == GrainResult::GroupFailed) return;  // the first reason stays
+        // Streamed (docs/runtime.md, "A GroupFailure is streamed"): the driver raises the
+        // barrier now, so that the item's siblings still queued, or later in this very batch,
+        // are suppressed instead of run; the batch's Done repeats it for the fence to settle.
+        reports_.push(Report{
+            Report::Kind::GroupFailed, &job_, {}, static_cast<std::uint32_t>(grain), reason});
         mark_failed(grain, GrainResult::GroupFailed, std::move(reason));
     }
 
-    // After a normal return: every Grain needs a complete result (expand: implicit).
+    // After a normal return: every Grain needs a complete result (expand: implicit; a Grain the
+    // driver no longer wants may be left without one: it is SUPPRESSED at commit).
     void check_complete() {
         for (std::size_t g = 0; g < job_.size(); ++g) {
             GrainResult& r = job_.results[g];
             if (r != GrainResult::None) continue;
             if (job_.kind == CallKind::Expand) {
                 r = GrainResult::Ok;
+                continue;
+            }
+            if (!wanted(g)) {
+                r = job_.kind == CallKind::Filter ? GrainResult::Drop : GrainResult::Ok;
                 continue;
             }
             if (job_.kind == CallKind::Filter) throw missing(g, "set_keep was not called");
@@ -181,6 +207,47 @@ class JobBatch final : public Batch {
     ReportQueue& reports_;
 };
 
+// rop::wanted(i) from a batch UDF while its batch runs on this thread: the driver's verdict.
+class WantedItems final : public rop::WantedSource {
+  public:
+    explicit WantedItems(const Batch& batch)
+        : batch_(batch), previous_(rop::current_wanted_source()) {
+        rop::current_wanted_source() = this;
+    }
+    ~WantedItems() { rop::current_wanted_source() = previous_; }
+    WantedItems(const WantedItems&) = delete;
+    WantedItems& operator=(const WantedItems&) = delete;
+
+    bool wanted(std::size_t item) const override {
+        return item >= batch_.size() || batch_.wanted(item);
+    }
+
+  private:
+    const Batch& batch_;
+    const rop::WantedSource* previous_;
+};
+
+// rop::fail_group_now from a batch UDF while its batch runs on this thread: Batch::fail_group,
+// streamed to the driver at once.
+class GroupFailures final : public rop::GroupFailureSink {
+  public:
+    explicit GroupFailures(Batch& batch)
+        : batch_(batch), previous_(rop::current_group_failure_sink()) {
+        rop::current_group_failure_sink() = this;
+    }
+    ~GroupFailures() { rop::current_group_failure_sink() = previous_; }
+    GroupFailures(const GroupFailures&) = delete;
+    GroupFailures& operator=(const GroupFailures&) = delete;
+
+    void fail_group(std::size_t item, std::string reason) override {
+        batch_.fail_group(item, std::move(reason));  // an item out of range: a ContractError
+    }
+
+  private:
+    Batch& batch_;
+    rop::GroupFailureSink* previous_;
+};
+
 // rop::count from the UDF while a batch runs on this thread goes to the batch's counters.
 class UdfCounting final : public rop::CounterSink {
   public:
@@ -202,6 +269,37 @@ class UdfCounting final : public rop::CounterSink {
     rop::CounterSink* previous_;
 };
 
+// rop::expected_children from an expand UDF while its batch runs on this thread: queued for the
+// driver with the streamed children, for the Grain being run (the first without a result: the
+// generated ExpandActor runs its Grains in order and finishes each before the next).
+class ExpectedChildren final : public rop::ExpectedChildrenSink {
+  public:
+    ExpectedChildren(BatchJob& job, ReportQueue& reports)
+        : job_(job), reports_(reports), previous_(rop::current_expected_children_sink()) {
+        rop::current_expected_children_sink() = this;
+    }
+    ~ExpectedChildren() { rop::current_expected_children_sink() = previous_; }
+    ExpectedChildren(const ExpectedChildren&) = delete;
+    ExpectedChildren& operator=(const ExpectedChildren&) = delete;
+
+    void expect(std::uint64_t children) override {
+        std::size_t grain = 0;
+        while (grain < job_.size() && job_.results[grain] != GrainResult::None) ++grain;
+        if (grain == job_.size()) return;
+        {
+            std::lock_guard<std::mutex> lock(job_.children_mutex);
+            job_.expected_children.emplace_back(static_cast<std::uint32_t>(grain), children);
+        }
+        if (reports_.driver_waiting())
+            reports_.push(Report{Report::Kind::Emitted, nullptr, {}, 0, {}});
+    }
+
+  private:
+    BatchJob& job_;
+    ReportQueue& reports_;
+    rop::ExpectedChildrenSink* previous_;
+};
+
 }  // namespace
 
 void BatchJob::clear_results() {
@@ -212,6 +310,7 @@ void BatchJob::clear_results() {
     emitted.assign(n, 0);
     std::lock_guard<std::mutex> lock(children_mutex);
     children.clear();
+    expected_children.clear();
     error = BatchError::None;
     error_kind = GrainResult::None;
     error_message.clear();
@@ -229,8 +328,13 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
         replace_actor = true;
     } else {
         JobBatch batch(job, reports);
-        detail::set_running_job(&job);  // for the crash handler (crash.h)
+        const BatchJob* outer = detail::running_job();  // a batch this one runs nested in
+        detail::set_running_job(&job);                  // for the crash handler (crash.h)
         UdfCounting counting(job);
+        WantedItems wanted(batch);
+        GroupFailures group_failures(batch);
+        std::optional<ExpectedChildren> expecting;
+        if (job.kind == CallKind::Expand) expecting.emplace(job, reports);
         try {
             try {
                 actor->process(batch);
@@ -258,7 +362,7 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
             job.error_message = "unknown exception";
             batch.keep_complete_outputs();
         }
-        detail::set_running_job(nullptr);
+        detail::set_running_job(outer);
     }
     job.end_ns = now_ns();
     Report done;

@@ -194,6 +194,14 @@ Journal::Journal(std::string path, const std::vector<std::string>& sinks, bool r
 }
 
 Journal::~Journal() {
+    if (writer_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stop_ = true;  // the writer appends what it was handed, then ends
+        }
+        wake_.notify_one();
+        writer_.join();
+    }
     if (fd_ >= 0) ::close(fd_);
 }
 
@@ -215,9 +223,57 @@ void Journal::write_all(const std::string& text) {
 
 void Journal::flush() {
     if (pending_lines_ == 0) return;
-    write_all(pending_);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        throw_if_failed_locked();
+        queued_ += pending_;
+    }
     pending_.clear();
     pending_lines_ = 0;
+    if (!writer_.joinable()) writer_ = std::thread([this] { write_loop(); });
+    wake_.notify_one();
+}
+
+void Journal::sync() {
+    flush();
+    std::unique_lock<std::mutex> lock(mutex_);
+    written_.wait(lock, [&] { return (queued_.empty() && !writing_) || failed_; });
+    throw_if_failed_locked();
+}
+
+void Journal::throw_if_failed_locked() {
+    if (failed_) std::rethrow_exception(failed_);
+}
+
+// Takes whatever was handed over since its last write, appends it with one write() and one
+// fsync, and tells sync() when nothing is left. After a failure it writes nothing more: the
+// lines after a lost one must not become durable without it.
+void Journal::write_loop() {
+    std::string text;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return !queued_.empty() || stop_; });
+        if (failed_) queued_.clear();  // nothing is written after a lost line
+        if (queued_.empty()) {
+            if (stop_) return;
+            written_.notify_all();
+            continue;
+        }
+        text.swap(queued_);  // queued_ now holds the last write's cleared buffer
+        writing_ = true;
+        lock.unlock();
+        std::exception_ptr error;
+        try {
+            write_all(text);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        text.clear();
+        lock.lock();
+        writing_ = false;
+        if (error && !failed_) failed_ = error;
+        written_.notify_all();
+    }
 }
 
 }  // namespace rop::runtime::detail

@@ -1,16 +1,22 @@
 // The journal of finished roots (docs/runtime.md "Sinks, journal and resume"): a JSONL file, a
 // header line naming the root sinks, then one line per finished root (ordinal, name, status,
 // failure, every root sink's checkpoint token). Lines are grouped: add() keeps a line in memory,
-// flush() appends every kept line with one write() and one fsync (RootSinks decides when).
+// flush() hands every kept line to the journal's writer thread, which appends them with one
+// write() and one fsync, so the driver never waits for the disk (RootSinks decides when; sync()
+// waits until all handed over is durable).
 // A torn last line (a crash mid-append) is ignored on reading and cut off before appending.
 // A crash line, {"crashed":[ORDINALS],"call":NAME,"signal":NAME}, is what the crash handler
 // appends when a UDF batch brings the process down (crash.h); --resume counts them per root.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -59,19 +65,35 @@ class Journal {
         ++pending_lines_;
     }
     std::size_t pending() const { return pending_lines_; }
-    // Appends the kept lines with a single write() and fsyncs; throws std::runtime_error on
-    // failure. Nothing to do when none is kept.
+    // Hands the kept lines to the writer thread (started on first use), which appends them
+    // with a single write() and fsyncs, in the order they were handed over; returns at once.
+    // Throws std::runtime_error when an earlier write or fsync failed. Nothing to do when none
+    // is kept.
     void flush();
+    // Waits until every line handed over is written and fsynced; throws std::runtime_error
+    // when a write or fsync failed.
+    void sync();
 
   private:
     bool parse_crash_line(std::string_view line);  // true: it was one (and is counted)
     void write_all(const std::string& text);
+    void write_loop();              // the writer thread
+    void throw_if_failed_locked();  // with mutex_ held
     std::string path_;
     int fd_ = -1;
     std::vector<JournalEntry> entries_;
     std::string pending_;
     std::size_t pending_lines_ = 0;
     std::unordered_map<std::uint64_t, Crashes> crashes_;
+
+    // The writer thread and what it shares with the driver (under mutex_).
+    std::thread writer_;
+    std::mutex mutex_;
+    std::condition_variable wake_, written_;
+    std::string queued_;         // handed over, not yet taken by the writer
+    bool writing_ = false;       // the writer is appending what it took
+    bool stop_ = false;          // the destructor asks the writer to finish
+    std::exception_ptr failed_;  // the first write or fsync error
 };
 
 }  // namespace rop::runtime::detail

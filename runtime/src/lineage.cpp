@@ -168,6 +168,7 @@ EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint
     }
     RootState& r = root_of(id);
     r.pending += static_cast<std::uint32_t>(domain_calls_[domain].size());
+    r.grains += static_cast<std::uint32_t>(domain_calls_[domain].size());
     for (CallId c : domain_calls_[domain]) {
         const CallLayout& cl = layouts_[c];
         GrainCell cell;
@@ -306,6 +307,7 @@ void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
         case CallKind::Broadcast: break;
     }
     RootState& r = root_of(entity_of(spec.domain, local));
+    ++grains_sealed_;
     if (--r.pending == 0) root_done(r);
 }
 
@@ -331,6 +333,10 @@ void LineageStore::root_done(RootState& root) {
     --inflight_roots_;
     ++roots_done_;
     ++done_since_release_;
+    ++done_roots_run_;
+    done_root_grains_ += root.grains;
+    root.expected.clear();
+    root.expected.shrink_to_fit();
     root.result.latency_s = std::chrono::duration<double>(Clock::now() - root.admitted).count();
     if (skip_reduces_) judge_failures(root);
     if (root.result.status != RootStatus::Failed) {
@@ -415,6 +421,7 @@ void LineageStore::set_expansion(CallId expand, std::uint32_t local, ExpansionSt
             stack.pop_back();
             if (doomed_[e]) continue;
             doomed_[e] = 1;
+            ++dooms_;
             for (const ExpansionTable& below : expansions_) {
                 if (layouts_[below.call].spec->domain != domain_[e]) continue;
                 const auto& kids = below.children[local_[e]];
@@ -441,6 +448,44 @@ void LineageStore::add_child(CallId expand, std::uint32_t local, std::uint32_t o
     const EntityId child = create_entity(expansions_[xi].child_domain, parent, ordinal);
     expansions_[xi].children[local].push_back(child);
     publish(spec.outputs[0], local_[child], Outcome::Present, std::move(value));
+}
+
+void LineageStore::expect_children(CallId expand, std::uint32_t local, std::uint64_t children) {
+    RootState& r = root_of(entity_of(layouts_[expand].spec->domain, local));
+    for (ExpectedChildren& e : r.expected) {
+        if (e.expand == expand && e.local == local) {
+            e.children = children;
+            return;
+        }
+    }
+    r.expected.push_back({expand, local, children});
+}
+
+// The roots in flight: their Grains so far, plus one Grain per Call of the child Domain for each
+// child a still-streaming expansion announced and has not emitted. Once per progress interval;
+// the hints are few (one per announcing expand Grain of a root in flight).
+ProgressWork LineageStore::work() const {
+    ProgressWork w;
+    w.sealed = grains_sealed_;
+    w.done_roots = done_roots_run_;
+    w.done_root_grains = done_root_grains_;
+    for (std::size_t i = roots_.base(); i < roots_.end(); ++i) {
+        const RootState& r = roots_[i];
+        if (r.done) continue;
+        w.inflight_grains += r.grains;
+        double estimate = r.grains;
+        for (const ExpectedChildren& e : r.expected) {
+            const ExpansionTable& x =
+                expansions_[static_cast<std::size_t>(layouts_[e.expand].expansion)];
+            if (x.state[e.local] != ExpansionState::Pending) continue;  // its count is final
+            const std::size_t emitted = x.children[e.local].size();
+            if (e.children <= emitted) continue;
+            estimate += static_cast<double>(e.children - emitted) *
+                        static_cast<double>(domain_calls_[x.child_domain].size());
+        }
+        w.inflight_estimate += estimate;
+    }
+    return w;
 }
 
 // Bytes held by the lineage tables (capacity, not size: what the process really holds).

@@ -93,9 +93,19 @@ struct SkipRecord {
     std::string reason;
 };
 
+// An expansion's rop::expected_children hint (progress only).
+struct ExpectedChildren {
+    CallId expand = 0;
+    std::uint32_t local = 0;  // the expand Grain (its parent entity's index in the Domain)
+    std::uint64_t children = 0;
+};
+
 struct RootState {
     EntityId entity = kNoEntity;
-    std::uint32_t pending = 0;  // unsealed Grains in the subtree
+    std::uint32_t pending = 0;               // unsealed Grains in the subtree
+    std::uint32_t grains = 0;                // Grains created in the subtree (progress)
+    std::vector<ExpectedChildren> expected;  // its expansions' hints (progress)
+    std::vector<std::uint32_t> queued;       // per Call: its Grains queued READY (fairness)
     bool done = false;
     bool any_result = false;
     Clock::time_point admitted{};
@@ -178,6 +188,7 @@ class LineageStore {
     EntityId root_entity(EntityId e) const { return roots_[root_ordinal_[e]].entity; }
     std::uint32_t root_ordinal(EntityId e) const { return root_ordinal_[e]; }
     bool doomed(EntityId e) const { return doomed_[e] != 0; }
+    std::uint64_t dooms() const { return dooms_; }          // entities ever doomed (it only grows)
     std::size_t entities() const { return domain_.end(); }  // created in the run
     EntityPath path(EntityId e) const;                      // child ordinals from the root down
 
@@ -233,6 +244,11 @@ class LineageStore {
 
     std::size_t lineage_bytes() const;  // the tables' capacity (payloads excluded)
 
+    // ---- progress (Progress::work) ----
+    // An expand Grain's rop::expected_children (a later hint for the same Grain replaces it).
+    void expect_children(CallId expand, std::uint32_t local, std::uint64_t children);
+    ProgressWork work() const;
+
   private:
     EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal);
     void root_done(RootState& root);
@@ -255,7 +271,8 @@ class LineageStore {
     IdWindow<std::uint32_t> ordinal_;       // among its siblings; a root's: its root ordinal
     IdWindow<std::uint32_t> root_ordinal_;  // the ordinal of its root
     IdWindow<std::uint32_t> local_;
-    IdWindow<std::uint8_t> doomed_;                   // under a FAILED streaming Expansion
+    IdWindow<std::uint8_t> doomed_;  // under a FAILED streaming Expansion
+    std::uint64_t dooms_ = 0;
     std::vector<IdWindow<EntityId>> domain_members_;  // by local index in the Domain
     std::vector<std::vector<CallId>> domain_calls_;
     std::vector<std::vector<PortId>> domain_ports_;
@@ -289,6 +306,8 @@ class LineageStore {
     OmittedRoots omitted_;
     std::size_t done_since_release_ = 0;
     std::size_t peak_lineage_bytes_ = 0;
+    // Progress::work: Grains sealed; roots this run finished and their Grains.
+    std::uint64_t grains_sealed_ = 0, done_roots_run_ = 0, done_root_grains_ = 0;
 
     std::vector<Task> work_;
 };

@@ -61,6 +61,14 @@ std::string eta_cell(double done, std::optional<double> total, double rate, bool
     return "ETA " + format_eta((*total - done) / rate);
 }
 
+// The header's ETA from estimate_remaining_s: "done", "ETA ?" as eta_cell says.
+std::string run_eta_cell(const Progress& p, bool stuck) {
+    if (p.roots_total && p.roots_done >= *p.roots_total) return "done";
+    const std::optional<double> left = estimate_remaining_s(p);
+    if (!left || stuck) return "ETA ?";
+    return "ETA " + format_eta(*left);
+}
+
 // "stuck: 1 batch 42s" / "stuck: 3 batches, longest 2m05s" for Call `call`, or "".
 std::string stuck_cell(const std::vector<StuckBatch>& stuck, std::size_t call) {
     std::size_t count = 0;
@@ -76,6 +84,40 @@ std::string stuck_cell(const std::vector<StuckBatch>& stuck, std::size_t call) {
 }
 
 }  // namespace
+
+namespace {
+
+// The run's Grains in all, estimated: those of the roots seen so far (finished, and in flight
+// with the children their expands announced), and as many per root for the roots not admitted
+// yet (resumed roots hold none and are not counted). nullopt without Grain counts or a total.
+std::optional<double> estimated_total_grains(const Progress& p) {
+    const ProgressWork& w = p.work;
+    if (!p.roots_total || w.sealed == 0) return std::nullopt;
+    const std::size_t inflight =
+        p.roots_admitted > p.roots_done ? p.roots_admitted - p.roots_done : 0;
+    const double roots_seen = static_cast<double>(w.done_roots + inflight);
+    if (roots_seen <= 0) return std::nullopt;
+    const double seen = static_cast<double>(w.done_root_grains) +
+                        std::max(w.inflight_estimate, static_cast<double>(w.inflight_grains));
+    const double unseen_roots =
+        std::max(0.0, static_cast<double>(*p.roots_total) - static_cast<double>(p.roots_admitted));
+    return std::max(static_cast<double>(w.sealed), seen + unseen_roots * seen / roots_seen);
+}
+
+}  // namespace
+
+std::optional<double> estimate_remaining_s(const Progress& p) {
+    if (!p.roots_total || p.elapsed_s <= 0) return std::nullopt;
+    const double total_roots = static_cast<double>(*p.roots_total);
+    if (static_cast<double>(p.roots_done) >= total_roots) return 0.0;
+    if (const std::optional<double> total = estimated_total_grains(p)) {
+        const double sealed = static_cast<double>(p.work.sealed);
+        return (*total - sealed) / (sealed / p.elapsed_s);
+    }
+    if (p.roots_done == 0) return std::nullopt;
+    const double rate = static_cast<double>(p.roots_done) / p.elapsed_s;
+    return (total_roots - static_cast<double>(p.roots_done)) / rate;
+}
 
 std::vector<ProgressCall> progress_calls(const Plan& plan) {
     std::vector<ProgressCall> calls;
@@ -109,18 +151,15 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
     const double root_units =
         static_cast<double>(p.roots_done) + 0.5 * static_cast<double>(inflight);
     const bool stuck = !p.stuck.empty();
+    const std::optional<double> grains_total = estimated_total_grains(p);
 
     std::vector<std::string> lines;
     {
-        const double done = static_cast<double>(p.roots_done);
-        const double rate = elapsed > 0 ? done / elapsed : 0;
         std::string head = "roots " + std::to_string(p.roots_done) + "/" +
                            (p.roots_total ? std::to_string(*p.roots_total) : "?") + " done, " +
                            (roots_failed > 0 ? std::to_string(roots_failed) + " failed, " : "") +
                            std::to_string(inflight) + " in flight, " + fixed(elapsed, 1) + "s";
-        std::optional<double> total;
-        if (p.roots_total) total = static_cast<double>(*p.roots_total);
-        head += ", " + eta_cell(done, total, rate, stuck);
+        head += ", " + run_eta_cell(p, stuck);
         if (stuck && !finished) {
             head += " (" + std::to_string(p.stuck.size()) +
                     (p.stuck.size() == 1 ? " batch" : " batches") + " stuck)";
@@ -147,11 +186,13 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
         } else if (per_root && p.roots_total) {
             total = static_cast<double>(*p.roots_total);
             total_text = std::to_string(*p.roots_total);
-        } else if (p.roots_total && root_units > 0) {
+        } else if (grains_total || (p.roots_total && root_units > 0)) {
+            // The Call keeps its share of the Grains sealed so far; without Grain counts, of
+            // the roots done (those in flight half done).
+            const double scale = grains_total ? *grains_total / static_cast<double>(p.work.sealed)
+                                              : static_cast<double>(*p.roots_total) / root_units;
             const double estimate =
-                std::max(static_cast<double>(done),
-                         std::round(static_cast<double>(done) *
-                                    static_cast<double>(*p.roots_total) / root_units));
+                std::max(static_cast<double>(done), std::round(static_cast<double>(done) * scale));
             total_text = "~" + fixed(estimate, 0);
             // An estimate is never "done" before the run is.
             if (estimate > static_cast<double>(done)) total = estimate;

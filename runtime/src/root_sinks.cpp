@@ -88,6 +88,8 @@ void RootSinks::write(RootState& root) {
     // A failed root leaves nothing in any sink, as a root one sink failed (below): its output
     // is all or nothing, so --retry-failed can run it again without writing any of it twice.
     if (root.result.status == RootStatus::Failed) items.clear();
+    // The sinks this root wrote to (skip_root goes to the others).
+    std::vector<bool> wrote(options_.root_sinks.size(), false);
     if (!items.empty()) {
         // Ordinal order: by sink, then by the entity path (child ordinals from the root down).
         // Children of one parent are created in ordinal order, so equal-parent runs are sorted
@@ -137,7 +139,20 @@ void RootSinks::write(RootState& root) {
                 root.result.reason = "sink " + names_[failed_sink] + ": " + error;
                 root.result.attempts = 1;
             }
+        } else {
+            for (const auto& [sink, before] : written) wrote[sink] = true;
         }
+    }
+    const RootKey key{ordinal, root.result.name};
+    for (std::size_t s = 0; s < options_.root_sinks.size(); ++s) {
+        if (!wrote[s] && options_.root_sinks[s].skip_root) options_.root_sinks[s].skip_root(key);
+    }
+}
+
+void RootSinks::skip(std::uint32_t ordinal, const std::string& name) {
+    const RootKey key{ordinal, name};
+    for (const RootSinkBinding& binding : options_.root_sinks) {
+        if (binding.skip_root) binding.skip_root(key);
     }
 }
 
@@ -206,6 +221,11 @@ void RootSinks::flush() {
     }
     if (journal_) journal_->flush();
     pending_ = 0;
+}
+
+void RootSinks::sync() {
+    flush();
+    if (journal_) journal_->sync();
 }
 
 void RootSinks::flush_if_due() {

@@ -2,7 +2,8 @@
 // at a root sink's port are buffered per root; when the root is done each sink gets them in
 // ordinal order (driver thread), all or nothing (a sink that fails the root puts the others
 // back), then one journal line records the root and every sink's checkpoint token. Lines are
-// made durable in commit groups: every sink's sync(), then one journal write and fsync. On
+// made durable in commit groups: every sink's sync(), then one journal write and fsync, on the
+// journal's writer thread. On
 // resume the sinks are restored to the last journaled tokens and the roots the journal lists
 // are not admitted again.
 #pragma once
@@ -34,8 +35,11 @@ class RootSinks {
     void journal(const RootState& root);  // one journal line, kept for the commit group
     // The commit group: made durable once RunOptions::commit_group roots wait (group_full), or
     // the oldest has waited commit_window (flush_if_due, by flush_deadline), and at the end.
+    // flush(): every sink's sync(), then the group's journal lines go to the journal's writer
+    // thread (made durable there, after the sinks' data); sync(): flush() and wait for them.
     bool group_full() const { return pending_ >= options_.commit_group; }
     void flush();
+    void sync();
     void flush_if_due();
     std::chrono::steady_clock::time_point flush_deadline(
         std::chrono::steady_clock::time_point until) const {
@@ -47,6 +51,8 @@ class RootSinks {
     bool crashed_before() const { return journal_ && !journal_->crashes().empty(); }
     const Journal::Crashes* crashes(std::uint32_t ordinal) const;
     bool journaled_ordinal(std::uint32_t ordinal) const { return journaled_.count(ordinal) > 0; }
+    // skip_root on every sink for a root done without being written (failed unrun).
+    void skip(std::uint32_t ordinal, const std::string& name);
     // A root done without an entity of its own (failed unrun): its journal line.
     void journal_entry(std::uint32_t ordinal, const RootResult& result);
     std::size_t buffered_bytes() const { return buffered_bytes_; }

@@ -3,6 +3,8 @@
 // batches), dispatch to the Executor, and the batches in flight. Priority rules: dispatch.cpp.
 #pragma once
 
+#include <array>
+#include <bit>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -14,6 +16,39 @@ namespace rop::runtime::detail {
 class Committer;
 class Resolver;
 class RootSinks;
+
+// The READY Grains of one Call, the least served root first (docs/runtime.md, priority rule 5):
+// a Grain waits at level bit_width(n / unit), n being how many Grains its root had queued at this
+// Call before it and unit the Call's batch cap. The lowest non-empty level goes first, FIFO
+// inside a level. A small root's Grains thus pass the backlog of a huge one that came first,
+// while the Call's batches stay as full as before.
+class ReadyQueue {
+  public:
+    static constexpr std::uint32_t kLevels = 16;
+    static std::uint32_t level(std::uint32_t queued_before, std::uint32_t unit) {
+        const auto l = static_cast<std::uint32_t>(std::bit_width(queued_before / unit));
+        return l < kLevels ? l : kLevels - 1;
+    }
+    void push(std::uint32_t local, std::uint32_t level) {
+        levels_[level].push_back(local);
+        nonempty_ |= 1u << level;
+        ++size_;
+    }
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+    std::uint32_t front() const { return levels_[std::countr_zero(nonempty_)].front(); }
+    void pop_front() {
+        const int l = std::countr_zero(nonempty_);
+        levels_[l].pop_front();
+        if (levels_[l].empty()) nonempty_ &= ~(1u << l);
+        --size_;
+    }
+
+  private:
+    std::array<std::deque<std::uint32_t>, kLevels> levels_;
+    std::uint32_t nonempty_ = 0;  // bit l: levels_[l] has Grains
+    std::size_t size_ = 0;
+};
 
 class Scheduler {
   public:
@@ -30,7 +65,7 @@ class Scheduler {
     void dispatch();  // batches to idle actors, downstream Calls first
 
     // ---- queues ----
-    void enqueue_ready(CallId call, std::uint32_t local) { queues_[call].ready.push_back(local); }
+    void enqueue_ready(CallId call, std::uint32_t local);
     // Replays Grains (a new attempt: generation+1). Immediate units go before the ready FIFO,
     // deferred ones (bisection halves) after full ready batches.
     void requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred);
@@ -58,6 +93,20 @@ class Scheduler {
     // End of the run: every job still out goes to the report queue (see ReportQueue).
     void hand_over(ReportQueue& reports);
     const std::vector<std::unique_ptr<BatchJob>>& jobs() const { return jobs_; }
+    // Marks every Grain of the batches in flight whose result `discarded` says is unwanted
+    // (BatchJob::unwanted): their actors may skip them.
+    template <class Discarded>
+    void mark_unwanted(const Discarded& discarded) {
+        for (const std::unique_ptr<BatchJob>& job : jobs_) {
+            if (!job->running || job->abandoned) continue;
+            for (std::size_t g = 0; g < job->size() && g < job->unwanted.size(); ++g) {
+                std::atomic_ref<std::uint8_t> flag(job->unwanted[g]);
+                if (flag.load(std::memory_order_relaxed) == 0 && discarded(*job, g)) {
+                    flag.store(1, std::memory_order_relaxed);
+                }
+            }
+        }
+    }
 
     bool source_exhausted() const { return source_exhausted_; }
     std::size_t peak_inflight_roots() const { return peak_inflight_roots_; }
@@ -70,14 +119,20 @@ class Scheduler {
 
   private:
     struct CallQueues {
-        std::deque<std::uint32_t> ready;                             // FIFO of READY Grains
+        ReadyQueue ready;                                            // READY Grains
         std::deque<std::vector<std::uint32_t>> immediate, deferred;  // recovery units
         std::uint32_t inflight = 0;                                  // batches held by actors
         std::uint64_t dispatched = 0;
+        // Full ready batches taken while a deferred unit waited (priority rule 7: at most the
+        // Call's actors, then the unit goes).
+        std::uint32_t passed_deferred = 0;
         bool has_work() const { return !ready.empty() || !immediate.empty() || !deferred.empty(); }
     };
 
     void dispatch_pass();  // one pass over the Calls, downstream first
+    // Nothing can add Grains to `call`'s queues any more: the source is exhausted and no Call
+    // upstream of it has work queued or in flight (its partial batch need not wait).
+    bool fed_no_more(CallId call) const;
     BatchJob* build_job(CallId call);
     void describe_for_crash(BatchJob& job) const;
     void grant(std::int64_t credit, Clock::time_point now);  // to every streaming batch
@@ -94,6 +149,7 @@ class Scheduler {
 
     std::vector<CallQueues> queues_;
     std::vector<CallId> dispatch_order_;
+    std::vector<std::vector<CallId>> upstream_;  // per Call: the Calls whose outputs reach it
     std::vector<std::unique_ptr<BatchJob>> jobs_;
     std::vector<BatchJob*> free_jobs_;
     std::vector<BatchJob*> timed_;      // in flight on a Call with a timeout

@@ -36,6 +36,10 @@ class ThreadExecutor final : public Executor {
         for (std::size_t c = 0; c < plan.calls.size(); ++c) {
             auto pool = std::make_shared<Pool>();
             pool->factory = plan.calls[c].factory;
+            // A streaming expand with no timeout may lend its actor to the Call's queued batches
+            // (Yielder, priority rule 6); with a timeout each batch keeps its own clock.
+            pool->lend = plan.calls[c].kind == CallKind::Expand &&
+                         plan.calls[c].options.timeout.count() == 0;
             pool->reports = shared;
             if (pool->factory) {
                 for (std::uint32_t a = 0; a < plan.calls[c].options.actors; ++a) spawn(pool);
@@ -113,6 +117,7 @@ class ThreadExecutor final : public Executor {
         std::deque<BatchJob*> jobs;
         std::list<std::unique_ptr<Worker>> workers;  // stable addresses
         bool stopping = false;
+        bool lend = false;                   // its batches may lend their actor (Lender)
         int sleepers = 0;                    // workers blocked on `wake`
         std::atomic<std::size_t> queued{0};  // jobs.size(), readable without the mutex
     };
@@ -128,6 +133,40 @@ class ThreadExecutor final : public Executor {
         pool->workers.push_back(std::move(worker));
         w->thread = std::thread([pool, w] { loop(*pool, *w); });
     }
+
+    // A streaming expand batch's Yielder: runs the Call's next queued batch on the same actor
+    // and thread, nested inside the running batch's emit_child (one level deep: the nested batch
+    // gets no Yielder, so it does not lend in turn). `self.current` stays the outer batch, which
+    // the nested one ends before. An infra failure in a nested batch replaces the actor once the
+    // outer one is done, and stops the lending until then.
+    class Lender final : public Yielder {
+      public:
+        Lender(Pool& pool, Worker& self, Actor* actor) : pool_(pool), self_(self), actor_(actor) {}
+        bool run_waiting() override {
+            if (replace_ || pool_.queued.load(std::memory_order_acquire) == 0) {
+                return false;  // the common case: nothing queued, no lock taken
+            }
+            BatchJob* job;
+            {
+                std::lock_guard<std::mutex> lock(pool_.mutex);
+                if (pool_.stopping || self_.retired || pool_.jobs.empty()) return false;
+                job = pool_.jobs.front();
+                pool_.jobs.pop_front();
+                pool_.queued.store(pool_.jobs.size(), std::memory_order_release);
+            }
+            job->actor = self_.id;
+            job->yielder = nullptr;
+            replace_ = execute_job(actor_, *job, *pool_.reports, "");
+            return true;
+        }
+        bool replace() const { return replace_; }
+
+      private:
+        Pool& pool_;
+        Worker& self_;
+        Actor* actor_;
+        bool replace_ = false;
+    };
 
     // The thread body. It touches only `pool` (owned by the thread too), `self` (owned by the
     // pool), the report queue (owned by the pool) and the jobs it takes -- never the executor.
@@ -171,7 +210,11 @@ class ThreadExecutor final : public Executor {
             lock.lock();
             self.actor = actor.get();  // abandon() and stop() may cancel it from now on
             lock.unlock();
-            const bool replace = execute_job(actor.get(), *job, *pool.reports, setup_error);
+            Lender lender(pool, self, actor.get());
+            job->yielder = pool.lend && actor && actor->reentrant() ? &lender : nullptr;
+            job->since_yield = 0;
+            const bool replace =
+                execute_job(actor.get(), *job, *pool.reports, setup_error) || lender.replace();
             lock.lock();
             self.current = nullptr;
             self.actor = nullptr;

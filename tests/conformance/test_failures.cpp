@@ -124,25 +124,33 @@ TEST_CASE("GroupFailure: barrier on (Call, parent); same-batch successes are dis
 TEST_CASE("GroupFailure dominates a RecordFailure on the same Grain",
           "[conformance][failure][barrier]") {
     for (const Schedule& s : schedules()) {
-        for (bool record_first : {true, false}) {
-            INFO(s.label() << " record_first=" << record_first);
+        // 0: fail_record then fail_group; 1: fail_group then fail_record (both streamed: the
+        // driver fails the group as the call comes); 2: fail_record, then a GroupFailure thrown
+        // naming the page once the others have their outputs (not streamed: the batch decides).
+        for (int order : {0, 1, 2}) {
+            INFO(s.label() << " order=" << order);
             CallOptions o = s.options(Recovery::IsolateTail);
             o.batching = Batching::SingleParent;
             std::atomic<bool> together{false};  // the three pages shared one batch
-            Pages p(o, [record_first, &together](Batch& bt) {
+            Pages p(o, [order, &together](Batch& bt) {
                 if (bt.size() == 3) together = true;
+                std::size_t thrown = bt.size();
                 for (std::size_t g = 0; g < bt.size(); ++g) {
                     const long x = bt.input(g, 0).get<long>();
                     if (x != 10) {
                         bt.set_output(g, 0, Value::of<long>(x));
-                    } else if (record_first) {
+                    } else if (order == 0) {
                         bt.fail_record(g, "record-0");
                         bt.fail_group(g, "group-0");
+                    } else if (order == 1) {
+                        bt.fail_group(g, "group-0");
+                        bt.fail_record(g, "record-0");
                     } else {
-                        bt.fail_group(g, "group-0");
                         bt.fail_record(g, "record-0");
+                        thrown = g;
                     }
                 }
+                if (thrown < bt.size()) throw rop::GroupFailure("group-0", thrown);
             });
             const Run run = run_under(s, p.plan, {1});
             CHECK(run.root(0).reason == "group-0");

@@ -57,10 +57,14 @@ cmake --build "$bld" -j "$jobs" --target "${targets[@]}" >"$work/build.log" 2>&1
     { tail -30 "$work/build.log"; echo "mutation suite: the unmutated tree does not build"; exit 2; }
 
 # Baseline: every killed-by command must match tests and pass on the unmutated tree, or a
-# "kill" would mean nothing (Catch2 also exits non-zero when a filter matches no test).
+# "kill" would mean nothing (Catch2 also exits non-zero when a filter matches no test). Each
+# distinct command runs once, however many patches name it.
+declare -A baseline_done=()
+started=$SECONDS
 for p in "${patches[@]}"; do
     while IFS= read -r spec; do
-        [ -n "$spec" ] || continue
+        [ -n "$spec" ] && [ -z "${baseline_done[$spec]:-}" ] || continue
+        baseline_done[$spec]=1
         if ! (cd "$bld/bin" && timeout 300 bash -c "./$spec" >"$work/baseline.log" 2>&1); then
             tail -20 "$work/baseline.log"
             echo "mutation suite: '$spec' ($(basename "$p")) fails or matches no test on the unmutated tree"
@@ -68,6 +72,7 @@ for p in "${patches[@]}"; do
         fi
     done < <(sed -n 's/^killed-by: //p' "$p")
 done
+echo "baseline: ${#baseline_done[@]} killed-by commands pass unmutated ($((SECONDS - started)) s)"
 
 results=()
 bad=0
@@ -75,15 +80,27 @@ for p in "${patches[@]}"; do
     name=$(basename "$p" .patch)
     log=$work/$name.log
     : >"$log"
+    started=$SECONDS
+    # Only the binaries its killed-by lines run are relinked (all of them for --all).
+    need=("${targets[@]}")
+    [ $all = 1 ] || mapfile -t need < <(sed -n 's/^killed-by: \([^ ]*\).*/\1/p' "$p" | sort -u)
     if ! patch -d "$src" -p1 -s --dry-run <"$p" >>"$log" 2>&1; then
         results+=("$name|ERROR: patch does not apply (update it to the current code)")
         bad=1
         continue
     fi
-    patch -d "$src" -p1 -s <"$p"
-    revert() { patch -d "$src" -p1 -s -R <"$p"; for f in $(touched "$p"); do touch "$src/$f"; done; }
+    # Reverting copies the touched files back (and touches them, so they are rebuilt) rather
+    # than reverse-applying the patch, which cannot fail halfway.
+    rm -rf "$work/pristine" && mkdir -p "$work/pristine"
+    for f in $(touched "$p"); do
+        mkdir -p "$work/pristine/$(dirname "$f")" && cp -p "$src/$f" "$work/pristine/$f"
+    done
+    patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p"
+    revert() {
+        for f in $(touched "$p"); do cp "$work/pristine/$f" "$src/$f" && touch "$src/$f"; done
+    }
     trap revert EXIT  # an interrupted run leaves the scratch copy unmutated
-    if ! cmake --build "$bld" -j "$jobs" --target "${targets[@]}" >>"$log" 2>&1; then
+    if ! cmake --build "$bld" -j "$jobs" --target "${need[@]}" >>"$log" 2>&1; then
         revert
         trap - EXIT
         results+=("$name|ERROR: does not build (see $log)")
@@ -105,9 +122,9 @@ for p in "${patches[@]}"; do
     revert
     trap - EXIT
     if [ ${#killers[@]} -gt 0 ]; then
-        results+=("$name|killed by ${killers[*]}$extra")
+        results+=("$name|killed by ${killers[*]}$extra ($((SECONDS - started)) s)")
     else
-        results+=("$name|SURVIVED: no killed-by test failed$extra")
+        results+=("$name|SURVIVED: no killed-by test failed$extra ($((SECONDS - started)) s)")
         bad=1
     fi
 done

@@ -65,7 +65,8 @@ class Recorder final : public ItemObserver {
 
 class Comparison {
   public:
-    Comparison(std::uint64_t seed, bool verbose) : seed_(seed), verbose_(verbose) {}
+    Comparison(std::uint64_t seed, bool verbose, const LiveRun& where)
+        : seed_(seed), verbose_(verbose), where_(where) {}
 
     SeedCheck run() {
         RandomPipeline live = make_random_pipeline(seed_, true);
@@ -77,11 +78,14 @@ class Comparison {
         options.max_inflight_roots = live.max_inflight_roots;
         RunReport report;
         try {
-            report = rop::runtime::run(live.plan, source, options);
+            report = rop::runtime::run(where_.place ? where_.place(live.plan) : live.plan, source,
+                                       options);
         } catch (const std::exception& ex) {
+            if (where_.after) where_.after();
             problem(std::string("run() threw: ") + ex.what());
             return finish(live, 0, 0, 0);
         }
+        if (where_.after) where_.after();
         for (const auto& [entity, ordinal] : live.env->roots())
             recorder.links.emplace(entity, std::make_pair(kNoEntity, ordinal));
         index(recorder);
@@ -250,6 +254,7 @@ class Comparison {
 
     std::uint64_t seed_;
     bool verbose_;
+    const LiveRun& where_;
     std::map<ItemKey, ItemFact> observed_;
     std::vector<std::uint32_t> seen_root_;  // root ordinal of each reported Item, in order
     std::ostringstream out_;
@@ -258,7 +263,13 @@ class Comparison {
 
 }  // namespace
 
-SeedCheck check_seed(std::uint64_t seed, bool verbose) { return Comparison(seed, verbose).run(); }
+SeedCheck check_seed(std::uint64_t seed, bool verbose) {
+    return Comparison(seed, verbose, LiveRun{}).run();
+}
+
+SeedCheck check_seed(std::uint64_t seed, bool verbose, const LiveRun& live) {
+    return Comparison(seed, verbose, live).run();
+}
 
 std::string replay_command(std::uint64_t seed) {
     return "ROP_SEED=" + std::to_string(seed) + " ./rop_runtime_reference_tests \"[random]\"";

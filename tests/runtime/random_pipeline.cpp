@@ -16,6 +16,8 @@ constexpr int kMaxDepth = 3;           // Domains D0..D3: four levels
 constexpr double kEntityBudget = 900;  // expected entities in one Domain
 constexpr std::uint32_t kFanouts[] = {0, 1, 2, 3, 5, 8, 13, 20, 30, 50};
 
+bool first_attempt_faults = true;  // set_first_attempt_faults
+
 // prefix + number, without operator+(const char*, string&&) (GCC 12 -Wrestrict false positive).
 std::string named(const char* prefix, std::uint64_t n) {
     std::string out = prefix;
@@ -123,6 +125,7 @@ class Generator {
         f.transient = rate(150);
         f.infra = rate(150);
         f.throw_typed = below(3) == 0;
+        if (!first_attempt_faults) f.transient = f.infra = 0;  // drawn all the same
         return f;
     }
 
@@ -262,5 +265,7 @@ class Generator {
 RandomPipeline make_random_pipeline(std::uint64_t seed, bool random_schedule) {
     return Generator(seed, random_schedule).run();
 }
+
+void set_first_attempt_faults(bool on) { first_attempt_faults = on; }
 
 }  // namespace rop::runtime::reference

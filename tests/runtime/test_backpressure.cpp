@@ -93,15 +93,16 @@ TEST_CASE("backpressure: a streaming expand waits while payloads are over budget
 
 TEST_CASE("backpressure: a paused expand's timeout waits with it", "[runtime][backpressure]") {
     CallOptions split = opts(1, 1);
-    split.timeout = std::chrono::milliseconds(1000);
-    // The consumer's first batch takes 2.5 s: the expand, over budget after 16 children, stays
+    split.timeout = std::chrono::milliseconds(2000);
+    // The consumer's first batch takes 5 s: the expand, over budget after 16 children, stays
     // paused for all of it, more than twice its timeout (the driver looks at least once a
-    // second), while its own work takes tens of milliseconds (a few hundred under TSan): its
+    // second), while its own work takes tens of milliseconds (a few hundred under TSan, over a
+    // second on a machine loaded 20 times over: hence a 2 s timeout): its
     // first children a millisecond apart, so that the driver has looked at it long before it
     // spent its budget (on a loaded machine an expand left alone streams all 25 MiB before the
     // driver's first look, and never pauses). Many short pauses would not do: each resume moves
     // the deadline on by the pause.
-    StreamPlan p(split, std::chrono::milliseconds(0), std::chrono::milliseconds(2500),
+    StreamPlan p(split, std::chrono::milliseconds(0), std::chrono::milliseconds(5000),
                  std::chrono::milliseconds(1));
     RunOptions options;
     options.max_payload_bytes = 1 << 20;

@@ -1,5 +1,6 @@
 // Batch::parent for reduce Grains, per-root sinks (RunOptions::root_sinks), and the journal
 // behind --resume (RunOptions::journal_path / resume), in-process.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,8 +13,10 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
+#include "journal.h"
 #include "runtime_test_util.h"
 
 using namespace rop::runtime;
@@ -54,6 +57,12 @@ long root_long(const Value& v) {
     return v.get<long>();
 }
 
+// In an actor: a non-reduce Grain has no parent value. Thrown rather than asserted (Catch2's
+// assertions are for the test's own thread); the failed root shows in the test's checks.
+void expect_no_parent(const Batch& batch, std::size_t g) {
+    if (batch.parent(g).has_value()) throw std::logic_error("a parent value outside a reduce");
+}
+
 // Doc(x) -> x pages (1000x + i) -> map "m" (identity, or `udf`) -> reduce "sum": parent*1e6 +
 // sum of pages; the reduce checks Batch::parent.
 struct ParentPlan {
@@ -75,7 +84,7 @@ struct ParentPlan {
                     o,
                     actor([max_children](Batch& batch) {
                         for (std::size_t g = 0; g < batch.size(); ++g) {
-                            CHECK_FALSE(batch.parent(g).has_value());  // not a reduce
+                            expect_no_parent(batch, g);  // not a reduce
                             const long x = root_long(batch.input(g, 0));
                             for (long i = 0; i < std::min<long>(x, max_children); ++i) {
                                 batch.emit_child(g, Value::of<long>(1000 * x + i));
@@ -84,7 +93,7 @@ struct ParentPlan {
                     })});
         b.add_call({"m", CallKind::Map, page, {{pages}}, {mapped}, o, actor([](Batch& batch) {
                         for (std::size_t g = 0; g < batch.size(); ++g) {
-                            CHECK_FALSE(batch.parent(g).has_value());
+                            expect_no_parent(batch, g);
                             batch.set_output(g, 0, batch.input(g, 0));
                         }
                     })});
@@ -97,7 +106,9 @@ void parent_sum(Batch& batch) {
     for (std::size_t g = 0; g < batch.size(); ++g) {
         long s = 0;
         for (const Value& v : batch.input(g, 0).get<ReduceGroup>().values) s += v.get<long>();
-        REQUIRE(batch.parent(g).has_value());
+        // Not REQUIRE: Catch2's assertions are for the test's own thread (two actor threads
+        // asserting at once abort it). A throw fails the root, which the tests check.
+        if (!batch.parent(g).has_value()) throw std::logic_error("a reduce without its parent");
         batch.set_output(g, 0, Value::of<long>(root_long(batch.parent(g)) * 1000000 + s));
     }
 }
@@ -495,6 +506,62 @@ TEST_CASE("journal: one fsynced line per finished root, with every sink's token"
     }
     CHECK(roots ==
           std::set<std::string>{R"({"name":"root0")", R"({"name":"root1")", R"({"name":"root2")"});
+}
+
+TEST_CASE("journal: the writer thread appends handed-over lines in order; sync() waits for them",
+          "[runtime][journal]") {
+    TempDir dir;
+    const auto path = dir.path / "w.journal";
+    {
+        detail::Journal journal(path.string(), {"totals"}, false);
+        for (std::uint64_t r = 0; r < 300; ++r) {
+            detail::JournalEntry e;
+            e.ordinal = r;
+            e.name = "root" + std::to_string(r);
+            e.tokens = {std::to_string(r)};
+            journal.add(e);
+            if (r % 7 == 6) journal.flush();  // 42 hand-overs, some while the writer writes
+        }
+        journal.sync();  // the last 6 lines too, and every earlier one, before it returns
+        const auto lines = lines_of(read_file(path));
+        REQUIRE(lines.size() == 301);
+        for (std::uint64_t r = 0; r < 300; ++r) {
+            CAPTURE(r);
+            REQUIRE_THAT(lines[r + 1], ContainsSubstring(R"({"name":"root)" + std::to_string(r) +
+                                                         R"(","root":)" + std::to_string(r) + ","));
+        }
+        detail::JournalEntry last;
+        last.ordinal = 300;
+        last.name = "root300";
+        last.tokens = {"300"};
+        journal.add(last);
+        journal.flush();
+    }  // the destructor lets the writer append what it was handed
+    CHECK(lines_of(read_file(path)).size() == 302);
+}
+
+TEST_CASE("journal: a write the writer thread fails surfaces at the next flush or sync",
+          "[runtime][journal]") {
+    TempDir dir;
+    const auto path = dir.path / "full.journal";
+    detail::Journal journal(path.string(), {"totals"}, false);
+    // The journal's descriptor now writes to /dev/full: every write fails with ENOSPC.
+    const int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+    REQUIRE(full >= 0);
+    REQUIRE(::dup2(full, journal.fd()) == journal.fd());
+    ::close(full);
+    detail::JournalEntry e;
+    e.ordinal = 0;
+    e.name = "root0";
+    e.tokens = {"0"};
+    journal.add(e);
+    journal.flush();  // handed over: the driver does not wait
+    CHECK_THROWS_WITH(journal.sync(),
+                      ContainsSubstring("full.journal': cannot write: No space left on device"));
+    e.ordinal = 1;
+    journal.add(e);
+    // Nothing is written after a lost line; the next hand-over reports the failure again.
+    CHECK_THROWS_WITH(journal.flush(), ContainsSubstring("cannot write: No space left on device"));
 }
 
 TEST_CASE("journal: resume skips journaled roots (earlier status) and restores the last token",

@@ -264,17 +264,17 @@ TEST_CASE("ReportQueue custody: after close, a late Done frees its adopted job",
     auto owned = std::make_unique<BatchJob>();
     BatchJob* out = owned.get();
     BatchJob back;  // its Done arrives before the close: returned to the driver
-    queue->push(Report{Report::Kind::Done, &back, {}});
+    queue->push(Report{Report::Kind::Done, &back, {}, 0, {}});
     std::vector<Report> left = queue->close();
     REQUIRE(left.size() == 1);
     CHECK(left[0].job == &back);
     queue->adopt(std::move(owned));
     CHECK(queue->adopted() == 1);
-    queue->push(Report{Report::Kind::Emitted, nullptr, {}});  // dropped
-    queue->push(Report{Report::Kind::Done, &back, {}});       // not adopted: dropped
+    queue->push(Report{Report::Kind::Emitted, nullptr, {}, 0, {}});  // dropped
+    queue->push(Report{Report::Kind::Done, &back, {}, 0, {}});       // not adopted: dropped
     CHECK(queue->adopted() == 1);
     std::thread late([queue, out] {  // a detached actor's last touch: its Done
-        queue->push(Report{Report::Kind::Done, out, {}});
+        queue->push(Report{Report::Kind::Done, out, {}, 0, {}});
     });
     late.join();
     CHECK(queue->adopted() == 0);  // freed (ASan would flag a leak or a double free)

@@ -1,6 +1,7 @@
 // rop/udf.h: the vocabulary a UDF header includes to talk to rop — streaming emitters, typed
-// failures (thrown, or returned per item as rop::ItemResult), reduce ordinals, skipped children and
-// the reduce parent. docs/udfs.md gives the signature conventions.
+// failures (thrown, or returned per item as rop::ItemResult), reduce ordinals, skipped children,
+// the reduce parent, counters and the expected-children hint. docs/udfs.md gives the signature
+// conventions.
 //
 // The one definition of the types a UDF and the runtime both see: rop::RecordFailure,
 // rop::GroupFailure, rop::SkippedChild and rop::RootKey are also rop::runtime's (its udf.h and
@@ -177,6 +178,73 @@ inline CounterSink*& current_counter_sink() noexcept {
 }
 inline void count(std::string_view name, std::uint64_t n = 1) {
     if (CounterSink* sink = current_counter_sink()) sink->add(name, n);
+}
+
+// An expand that knows how many children it will emit before it emits them (a PDF's page count)
+// says so: rop::expected_children(427). The progress display then estimates the root's work
+// from that count instead of from the children seen so far, so one long document does not make
+// the ETA look nearly done (docs/runtime.md "Progress"). Only a hint: emitting more or fewer
+// children is not an error. It applies to the Grain the UDF is running (a hand-written Actor:
+// the first Grain of the batch without a result); outside an expand batch (a unit test) and in
+// an `isolation process` worker it does nothing. The runtime installs the sink.
+class ExpectedChildrenSink {
+  public:
+    virtual void expect(std::uint64_t children) = 0;
+
+  protected:
+    ~ExpectedChildrenSink() = default;
+};
+inline ExpectedChildrenSink*& current_expected_children_sink() noexcept {
+    thread_local ExpectedChildrenSink* sink = nullptr;
+    return sink;
+}
+inline void expected_children(std::uint64_t children) {
+    if (ExpectedChildrenSink* sink = current_expected_children_sink()) sink->expect(children);
+}
+
+// Whether item `i` of the batch a batch UDF is running is still wanted: false once a sibling's
+// GroupFailure barred it or the expansion it came from failed, so that its result will be
+// discarded whatever it is (docs/runtime.md "Suppression reaches work in flight"). A batch UDF
+// whose cost is per item may skip such an item; the value it returns for it is ignored. True
+// outside a batch (a unit test), in an `isolation process` worker and on an MPI rank.
+class WantedSource {
+  public:
+    virtual bool wanted(std::size_t item) const = 0;
+
+  protected:
+    ~WantedSource() = default;
+};
+inline const WantedSource*& current_wanted_source() noexcept {
+    thread_local const WantedSource* source = nullptr;
+    return source;
+}
+inline bool wanted(std::size_t item) {
+    const WantedSource* source = current_wanted_source();
+    return !source || source->wanted(item);
+}
+
+// Fails item `i`'s group now, from inside a batch UDF, as the returned rop::fail_group(reason)
+// would when the batch ends: the runtime raises the barrier at once (docs/runtime.md, "A
+// GroupFailure is streamed"), so the item's siblings still to come in this batch turn unwanted
+// (rop::wanted) and those queued are not run. Return rop::fail_group(reason) for the item too
+// (the first reason stays; a value returned for it is ignored). An `item` outside the batch
+// is a contract error that stops the run. Outside a batch, in an `isolation process` worker
+// and on an MPI rank it does nothing: the returned failure is what counts there.
+class GroupFailureSink {
+  public:
+    virtual void fail_group(std::size_t item, std::string reason) = 0;
+
+  protected:
+    ~GroupFailureSink() = default;
+};
+inline GroupFailureSink*& current_group_failure_sink() noexcept {
+    thread_local GroupFailureSink* sink = nullptr;
+    return sink;
+}
+inline void fail_group_now(std::size_t item, std::string reason) {
+    if (GroupFailureSink* sink = current_group_failure_sink()) {
+        sink->fail_group(item, std::move(reason));
+    }
 }
 
 // Which root a sink is writing: its zero-based position in the source and its display name

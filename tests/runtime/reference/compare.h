@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+
+#include "rop/runtime/plan.h"
 
 namespace rop::runtime::reference {
 
@@ -18,6 +21,14 @@ struct SeedCheck {
 // observations and replayed into the reference (interpreter.h, BarrierChooser), which then
 // requires exact equality for everything else, and rejects choices no schedule can make.
 SeedCheck check_seed(std::uint64_t seed, bool verbose = false);
+
+// Where the live run happens when not in this process alone (the MPI test): `place` turns the
+// live plan into the one run() gets, `after` runs once run() returned.
+struct LiveRun {
+    std::function<Plan(const Plan&)> place;
+    std::function<void()> after;
+};
+SeedCheck check_seed(std::uint64_t seed, bool verbose, const LiveRun& live);
 
 // The one-line replay command printed with a failing seed.
 std::string replay_command(std::uint64_t seed);

@@ -26,4 +26,10 @@ struct RandomPipeline {
 // the seed too; otherwise each Call runs one Grain per batch on one actor.
 RandomPipeline make_random_pipeline(std::uint64_t seed, bool random_schedule);
 
+// Off: the pipelines draw the same structure and faults but inject no first-attempt-only faults
+// (transient, infra). Such a fault is spent in the process that saw it (UdfEnv::fire), so under
+// MPI a retry placed on another rank would fail again, which the one-process reference never
+// does (tests/runtime/mpi/mpi_random.cpp). On by default.
+void set_first_attempt_faults(bool on);
+
 }  // namespace rop::runtime::reference

@@ -22,6 +22,17 @@ struct Tok {
     std::uint32_t ordinal = 0;
 };
 
+}  // namespace rop::runtime::reference
+
+// Toks cross between MPI ranks (tests/runtime/mpi/mpi_random.cpp).
+template <>
+struct rop::Codec<rop::runtime::reference::Tok>
+    : rop::FieldsCodec<rop::runtime::reference::Tok, &rop::runtime::reference::Tok::h,
+                       &rop::runtime::reference::Tok::parent,
+                       &rop::runtime::reference::Tok::ordinal> {};
+
+namespace rop::runtime::reference {
+
 inline std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
     std::uint64_t z = a * 0x9E3779B97F4A7C15ull + b + 0x632BE59BD9B4E019ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

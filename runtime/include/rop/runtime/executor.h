@@ -35,6 +35,16 @@ struct EmittedChild {
     Value value;
 };
 
+// Lent by an executor to a streaming expand batch whose actor is reentrant (Actor::reentrant):
+// emit_child calls run_waiting() every kYieldEvery children, and while its credit is spent, to
+// run another queued batch of the same Call on the same actor and thread before going on.
+class Yielder {
+  public:
+    static constexpr std::uint32_t kYieldEvery = 8;
+    virtual ~Yielder() = default;
+    virtual bool run_waiting() = 0;  // ran one (true) or there was none to run (false)
+};
+
 // One dispatched batch: the driver fills the request half, an actor fills the result half.
 // A job belongs to the driver except between submit() and the arrival of its Done report; a job
 // still out when the run ends belongs to the ReportQueue from then on (ReportQueue::adopt).
@@ -50,6 +60,10 @@ struct BatchJob {
     std::vector<GrainInfo> infos;
     std::vector<Value> inputs;         // size() * num_inputs, Grain-major
     std::vector<Value> parent_values;  // reduce: Batch::parent per Grain; else empty
+    // Per Grain, set by the driver (through std::atomic_ref) once the Grain's result would be
+    // discarded: its parent's GroupFailure barred it, or its expansion failed. The actor may
+    // skip it (Batch::wanted, rop::wanted); one left without a result is then not an error.
+    std::vector<std::uint8_t> unwanted;
     // RunOptions::crash_reports: what the crash handler says and journals if this batch brings
     // the process down ("call 'm', batch of 8 from roots a.pdf, b.pdf"; the roots' ordinals).
     std::string crash_note;
@@ -65,6 +79,9 @@ struct BatchJob {
     // before its expand Grain reports); out-of-process executors send Emitted reports instead.
     std::mutex children_mutex;
     std::vector<EmittedChild> children;
+    // rop::expected_children hints not yet taken by the driver (Grain, count), under
+    // children_mutex like the children (in-process executors only).
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> expected_children;
     BatchError error = BatchError::None;
     GrainResult error_kind = GrainResult::None;  // Unattributed: RecordFailed or GroupFailed
     std::string error_message;
@@ -82,11 +99,16 @@ struct BatchJob {
     // RunOptions::max_payload_bytes while other work can consume what is held).
     static constexpr std::int64_t kUnlimitedCredit = std::int64_t{1} << 62;
     std::atomic<std::int64_t> credit{kUnlimitedCredit};
+    // Set by the executor for the run of a streaming expand batch that may lend its actor
+    // (Yielder); null otherwise. Actor thread only.
+    Yielder* yielder = nullptr;
+    std::uint32_t since_yield = 0;  // children emitted since the last lend
     // ---- driver bookkeeping ----
-    bool running = false;        // submitted, its Done report not yet received
-    bool abandoned = false;      // timed out; its late report is stale
-    bool flagged_stuck = false;  // reported as a StuckBatch
-    std::uint32_t parents = 0;   // distinct direct parents in the batch (trace)
+    bool running = false;                 // submitted, its Done report not yet received
+    bool abandoned = false;               // timed out; its late report is stale
+    bool flagged_stuck = false;           // reported as a StuckBatch
+    std::uint32_t streamed_failures = 0;  // its GroupFailures committed before its Done
+    std::uint32_t parents = 0;            // distinct direct parents in the batch (trace)
     std::chrono::steady_clock::time_point deadline{};
     bool paused = false;  // the driver granted it nothing: its timeout waits (driver only)
     std::chrono::steady_clock::time_point paused_at{};
@@ -96,12 +118,16 @@ struct BatchJob {
 };
 
 // A message from an executor to the driver. An Emitted report with no job only wakes the
-// driver so that it takes streamed children from the in-flight jobs.
+// driver so that it takes streamed children from the in-flight jobs. A GroupFailed report is a
+// GroupFailure the UDF reported for one item (Batch::fail_group) while its batch goes on: the
+// driver raises the barrier at once instead of at the batch's Done (docs/runtime.md).
 struct Report {
-    enum class Kind : std::uint8_t { Emitted, Done };
+    enum class Kind : std::uint8_t { Emitted, Done, GroupFailed };
     Kind kind = Kind::Done;
     BatchJob* job = nullptr;
     std::vector<EmittedChild> children;  // Kind::Emitted: a streamed chunk of children
+    std::uint32_t grain = 0;             // Kind::GroupFailed: the item, its index in the batch
+    std::string reason;                  // Kind::GroupFailed: the failure's reason
 };
 
 // Many producers (actor threads), one consumer (the driver). Guarantee: reports of one job

@@ -195,6 +195,11 @@ void emit_each(rop::Emitter<T>& emitter, Range&& children) {
 template <class Call, class Child>
 class ExpandActor : public rop::runtime::Actor {
   public:
+    // A function UDF (no udf_ member: no state of its own) may run nested on its actor, which a
+    // streaming expand then lends to other roots' batches (docs/runtime.md, priority rule 6).
+    bool reentrant() const final {
+        return !requires(Call& call) { call.udf_; };
+    }
     void process(rop::runtime::Batch& batch) final {
         for (std::size_t grain = 0; grain < batch.size(); ++grain) {
             ChildEmitter<Child> emitter(Grain(batch, grain));
@@ -398,8 +403,8 @@ std::unique_ptr<rop::runtime::RootSource> adapt_source(std::unique_ptr<Source> s
     return std::make_unique<SourceAdapter<Item, Source>>(std::move(source));
 }
 
-// A sink class (write(root, items), and optionally checkpoint(), restore(token) and sync()) as
-// the runtime's per-root sink binding.
+// A sink class (write(root, items), and optionally checkpoint(), restore(token), sync() and
+// skip(root)) as the runtime's per-root sink binding.
 template <class Item, class Sink>
 rop::runtime::RootSinkBinding bind_sink(std::shared_ptr<Sink> sink) {
     rop::runtime::RootSinkBinding binding;
@@ -419,6 +424,9 @@ rop::runtime::RootSinkBinding bind_sink(std::shared_ptr<Sink> sink) {
         binding.restore = [sink](const std::string& token) { sink->restore(token); };
     }
     if constexpr (requires(Sink& s) { s.sync(); }) binding.sync = [sink] { sink->sync(); };
+    if constexpr (requires(Sink& s, const rop::RootKey& root) { s.skip(root); }) {
+        binding.skip_root = [sink](const rop::runtime::RootKey& root) { sink->skip(root); };
+    }
     return binding;
 }
 
@@ -432,6 +440,9 @@ class PipelineBuilder {
         definition_.version = std::move(version);
         definition_.rop_path = std::move(rop_path);
     }
+
+    // The report's rop_hash: ropc stamps "sha256:<hex>" of the `.rop` text.
+    void rop_hash(std::string hash) { definition_.rop_hash = std::move(hash); }
 
     rop::runtime::DomainId domain(std::string name,
                                   rop::runtime::DomainId parent = rop::runtime::kNoDomain) {

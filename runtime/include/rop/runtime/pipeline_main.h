@@ -165,6 +165,11 @@ std::vector<std::string> render_progress(const Progress& progress,
 std::vector<std::string> render_progress(const Progress& progress,
                                          std::span<const ProgressCall> calls,
                                          std::size_t roots_failed);
+// Seconds left in the run, for the header's ETA; nullopt when it cannot be told (no total, no
+// rate yet). With Progress::work it counts Grains: those of finished roots, of the roots in
+// flight (with the children their expands announced), and, for roots not admitted yet, the
+// mean per root so far; the rate is Grains sealed per second. Without it, roots per second.
+std::optional<double> estimate_remaining_s(const Progress& progress);
 // `line` cut to fit a terminal `width` columns wide (one column is kept free, so that the
 // terminal never wraps); 0: as is. A multi-byte UTF-8 character is never cut in two.
 std::string fit_width(const std::string& line, std::size_t width);

@@ -70,12 +70,17 @@ using rop::RootKey;
 // journals each sink's checkpoint() token; restore(token) runs once before the first write:
 // "" on a fresh run (start empty), the last journaled token on --resume (undo anything written
 // after it). All three may be empty (a sink whose writes are idempotent per root).
+// skip_root (may be empty) is called instead of write_root for every root that ends with nothing
+// written to this sink (failed, dropped, no PRESENT item at its port, undone because another
+// sink failed it), before its journal line: a sink that writes in source order need not wait
+// for it (std.io's ordered record sink).
 struct RootSinkBinding {
     PortId port = 0;
     std::function<void(const RootKey&, std::span<const Value> items)> write_root;
     std::function<std::string()> checkpoint;          // may be empty
     std::function<void(const std::string&)> restore;  // may be empty
     std::function<void()> sync;                       // may be empty
+    std::function<void(const RootKey&)> skip_root;    // may be empty
     std::string name;  // for messages and the journal; empty: the port's name
 };
 
@@ -207,6 +212,19 @@ struct StuckBatch {
 bool batch_stuck(double running_s, double median_s, double stuck_factor,
                  std::chrono::milliseconds stuck_min);
 
+// The run's work counted in Grains rather than roots, for an ETA that follows the expands
+// (docs/runtime.md "Progress"): one root that expands to 427 pages weighs 427 pages' Grains.
+// All zero where the executor does not count them (then the ETA counts roots).
+struct ProgressWork {
+    std::uint64_t sealed = 0;            // Grains finished in this run, every root
+    std::uint64_t done_roots = 0;        // roots this run finished (resumed ones excluded)
+    std::uint64_t done_root_grains = 0;  // the Grains those roots had
+    std::uint64_t inflight_grains = 0;   // Grains created so far under the roots in flight
+    // inflight_grains plus the Grains still to come for children an expand announced with
+    // rop::expected_children but has not emitted yet (one Grain per Call of the child's Domain).
+    double inflight_estimate = 0;
+};
+
 struct Progress {
     std::vector<CallCounters> calls;
     std::size_t roots_admitted = 0;
@@ -214,6 +232,7 @@ struct Progress {
     std::optional<std::size_t> roots_total;
     double elapsed_s = 0;
     std::vector<StuckBatch> stuck;  // batches flagged stuck and still running
+    ProgressWork work = {};
 };
 
 enum class RootStatus : std::uint8_t { Ok, Dropped, Failed };

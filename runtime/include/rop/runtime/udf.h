@@ -78,6 +78,15 @@ class Batch {
 
     virtual void fail_record(std::size_t grain, std::string reason) = 0;
     virtual void fail_group(std::size_t grain, std::string reason) = 0;
+
+    // False once the driver no longer wants the Grain's result (a sibling's GroupFailure barred
+    // it, or the expansion it came from failed: it will be SUPPRESSED whatever it returns). An
+    // actor may skip such a Grain and leave it without a result. Always true where the driver
+    // cannot say (a process-isolated or remote actor).
+    virtual bool wanted(std::size_t grain) const {
+        (void)grain;
+        return true;
+    }
 };
 
 // A persistent worker of one Call. Constructed once per actor (its setup: load a model, open an
@@ -90,6 +99,11 @@ class Actor {
     // run ends without waiting for it: an actor that can stop its work (a process-isolated one
     // kills its worker) does so, and process() then returns or throws soon. Default: nothing.
     virtual void cancel() noexcept {}
+    // True when process() may be called again on this actor while a call is under way on the
+    // same thread: a streaming expand's actor then lends itself, from inside emit_child, to
+    // another root's queued batch instead of holding every other root back until its own
+    // expansion ends (docs/runtime.md, priority rule 6). Default: false (one batch at a time).
+    virtual bool reentrant() const { return false; }
 };
 
 using ActorFactory = std::function<std::unique_ptr<Actor>()>;

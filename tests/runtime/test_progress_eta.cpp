@@ -1,0 +1,159 @@
+// The run's ETA (estimate_remaining_s, the progress header): counted in Grains when the run
+// counts them (Progress::work), with the children an expand announced through
+// rop::expected_children, else in roots. A table of snapshots, then a real run where one big
+// root is most of the work: the Grain ETA is close to right where the root ETA is far off.
+#include <catch2/catch_test_macros.hpp>
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "rop/runtime/pipeline_main.h"
+#include "runtime_test_util.h"
+
+using namespace rop::runtime;
+using namespace rop::runtime::test;
+
+namespace {
+
+struct EtaCase {
+    const char* what;
+    std::optional<std::size_t> roots_total;
+    std::size_t admitted, done;
+    double elapsed_s;
+    ProgressWork work;
+    std::optional<double> expected;
+};
+
+}  // namespace
+
+TEST_CASE("progress ETA: Grains when counted, else roots", "[runtime][progress]") {
+    const EtaCase cases[] = {
+        {"no source size: unknown", std::nullopt, 4, 2, 2.0, {10, 2, 8, 4, 4}, std::nullopt},
+        {"nothing elapsed: unknown", 10, 0, 0, 0.0, {}, std::nullopt},
+        {"every root done", 10, 10, 10, 3.0, {30, 10, 30, 0, 0}, 0.0},
+        // No Grain counts (an executor that does not report them): roots per second.
+        {"roots: 4 of 10 in 2 s", 10, 6, 4, 2.0, {}, 3.0},
+        {"roots: none done yet", 10, 3, 0, 2.0, {}, std::nullopt},
+        // 2 roots done with 10 Grains each, 8 to come: 10 per root, 10 Grains/s.
+        {"grains: unseen roots weigh the mean", 10, 2, 2, 2.0, {20, 2, 20, 0, 0}, 8.0},
+        // 9 small roots (3 Grains each) done; the big one has 21 Grains and announced 427
+        // children of which 10 came (2 Grains each): 21 + 417 x 2 = 855 to go in it.
+        {"grains: an announced expand weighs its children",
+         10,
+         10,
+         9,
+         4.2,
+         {42, 9, 27, 21, 855},
+         84.0},
+        // The same without the hint: it looks nearly done.
+        {"grains: without the hint", 10, 10, 9, 4.2, {42, 9, 27, 21, 21}, 0.6},
+        // Before any root is done, Grains in flight give a rate and a total: 2 roots seen with
+        // 10 Grains, 2 more to come like them, 5 sealed a second.
+        {"grains: no root done yet", 4, 2, 0, 1.0, {5, 0, 0, 10, 10}, 3.0},
+        // Resumed roots count as done and admitted but hold no Grains of this run, and do not
+        // pull the mean per root down: (10 + 2) / 2 roots run, 4 unseen.
+        {"grains: resumed roots", 10, 6, 5, 1.0, {10, 1, 10, 2, 2}, 2.6},
+    };
+    for (const EtaCase& c : cases) {
+        CAPTURE(c.what);
+        Progress p;
+        p.roots_total = c.roots_total;
+        p.roots_admitted = c.admitted;
+        p.roots_done = c.done;
+        p.elapsed_s = c.elapsed_s;
+        p.work = c.work;
+        const std::optional<double> eta = estimate_remaining_s(p);
+        REQUIRE(eta.has_value() == c.expected.has_value());
+        if (eta) CHECK(std::abs(*eta - *c.expected) < 0.01);
+    }
+}
+
+TEST_CASE("progress ETA: the header and the per-page Call's total say it", "[runtime][progress]") {
+    const std::vector<ProgressCall> calls = {{"pages", true}, {"work", false}};
+    Progress p;
+    p.calls.resize(2);
+    p.calls[0].grains = 10;
+    p.calls[1].grains = 32;
+    p.roots_total = 10;
+    p.roots_admitted = 10;
+    p.roots_done = 9;
+    p.elapsed_s = 4.2;
+    p.work = {42, 9, 27, 21, 855};
+    // 882 Grains in all, 42 sealed: "work" keeps its 32/42 share of them.
+    CHECK(render_progress(p, calls) ==
+          std::vector<std::string>{"roots 9/10 done, 1 in flight, 4.2s, ETA 1m24s",
+                                   "  pages    10/10  2.4/s  done",
+                                   "  work   32/~672  7.6/s  ETA 1m24s"});
+    // Without Grain counts: roots, and the per-page total from 9.5 roots' worth.
+    p.work = {};
+    CHECK(render_progress(p, calls) ==
+          std::vector<std::string>{"roots 9/10 done, 1 in flight, 4.2s, ETA 1s",
+                                   "  pages   10/10  2.4/s  done",
+                                   "  work   32/~34  7.6/s  ETA 1s"});
+}
+
+// Doc(n) -> n pages, emitted one every `emit_ms` (a PDF renders its pages as it goes) after
+// rop::expected_children(n) when `announce`; each page through one map Call.
+TEST_CASE("progress ETA: one big root with a known page count", "[runtime][progress]") {
+    constexpr long kSmall = 2, kBig = 240;
+    constexpr auto kEmit = std::chrono::milliseconds(3);
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId out = b.add_port("out", page);
+    b.add_call({"pages", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([&](Batch& bt) {
+                    for (std::size_t g = 0; g < bt.size(); ++g) {
+                        const long n = bt.input(g, 0).get<long>();
+                        rop::expected_children(static_cast<std::uint64_t>(n));
+                        for (long i = 0; i < n; ++i) {
+                            std::this_thread::sleep_for(kEmit);
+                            bt.emit_child(g, Value::of<long>(i));
+                        }
+                        bt.finish_children(g);
+                    }
+                })});
+    b.add_call({"work", CallKind::Map, page, {{pages}}, {out}, opts(4, 1), actor([](Batch& bt) {
+                    for (std::size_t g = 0; g < bt.size(); ++g) bt.set_output(g, 0, bt.input(g, 0));
+                })});
+    const Plan plan = b.build();
+    // The big document last: the small ones finish first and the roots say "9 of 10 done".
+    std::vector<long> docs(9, kSmall);
+    docs.push_back(kBig);
+    VecSource source(docs);
+    RunOptions options;
+    options.executor = "threads";
+    options.progress_interval = std::chrono::milliseconds(20);
+    std::vector<Progress> seen;
+    options.on_progress = [&](const Progress& p) { seen.push_back(p); };
+    const auto start = std::chrono::steady_clock::now();
+    const RunReport report = run(plan, source, options);
+    const double total_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    REQUIRE(report.roots.size() == 10);
+    REQUIRE(report.calls[1].grains == static_cast<std::uint64_t>(9 * kSmall + kBig));
+
+    // Every snapshot in the middle of the run: the Grain ETA predicts the end within a factor
+    // of 2; the root ETA, from the same snapshot without Grains, says it is nearly over.
+    std::size_t judged = 0;
+    for (const Progress& p : seen) {
+        if (p.elapsed_s < 0.25 * total_s || p.elapsed_s > 0.6 * total_s) continue;
+        CAPTURE(p.elapsed_s, total_s, p.roots_done, p.work.sealed, p.work.inflight_grains,
+                p.work.inflight_estimate);
+        ++judged;
+        REQUIRE(p.roots_done == 9);
+        const std::optional<double> eta = estimate_remaining_s(p);
+        REQUIRE(eta.has_value());
+        const double predicted_end = p.elapsed_s + *eta;
+        CHECK(predicted_end > 0.5 * total_s);
+        CHECK(predicted_end < 2.0 * total_s);
+        Progress by_roots = p;
+        by_roots.work = {};
+        const std::optional<double> root_eta = estimate_remaining_s(by_roots);
+        REQUIRE(root_eta.has_value());
+        CHECK(p.elapsed_s + *root_eta < 0.7 * total_s);
+    }
+    CHECK(judged >= 3);
+}
