@@ -31,11 +31,17 @@ class MpiRuntime {
     // Rank 0: `plan` with every actor's factory replaced by a proxy to its rank (placement.h);
     // `explanation` gets the placement table. Throws PlacementError. Opens a run.
     virtual Plan distribute(const Plan& plan, std::string& explanation) = 0;
-    // Rank 0: ends the open run (after run() returned): the other ranks' serve() returns.
+    // Rank 0: the sinks in `options` write the items themselves: an item another rank keeps
+    // (docs/cluster.md, payloads worker to worker) is fetched first.
+    virtual void deliver(RunOptions& options) = 0;
+    // Rank 0: ends the open run (after run() returned): the other ranks' serve() returns, and
+    // tell their counts for summary().
     virtual void end_run() = 0;
     // Every rank: ends the open run (rank 0), then MPI_Finalize. Idempotent.
     virtual void finish() = 0;
-    // "3 ranks; 12.3 MiB in 4,321 frames through rank 0"
+    // "3 ranks; 0.1 MiB in 712 frames through rank 0; 40.2 MiB of items in 160 fetches rank to
+    // rank (0.25% of the bytes moved went through rank 0); one rank held at most 20.3 MiB at
+    // once, 40.0 MiB kept in all"
     virtual std::string summary() const = 0;
 };
 
@@ -45,5 +51,9 @@ MpiRuntime* mpi_runtime();
 // How many ranks the launcher (mpirun, srun) started, from its environment; 0 when the process
 // was not started by one.
 int launched_ranks();
+
+// Why this launch cannot run, or "": srun started several tasks without a process-management
+// interface (`--mpi=none`, Slurm's default), so none can find the others.
+std::string launch_problem();
 
 }  // namespace rop::runtime::detail

@@ -20,6 +20,18 @@ int env_int(const char* name) {
 
 }  // namespace
 
+std::string launch_problem() {
+    if (std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK"))
+        return "";
+    const int tasks = env_int("SLURM_STEP_NUM_TASKS");
+    if (tasks > 1 && std::getenv("SLURM_PROCID")) {
+        return "started by srun with " + std::to_string(tasks) +
+               " tasks but without PMIx, so every task would run the whole pipeline; use "
+               "`srun --mpi=pmix` (or MpiDefault=pmix in slurm.conf; docs/cluster.md)";
+    }
+    return "";
+}
+
 MpiRuntime* mpi_runtime() { return rop_mpi_runtime ? rop_mpi_runtime() : nullptr; }
 
 int launched_ranks() {

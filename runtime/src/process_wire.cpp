@@ -8,7 +8,7 @@
 namespace rop::runtime::detail::wire {
 namespace {
 
-enum class ValueTag : std::uint8_t { Empty, Item, Group };
+enum class ValueTag : std::uint8_t { Empty, Item, Group, Remote };
 
 // The longest frame a peer may announce (1 TiB): a corrupt length must not become an allocation.
 constexpr std::uint64_t kMaxFrame = std::uint64_t{1} << 40;
@@ -44,9 +44,27 @@ void Writer::value(const Value& v) {
         }
         return;
     }
+    if (const RemoteItem* item = v.try_get<RemoteItem>()) {
+        remote(item->ref);
+        return;
+    }
+    std::string bytes = v.encode();  // ContractError when the type has no Codec
+    if (stash_ && *stash_) {
+        if (const std::optional<RemoteRef> ref = (*stash_)(v, bytes.size())) {
+            remote(*ref);
+            return;
+        }
+    }
     u8(static_cast<std::uint8_t>(ValueTag::Item));
     str(v.type()->type->name());
-    str(v.encode());  // ContractError when the type has no Codec
+    str(bytes);
+}
+
+void Writer::remote(const RemoteRef& ref) {
+    u8(static_cast<std::uint8_t>(ValueTag::Remote));
+    u32(ref.owner);
+    u64(ref.id);
+    u64(ref.bytes);
 }
 
 Value Reader::value() {
@@ -72,6 +90,17 @@ Value Reader::value() {
                 group.skipped.push_back(std::move(s));
             }
             return Value::of<ReduceGroup>(std::move(group));
+        }
+        case ValueTag::Remote: {
+            RemoteRef ref;
+            ref.owner = u32();
+            ref.id = u64();
+            ref.bytes = u64();
+            if (!resolve_ || !*resolve_) {
+                throw WireError("process worker: an item held by rank " +
+                                std::to_string(ref.owner) + ", where no rank can hold one");
+            }
+            return (*resolve_)(ref);
         }
     }
     throw WireError("process worker: unknown item tag");

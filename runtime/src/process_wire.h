@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,7 +24,9 @@ namespace rop::runtime::detail::wire {
 // Frame kinds. Driver -> worker: Batch. Worker -> driver: Ready (its actor is built), Setup
 // (the actor could not be built: message), Emitted (one streamed child), Done (the results).
 // Between MPI ranks (mpi/), also: Hello (a rank's host, cores and GPUs, to rank 0), Start (build
-// an actor in a slot), Cancel (cancel a slot's batch), Close (a slot's actor is done), Stop.
+// an actor in a slot), Cancel (cancel a slot's batch), Close (a slot's actor is done), Stop, Bye
+// (a rank's counts, to rank 0, after Stop); and to a rank's item store: Fetch (an item it keeps),
+// answered by Item, and Drop (rank 0 holds it no more).
 enum class Kind : std::uint8_t {
     Batch = 'B',
     Ready = 'R',
@@ -34,6 +38,10 @@ enum class Kind : std::uint8_t {
     Cancel = 'C',
     Close = 'X',
     Stop = 'Q',
+    Fetch = 'F',
+    Item = 'I',
+    Drop = 'P',
+    Bye = 'Y',
 };
 
 // A Grain's flags in a Done frame: set_keep was called (and its verdict), children sealed.
@@ -41,6 +49,35 @@ inline constexpr std::uint8_t kKeepSet = 1, kKeep = 2, kFinished = 4;
 
 // How a batch ended in the worker, as execute_job classifies process()'s exceptions.
 enum class Ending : std::uint8_t { Ok, Opaque, Infra, Contract, Record, Group };
+
+// An item that stays on the rank that made it (the MPI executor, mpi/, docs/cluster.md): its
+// frames carry this reference instead of the item's bytes, and the rank that runs a batch on it
+// fetches it from its owner. Rank 0 holds a RemoteItem in place of the item; `lease` tells the
+// owner to drop the item when rank 0's last copy goes (its lineage rows are released).
+struct RemoteRef {
+    std::uint32_t owner = 0;  // the rank that holds the item
+    std::uint64_t id = 0;     // its key there
+    std::uint64_t bytes = 0;  // its Codec bytes: the backpressure budget counts these
+};
+struct RemoteItem {
+    RemoteRef ref;
+    std::shared_ptr<const void> lease;
+};
+
+}  // namespace rop::runtime::detail::wire
+
+// The payload budget counts a remote item's bytes, wherever they are held.
+template <>
+struct rop::runtime::ByteSize<rop::runtime::detail::wire::RemoteItem> {
+    static std::size_t of(const detail::wire::RemoteItem& item) { return item.ref.bytes; }
+};
+
+namespace rop::runtime::detail::wire {
+// Keeps an item whose Codec bytes number `encoded_bytes` on this rank and says where; nullopt:
+// it travels in the frame.
+using Stash = std::function<std::optional<RemoteRef>(const Value& item, std::size_t encoded_bytes)>;
+// The item a RemoteRef names (fetched from its owner), or rank 0's RemoteItem for it.
+using Resolve = std::function<Value(const RemoteRef&)>;
 
 // A frame or its decoding is malformed: the other end is not a rop worker of this binary.
 class WireError : public std::runtime_error {
@@ -60,12 +97,16 @@ class Writer {
     }
     // An item: empty, or its typeid name and Codec bytes; a reduce Grain's ReduceGroup with
     // its members, ordinals and skipped children.
+    // A RemoteItem travels as its reference; with a stash, so does any item it keeps.
     void value(const Value& v);
+    void set_stash(const Stash* stash) { stash_ = stash; }
     const std::string& frame() const { return out_; }
 
   private:
     void raw(const void* p, std::size_t n) { out_.append(static_cast<const char*>(p), n); }
+    void remote(const RemoteRef& ref);
     std::string out_;
+    const Stash* stash_ = nullptr;
 };
 
 class Reader {
@@ -81,7 +122,9 @@ class Reader {
         in_.remove_prefix(n);
         return s;
     }
+    // A remote reference becomes what `resolve` gives; without one it is a WireError.
     Value value();
+    void set_resolve(const Resolve* resolve) { resolve_ = resolve; }
     bool done() const { return in_.empty(); }
 
   private:
@@ -94,6 +137,7 @@ class Reader {
         return v;
     }
     std::string_view in_;
+    const Resolve* resolve_ = nullptr;
 };
 
 // A batch's request and results, as any out-of-process actor moves them (process workers here,
@@ -105,9 +149,11 @@ void apply_done(Batch& batch, Reader& in, std::uint32_t num_outputs);
 // The remote side: decodes a Batch frame, runs `actor` on it, sends each streamed child as an
 // Emitted frame and then the Done frame through `send`, classifying what process() threw as
 // execute_job does. `memory`: the worker's memory limit in bytes, for an out-of-memory reason.
+// `stash`: where the items it makes may stay (an MPI rank). An input that cannot be resolved
+// (`in`'s resolve threw) ends the batch as an infra failure.
 using Send = std::function<void(const Writer&)>;
 void run_batch(Actor& actor, Reader& in, const CallSpec& spec, const Send& send,
-               std::uint64_t memory);
+               std::uint64_t memory, const Stash* stash = nullptr);
 
 using Socket = boost::asio::local::stream_protocol::socket;
 

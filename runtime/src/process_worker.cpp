@@ -39,15 +39,25 @@ std::optional<WorkerSpec> parse_spec(std::string_view spec) {
     return out;
 }
 
+// The end of a Done frame: how process() ended.
+void write_ending(wire::Writer& out, wire::Ending ending, std::uint64_t index,
+                  const std::string& message) {
+    out.u8(static_cast<std::uint8_t>(ending));
+    out.u64(index);
+    out.str(message);
+}
+
 // The Batch a worker's actor sees: the decoded items; what the actor reports is kept for the
 // Done frame, except streamed children, which go to the driver at once.
 class WorkerBatch final : public Batch {
   public:
-    WorkerBatch(wire::Reader& in, const CallSpec& spec, const wire::Send& send)
+    WorkerBatch(wire::Reader& in, const CallSpec& spec, const wire::Send& send,
+                const wire::Stash* stash)
         : num_inputs_(spec.inputs.size()),
           num_outputs_(spec.outputs.size()),
           reduce_(spec.kind == CallKind::Reduce),
-          send_(send) {
+          send_(send),
+          stash_(stash) {
         const std::uint32_t n = in.u32();
         infos_.resize(n);
         inputs_.resize(std::size_t{n} * num_inputs_);
@@ -83,6 +93,7 @@ class WorkerBatch final : public Batch {
     }
     void emit_child(std::size_t grain, Value child) override {
         wire::Writer out(wire::Kind::Emitted);
+        out.set_stash(stash_);
         out.u32(static_cast<std::uint32_t>(grain));
         out.value(child);
         send_(out);
@@ -98,6 +109,7 @@ class WorkerBatch final : public Batch {
     // The Done frame: per Grain its flags and outputs, the failures, then how process() ended.
     wire::Writer done(wire::Ending ending, std::uint64_t index, const std::string& message) const {
         wire::Writer out(wire::Kind::Done);
+        out.set_stash(stash_);
         out.u32(static_cast<std::uint32_t>(size()));
         for (std::size_t g = 0; g < size(); ++g) {
             out.u8(flags_[g]);
@@ -110,9 +122,7 @@ class WorkerBatch final : public Batch {
             out.u8(f.group ? 1 : 0);
             out.str(f.reason);
         }
-        out.u8(static_cast<std::uint8_t>(ending));
-        out.u64(index);
-        out.str(message);
+        write_ending(out, ending, index, message);
         return out;
     }
 
@@ -125,6 +135,7 @@ class WorkerBatch final : public Batch {
     std::size_t num_inputs_, num_outputs_;
     bool reduce_;
     const wire::Send& send_;
+    const wire::Stash* stash_;
     std::vector<GrainInfo> infos_;
     std::vector<Value> inputs_, parents_, outputs_;
     std::vector<std::uint8_t> flags_;
@@ -134,8 +145,20 @@ class WorkerBatch final : public Batch {
 }  // namespace
 
 void wire::run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, const wire::Send& send,
-                     std::uint64_t memory) {
-    WorkerBatch batch(in, spec, send);
+                     std::uint64_t memory, const wire::Stash* stash) {
+    std::optional<WorkerBatch> decoded;
+    try {
+        decoded.emplace(in, spec, send, stash);
+    } catch (const InfraFailure& e) {
+        // An input could not be fetched (an MPI rank's item): nothing ran; it may run again.
+        wire::Writer out(wire::Kind::Done);
+        out.u32(0);  // no Grains
+        out.u32(0);  // no failures
+        write_ending(out, wire::Ending::Infra, rop::kUnnamed, e.what());
+        send(out);
+        return;
+    }
+    WorkerBatch& batch = *decoded;
     wire::Ending ending = wire::Ending::Ok;
     std::uint64_t index = rop::kUnnamed;
     std::string message;

@@ -34,23 +34,41 @@ void Hub::send(int rank, int tag, std::string frame) {
 
 std::optional<std::string> Hub::receive(int rank, int tag) {
     std::unique_lock<std::mutex> lock(mutex_);
-    auto& box = mailboxes_[{rank, tag}];
-    arrived_.wait(lock, [&] { return !box.empty() || stopped_; });
-    if (box.empty()) return std::nullopt;
-    std::string frame = std::move(box.front());
-    box.pop_front();
+    Mailbox& box = mailboxes_[{rank, tag}];
+    box.arrived.wait(lock, [&] { return !box.frames.empty() || stopped_; });
+    if (box.frames.empty()) return std::nullopt;
+    std::string frame = std::move(box.frames.front());
+    box.frames.pop_front();
     return frame;
+}
+
+std::optional<std::pair<int, std::string>> Hub::receive_any(int tag) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::optional<std::pair<int, std::string>> out;
+    ++any_tags_[tag];
+    any_arrived_.wait(lock, [&] {
+        for (auto& [key, box] : mailboxes_) {
+            if (key.second == tag && !box.frames.empty()) {
+                out.emplace(key.first, std::move(box.frames.front()));
+                box.frames.pop_front();
+                return true;
+            }
+        }
+        return stopped_;
+    });
+    if (--any_tags_[tag] == 0) any_tags_.erase(tag);
+    return out;
 }
 
 std::optional<std::string> Hub::receive_for(int rank, int tag, std::chrono::milliseconds timeout) {
     std::unique_lock<std::mutex> lock(mutex_);
-    auto& box = mailboxes_[{rank, tag}];
-    if (!arrived_.wait_for(lock, timeout, [&] { return !box.empty() || stopped_; }) ||
-        box.empty()) {
+    Mailbox& box = mailboxes_[{rank, tag}];
+    if (!box.arrived.wait_for(lock, timeout, [&] { return !box.frames.empty() || stopped_; }) ||
+        box.frames.empty()) {
         return std::nullopt;
     }
-    std::string frame = std::move(box.front());
-    box.pop_front();
+    std::string frame = std::move(box.frames.front());
+    box.frames.pop_front();
     return frame;
 }
 
@@ -65,8 +83,9 @@ void Hub::stop() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stopped_ = true;
+        for (auto& [key, box] : mailboxes_) box.arrived.notify_all();
     }
-    arrived_.notify_all();
+    any_arrived_.notify_all();
 }
 
 HubStats Hub::stats() const {
@@ -114,9 +133,11 @@ bool Hub::pump_once() {
             std::lock_guard<std::mutex> lock(mutex_);
             stats_.bytes_received += frame.size();
             ++stats_.frames_received;
-            mailboxes_[{status.MPI_SOURCE, status.MPI_TAG}].push_back(std::move(frame));
+            Mailbox& box = mailboxes_[{status.MPI_SOURCE, status.MPI_TAG}];
+            box.frames.push_back(std::move(frame));
+            box.arrived.notify_all();
+            if (any_tags_.count(status.MPI_TAG)) any_arrived_.notify_all();
         }
-        arrived_.notify_all();
         moved = true;
     }
     return moved;

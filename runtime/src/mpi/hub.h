@@ -21,7 +21,10 @@
 
 namespace rop::runtime::detail::mpi {
 
-inline constexpr int kControl = 0;  // the tag of rank-level messages; actor slots are 1..
+inline constexpr int kControl = 0;          // the tag of rank-level messages; actor slots are 1..
+inline constexpr int kItems = 32767;        // requests to a rank's item store (MPI_TAG_UB >= 32767)
+inline constexpr int kDriverFetch = 32766;  // rank 0's fetches: the replies come on this tag
+inline constexpr int kMaxSlot = 32765;
 
 struct HubStats {
     std::uint64_t bytes_sent = 0, bytes_received = 0;
@@ -41,6 +44,8 @@ class Hub {
     // The next frame from (rank, tag), in the order it was sent; nullopt once the hub is stopped
     // (and nothing is left for it).
     std::optional<std::string> receive(int rank, int tag);
+    // The next frame for `tag` from any rank, with the rank that sent it.
+    std::optional<std::pair<int, std::string>> receive_any(int tag);
     // Like receive, but gives up after `timeout` (nullopt).
     std::optional<std::string> receive_for(int rank, int tag, std::chrono::milliseconds timeout);
 
@@ -58,10 +63,17 @@ class Hub {
     bool pump_once();  // true when something moved
 
     mutable std::mutex mutex_;
-    std::condition_variable arrived_;  // a frame for some mailbox, or stopped_
-    std::condition_variable wake_;     // the pump: something to send, or stopping_
+    // One per (rank, tag), each with its own condition: a frame wakes only the thread waiting
+    // for it (rank 0 has a proxy thread per remote actor, hundreds of them).
+    struct Mailbox {
+        std::deque<std::string> frames;
+        std::condition_variable arrived;  // a frame here, or stopped_
+    };
+    std::condition_variable any_arrived_;  // a frame for a tag in any_tags_, or stopped_
+    std::condition_variable wake_;         // the pump: something to send, or stopping_
     std::deque<Outgoing> outbox_;
-    std::map<std::pair<int, int>, std::deque<std::string>> mailboxes_;
+    std::map<std::pair<int, int>, Mailbox> mailboxes_;
+    std::map<int, int> any_tags_;  // tag -> threads in receive_any for it
     bool stopping_ = false, stopped_ = false;
     HubStats stats_;
     // Pump-only state.

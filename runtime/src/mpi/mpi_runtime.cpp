@@ -7,10 +7,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "../gpu_devices.h"
@@ -35,14 +37,158 @@ wire::Reader body(const std::string& frame) {
     return wire::Reader(std::string_view(frame).substr(1));
 }
 
+// Payloads worker to worker (docs/cluster.md): an item a rank's actor makes whose Codec bytes are
+// at least `inline_bytes` stays in that rank's store; the frames to rank 0 carry a reference
+// (wire::RemoteRef), and a rank that runs a batch on the item fetches it from the owner itself.
+// The owner keeps it until rank 0 drops its last copy. Rank 0 owns nothing: what its sinks
+// write is fetched by the driver thread.
+class RankItems {
+  public:
+    RankItems(mpi::Hub& hub, int rank, std::size_t inline_bytes)
+        : hub_(hub), rank_(static_cast<std::uint32_t>(rank)), inline_bytes_(inline_bytes) {
+        stash_ = [this](const Value& item, std::size_t bytes) { return keep(item, bytes); };
+    }
+
+    // Writers on this rank keep their large items here (wire::Writer::set_stash).
+    const wire::Stash& stash() const { return stash_; }
+
+    std::optional<wire::RemoteRef> keep(const Value& item, std::size_t bytes) {
+        if (bytes < inline_bytes_) return std::nullopt;
+        std::lock_guard<std::mutex> lock(mutex_);
+        const wire::RemoteRef ref{rank_, next_id_++, bytes};
+        items_.emplace(ref.id, Kept{item, bytes});
+        ++counts_.kept_items;
+        counts_.kept_bytes += bytes;
+        held_bytes_ += bytes;
+        counts_.peak_held_bytes = std::max(counts_.peak_held_bytes, held_bytes_);
+        return ref;
+    }
+
+    // The item `ref` names: this rank's own, or fetched from its owner, whose answer comes on
+    // (owner, reply_tag). Throws InfraFailure when the owner no longer has it.
+    Value resolve(const wire::RemoteRef& ref, int reply_tag) {
+        if (ref.owner == rank_) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (auto it = items_.find(ref.id); it != items_.end()) return it->second.item;
+            throw InfraFailure("item " + std::to_string(ref.id) + " is no longer kept by rank " +
+                               std::to_string(rank_));
+        }
+        wire::Writer ask(Kind::Fetch);
+        ask.u64(ref.id);
+        ask.u32(static_cast<std::uint32_t>(reply_tag));
+        hub_.send(static_cast<int>(ref.owner), mpi::kItems, ask.frame());
+        const std::optional<std::string> frame =
+            hub_.receive(static_cast<int>(ref.owner), reply_tag);
+        if (!frame) throw InfraFailure("rank " + std::to_string(ref.owner) + " is gone");
+        if (kind(*frame) != Kind::Item) throw wire::WireError("mpi: a fetch was not answered");
+        wire::Reader in = body(*frame);
+        if (in.u8() == 0) throw InfraFailure(in.str());
+        const std::string name = in.str();
+        const std::string bytes = in.str();
+        const TypeInfo* type = find_type(name);
+        if (!type) throw wire::WireError("mpi: item type '" + name + "' unknown to this binary");
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            ++counts_.fetched_items;
+            counts_.fetched_bytes += bytes.size();
+        }
+        return Value::decode(*type, bytes);
+    }
+
+    // The store's server (ranks >= 1): Fetch and Drop from any rank, until the hub stops.
+    void serve() {
+        for (;;) {
+            std::optional<std::pair<int, std::string>> request = hub_.receive_any(mpi::kItems);
+            if (!request) return;
+            const auto& [from, frame] = *request;
+            try {
+                wire::Reader in = body(frame);
+                if (kind(frame) == Kind::Drop) {
+                    const std::uint64_t n = in.u64();
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    for (std::uint64_t i = 0; i < n; ++i) {
+                        if (auto it = items_.find(in.u64()); it != items_.end()) {
+                            held_bytes_ -= it->second.bytes;
+                            items_.erase(it);
+                        }
+                    }
+                    continue;
+                }
+                if (kind(frame) != Kind::Fetch) throw wire::WireError("mpi: not a fetch");
+                const std::uint64_t id = in.u64();
+                const auto reply_tag = static_cast<int>(in.u32());
+                Value item;
+                {
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    if (auto it = items_.find(id); it != items_.end()) item = it->second.item;
+                }
+                wire::Writer out(Kind::Item);
+                if (item.has_value()) {
+                    out.u8(1);
+                    out.str(item.type()->type->name());
+                    out.str(item.encode());
+                } else {
+                    out.u8(0);
+                    out.str("item " + std::to_string(id) + " is no longer kept by rank " +
+                            std::to_string(rank_));
+                }
+                hub_.send(from, reply_tag, out.frame());
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "rop mpi: rank %u: item store: %s\n", rank_, e.what());
+            }
+        }
+    }
+
+    struct Counts {
+        std::uint64_t kept_items = 0, kept_bytes = 0;        // items this rank kept
+        std::uint64_t fetched_items = 0, fetched_bytes = 0;  // fetched from other ranks
+        std::uint64_t peak_held_bytes = 0;                   // the most kept at once
+    };
+    Counts counts() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return counts_;
+    }
+
+  private:
+    mpi::Hub& hub_;
+    std::uint32_t rank_;
+    std::size_t inline_bytes_;
+    wire::Stash stash_;
+    mutable std::mutex mutex_;
+    struct Kept {
+        Value item;
+        std::uint64_t bytes;
+    };
+    std::unordered_map<std::uint64_t, Kept> items_;
+    std::uint64_t next_id_ = 1;
+    std::uint64_t held_bytes_ = 0;
+    Counts counts_;
+};
+
+// Rank 0's copy of an item another rank keeps: when the last copy goes, the owner drops it.
+struct Lease {
+    mpi::Hub& hub;
+    wire::RemoteRef ref;
+    ~Lease() {
+        try {
+            wire::Writer drop(Kind::Drop);
+            drop.u64(1);
+            drop.u64(ref.id);
+            hub.send(static_cast<int>(ref.owner), mpi::kItems, drop.frame());
+        } catch (...) {  // the run is over: nothing to drop any more
+        }
+    }
+};
+
 // Rank 0's stand-in for an actor on another rank: it asks that rank to build the actor in a
 // slot (a tag of its own), then sends it each batch and applies what comes back, streamed
 // children first, exactly as a process-isolated actor's proxy does with its worker.
 class MpiActor final : public Actor {
   public:
     MpiActor(mpi::Hub& hub, const ActorSite& site, std::uint32_t call, const CallSpec& spec,
-             int slot)
+             int slot, const wire::Resolve& remote)
         : hub_(hub),
+          remote_(remote),
           rank_(site.rank),
           slot_(slot),
           kind_(spec.kind),
@@ -74,6 +220,7 @@ class MpiActor final : public Actor {
             const std::optional<std::string> frame = hub_.receive(rank_, slot_);
             if (!frame) throw InfraFailure("rank " + std::to_string(rank_) + " is gone");
             wire::Reader in = body(*frame);
+            in.set_resolve(&remote_);
             switch (kind(*frame)) {
                 case Kind::Emitted: {
                     const std::uint32_t grain = in.u32();
@@ -99,6 +246,7 @@ class MpiActor final : public Actor {
 
   private:
     mpi::Hub& hub_;
+    const wire::Resolve& remote_;  // a reference in a frame becomes a RemoteItem
     int rank_, slot_;
     CallKind kind_;
     std::uint32_t num_inputs_, num_outputs_;
@@ -114,8 +262,13 @@ struct Slot {
     std::atomic<bool> finished{false};
 };
 
-void run_slot(mpi::Hub& hub, const Plan& plan, std::uint32_t call, int slot,
+void run_slot(mpi::Hub& hub, RankItems& items, const Plan& plan, std::uint32_t call, int slot,
               std::vector<int> devices, Slot& self) {
+    // This slot's fetches are answered on its own tag: rank 0 never uses it towards another
+    // rank's store, and no other rank sends on it.
+    const wire::Resolve fetch = [&items, slot](const wire::RemoteRef& ref) {
+        return items.resolve(ref, slot);
+    };
     const auto send = [&hub, slot](const wire::Writer& frame) { hub.send(0, slot, frame.frame()); };
     std::unique_ptr<Actor> actor;
     std::string error;
@@ -146,7 +299,8 @@ void run_slot(mpi::Hub& hub, const Plan& plan, std::uint32_t call, int slot,
             if (!frame || kind(*frame) == Kind::Close) break;
             if (kind(*frame) != Kind::Batch) throw wire::WireError("mpi: unexpected frame");
             wire::Reader in = body(*frame);
-            wire::run_batch(*actor, in, plan.calls[call], send, 0);
+            in.set_resolve(&fetch);
+            wire::run_batch(*actor, in, plan.calls[call], send, 0, &items.stash());
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rop mpi: rank slot %d (call '%s'): %s\n", slot,
@@ -175,6 +329,14 @@ class OpenMpiRuntime final : public MpiRuntime {
         MPI_Comm_size(MPI_COMM_WORLD, &size_);
         started_ = std::chrono::steady_clock::now();
         hub_ = std::make_unique<mpi::Hub>();
+        items_ = std::make_unique<RankItems>(*hub_, rank_, inline_bytes());
+        if (rank_ > 0) {
+            items_thread_ = std::thread([items = items_.get()] { items->serve(); });
+        }
+        remote_ = [hub = hub_.get()](const wire::RemoteRef& ref) {
+            return Value::of<wire::RemoteItem>(
+                wire::RemoteItem{ref, std::shared_ptr<const Lease>(new Lease{*hub, ref})});
+        };
         if (rank_ > 0) {
             wire::Writer hello(Kind::Hello);
             char host[256] = {};
@@ -227,9 +389,10 @@ class OpenMpiRuntime final : public MpiRuntime {
                     auto s = std::make_unique<Slot>();
                     Slot* ref = s.get();
                     slots[slot] = std::move(s);
-                    ref->thread = std::thread([hub = hub_.get(), local, call, slot, devices, ref] {
-                        run_slot(*hub, *local, call, slot, devices, *ref);
-                    });
+                    ref->thread = std::thread(
+                        [hub = hub_.get(), items = items_.get(), local, call, slot, devices, ref] {
+                            run_slot(*hub, *items, *local, call, slot, devices, *ref);
+                        });
                 } else if (k == Kind::Cancel) {
                     const auto slot = static_cast<int>(in.u32());
                     if (auto it = slots.find(slot); it != slots.end()) {
@@ -259,6 +422,15 @@ class OpenMpiRuntime final : public MpiRuntime {
             abandoned_ = true;
         }
         if (abandoned_) err << "rop mpi: rank " << rank_ << ": an actor was still running\n";
+        // What this rank kept and fetched, for rank 0's summary.
+        const RankItems::Counts counts = items_->counts();
+        wire::Writer bye(Kind::Bye);
+        bye.u64(counts.kept_items);
+        bye.u64(counts.kept_bytes);
+        bye.u64(counts.fetched_items);
+        bye.u64(counts.fetched_bytes);
+        bye.u64(counts.peak_held_bytes);
+        hub_->send(0, mpi::kControl, bye.frame());
         return status;
     }
 
@@ -280,7 +452,12 @@ class OpenMpiRuntime final : public MpiRuntime {
             spec.factory = [this, sites, next, call,
                             spec = plan.calls[c]]() -> std::unique_ptr<Actor> {
                 const ActorSite& site = (*sites)[next->fetch_add(1) % sites->size()];
-                return std::make_unique<MpiActor>(*hub_, site, call, spec, next_slot_.fetch_add(1));
+                const int slot = next_slot_.fetch_add(1);
+                if (slot > mpi::kMaxSlot) {
+                    throw InfraFailure("mpi: more than " + std::to_string(mpi::kMaxSlot) +
+                                       " actors were started in this run");
+                }
+                return std::make_unique<MpiActor>(*hub_, site, call, spec, slot, remote_);
             };
         }
         return out;
@@ -292,6 +469,42 @@ class OpenMpiRuntime final : public MpiRuntime {
         for (int r = 1; r < size_; ++r) {
             hub_->send(r, mpi::kControl, wire::Writer(Kind::Stop).frame());
         }
+        // Each rank's counts; a rank that does not answer within 5 s in all (it is gone, or an
+        // actor of its is stuck) is left out of the summary, and MPI is not finalized (a
+        // finalize waits for every rank).
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        for (int r = 1; r < size_; ++r) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                until - std::chrono::steady_clock::now());
+            const std::optional<std::string> frame =
+                hub_->receive_for(r, mpi::kControl, std::max(left, std::chrono::milliseconds(1)));
+            if (!frame || kind(*frame) != Kind::Bye) {
+                ++silent_ranks_;
+                continue;
+            }
+            wire::Reader in = body(*frame);
+            ranks_kept_.kept_items += in.u64();
+            ranks_kept_.kept_bytes += in.u64();
+            ranks_kept_.fetched_items += in.u64();
+            ranks_kept_.fetched_bytes += in.u64();
+            ranks_kept_.peak_held_bytes = std::max(ranks_kept_.peak_held_bytes, in.u64());
+        }
+    }
+
+    void deliver(RunOptions& options) override {
+        for (RootSinkBinding& sink : options.root_sinks) {
+            sink.write_root = [this, inner = std::move(sink.write_root)](
+                                  const RootKey& root, std::span<const Value> items) {
+                std::vector<Value> here;
+                here.reserve(items.size());
+                for (const Value& v : items) here.push_back(fetched(v));
+                inner(root, here);
+            };
+        }
+        for (SinkBinding& sink : options.sinks) {
+            sink.consume = [this, inner = std::move(sink.consume)](
+                               EntityId entity, const Value& v) { inner(entity, fetched(v)); };
+        }
     }
 
     void finish() override {
@@ -300,6 +513,11 @@ class OpenMpiRuntime final : public MpiRuntime {
         finished_ = true;
         stats_ = hub_->stats();
         hub_->stop();
+        if (items_thread_.joinable()) items_thread_.join();
+        if (silent_ranks_ > 0) {  // MPI_Finalize would wait for them
+            std::fflush(nullptr);
+            return;
+        }
         MPI_Finalize();
         if (abandoned_) {  // its thread may still touch the hub: no static destructors
             std::fflush(nullptr);
@@ -309,14 +527,51 @@ class OpenMpiRuntime final : public MpiRuntime {
 
     std::string summary() const override {
         const mpi::HubStats s = hub_ && !finished_ ? hub_->stats() : stats_;
-        char text[160];
-        std::snprintf(text, sizeof text, "%d ranks; %.1f MiB in %llu frames through rank 0", size_,
-                      static_cast<double>(s.bytes_sent + s.bytes_received) / (1 << 20),
-                      static_cast<unsigned long long>(s.frames_sent + s.frames_received));
+        const double through = static_cast<double>(s.bytes_sent + s.bytes_received);
+        const double between = static_cast<double>(ranks_kept_.fetched_bytes);
+        char text[400];
+        std::snprintf(text, sizeof text,
+                      "%d ranks; %.1f MiB in %llu frames through rank 0; %.1f MiB of items in "
+                      "%llu fetches rank to rank (%.2f%% of the bytes moved went through rank "
+                      "0); one rank held at most %.1f MiB at once, %.1f MiB kept in all",
+                      size_, through / (1 << 20),
+                      static_cast<unsigned long long>(s.frames_sent + s.frames_received),
+                      between / (1 << 20),
+                      static_cast<unsigned long long>(ranks_kept_.fetched_items),
+                      through + between > 0 ? 100.0 * through / (through + between) : 0.0,
+                      static_cast<double>(ranks_kept_.peak_held_bytes) / (1 << 20),
+                      static_cast<double>(ranks_kept_.kept_bytes) / (1 << 20));
         return text;
     }
 
   private:
+    // ROP_MPI_INLINE_BYTES: items smaller than this travel through rank 0 (default 4 KiB).
+    static std::size_t inline_bytes() {
+        const char* text = std::getenv("ROP_MPI_INLINE_BYTES");
+        if (!text || !*text) return 4096;
+        char* end = nullptr;
+        const unsigned long long n = std::strtoull(text, &end, 10);
+        if (*end != '\0') {
+            throw std::runtime_error(std::string("ROP_MPI_INLINE_BYTES='") + text +
+                                     "' is not a number of bytes");
+        }
+        return static_cast<std::size_t>(n);
+    }
+
+    // `v` with every item another rank keeps fetched. Rank 0 fetches on its own tag, from the
+    // driver thread alone (the sinks run there).
+    Value fetched(const Value& v) {
+        if (const auto* item = v.try_get<wire::RemoteItem>()) {
+            return items_->resolve(item->ref, mpi::kDriverFetch);
+        }
+        if (const auto* group = v.try_get<ReduceGroup>()) {
+            ReduceGroup out = *group;
+            for (Value& member : out.values) member = fetched(member);
+            return Value::of<ReduceGroup>(std::move(out));
+        }
+        return v;
+    }
+
     // Each other rank's Hello (start()), in rank order.
     std::vector<RankInfo> hellos() {
         std::vector<RankInfo> ranks;
@@ -339,12 +594,17 @@ class OpenMpiRuntime final : public MpiRuntime {
 
     int rank_ = 0, size_ = 1;
     std::unique_ptr<mpi::Hub> hub_;
+    std::unique_ptr<RankItems> items_;
+    std::thread items_thread_;      // ranks >= 1: the item store's server
+    wire::Resolve remote_;          // rank 0: a reference in a frame becomes a RemoteItem
+    RankItems::Counts ranks_kept_;  // rank 0: the other ranks' counts (their Byes)
     std::atomic<int> next_slot_{1};
     bool finished_ = false;
     mpi::HubStats stats_;
     std::vector<RankInfo> ranks_;
     bool run_open_ = false;
     bool abandoned_ = false;  // a slot's thread was left running its UDF
+    int silent_ranks_ = 0;    // rank 0: ranks that did not say Bye at the end of the run
     std::chrono::steady_clock::time_point started_;
 };
 

@@ -3,13 +3,18 @@
 #   outputs    2, 3 and 4 ranks (and 3 with process-isolated actors on the worker ranks) write
 #              the lines the threads executor writes (the sink writes roots as they finish, so
 #              the files are compared sorted)
+#   payloads   pages of 256 KiB: they go rank to rank, not through rank 0 (under 1% of the
+#              bytes moved go through it), and the output is the threads executor's, also
+#              with process-isolated actors; with ROP_MPI_INLINE_BYTES above a page, every
+#              page goes through rank 0 again
 #   isolation  a process actor that segfaults on a worker rank fails only its root, with the
 #              reason the threads executor gives, and the job goes on
 #   kill       SIGKILL to a worker rank mid-run ends the job; --resume then finishes it, and the
 #              roots of both runs are exactly the clean output, each once
 #   placement  --explain-placement's table; ROP_SIMULATE_GPUS and gpus: each actor its own
 #              device; more actors than devices is an error at start, on rank 0, exit 2
-#   local      the same placement on one machine, without MPI (THREADS_PIPELINE alone)
+#   local      the same placement on one machine, without MPI (THREADS_PIPELINE alone); srun
+#              tasks without PMIx refuse to run
 # Usage: mpi_test.sh MODE MPI_PIPELINE THREADS_PIPELINE  (rop_mpi_pipeline, rop_process_pipeline)
 set -euo pipefail
 mode=$1
@@ -45,6 +50,52 @@ outputs)
         --output totals=iso.txt 2>iso.err || fail "isolated np 3: $(cat iso.err)"
     same clean.txt iso.txt || fail "isolated np 3: output differs"
     echo "np 3, isolated m and sum: identical"
+    ;;
+payloads)
+    export ROP_TEST_PAGE_BYTES=262144
+    "$threads_bin" --input docs.txt --output totals=clean.txt 2>threads.err ||
+        fail "threads run: $(cat threads.err)"
+    timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt --output totals=mpi.txt \
+        --set m.actors=3 2>mpi.err || fail "np 3: exit $?: $(cat mpi.err)"
+    same clean.txt mpi.txt || fail "np 3: output differs from the threads executor's"
+    line=$(grep -o 'mpi: 3 ranks; .*' mpi.err) || fail "no mpi summary line: $(cat mpi.err)"
+    echo "$line"
+    # 160 pages of 256 KiB (40 MiB): most are fetched by another rank's map actor.
+    python3 - "$line" <<'PY' || fail "the pages went through rank 0: $line"
+import re, sys
+m = re.search(r"([0-9.]+) MiB in \d+ frames through rank 0; ([0-9.]+) MiB of items in (\d+) "
+              r"fetches rank to rank \(([0-9.]+)% of the bytes", sys.argv[1])
+through, between, fetches, share = float(m[1]), float(m[2]), int(m[3]), float(m[4])
+assert fetches >= 20 and between >= 5, (fetches, between)
+assert share < 1.0, share
+PY
+    # Process-isolated expand and map: their worker processes' pages stay on their ranks too.
+    ROP_TEST_ISOLATE=split,m timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt \
+        --output totals=iso.txt --set m.actors=3 2>iso.err || fail "isolated: $(cat iso.err)"
+    same clean.txt iso.txt || fail "isolated: output differs"
+    grep -Eq "; [0-9.]+ MiB of items in [1-9][0-9]* fetches rank to rank \(0\.[0-9]+% " iso.err ||
+        fail "isolated: the pages went through rank 0: $(grep -o 'mpi: .*' iso.err)"
+    echo "isolated split and m: $(grep -o 'mpi: .*' iso.err)"
+    # A kept page is dropped once rank 0 releases its root's rows (every 64 roots done): over
+    # 400 roots, no rank holds more than a fraction of what it kept.
+    for i in $(seq 1 400); do echo "e$i $((i % 23 + 1))"; done >many.txt
+    ROP_TEST_PAGE_BYTES=65536 timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" --input many.txt \
+        --output totals=many.txt.out --max-inflight-roots 8 2>many.err ||
+        fail "400 roots: $(cat many.err)"
+    line=$(grep -o 'mpi: 3 ranks; .*' many.err) || fail "no mpi summary line: $(cat many.err)"
+    echo "400 roots: $line"
+    python3 - "$line" <<'PY' || fail "kept pages were not dropped: $line"
+import re, sys
+m = re.search(r"held at most ([0-9.]+) MiB at once, ([0-9.]+) MiB kept in all", sys.argv[1])
+peak, kept = float(m[1]), float(m[2])
+assert kept > 50 and peak < kept / 4, (peak, kept)
+PY
+    ROP_MPI_INLINE_BYTES=1000000 timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt \
+        --output totals=inline.txt 2>inline.err || fail "inline: exit $?: $(cat inline.err)"
+    same clean.txt inline.txt || fail "inline: output differs"
+    grep -q "0.0 MiB of items in 0 fetches rank to rank (100.00% of the bytes" inline.err ||
+        fail "inline pages were not all through rank 0: $(grep -o 'mpi: .*' inline.err)"
+    echo "inline: $(grep -o 'mpi: .*' inline.err)"
     ;;
 isolation)
     # d20 has V = 3 (no other root has): its page 3001 crashes the map's worker process.
@@ -183,10 +234,23 @@ placement)
     echo "placement: ok"
     ;;
 local)
+    # srun without PMIx (--mpi=none, Slurm's default) starts tasks that cannot find each other:
+    # every one refuses to run, instead of each running the whole pipeline.
+    set +e
+    out=$(SLURM_STEP_NUM_TASKS=3 SLURM_PROCID=1 "$threads_bin" --input docs.txt \
+        --output totals=srun.txt 2>&1)
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "srun without PMIx: exit $code: $out"
+    echo "$out" | grep -q "started by srun with 3 tasks but without PMIx.*srun --mpi=pmix" ||
+        fail "srun without PMIx: $out"
+    [ ! -e srun.txt ] || fail "srun without PMIx: the task wrote its output"
     # One machine, no MPI: Calls with gpus are placed on this node's devices the same way.
+    # An actor is made when its first batch comes; each batch sleeps 10 ms so that the second
+    # actor gets one even on a loaded machine (CI once saw one actor take them all).
     for iso in "" m; do
         rm -f devices.txt
-        out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_GPUS=1 ROP_TEST_ISOLATE=$iso \
+        out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_GPUS=1 ROP_TEST_ISOLATE=$iso ROP_TEST_SLEEP_US=10000 \
             ROP_TEST_SHOW_DEVICES=$PWD/devices.txt "$threads_bin" --input docs.txt \
             --output totals=l.txt --set m.actors=2 --explain-placement 2>&1) ||
             fail "local ($iso): $out"

@@ -3,7 +3,9 @@
 // isolated (ROP_TEST_ISOLATE="m" or "m,sum": `isolation process` is fixed at build time in a
 // generated binary) and misbehaves on the pages ROP_TEST_POISON names.
 //   docs  (source): a text file, one root per line: "NAME VALUE"
-//   split (expand): VALUE % 5 + 2 pages, valued 1000 * VALUE + i, streamed
+//   split (expand): VALUE % 5 + 2 pages, valued 1000 * VALUE + i, streamed; a page is its value
+//                   as text, padded with spaces to ROP_TEST_PAGE_BYTES (a page image's size:
+//                   the MPI payload test)
 //   m     (map):    3 * page + 1, one batch at a time (batch 8, 2 actors by default); in its
 //                   worker process a 512 MiB address-space limit. ROP_TEST_POISON="PAGE:HOW,..."
 //                   with HOW one of segv, abort, exit, alloc (allocates without bound), throw
@@ -72,6 +74,17 @@ void misbehave(long page, const std::string& how) {
     }
 }
 
+// A page: its value as text, padded to ROP_TEST_PAGE_BYTES.
+rt::Value make_page(long value) {
+    static const std::size_t size =
+        std::getenv("ROP_TEST_PAGE_BYTES") ? std::stoul(std::getenv("ROP_TEST_PAGE_BYTES")) : 0;
+    std::string text = std::to_string(value);
+    if (text.size() < size) text.resize(size, ' ');
+    return rt::Value::of<std::string>(std::move(text));
+}
+
+long value_of(const rt::Value& page) { return std::stol(page.get<std::string>()); }
+
 class MapActor final : public rt::Actor {
   public:
     MapActor() : poison_(poison()) {
@@ -97,11 +110,11 @@ class MapActor final : public rt::Actor {
     void process(rt::Batch& bt) override {
         if (sleep_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
         for (std::size_t g = 0; g < bt.size(); ++g) {
-            const long page = bt.input(g, 0).get<long>();
+            const long page = value_of(bt.input(g, 0));
             if (auto it = poison_.find(page); it != poison_.end()) misbehave(page, it->second);
         }
         for (std::size_t g = 0; g < bt.size(); ++g) {
-            bt.set_output(g, 0, rt::Value::of<long>(3 * bt.input(g, 0).get<long>() + 1));
+            bt.set_output(g, 0, rt::Value::of<long>(3 * value_of(bt.input(g, 0)) + 1));
         }
     }
 
@@ -150,7 +163,7 @@ rt::PipelineDefinition definition() {
                     for (std::size_t g = 0; g < bt.size(); ++g) {
                         const long v = bt.input(g, 0).get<long>();
                         for (long i = 0; i < v % 5 + 2; ++i) {
-                            bt.emit_child(g, rt::Value::of<long>(1000 * v + i));
+                            bt.emit_child(g, make_page(1000 * v + i));
                             if (auto it = bad.find(-v); i == 0 && it != bad.end()) {
                                 misbehave(v, it->second);
                             }
