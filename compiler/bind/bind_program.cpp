@@ -17,6 +17,7 @@
 #include "bind/checks/check_isolation_codecs.h"
 #include "bind/checks/check_optional_inputs.h"
 #include "bind/checks/check_output_count.h"
+#include "bind/checks/check_record_types.h"
 #include "bind/checks/check_reduce_parent.h"
 #include "bind/checks/check_udf_known.h"
 #include "bind/checks/check_udf_shape.h"
@@ -182,8 +183,10 @@ void bind_call(BindContext& ctx, const sema::Call& call) {
         set_output(ctx, call, o, binding->outputs[o]);
     }
 
-    // 5. Process isolation: what crosses has a codec (E0306).
+    // 5. Process isolation: what crosses has a codec (E0306); a record source or sink's type
+    //    maps onto records (E0511).
     check_isolation_codecs(ctx, call, bound);
+    check_record_types(ctx, call, bound);
 }
 
 }  // namespace

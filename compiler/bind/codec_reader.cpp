@@ -122,6 +122,7 @@ class CodecReader {
         }
         result.canonical = library_.codecs[at].canonical;
         result.name = library_.codecs[at].name;
+        result.user_fields = library_.codecs[at].user_fields;
         library_.codecs[at] = std::move(result);
     }
 
@@ -158,6 +159,17 @@ class CodecReader {
             if (ns && ns->getName() == "rop") rop = ns->getPrimaryContext();
         }
         if (!rop) return;
+        for (const NamedDecl* found : rop->lookup(&ctx_.Idents.get("Fields"))) {
+            const auto* fields = llvm::dyn_cast<ClassTemplateDecl>(found);
+            if (!fields) continue;
+            for (const ClassTemplateSpecializationDecl* spec : fields->specializations()) {
+                const TemplateArgumentList& args = spec->getTemplateArgs();
+                if (spec->getSpecializationKind() == TSK_ExplicitSpecialization &&
+                    args.size() == 1 && args[0].getKind() == TemplateArgument::Type) {
+                    user_fields_.insert(canonical_name(args[0].getAsType()));
+                }
+            }
+        }
         for (const NamedDecl* found : rop->lookup(&ctx_.Idents.get("Codec"))) {
             const auto* codec = llvm::dyn_cast<ClassTemplateDecl>(found);
             if (!codec) continue;
@@ -282,6 +294,39 @@ class CodecReader {
         return {};
     }
 
+    // How a record source or sink maps a field of this type (std.io's JsonlSource, CsvSource,
+    // JsonlSink; rop/records.h): text, numbers, bool, std::optional and std::vector of such, and
+    // structs (whose own fields their entries judge). Called only for types that have a codec.
+    RecordField record_field(QualType type) const {
+        RecordField out;
+        const QualType c = type.getCanonicalType().getUnqualifiedType();
+        if (c->isBooleanType() ||
+            (c->isArithmeticType() && !c->isEnumeralType() && !c->isAnyComplexType())) {
+            out.scalar = true;
+            return out;
+        }
+        const auto* spec =
+            llvm::dyn_cast_or_null<ClassTemplateSpecializationDecl>(c->getAsCXXRecordDecl());
+        const std::string tmpl = spec ? plain_qualified_name(*spec->getSpecializedTemplate()) : "";
+        if (tmpl == "std::basic_string") {
+            out.scalar = true;
+            return out;
+        }
+        if (tmpl == "std::optional" || tmpl == "std::vector") {
+            const RecordField inner = record_field(spec->getTemplateArgs()[0].getAsType());
+            if (inner.problem.empty()) {
+                out.scalar = tmpl == "std::optional" && inner.scalar;
+                return out;
+            }
+        } else if (plain_record(c)) {
+            return out;  // a struct: its own entry judges its fields
+        }
+        out.problem = "has type '" + display(type) +
+                      "', which a record cannot hold (text, numbers, bool, std::optional, "
+                      "std::vector, structs)";
+        return out;
+    }
+
     // A container whose element has no codec: a struct element names its own field; anything
     // else is the container's problem.
     Verdict element_failure(QualType container, const Verdict& element) const {
@@ -297,6 +342,7 @@ class CodecReader {
         TypeCodec entry;
         entry.canonical = canonical;
         entry.name = display(type.getCanonicalType().getUnqualifiedType());
+        entry.user_fields = user_fields_.count(canonical) > 0;
         if (has_user_codec(type)) {
             entry.kind = CodecKind::User;
             return store(std::move(entry), type);
@@ -306,6 +352,7 @@ class CodecReader {
         TypeCodec result = read_fields(decl, type);
         result.canonical = library_.codecs[at].canonical;
         result.name = library_.codecs[at].name;
+        result.user_fields = library_.codecs[at].user_fields;
         library_.codecs[at] = std::move(result);
         return at;
     }
@@ -366,9 +413,13 @@ class CodecReader {
                 fill_problem(out, v);
                 out.fields.clear();
                 out.needs.clear();
+                out.record_fields.clear();
                 return out;
             }
             out.fields.push_back(name);
+            RecordField record = record_field(field_type);
+            record.location = where_(field->getLocation());
+            out.record_fields.push_back(std::move(record));
         }
         out.kind = CodecKind::Fields;
         return out;
@@ -382,6 +433,7 @@ class CodecReader {
     std::vector<QualType> types_;               // the type of each entry, same index
     std::set<std::string> user_types_;
     std::set<std::string> user_templates_;
+    std::set<std::string> user_fields_;  // the types the headers specialize rop::Fields for
 };
 
 }  // namespace

@@ -8,7 +8,10 @@ namespace rop::bind {
 
 void mark_header_used(BindContext& ctx, const UdfDecl& decl) {
     for (std::size_t h = 0; h < ctx.headers.size(); ++h) {
-        if (ctx.headers[h].path != decl.location.file) continue;
+        if (ctx.headers[h].path != decl.location.file &&
+            ctx.headers[h].path != decl.template_location.file) {
+            continue;
+        }
         if (!ctx.headers[h].used) ctx.used_order.push_back(h);
         ctx.headers[h].used = true;
     }

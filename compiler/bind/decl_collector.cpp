@@ -13,6 +13,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Lex/Lexer.h>
+#include <clang/Sema/Sema.h>
 
 #include <map>
 #include <memory>
@@ -243,6 +244,7 @@ class DeclCollector : public ASTConsumer {
                 add_record(*record);
             } else if (const auto* type = llvm::dyn_cast<TypedefNameDecl>(decl)) {
                 add_type(*type, type->getUnderlyingType());
+                add_alias_class(*type);
             } else if (const auto* enumeration = llvm::dyn_cast<EnumDecl>(decl)) {
                 add_type(*enumeration, ctx_->getTypeDeclType(enumeration));
             }
@@ -268,8 +270,9 @@ class DeclCollector : public ASTConsumer {
             if (out.arg_kind == ArgKind::Enum)
                 out.enumerators = TypeReader::enumerators(param->getType());
             out.location = where(out.name.empty() ? param->getBeginLoc() : param->getLocation());
-            if (param->hasDefaultArg() && !param->hasUnparsedDefaultArg() &&
-                !param->hasUninstantiatedDefaultArg()) {
+            // (A default of a class template's member, as an alias's class has, stays
+            // uninstantiated until a call needs it; it is a default all the same.)
+            if (param->hasDefaultArg() && !param->hasUnparsedDefaultArg()) {
                 out.has_default = true;
                 out.default_text = Lexer::getSourceText(
                                        CharSourceRange::getTokenRange(param->getDefaultArgRange()),
@@ -327,6 +330,64 @@ class DeclCollector : public ASTConsumer {
             return;
         }
         add_type(record, ctx_->getRecordType(&record));
+        add_class(record, plain_qualified_name(record), record.getName().str(),
+                  where(record.getLocation()));
+    }
+
+    // The class templates of std.io's record sources and sinks (rop/stdlib/io.h), whose type
+    // argument is the record type ropc writes a rop::Fields table for.
+    static bool is_record_template(const std::string& name, bool& csv) {
+        csv = name == "rop::stdlib::io::CsvSource" || name == "rop::stdlib::io::CsvSink";
+        return csv || name == "rop::stdlib::io::JsonlSource" ||
+               name == "rop::stdlib::io::JsonlSink";
+    }
+
+    // `using OrderRows = rop::stdlib::io::JsonlSource<Order>;` names a class like one written
+    // out: a UDF, source or sink class under the alias's name. An alias alone does not
+    // instantiate its class, so this does (member declarations only), for class templates
+    // outside system headers that declare an operator(), next() or write().
+    void add_alias_class(const TypedefNameDecl& alias) {
+        const QualType type = alias.getUnderlyingType();
+        if (type->isDependentType() || !ci_.hasSema()) return;
+        const auto* spec = llvm::dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            type.getCanonicalType()->getAsCXXRecordDecl());
+        if (!spec || spec->isInStdNamespace()) return;
+        const ClassTemplateDecl* tmpl = spec->getSpecializedTemplate();
+        const SourceManager& sm = ci_.getSourceManager();
+        if (sm.isInSystemHeader(tmpl->getLocation())) return;
+        bool callable = false;
+        for (const Decl* member : tmpl->getTemplatedDecl()->decls()) {
+            const auto* method = llvm::dyn_cast<CXXMethodDecl>(member);
+            if (const auto* ft = llvm::dyn_cast<FunctionTemplateDecl>(member)) {
+                method = llvm::dyn_cast<CXXMethodDecl>(ft->getTemplatedDecl());
+            }
+            if (!method) continue;
+            if (method->getOverloadedOperator() == OO_Call ||
+                (method->getIdentifier() &&
+                 (method->getName() == "next" || method->getName() == "write"))) {
+                callable = true;
+            }
+        }
+        if (!callable) return;
+        if (!ci_.getSema().isCompleteType(alias.getLocation(), type)) return;
+        const CXXRecordDecl* definition = spec->getDefinition();
+        if (!definition) return;
+        UdfDecl* added = add_class(*definition, plain_qualified_name(alias), alias.getName().str(),
+                                   where(alias.getLocation()));
+        if (added) added->template_location = where(tmpl->getLocation());
+        bool csv = false;
+        const TemplateArgumentList& args = spec->getTemplateArgs();
+        if (added && is_record_template(plain_qualified_name(*tmpl), csv) && args.size() == 1 &&
+            args[0].getKind() == TemplateArgument::Type) {
+            added->record_type = types_->read(args[0].getAsType());
+            added->record_csv = csv;
+        }
+    }
+
+    // A class with an operator(), next() or write(): a UDF, source or sink class named `name`;
+    // null (nothing added) for any other class.
+    UdfDecl* add_class(const CXXRecordDecl& record, std::string qualified_name, std::string name,
+                       SourceLoc location) {
         std::vector<const CXXMethodDecl*> call_operators;
         UdfDecl out;
         for (const CXXMethodDecl* method : record.methods()) {
@@ -349,13 +410,13 @@ class DeclCollector : public ASTConsumer {
         // A type, not a UDF: no operator(), and no next()/write() that a source or sink needs.
         if (record.isAbstract() ||
             (call_operators.empty() && out.next_methods.empty() && out.write_methods.empty())) {
-            return;
+            return nullptr;
         }
 
         out.is_class = true;
-        out.qualified_name = plain_qualified_name(record);
-        out.name = record.getName().str();
-        out.location = where(record.getLocation());
+        out.qualified_name = std::move(qualified_name);
+        out.name = std::move(name);
+        out.location = location;
         out.call_operator_count = call_operators.size();
         if (!call_operators.empty()) read_signature(*call_operators.front(), out);
         for (const CXXConstructorDecl* ctor : record.ctors()) {
@@ -370,6 +431,7 @@ class DeclCollector : public ASTConsumer {
         }
         lint(record, out);
         library_.decls.push_back(std::move(out));
+        return &library_.decls.back();
     }
 
     CompilerInstance& ci_;

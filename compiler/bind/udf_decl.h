@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,14 @@ struct UdfDecl {
     // member function, in declaration order (binding needs exactly one of the kind it uses).
     std::vector<UdfMethod> next_methods;
     std::vector<UdfMethod> write_methods;
+    // A record source or sink of std.io (an alias of rop::stdlib::io::JsonlSource<T>,
+    // CsvSource<T>, JsonlSink<T> or CsvSink<T>): its record type T, whose rop::Fields table
+    // codegen writes.
+    std::optional<CxxType> record_type;
+    bool record_csv = false;  // CsvSource, CsvSink: the fields are scalars or optional scalars
+    // A class named by an alias of a class template specialization: where the template is
+    // declared (its header is used too: #included and linked by its `// rop-link:` line).
+    SourceLoc template_location;
 
     SourceLoc location;         // the declaration's name
     SourceLoc result_location;  // where the return type is written
@@ -137,12 +146,27 @@ enum class CodecKind : std::uint8_t {
     None,     // no codec: `problem` says why
 };
 
+// How a record source or sink (std.io's JsonlSource, CsvSource, JsonlSink) maps one field of a
+// struct: `problem` is empty when it can (text, a number, bool, std::optional or std::vector of
+// such, a struct), else why not ("has type 'std::map<...>', which ..."); `scalar`: one CSV cell
+// holds it (text, a number, bool, or std::optional of one).
+struct RecordField {
+    std::string problem;
+    bool scalar = false;
+    SourceLoc location;  // the field's declaration
+};
+
 struct TypeCodec {
     std::string name;       // fully qualified, as generated C++ spells it: "demo::Page"
     std::string canonical;  // compare with CxxType::canonical
     CodecKind kind = CodecKind::None;
-    // Fields: the public non-static data members, in declaration order.
+    // Fields: the public non-static data members, in declaration order, and how a record maps
+    // each (same order).
     std::vector<std::string> fields;
+    std::vector<RecordField> record_fields;
+    // The headers specialize rop::Fields for this type (a hand-written field table, rop/fields.h):
+    // codegen writes none and ropc leaves the mapping to the C++ compiler.
+    bool user_fields = false;
     // The canonical names of the Fields types this one's codec uses (its own fields' types, the
     // elements of its containers), each of which needs its generated codec too.
     std::vector<std::string> needs;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bind/udf_library.h"
@@ -17,12 +18,20 @@ struct ReadOptions {
     std::string resource_dir;
     // Extra compiler flags (-D..., -isystem ...), placed before the headers.
     std::vector<std::string> extra_args;
-    // A directory for the precompiled prelude (rop/udf.h and the standard headers it includes),
-    // keyed by Clang version and flags, rebuilt when stale. Cuts a typical read several-fold.
-    // Empty: parse everything every time. The headers then also see rop/udf.h's declarations
-    // when they forget to include it (generated code includes it anyway).
+    // A directory for the precompiled prelude (rop/udf.h and the standard headers rop's own
+    // headers include: prelude_text(); then the leading `headers` that are rop's stdlib
+    // operator headers, <dir>/rop/stdlib/*.h of an include directory holding rop/udf.h), keyed
+    // by Clang version, flags and the prelude's text, rebuilt when one of the headers it read
+    // changed or Clang rejects it; without those stdlib headers when they do not compile. Cuts
+    // a typical read several-fold. Empty: parse everything every time. The headers then also
+    // see the prelude's declarations when they forget to include them (a pipeline's binding
+    // reads the stdlib headers, which include all of them, before its `use` headers anyway;
+    // generated code includes them too).
     std::string pch_cache_dir;
 };
+
+// The text of the precompiled prelude: `#include` lines, rop/udf.h first.
+std::string_view prelude_text();
 
 // Parses `headers` together as one C++20 translation unit, with `include_dirs` as -I paths, and
 // collects the functions and operator() classes declared directly in them (not in headers they

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bind/crossing.h"
+#include "bind/records.h"
 #include "codegen/arguments.h"
 #include "codegen/escape.h"
 #include "codegen/printer.h"
@@ -81,6 +82,7 @@ class Generator {
         emit("pipeline_main.cpp.tmpl", {{"source_path", cpp_comment_text(rop_file_)},
                                         {"includes", includes()},
                                         {"codecs", [this] { emit_codecs(); }},
+                                        {"record_fields", [this] { emit_record_fields(); }},
                                         {"actors", [this] { emit_actors(); }},
                                         {"plan_builder", [this] { emit_plan(); }}});
         GeneratedCode out;
@@ -212,6 +214,29 @@ class Generator {
             emit("codec.tmpl",
                  {{"type", codec->name},
                   wrapped_var("fields_codec", list("rop::FieldsCodec<", std::move(args), ">"), 4)});
+        }
+    }
+
+    // The field tables of the record types std.io's record sources and sinks read and write
+    // (rop::Fields, rop/fields.h): each field by its C++ name, in declaration order, nested
+    // structs first. Nothing without a record source or sink.
+    void emit_record_fields() {
+        const std::vector<const bind::TypeCodec*> records = bind::records_to_generate(bound_);
+        if (records.empty()) return;
+        printer_.print(
+            "\n// The fields of the records the record sources and sinks read and write, by "
+            "name.\n");
+        for (const bind::TypeCodec* record : records) {
+            std::vector<Expr> fields;
+            for (const std::string& field : record->fields) {
+                fields.push_back(
+                    list("rop::field(",
+                         {leaf(cpp_string_literal(field)), leaf("&" + record->name + "::" + field)},
+                         ")"));
+            }
+            emit("fields.tmpl",
+                 {{"type", record->name},
+                  wrapped_var("fields", list("std::make_tuple(", std::move(fields), ")"), 1)});
         }
     }
 
@@ -561,6 +586,10 @@ class Generator {
                                                                          : program_.pipeline_name)},
               {"version", cpp_string_literal(options_.version)},
               {"rop_path", cpp_string_literal(rop_file_)},
+              {"rop_hash",
+               options_.rop_hash.empty()
+                   ? std::string()
+                   : "pipeline.rop_hash(" + cpp_string_literal(options_.rop_hash) + ");"},
               {"domains", [this] { emit_domains(); }},
               {"ports", [this] { emit_ports(); }},
               {"calls", [this] { emit_calls(); }},

@@ -22,6 +22,9 @@ struct GenerateOptions {
     // SourceManager's name of the program's file.
     std::string rop_file;
     std::string version;  // what the binary's --version prints (ropc stamps its own)
+    // The run report's rop_hash (PipelineDefinition::rop_hash): ropc build stamps
+    // "sha256:<hex>" of the `.rop` text; empty: not set (the report says null).
+    std::string rop_hash;
     // ropc build --mpi: every Call's items cross between ranks, so every crossing struct gets
     // its codec (not only those of `isolation process` Calls).
     bool every_call_crosses = false;

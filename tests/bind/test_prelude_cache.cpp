@@ -90,6 +90,35 @@ TEST_CASE("bind prelude cache: without rop/udf.h on the include path, no prelude
     CHECK(cached_files(dir).empty());
 }
 
+// The prelude precompiles the standard headers rop's own headers include, which every
+// pipeline's binding reads first anyway (udf_reader.cpp). A standard header added to one of them
+// and not to the prelude would still be right, only parsed on every read: keep them in step.
+TEST_CASE("bind prelude: covers the standard headers rop's headers include", "[bind]") {
+    const fs::path root = ROP_STDLIB_INCLUDE;
+    std::vector<fs::path> headers = {root / "rop/udf.h", root / "rop/records.h",
+                                     root / "rop/fields.h"};
+    for (const auto& entry : fs::directory_iterator(root / "rop/stdlib")) {
+        if (entry.path().extension() == ".h") headers.push_back(entry.path());
+    }
+    const std::string prelude(prelude_text());
+    REQUIRE(prelude.rfind("#include <rop/udf.h>\n", 0) == 0);
+    int standard = 0;
+    for (const fs::path& header : headers) {
+        std::ifstream in(header);
+        REQUIRE(in);
+        for (std::string line; std::getline(in, line);) {
+            if (line.rfind("#include <", 0) != 0 || line.find('/') != std::string::npos ||
+                line.find('.') != std::string::npos) {
+                continue;  // not a standard C++ header (<rop/...>, <poppler/...>, <x.h>)
+            }
+            INFO(header.string() << ": " << line);
+            CHECK(prelude.find(line + "\n") != std::string::npos);
+            ++standard;
+        }
+    }
+    CHECK(standard > 30);
+}
+
 TEST_CASE("bind timing: reading a typical UDF header", "[bind]") {
     using Clock = std::chrono::steady_clock;
     std::string dir = cache_dir("timing");

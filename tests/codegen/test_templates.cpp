@@ -28,15 +28,18 @@ const std::map<std::string, std::set<std::string>>& documented_variables() {
         return vars;
     };
     static const std::map<std::string, std::set<std::string>> table = {
-        {"pipeline_main.cpp.tmpl", {"actors", "codecs", "includes", "plan_builder", "source_path"}},
+        {"pipeline_main.cpp.tmpl",
+         {"actors", "codecs", "includes", "plan_builder", "record_fields", "source_path"}},
         {"codec.tmpl", {"fields_codec", "type"}},
+        {"fields.tmpl", {"fields", "type"}},
         {"element_map_actor.tmpl", with(actor, {"kind", "udf_call", "publish"})},
         {"batch_actor.tmpl", with(actor, {"kind", "gather", "udf_call", "udf_name", "publish"})},
         {"expand_actor.tmpl", with(actor, {"child_type", "udf_call"})},
         {"reduce_actor.tmpl", with(actor, {"child_type", "parent", "udf_call", "publish"})},
         {"collect_actor.tmpl", {"call_name", "child_type", "class_name", "rop_location"}},
         {"plan.tmpl",
-         {"calls", "domains", "name", "ports", "rop_path", "sinks", "sources", "version"}},
+         {"calls", "domains", "name", "ports", "rop_hash", "rop_path", "sinks", "sources",
+          "version"}},
         {"domain.tmpl", {"id", "name", "parent"}},
         {"source_port.tmpl", {"id", "name"}},
         {"port.tmpl", {"domain", "id", "name"}},

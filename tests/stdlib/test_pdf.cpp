@@ -112,6 +112,25 @@ TEST_CASE("pages emits page 0 before it renders page 1") {
     CHECK(out.emitted == 1);
 }
 
+// The page count reaches the progress ETA through rop::expected_children before page 0.
+struct ExpectedBeforeFirst final : rop::Emitter<Page>, rop::ExpectedChildrenSink {
+    std::vector<std::uint64_t> expected;
+    std::vector<std::size_t> expected_at_emit;  // hints seen when each page came
+    void expect(std::uint64_t children) override { expected.push_back(children); }
+    void emit(Page) override { expected_at_emit.push_back(expected.size()); }
+};
+
+TEST_CASE("pages announces its page count before the first page") {
+    const Document doc = pdf::open(file("docs/report.pdf"));
+    ExpectedBeforeFirst out;
+    rop::current_expected_children_sink() = &out;
+    pdf::pages(doc, out, 50);
+    rop::current_expected_children_sink() = nullptr;
+    REQUIRE(out.expected == std::vector<std::uint64_t>{static_cast<std::uint64_t>(doc.page_count)});
+    REQUIRE(out.expected_at_emit.size() == static_cast<std::size_t>(doc.page_count));
+    CHECK(out.expected_at_emit.front() == 1);
+}
+
 TEST_CASE("broken files fail their record with a clear reason") {
     CHECK(failure_of("corrupt/empty.pdf") == "corrupt/empty.pdf: empty file");
     CHECK(failure_of("corrupt/garbage.pdf") == "corrupt/garbage.pdf: not a PDF (no %PDF- header)");

@@ -1,91 +1,36 @@
-// PNG writer: one IHDR, one IDAT (zlib stream), IEND. Rows use the Up filter (documents are
-// mostly runs of identical rows, which Up turns into zeros), deflate at level 1: a page image is
-// encoded in a few milliseconds and still compresses to a small fraction of its raw size.
+// PNG through libpng's simplified API with PNG_IMAGE_FLAG_FAST, base64 through OpenSSL's
+// EVP_EncodeBlock. Both replaced hand-made code (a PNG writer on zlib with the Up filter at
+// level 1, a table base64) because they were no worse, measured on a 150 dpi page (1275x1650,
+// libtasn1.pdf, best of 7): PNG gray 4.8 ms / 35.5 KB against 9.4 ms / 38.2 KB, RGB 18.6 ms /
+// 156 KB against 20.5 ms / 178 KB; base64 of the 178 KB PNG 0.19 ms against 0.65 ms.
+// libpng reports errors through its return value here, with no longjmp across C++ frames.
 #include "png_encoder.h"
 
-#include <zlib.h>
+#include <openssl/evp.h>
+#include <png.h>
 
-#include <array>
+#include <algorithm>
 #include <stdexcept>
-#include <string_view>
-#include <vector>
 
 namespace rop::stdlib::model::detail {
 namespace {
 
-void put_u32(std::string& out, std::uint32_t value) {
-    out.push_back(static_cast<char>((value >> 24) & 0xFF));
-    out.push_back(static_cast<char>((value >> 16) & 0xFF));
-    out.push_back(static_cast<char>((value >> 8) & 0xFF));
-    out.push_back(static_cast<char>(value & 0xFF));
-}
-
-void put_chunk(std::string& out, std::string_view type, std::string_view data) {
-    put_u32(out, static_cast<std::uint32_t>(data.size()));
-    const std::size_t type_at = out.size();
-    out.append(type);
-    out.append(data);
-    const auto* crc_bytes = reinterpret_cast<const Bytef*>(out.data() + type_at);
-    const uLong crc =
-        crc32(crc32(0L, Z_NULL, 0), crc_bytes, static_cast<uInt>(out.size() - type_at));
-    put_u32(out, static_cast<std::uint32_t>(crc));
-}
-
-int color_type(int channels) {
+std::uint32_t png_format(int channels) {
     switch (channels) {
-        case 1: return 0;  // gray
-        case 2: return 4;  // gray + alpha
-        case 3: return 2;  // RGB
-        case 4: return 6;  // RGBA
+        case 1: return PNG_FORMAT_GRAY;
+        case 2: return PNG_FORMAT_GA;
+        case 3: return PNG_FORMAT_RGB;
+        case 4: return PNG_FORMAT_RGBA;
         default:
             throw std::invalid_argument("png: unsupported channel count " +
                                         std::to_string(channels));
     }
 }
 
-// The filtered scanlines: per row a filter byte then the row (Up: each byte minus the byte above).
-std::vector<std::uint8_t> filtered_rows(const PixelView& image, std::size_t row_bytes,
-                                        std::size_t stride) {
-    std::vector<std::uint8_t> raw;
-    raw.resize((row_bytes + 1) * static_cast<std::size_t>(image.height));
-    std::uint8_t* out = raw.data();
-    for (int y = 0; y < image.height; ++y) {
-        const std::uint8_t* row = image.pixels.data() + static_cast<std::size_t>(y) * stride;
-        if (y == 0) {
-            *out++ = 0;  // None
-            for (std::size_t x = 0; x < row_bytes; ++x) *out++ = row[x];
-        } else {
-            const std::uint8_t* above = row - stride;
-            *out++ = 2;  // Up
-            for (std::size_t x = 0; x < row_bytes; ++x) {
-                *out++ = static_cast<std::uint8_t>(row[x] - above[x]);
-            }
-        }
-    }
-    return raw;
-}
-
-std::string deflate_bytes(const std::vector<std::uint8_t>& raw) {
-    z_stream zs{};
-    if (deflateInit(&zs, 1) != Z_OK) throw std::runtime_error("png: deflateInit failed");
-    std::string out;
-    out.resize(deflateBound(&zs, static_cast<uLong>(raw.size())));
-    zs.next_in = const_cast<Bytef*>(raw.data());
-    zs.avail_in = static_cast<uInt>(raw.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    const int rc = deflate(&zs, Z_FINISH);
-    const std::size_t produced = zs.total_out;
-    deflateEnd(&zs);
-    if (rc != Z_STREAM_END) throw std::runtime_error("png: deflate failed");
-    out.resize(produced);
-    return out;
-}
-
 }  // namespace
 
 std::string encode_png(const PixelView& image) {
-    const int type = color_type(image.channels);
+    const std::uint32_t format = png_format(image.channels);
     if (image.width <= 0 || image.height <= 0) {
         throw std::invalid_argument("png: empty image (" + std::to_string(image.width) + "x" +
                                     std::to_string(image.height) + ")");
@@ -99,46 +44,46 @@ std::string encode_png(const PixelView& image) {
         throw std::invalid_argument("png: " + std::to_string(image.pixels.size()) +
                                     " pixel bytes, need " + std::to_string(needed));
     }
+    if (stride > static_cast<std::size_t>(PNG_UINT_31_MAX)) {
+        throw std::invalid_argument("png: row stride over 2^31 bytes");
+    }
 
-    std::string png = "\x89PNG\r\n\x1a\n";
-    std::string header;
-    put_u32(header, static_cast<std::uint32_t>(image.width));
-    put_u32(header, static_cast<std::uint32_t>(image.height));
-    header.push_back(8);                        // bit depth
-    header.push_back(static_cast<char>(type));  // color type
-    header.append(3, '\0');                     // compression, filter method, no interlace
-    put_chunk(png, "IHDR", header);
-    put_chunk(png, "IDAT", deflate_bytes(filtered_rows(image, row_bytes, stride)));
-    put_chunk(png, "IEND", {});
-    return png;
+    png_image png{};
+    png.version = PNG_IMAGE_VERSION;
+    png.width = static_cast<png_uint_32>(image.width);
+    png.height = static_cast<png_uint_32>(image.height);
+    png.format = format;
+    // FAST: no row filter, zlib level 3; on page images it is as quick as level 1 with the Up
+    // filter and smaller (see the top of this file).
+    png.flags = PNG_IMAGE_FLAG_FAST;
+    // The worst-case size up front: asking for the exact size first would encode twice.
+    png_alloc_size_t size = PNG_IMAGE_PNG_SIZE_MAX(png);
+    std::string out(size, '\0');
+    // 8-bit samples: the row stride in components is the stride in bytes.
+    const int ok = png_image_write_to_memory(&png, out.data(), &size, 0, image.pixels.data(),
+                                             static_cast<png_int_32>(stride), nullptr);
+    if (ok == 0) {
+        const std::string why = png.message;
+        png_image_free(&png);
+        throw std::runtime_error("png: libpng: " + why);
+    }
+    out.resize(size);
+    return out;
 }
 
 std::string base64_encode(std::string_view bytes) {
-    static constexpr std::string_view kAlphabet =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 3 <= bytes.size(); i += 3) {
-        const std::uint32_t v =
-            (static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i])) << 16) |
-            (static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 1])) << 8) |
-            static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 2]));
-        out.push_back(kAlphabet[(v >> 18) & 63]);
-        out.push_back(kAlphabet[(v >> 12) & 63]);
-        out.push_back(kAlphabet[(v >> 6) & 63]);
-        out.push_back(kAlphabet[v & 63]);
+    // EVP_EncodeBlock takes an int length: whole groups of 3 bytes per call keep the output one
+    // unbroken base64 string (no padding in the middle).
+    constexpr std::size_t kChunk = std::size_t{3} << 26;
+    std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+    std::size_t written = 0;
+    for (std::size_t at = 0; at < bytes.size(); at += kChunk) {
+        const std::size_t n = std::min(kChunk, bytes.size() - at);
+        written += static_cast<std::size_t>(EVP_EncodeBlock(
+            reinterpret_cast<unsigned char*>(out.data() + written),
+            reinterpret_cast<const unsigned char*>(bytes.data() + at), static_cast<int>(n)));
     }
-    const std::size_t rest = bytes.size() - i;
-    if (rest > 0) {
-        std::uint32_t v = static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i])) << 16;
-        if (rest == 2)
-            v |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(bytes[i + 1])) << 8;
-        out.push_back(kAlphabet[(v >> 18) & 63]);
-        out.push_back(kAlphabet[(v >> 12) & 63]);
-        out.push_back(rest == 2 ? kAlphabet[(v >> 6) & 63] : '=');
-        out.push_back('=');
-    }
+    out.resize(written);
     return out;
 }
 

@@ -1,11 +1,12 @@
 // PNG and base64 encoding for the model client: page images travel to the server as
-// `data:image/png;base64,...` URLs, so the client encodes raw gray/RGB pixels itself (zlib only).
+// `data:image/png;base64,...` URLs, so the client encodes raw gray/RGB pixels (libpng, OpenSSL).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace rop::stdlib::model::detail {
 

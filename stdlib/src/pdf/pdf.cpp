@@ -235,6 +235,9 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
                                                    : poppler::image::format_rgb24);
     const int channels = color == Color::gray ? 1 : 3;
     const Outline outline = outline_of(*opened.doc);
+    // The page count is known before the first page renders: the progress ETA weighs this
+    // document by its pages from the start (docs/runtime.md "Progress").
+    rop::expected_children(static_cast<std::uint64_t>(std::max(opened.pages, 0)));
     for (int index = 0; index < opened.pages; ++index) {
         // Any page that fails fails the whole document (RecordFailure on the expand's input):
         // its pages emitted so far are doomed and the document is failed(reason), never an ok

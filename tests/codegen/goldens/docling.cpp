@@ -144,6 +144,7 @@ struct Call_summary final : rop::gen::ElementActor<Call_summary> {
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("docling", "built by ropc 0.1.0", "docling.rop");
+    pipeline.rop_hash("sha256:d1aec87c95eb1b37dd227bc10a7fbd3c1e47d17e745df73ba92934e1471d4c00");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::DomainId rop_domain_2 = pipeline.domain("Region", rop_domain_1);
@@ -214,7 +215,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 218 "docling.generated.cpp"
+            #line 219 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -225,7 +226,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 229 "docling.generated.cpp"
+            #line 230 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -236,7 +237,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 23 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 240 "docling.generated.cpp"
+            #line 241 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -247,7 +248,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 251 "docling.generated.cpp"
+            #line 252 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -94,6 +94,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("mineru", "built by ropc 0.1.0", "mineru.rop");
+    pipeline.rop_hash("sha256:7328990dfbee2321a200f1f888fc154db05fe8be178196752aef2ff86d45f936");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
@@ -135,7 +136,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 139 "mineru.generated.cpp"
+            #line 140 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -146,7 +147,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 150 "mineru.generated.cpp"
+            #line 151 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -157,7 +158,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 161 "mineru.generated.cpp"
+            #line 162 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

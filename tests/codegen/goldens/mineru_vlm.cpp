@@ -102,6 +102,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("mineru_vlm", "built by ropc 0.1.0", "mineru_vlm.rop");
+    pipeline.rop_hash("sha256:f944ee4355fd152bc261a90ec43fea48c0d3ef3558aa987ea6a1564d3c838297");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
@@ -152,7 +153,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 156 "mineru_vlm.generated.cpp"
+            #line 157 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -163,7 +164,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 167 "mineru_vlm.generated.cpp"
+            #line 168 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -174,7 +175,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 178 "mineru_vlm.generated.cpp"
+            #line 179 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

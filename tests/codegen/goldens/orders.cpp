@@ -76,6 +76,7 @@ struct Call_row final : rop::gen::ElementActor<Call_row> {
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("orders", "built by ropc 0.1.0", "orders.rop");
+    pipeline.rop_hash("sha256:7905747fb00fe9849a558e4bd4bd9a6f0efc34613db969ee6cd898a60e5dba97");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Sheet");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Line", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
@@ -110,7 +111,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "orders.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 114 "orders.generated.cpp"
+            #line 115 "orders.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -121,7 +122,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "orders.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 125 "orders.generated.cpp"
+            #line 126 "orders.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -55,6 +55,7 @@ struct Call_doc_stats final : rop::gen::ReduceActor<Call_doc_stats, std::string>
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("pages", "built by ropc 0.1.0", "pages.rop");
+    pipeline.rop_hash("sha256:8f90ba860fa45fad58885b390116a8d491a2c5ca74a2fb0073f73d54833817ca");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("docs");
@@ -84,7 +85,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "pages.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 88 "pages.generated.cpp"
+            #line 89 "pages.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -95,7 +96,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 99 "pages.generated.cpp"
+            #line 100 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -106,7 +107,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 17 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 110 "pages.generated.cpp"
+            #line 111 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -111,6 +111,7 @@ struct Call_json final : rop::gen::ElementActor<Call_json> {
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("sections", "built by ropc 0.1.0", "sections.rop");
+    pipeline.rop_hash("sha256:7687c622b841de064498428bc0c14a7a5f0e1b60c06be137d8a238104a49a879");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Section", rop_domain_0);
     const rop::runtime::DomainId rop_domain_2 = pipeline.domain("Paragraph", rop_domain_1);
@@ -170,7 +171,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "sections.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 174 "sections.generated.cpp"
+            #line 175 "sections.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -181,7 +182,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "sections.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 185 "sections.generated.cpp"
+            #line 186 "sections.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

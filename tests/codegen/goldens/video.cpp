@@ -156,6 +156,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("video", "built by ropc 0.1.0", "video.rop");
+    pipeline.rop_hash("sha256:a0a3c230cc32777ea2850454604a8de6a353a1d241c50133cedd72b09d36ddf5");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Video");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Clip", rop_domain_0);
     const rop::runtime::DomainId rop_domain_2 = pipeline.domain("Frame", rop_domain_1);
@@ -224,7 +225,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "video.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 228 "video.generated.cpp"
+            #line 229 "video.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -235,7 +236,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 25 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 239 "video.generated.cpp"
+            #line 240 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -246,7 +247,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 250 "video.generated.cpp"
+            #line 251 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

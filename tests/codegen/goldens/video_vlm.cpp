@@ -233,6 +233,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("video_vlm", "built by ropc 0.1.0", "video_vlm.rop");
+    pipeline.rop_hash("sha256:d0e5c9d006c420306c0066ba1d6b3e0cb86d179dd639e28aaaaba059f96dcb9c");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Video");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Clip", rop_domain_0);
     const rop::runtime::DomainId rop_domain_2 = pipeline.domain("Frame", rop_domain_1);
@@ -341,7 +342,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "video_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 345 "video_vlm.generated.cpp"
+            #line 346 "video_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -352,7 +353,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 33 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 356 "video_vlm.generated.cpp"
+            #line 357 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -363,7 +364,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 34 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 367 "video_vlm.generated.cpp"
+            #line 368 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

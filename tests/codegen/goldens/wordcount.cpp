@@ -84,6 +84,7 @@ struct Call_report final : rop::gen::ElementActor<Call_report> {
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("wordcount", "built by ropc 0.1.0", "wordcount.rop");
+    pipeline.rop_hash("sha256:2eacbbbbb1865b86d15e68760d7d10ba19d51c62e9c33c442e2674fde497e9d3");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("File");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Line", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
@@ -125,7 +126,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "wordcount.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 129 "wordcount.generated.cpp"
+            #line 130 "wordcount.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -136,7 +137,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "wordcount.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 140 "wordcount.generated.cpp"
+            #line 141 "wordcount.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     return pipeline.finish();

@@ -94,6 +94,45 @@ TEST_CASE("base64 matches RFC 4648's test vectors", "[png]") {
     CHECK(detail::base64_encode(std::string("\xff\xfe\x00", 3)) == "//4A");
 }
 
+TEST_CASE("PNG of a 150 dpi page (1275x1650, gray and RGB) round-trips and compresses", "[png]") {
+    // White paper with dark "text" runs on every other 20-row band, like a rendered page.
+    const int width = 1275;
+    const int height = 1650;
+    for (int channels : {1, 3}) {
+        std::vector<std::uint8_t> page(static_cast<std::size_t>(width * height * channels), 255);
+        for (int y = 150; y < height - 150; ++y) {
+            if ((y / 20) % 2 != 0 || y % 20 > 12) continue;
+            for (int x = 150; x < width - 150; ++x) {
+                if ((x * 7 + y * 3) % 11 < 4) {
+                    for (int c = 0; c < channels; ++c)
+                        page[static_cast<std::size_t>((y * width + x) * channels + c)] =
+                            static_cast<std::uint8_t>(20 + 30 * c);
+                }
+            }
+        }
+        const std::string png = detail::encode_png({width, height, channels, 0, page});
+        CHECK(png.size() < page.size() / 10);
+        const Decoded decoded = decode(png);
+        CHECK(decoded.width == width);
+        CHECK(decoded.height == height);
+        CHECK(decoded.channels == channels);
+        CHECK(decoded.pixels == page);
+    }
+}
+
+TEST_CASE("base64 of a long input is one line with padding only at the end", "[png]") {
+    std::string foo;
+    std::string expected;
+    for (int i = 0; i < 1000; ++i) {
+        foo += "foo";
+        expected += "Zm9v";
+    }
+    CHECK(detail::base64_encode(foo) == expected);
+    CHECK(detail::base64_encode(foo + "f") == expected + "Zg==");
+    const std::string url = detail::png_data_url({1, 1, 1, 0, std::vector<std::uint8_t>{0}});
+    CHECK(url.rfind("data:image/png;base64,iVBORw0KGgo", 0) == 0);  // the PNG signature
+}
+
 TEST_CASE("base URLs: scheme, host, port, path; junk is refused", "[protocol]") {
     auto e = detail::parse_base_url("http://127.0.0.1:8000/v1");
     CHECK_FALSE(e.tls);

@@ -1,6 +1,6 @@
 // rop/stdlib/model.h: an async client for OpenAI-compatible chat-completions servers (vLLM,
 // SGLang) — pages, regions or text in, one completion per item out, many requests in flight.
-// rop-link: rop_stdlib_model ssl crypto z pthread
+// rop-link: rop_stdlib_model ssl crypto png z pthread
 //
 // http:// (a local `vllm serve ... --port 8000`) or https:// with the certificate checked, a
 // bearer key from an environment variable, proxies from https_proxy/http_proxy/no_proxy;
