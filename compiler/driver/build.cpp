@@ -1,6 +1,11 @@
+#include <openssl/evp.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -33,12 +38,65 @@ constexpr int kOk = 0;
 constexpr int kErrors = 1;
 constexpr int kUsage = 2;
 
+// The run report's rop_hash: "sha256:<hex>" of the pipeline's text, the digest `sha256sum
+// x.rop` prints (and a bundle's manifest.json records as rop_sha256).
+std::string rop_sha256(std::string_view text) {
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
+        return "";
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out = "sha256:";
+    for (unsigned int i = 0; i < length; ++i) {
+        out += kHex[digest[i] >> 4];
+        out += kHex[digest[i] & 15];
+    }
+    return out;
+}
+
+// The precompiled header the generated file is compiled with: rop/runtime/generated.h (the
+// runtime and standard headers every pipeline includes first), made once per compiler, flags
+// and header contents in the cache's pch/ folder and shared by every pipeline built so.
+constexpr const char* kPchText = "#include \"rop/runtime/generated.h\"\n";
+
+struct PchOutcome {
+    std::string header;  // what -include names (the compiled image lies beside it); empty: none
+    std::string image;   // header + ".gch" (GCC) or ".pch" (Clang)
+    std::vector<std::pair<std::string, std::string>> files;  // the headers it read
+    std::string log;                                         // -v lines
+};
+
 // One C++ file to compile: the generated one (with `context`, to map its errors to the .rop
-// file), a `use` header's sibling .cpp or a --src file.
+// file, and the precompiled header when there is one), a `use` header's sibling .cpp or a
+// --src file.
 struct CompileJob {
     std::string source;
     const CxxErrorContext* context = nullptr;
+    std::shared_future<PchOutcome>* pch = nullptr;
 };
+
+// Whether a failed or noisy compile's output is about the precompiled header (stale, truncated,
+// made by another compiler, or GCC crashing on a damaged one) rather than about the code.
+bool mentions_pch(const std::string& output, const PchOutcome& pch) {
+    return output.find(pch.image) != std::string::npos || output.find("PCH") != std::string::npos ||
+           output.find("precompiled header") != std::string::npos ||
+           output.find("internal compiler error") != std::string::npos;
+}
+
+// `output` without the lines that name the precompiled header (-Winvalid-pch's warnings).
+std::string without_pch_lines(const std::string& output, const PchOutcome& pch) {
+    std::string out;
+    std::size_t begin = 0;
+    while (begin < output.size()) {
+        std::size_t end = output.find('\n', begin);
+        end = end == std::string::npos ? output.size() : end + 1;
+        const std::string_view line(output.data() + begin, end - begin);
+        if (line.find(pch.image) == std::string_view::npos) out += line;
+        begin = end;
+    }
+    return out;
+}
 
 // What compiling one file produced. Jobs run concurrently: each fills only its own outcome, and
 // the outcomes are reported in job order, so the output does not depend on the schedule.
@@ -71,7 +129,13 @@ class Builder {
                 return kOk;
             }
         }
-        return full_build();
+        const int status = full_build();
+        // A precompiled header the build did not wait for: its -v lines once it is made.
+        if (pch_.valid() && !pch_log_shown_ &&
+            pch_.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) {
+            err_ << pch_.get().log;
+        }
+        return status;
     }
 
   private:
@@ -147,6 +211,15 @@ class Builder {
     }
 
     int full_build() {
+        // The precompiled header does not depend on the pipeline: it is found (or made) while
+        // the front half parses and binds, on another core. With -j 1, when the generated file
+        // needs it. The process waits for one being made before it exits.
+        if (options_.emit == BuildEmit::None) {
+            pch_ =
+                std::async(options_.jobs == 1 ? std::launch::deferred : std::launch::async, [this] {
+                    return prepare_pch();
+                }).share();
+        }
         SourceManager sources;
         std::string error;
         const std::optional<FileId> file = sources.add_file(options_.rop_path, &error);
@@ -171,6 +244,7 @@ class Builder {
         gen_options.rop_file = options_.rop_path;
         gen_options.version = std::string("built by ropc ") + ROP_VERSION;
         gen_options.every_call_crosses = options_.mpi;
+        gen_options.rop_hash = rop_sha256(sources.text(*file));
         if (options_.mpi && !mpi_codecs_ok(bound, sources)) return kErrors;
         codegen::GeneratedCode generated = codegen::generate(bound, sources, gen_options);
 
@@ -208,7 +282,7 @@ class Builder {
         context.line_map = &generated.line_map;
         context.sources = &sources;
         context.rop_id = *file;
-        std::vector<CompileJob> jobs = {{gen_path.string(), &context}};
+        std::vector<CompileJob> jobs = {{gen_path.string(), &context, &pch_}};
         for (const std::string& source : user_sources(*front.program, bound)) {
             jobs.push_back({source, nullptr});
         }
@@ -305,11 +379,48 @@ class Builder {
         fs::create_directories(object.parent_path(), ec);
         const std::string temp_object = object.string() + ".tmp." + std::to_string(getpid());
         const std::string deps = temp_object + ".d";
-        std::vector<std::string> argv = {cxx_};
-        argv.insert(argv.end(), flags.begin(), flags.end());
-        argv.insert(argv.end(), {"-MMD", "-MF", deps, "-c", source, "-o", temp_object});
-        note(command_line(argv));
-        const ProcessResult result = run_process(argv);
+        // The generated file with the precompiled header when there is one; without it when the
+        // compiler cannot use it (it says so: -Winvalid-pch), which never fails the build.
+        // One being made is not waited for: that would cost more than it saves (made while the
+        // front half binds, it is ready for the next build).
+        const PchOutcome* pch = nullptr;
+        if (job.pch != nullptr && job.pch->valid()) {
+            if (pch_making_ &&
+                job.pch->wait_for(std::chrono::seconds(0)) == std::future_status::timeout) {
+                note("precompiled header not made yet, compiling without it");
+            } else {
+                pch = &job.pch->get();
+                outcome.log += pch->log;
+                pch_log_shown_ = true;
+                if (pch->header.empty()) pch = nullptr;
+            }
+        }
+        auto run = [&](bool with_pch) {
+            std::vector<std::string> argv = {cxx_};
+            argv.insert(argv.end(), flags.begin(), flags.end());
+            if (with_pch) argv.insert(argv.end(), {"-include", pch->header, "-Winvalid-pch"});
+            argv.insert(argv.end(), {"-MMD", "-MF", deps, "-c", source, "-o", temp_object});
+            note(command_line(argv));
+            return run_process(argv);
+        };
+        ProcessResult result = run(pch != nullptr);
+        // A compile error exits with 1; anything else (a crash reading a damaged image) or a
+        // message about the image is the image's fault.
+        if (pch != nullptr && (mentions_pch(result.output, *pch) ||
+                               (result.exit_code != 0 && result.exit_code != 1))) {
+            const std::string why = result.output.substr(0, result.output.find('\n'));
+            forget_pch(*pch);
+            if (result.exit_code != 0) {
+                note("precompiled header " + pch->image + " unusable (" + why +
+                     "); compiling without it");
+                pch = nullptr;
+                result = run(false);
+            } else {
+                note("precompiled header " + pch->image + " not used (" + why +
+                     "); it is made again next time");
+                result.output = without_pch_lines(result.output, *pch);
+            }
+        }
         if (!result.spawn_error.empty()) {
             outcome.log += "ropc: error: cannot run '" + cxx_ + "': " + result.spawn_error + "\n";
         }
@@ -324,6 +435,8 @@ class Builder {
         }
         Manifest m;
         m.files.emplace_back(source, *content);
+        // What the precompiled header read is not in -MMD's list, yet the object depends on it.
+        if (pch != nullptr) m.files.insert(m.files.end(), pch->files.begin(), pch->files.end());
         if (std::optional<std::string> dep_text = read_whole_file(deps)) {
             for (const std::string& dep : parse_deps(*dep_text)) {
                 const std::string path = absolute(dep);
@@ -347,6 +460,93 @@ class Builder {
         outcome.object_key = m.value;
         outcome.files = std::move(m.files);
         return outcome;
+    }
+
+    // The cache's pch/KEY/ folder: rop_pch.h (kPchText), its compiled image beside it and a
+    // manifest of the headers it read. KEY is the compiler and the flags (never a mismatching
+    // image: the flags that change it change KEY); the manifest's hashes say whether the headers
+    // changed since (then it is made again, in the same folder). Runs on its own thread while
+    // the front half binds: reads only the builder's settings. Nothing when it cannot be made.
+    PchOutcome prepare_pch() const {
+        PchOutcome pch;
+        auto note = [&](const std::string& message) {
+            if (options_.verbose) pch.log += "ropc: " + message + "\n";
+        };
+        const std::vector<std::string> flags = compile_flags();
+        Hasher h;
+        h.add("pch-1").add(cxx_).add(compiler_id_).add(kPchText);
+        for (const std::string& flag : flags) h.add(flag);
+        const fs::path dir = fs::path(cache_) / "pch" / h.hex();
+        const fs::path header = dir / "rop_pch.h";
+        const bool clang = compiler_id_.find("clang") != std::string::npos;
+        const std::string image = header.string() + (clang ? ".pch" : ".gch");
+        const fs::path manifest_path = dir / "manifest";
+        std::optional<Manifest> old;
+        if (std::optional<std::string> text = read_whole_file(manifest_path)) {
+            old = Manifest::parse(*text);
+        }
+        // The image is in its own manifest by contents: a truncated or damaged one is made
+        // again like one whose headers changed (hashing it costs ~20 ms, a compile seconds).
+        if (old && old->fresh() && fs::exists(header)) {
+            note("cache: precompiled header " + image + " unchanged");
+            pch.header = header.string();
+            pch.image = image;
+            for (const auto& file : old->files) {
+                if (file.first != image) pch.files.push_back(file);
+            }
+            return pch;
+        }
+        pch_making_ = true;
+        note(old ? "cache: precompiled header " + image + " is stale, making it again"
+                 : "cache: making precompiled header " + image);
+        std::error_code ec;
+        fs::remove(manifest_path, ec);
+        if (!write_file_atomically(header, kPchText)) return pch;
+        const std::string temp = image + ".tmp." + std::to_string(getpid());
+        const std::string deps = temp + ".d";
+        std::vector<std::string> argv = {cxx_};
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        argv.insert(argv.end(),
+                    {"-MMD", "-MF", deps, "-x", "c++-header", header.string(), "-o", temp});
+        note(command_line(argv));
+        const ProcessResult result = run_process(argv);
+        if (result.exit_code != 0) {
+            // The generated file's own compile shows what is wrong with these headers.
+            note("precompiled header not made (" +
+                 result.output.substr(0, result.output.find('\n')) + "); compiling without it");
+            fs::remove(temp, ec);
+            fs::remove(deps, ec);
+            return pch;
+        }
+        Manifest m;
+        m.value = "pch";
+        // Without the list of what it read, its headers could change unnoticed: not used.
+        const std::optional<std::string> dep_text = read_whole_file(deps);
+        fs::remove(deps, ec);
+        if (dep_text) {
+            for (const std::string& dep : parse_deps(*dep_text)) {
+                const std::string path = absolute(dep);
+                if (path != header.string()) m.add(path);
+            }
+        }
+        if (dep_text) fs::rename(temp, image, ec);
+        if (!dep_text || ec) {
+            fs::remove(temp, ec);
+            return pch;
+        }
+        pch.files = m.files;
+        if (!m.add(image)) return pch;
+        write_file_atomically(manifest_path, m.text());
+        pch.header = header.string();
+        pch.image = image;
+        return pch;
+    }
+
+    // An image the compiler would not use: dropped, so the next build makes it again.
+    static void forget_pch(const PchOutcome& pch) {
+        std::error_code ec;
+        fs::remove(fs::path(pch.header).parent_path() / "manifest", ec);
+        fs::remove(pch.image, ec);
     }
 
     // --mpi: every Call's items cross between ranks as bytes, so each needs a codec (the rule
@@ -445,6 +645,10 @@ class Builder {
             libs.push_back("-static");
         }
 
+        // LLVM's linker when there is one: the link is on every build's critical path and
+        // lld does it in half GNU ld's time (B5 in docs/benchmarks.md).
+        if (on_path("ld.lld")) libs.push_back("-fuse-ld=lld");
+
         Hasher h;
         h.add("binary").add(cxx_).add(compiler_id_);
         for (const std::string& key : object_keys) h.add(key);
@@ -463,7 +667,14 @@ class Builder {
             argv.insert(argv.end(), libs.begin(), libs.end());
             argv.insert(argv.end(), {"-o", temp});
             verbose(command_line(argv));
-            const ProcessResult result = run_process(argv);
+            ProcessResult result = run_process(argv);
+            // A compiler that does not know -fuse-ld=lld links with its own linker.
+            if (result.exit_code != 0 && libs.back() == "-fuse-ld=lld" &&
+                result.output.find("-fuse-ld") != std::string::npos) {
+                argv.erase(std::find(argv.begin(), argv.end(), "-fuse-ld=lld"));
+                verbose("the C++ compiler does not take -fuse-ld=lld: " + command_line(argv));
+                result = run_process(argv);
+            }
             if (result.exit_code != 0) {
                 err_ << result.output
                      << (result.spawn_error.empty() ? ""
@@ -510,6 +721,9 @@ class Builder {
     std::string cxx_;
     std::string compiler_id_;
     std::string cache_;
+    std::shared_future<PchOutcome> pch_;
+    mutable std::atomic<bool> pch_making_{false};     // pch_ is being made, not just found
+    mutable std::atomic<bool> pch_log_shown_{false};  // its -v lines are printed
 };
 
 }  // namespace

@@ -1,41 +1,45 @@
 #include "driver/hash.h"
 
-#include <cstdio>
+#include <xxhash.h>
+
 #include <fstream>
+#include <new>
 #include <sstream>
 
 namespace rop::driver {
-namespace {
 
-std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
+void Hasher::FreeState::operator()(XXH3_state_s* state) const { XXH3_freeState(state); }
+
+Hasher::Hasher() : state_(XXH3_createState()) {
+    if (!state_) throw std::bad_alloc();
+    XXH3_128bits_reset(state_.get());
 }
 
-}  // namespace
+Hasher::~Hasher() = default;
+Hasher::Hasher(Hasher&&) noexcept = default;
+Hasher& Hasher::operator=(Hasher&&) noexcept = default;
 
 Hasher& Hasher::add(std::string_view bytes) {
-    auto feed = [this](unsigned char byte) {
-        a_ = (a_ ^ byte) * 0x100000001b3ull;
-        b_ = (b_ ^ static_cast<unsigned char>(byte + 0x5b)) * 0x100000001b3ull;
-        b_ ^= b_ >> 29;
-    };
-    std::uint64_t size = bytes.size();
-    for (int i = 0; i < 8; ++i) feed(static_cast<unsigned char>(size >> (8 * i)));
-    for (char c : bytes) feed(static_cast<unsigned char>(c));
+    // The length as 8 little-endian bytes first, so the pieces' boundaries are part of the key.
+    unsigned char size[8];
+    const std::uint64_t n = bytes.size();
+    for (int i = 0; i < 8; ++i) size[i] = static_cast<unsigned char>(n >> (8 * i));
+    XXH3_128bits_update(state_.get(), size, sizeof size);
+    XXH3_128bits_update(state_.get(), bytes.data(), bytes.size());
     return *this;
 }
 
 std::string Hasher::hex() const {
-    char buffer[33];
-    std::snprintf(buffer, sizeof buffer, "%016llx%016llx",
-                  static_cast<unsigned long long>(mix(a_ ^ (b_ << 1))),
-                  static_cast<unsigned long long>(mix(b_ + 0x9e3779b97f4a7c15ull * a_)));
-    return buffer;
+    // The canonical (big-endian) form: the digits xxhsum -H2 would print for the same stream.
+    XXH128_canonical_t canonical;
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(state_.get()));
+    static const char digits[] = "0123456789abcdef";
+    std::string out(2 * sizeof canonical.digest, '0');
+    for (std::size_t i = 0; i < sizeof canonical.digest; ++i) {
+        out[2 * i] = digits[canonical.digest[i] >> 4];
+        out[2 * i + 1] = digits[canonical.digest[i] & 0xf];
+    }
+    return out;
 }
 
 std::string hash_bytes(std::string_view bytes) { return Hasher().add(bytes).hex(); }

@@ -1,23 +1,34 @@
-// Content hashing for the build cache: a 128-bit digest (two independent 64-bit FNV-1a lanes
-// with a final mix), printed as 32 hex digits. Not cryptographic; collisions are not a concern
-// for a local cache keyed on files the user controls.
+// Content hashing for the build cache: a 128-bit XXH3 digest (libxxhash), printed as 32 hex
+// digits. Not cryptographic; collisions are not a concern for a local cache keyed on files the
+// user controls.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+struct XXH3_state_s;
+
 namespace rop::driver {
 
+// Streams its inputs into one XXH3-128 state; not copyable (the state is libxxhash's).
 class Hasher {
   public:
+    Hasher();
+    ~Hasher();
+    Hasher(Hasher&&) noexcept;
+    Hasher& operator=(Hasher&&) noexcept;
+
     Hasher& add(std::string_view bytes);  // length-prefixed, so ("ab","c") != ("a","bc")
     std::string hex() const;
 
   private:
-    std::uint64_t a_ = 0xcbf29ce484222325ull;
-    std::uint64_t b_ = 0x84222325cbf29ce4ull;
+    struct FreeState {
+        void operator()(XXH3_state_s* state) const;
+    };
+    std::unique_ptr<XXH3_state_s, FreeState> state_;
 };
 
 std::string hash_bytes(std::string_view bytes);

@@ -22,7 +22,8 @@ std::string self_path() {
     return ec ? std::string() : self.string();
 }
 
-// `name` is a program found on $PATH (or a path that is executable).
+}  // namespace
+
 bool on_path(const std::string& name) {
     if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0;
     const std::string path = env("PATH");
@@ -36,8 +37,6 @@ bool on_path(const std::string& name) {
         rest.remove_prefix(colon + 1);
     }
 }
-
-}  // namespace
 
 Toolchain find_toolchain() {
     Toolchain t;

@@ -22,6 +22,9 @@ Toolchain find_toolchain();
 // g++, clang++ on PATH (c++ when none is found, so the error names the usual one).
 std::string find_host_compiler(const std::string& requested);
 
+// `name` is a program on $PATH (or, with a '/', an executable file).
+bool on_path(const std::string& name);
+
 // The cache directory: `requested` (a test's override) when given, else $ROP_CACHE_DIR, else
 // $XDG_CACHE_HOME/rop, else ~/.cache/rop, else a folder in the temp directory. Created when
 // missing; returned absolute.

@@ -31,6 +31,10 @@ grep -q "cache: .*/upper/upper.cpp unchanged" stderr.txt || fail "upper.cpp not 
 grep -q "cache: .*/count/count.cpp unchanged" stderr.txt || fail "count.cpp not compiled before"
 grep -q -- "-c '.*/src dir \"x\"/it'\\\\''s extra.cpp'" stderr.txt || fail "-v quoting of --src"
 [ -x "out dir/it's bin" ] || fail "no binary at 'out dir/it's bin'"
+# LLVM's linker links when it is on PATH.
+if command -v ld.lld > /dev/null; then
+    grep -q -- "-pthread -fuse-ld=lld -o " stderr.txt || fail "ld.lld is on PATH, not linked with it"
+fi
 
 rm -f out.jsonl
 "./out dir/it's bin" > run.txt 2>&1 || { cat run.txt; fail "the binary failed"; }
@@ -39,11 +43,14 @@ expected='{"length":11,"tag":"from --src","text":"HELLO WORLD"}'
 
 # Concurrency, bounded by -j: a compiler (itself at a path with a space) that logs when each
 # compile starts and ends and takes at least a second; with -j 2, the four compiles (not cached:
-# the compiler is part of each object's key) overlap exactly two at a time.
+# the compiler is part of each object's key) overlap exactly two at a time. It also refuses
+# -fuse-ld=lld, as a compiler without that option does: the link is done without it.
 cat > "slow c++" <<'SLOW'
 #!/usr/bin/env bash
 log="$(dirname "$0")/compile.log"
 case " $* " in
+    *" -fuse-ld=lld "*) echo "c++: error: unrecognized command-line option '-fuse-ld=lld'" >&2
+                        exit 1 ;;
     *" -c "*) echo start >> "$log"; sleep 1; c++ "$@"; code=$?; echo end >> "$log"; exit $code ;;
 esac
 exec c++ "$@"
@@ -51,7 +58,12 @@ SLOW
 chmod +x "slow c++"
 rm -f compile.log
 ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/slow bin" --cxx "$work/slow c++" \
-    --src "src dir \"x\"/it's extra.cpp" -j 2 2> stderr.txt || fail "the -j 2 build failed"
+    --src "src dir \"x\"/it's extra.cpp" -j 2 -v 2> stderr.txt || fail "the -j 2 build failed"
+if command -v ld.lld > /dev/null; then
+    grep -q "^ropc: the C++ compiler does not take -fuse-ld=lld: " stderr.txt ||
+        fail "no note on linking without lld"
+fi
+"./out dir/slow bin" --help > /dev/null 2>&1 || fail "the binary linked without lld does not run"
 now=0 most=0 count=0
 while read -r event; do
     if [ "$event" = start ]; then now=$((now + 1)); count=$((count + 1)); else now=$((now - 1)); fi
