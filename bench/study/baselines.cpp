@@ -2,8 +2,10 @@
 //  - flat-regroup (the Ray Data / Daft shape): render flattens every document into one global
 //    page stream; OCR actors take full batches (cap) from it, mixing documents (a partial batch
 //    only once rendering is over); rows (root, page, text, error) are collected; after the last
-//    OCR batch a global group-by barrier (sort by root, page) rebuilds documents; assemble actors
-//    then process every document; a poisoned document is filtered after the regroup.
+//    OCR batch a global group-by barrier (sort by root, page) rebuilds documents, and a shuffle
+//    over `actors` regroup partitions moves the rows (CostModel: fixed + per row + per byte);
+//    assemble actors then process each partition's documents as it lands; a poisoned document
+//    is filtered after the regroup.
 //  - per-parent (native MinerU): `actors` workers, each owns one document end to end: render it,
 //    OCR its pages in batches of at most cap (only this document's pages), assemble + upload.
 //    A failing batch ends its document at once (the rest of its pages are never OCR'd).
@@ -102,17 +104,51 @@ void run_flat_regroup(const RunConfig& config, const Corpus& corpus, const CostM
     for (std::size_t i = 0; i < roots; ++i) begin[i + 1] += begin[i];
     const double regrouped_at = rec.now();
 
-    std::atomic<std::size_t> next{0};
-    std::vector<std::thread> assemble;
+    // The shuffle: `actors` regroup partitions, contiguous root ranges balanced by rows; each
+    // moves its rows (shuffle_fixed + per row + per byte), then its documents join the assemble
+    // queue, served by the `actors` assemble threads.
+    const std::uint32_t parts = std::max<std::uint32_t>(1, config.actors);
+    std::vector<std::size_t> part_begin{0};  // root index where each partition starts
+    const double per_part = double(rows.size()) / parts;
+    for (std::size_t i = 0; i < roots && part_begin.size() < parts; ++i)
+        if (double(begin[i + 1]) >= per_part * double(part_begin.size()))
+            part_begin.push_back(i + 1);
+    part_begin.push_back(roots);
+    std::mutex ready_mu;
+    std::condition_variable ready_cv;
+    std::deque<std::uint32_t> ready;  // documents regrouped, waiting for an assemble actor
+    std::size_t shuffling = part_begin.size() - 1;
+    double shuffle_end = 0;
+    std::vector<std::thread> shuffle, assemble;
+    for (std::size_t p = 0; p + 1 < part_begin.size(); ++p) {
+        shuffle.emplace_back([&, p] {
+            std::uint64_t bytes = 0;
+            const std::size_t r0 = begin[part_begin[p]], r1 = begin[part_begin[p + 1]];
+            for (std::size_t j = r0; j < r1; ++j)
+                bytes += text_bytes(cost, rows[j].root, rows[j].page);
+            if (r1 > r0 || cost.shuffle_fixed > 0)
+                sleep_until(Clock::now() + cost.real(cost.shuffle_cost(r1 - r0, bytes)));
+            std::lock_guard<std::mutex> lock(ready_mu);
+            for (std::size_t i = part_begin[p]; i < part_begin[p + 1]; ++i)
+                ready.push_back(std::uint32_t(i));
+            if (--shuffling == 0) shuffle_end = rec.now();
+            ready_cv.notify_all();
+        });
+    }
     for (std::uint32_t a = 0; a < config.actors; ++a) {
         assemble.emplace_back([&] {
             for (;;) {
-                const std::size_t i = next.fetch_add(1);
-                if (i >= roots) break;
-                const std::uint32_t id = std::uint32_t(i);
+                std::uint32_t id;
+                {
+                    std::unique_lock<std::mutex> lock(ready_mu);
+                    ready_cv.wait(lock, [&] { return !ready.empty() || shuffling == 0; });
+                    if (ready.empty()) break;
+                    id = ready.front();
+                    ready.pop_front();
+                }
                 bool error = false;
                 std::uint64_t h = id;
-                for (std::size_t j = begin[i]; j < begin[i + 1]; ++j) {
+                for (std::size_t j = begin[id]; j < begin[id + 1]; ++j) {
                     error |= rows[j].error;
                     h = digest_step(h, rows[j].text);
                 }
@@ -126,12 +162,15 @@ void run_flat_regroup(const RunConfig& config, const Corpus& corpus, const CostM
             }
         });
     }
+    join_all(shuffle);
     join_all(assemble);
     rec.finish();
-    char buf[200];
+    char buf[240];
     std::snprintf(buf, sizeof buf,
-                  ", \"flat\": {\"barrier_s\": %.6f, \"regroup_s\": %.6f, \"peak_queue\": %zu}",
-                  barrier_at, regrouped_at - barrier_at, peak_queue);
+                  ", \"flat\": {\"barrier_s\": %.6f, \"regroup_s\": %.6f, \"shuffle_s\": %.6f, "
+                  "\"partitions\": %zu, \"peak_queue\": %zu}",
+                  barrier_at, regrouped_at - barrier_at, shuffle_end - barrier_at,
+                  part_begin.size() - 1, peak_queue);
     extra_json += buf;
 }
 

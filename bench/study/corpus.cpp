@@ -132,13 +132,15 @@ Corpus b3_corpus(std::size_t roots, std::size_t pages, std::uint64_t seed, bool 
 double ideal_bound(const Corpus& corpus, const CostModel& cost, std::uint32_t actors) {
     double render = 0, finish = 0, critical = 0;
     const double pages = double(corpus.total_pages());
-    for (std::uint32_t p : corpus.pages) {
+    for (std::size_t i = 0; i < corpus.pages.size(); ++i) {
+        const std::uint32_t p = corpus.pages[i];
+        const double fin = lineage_finish(cost, std::uint32_t(i), p);
         render += cost.render_cost(p);
-        finish += cost.finish_cost(p);
-        // One root alone: render it (pages stream), OCR its last batch, assemble + upload.
+        finish += fin;
+        // One root alone: render it (pages stream), OCR its last batch, gather + assemble +
+        // upload (the lineage strategies' bound: no shuffle).
         const std::uint32_t last = p % cost.cap ? p % cost.cap : std::min(p, cost.cap);
-        critical =
-            std::max(critical, cost.render_cost(p) + cost.ocr_cost(last) + cost.finish_cost(p));
+        critical = std::max(critical, cost.render_cost(p) + cost.ocr_cost(last) + fin);
     }
     const double ocr = std::ceil(pages / cost.cap) * cost.ocr_batch + pages * cost.ocr_page;
     return std::max({render / actors, ocr / actors, finish / actors, critical});

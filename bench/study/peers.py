@@ -14,9 +14,11 @@ directory: the UDFs run in other processes), as are OCR batch sizes.
 """
 
 import argparse
+import datetime
 import glob
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -281,7 +283,7 @@ def run_daft(corpus, cost, actors, logdir, init):
 
 # ---------------------------------------------------------------------------------------------
 def run_rop_pipeline(corpus, cost, actors, logdir, init, binary=None, corpus_path=None,
-                     inflight=None):
+                     inflight=None, extra=()):
     """The lineage strategy as a real rop pipeline: bench/study/rop/study.rop built by `ropc
     build`, run as its own process with --set for the actor counts."""
     import subprocess
@@ -289,20 +291,35 @@ def run_rop_pipeline(corpus, cost, actors, logdir, init, binary=None, corpus_pat
     c = cost
     env = dict(os.environ, STUDY_LOG=logdir, STUDY_COST=" ".join(str(x) for x in (
         c.compress, c.render_root, c.render_page, c.ocr_batch, c.ocr_page, c.assemble_root,
-        c.assemble_page, c.upload_root)))
+        c.assemble_page, c.upload_root, getattr(c, "shuffle_row", 0), getattr(c, "shuffle_byte", 0),
+        getattr(c, "page_bytes", 4000))))
     out = os.path.join(logdir, "out")
     os.makedirs(out, exist_ok=True)
     cmd = [binary, "--input", corpus_path, "--output", os.path.join(out, "roots.log"),
            "--set", f"pages.actors={actors}", "--set", f"texts.actors={actors}",
            "--set", f"texts.batch={cost.cap}", "--set", f"documents.actors={actors}",
            "--max-inflight-roots", str(inflight or max(64, 4 * actors)), "--no-progress",
-           "--report", os.path.join(out, "report.json")]
+           "--report", os.path.join(out, "report.json")] + list(extra)
     t0 = time.time()
-    subprocess.run(cmd, env=env, check=True)
+    # exit 3: some roots failed (B3's poisoned ones); each is logged at once, time-stamped (ms)
+    proc = subprocess.run(cmd, env=env, stderr=subprocess.PIPE, text=True)
     wall = time.time() - t0
+    sys.stderr.write(proc.stderr)
+    if proc.returncode not in (0, 3):
+        raise RuntimeError(f"{binary} exited {proc.returncode}")
     report = json.load(open(os.path.join(out, "report.json")))
-    return t0, wall, 0.0, {}, {"binary": binary, "command": " ".join(cmd[1:]),
-                              "rop_report_wall_s": report.get("wall_s")}
+    failed = {}
+    for line in proc.stderr.splitlines():
+        m = re.match(r"(\S+)Z ERROR \S+ root (\d+) failed: (.*)$", line)
+        if m:
+            t = datetime.datetime.fromisoformat(m.group(1)).replace(
+                tzinfo=datetime.timezone.utc).timestamp()
+            failed[int(m.group(2))] = (t, m.group(3))
+    suppressed = sum(c.get("suppressed", 0) for c in report.get("calls", [])
+                     if c.get("name") == "texts")
+    return t0, wall, 0.0, failed, {"binary": binary, "command": " ".join(cmd[1:]),
+                                   "rop_report_wall_s": report.get("wall_s"),
+                                   "suppressed": suppressed}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,6 +327,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--system", required=True, choices=["rayorch", "raydata", "daft", "rop-pipeline"])
     ap.add_argument("--binary", help="rop-pipeline: the binary ropc built from study.rop")
+    ap.add_argument("--system-name", help="the system's name in the output (default --system)")
+    ap.add_argument("--binary-args", default="",
+                    help="rop-pipeline: more flags for the binary (split on spaces)")
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--actors", type=int, default=8)
     ap.add_argument("--label", default="")
@@ -326,7 +346,8 @@ def main():
     try:
         if args.system == "rop-pipeline":
             t0, wall, setup, failed, extra = run(corpus, cost, args.actors, logdir, init,
-                                                 args.binary, os.path.abspath(args.corpus))
+                                                 args.binary, os.path.abspath(args.corpus),
+                                                 extra=args.binary_args.split())
         else:
             t0, wall, setup, failed, extra = run(corpus, cost, args.actors, logdir, init)
         time.sleep(0.2)  # let the last log lines land
@@ -355,14 +376,15 @@ def main():
         makespan = max(r[2] for r in roots)
         ideal = corpus["ideal_modelled_s"].get(str(args.actors))
         print(json.dumps({
-            "system": args.system, "strategy": strategy, "label": args.label,
+            "system": args.system_name or args.system, "strategy": strategy, "label": args.label,
             "bench": corpus["kind"] == "b3" and "b3" or "b2", "actors": args.actors,
             "cap": cost.cap, "scale": corpus["scale"], "poison": any(corpus["poisoned"]),
             "corpus_roots": len(corpus["pages"]), "corpus_pages": sum(corpus["pages"]),
             "ideal_s": ideal / cost.compress if ideal else None,
             "load_before": os.getloadavg()[0], "cost": corpus["cost"], "makespan_s": makespan,
             "wall_s": wall, "setup_s": setup, "startup_before_first_render_s": first - t0,
-            "ocr_pages": sum(int(k) * v for k, v in batches.items()), "suppressed": 0,
+            "ocr_pages": sum(int(k) * v for k, v in batches.items()),
+            "suppressed": extra.get("suppressed", 0),
             "batches": batches, "peer": extra, "roots": roots}))
     finally:
         shutil.rmtree(logdir, ignore_errors=True)

@@ -10,6 +10,8 @@ strategy and peer from the per-root records each run writes:
   p50/p99       root latency of Ok roots: its first render start -> its commit
   peak in-flight  max over time of the pages of roots started but not yet committed
   not OCR'd     corpus pages never OCR'd (suppressed siblings; rop also counts SUPPRESSED Grains)
+
+`report.py --tail DIR` prints the regroup-tail sweep instead (bench/study/run.sh --tail-sweep).
 """
 
 import gzip
@@ -86,6 +88,26 @@ def name(m):
     return m["strategy"] if m["system"] in ("rop-study", "onetbb") else m["system"]
 
 
+# The headline lineage row is the compiled pipeline (`ropc build` of study.rop); the runtime-API
+# runner ("lineage") stays as a diagnostic row. HEADLINE picks the first present.
+HEADLINE = ("rop-pipeline", "lineage")
+ORDER = ("rop-pipeline", "lineage", "rop-pipeline-disk-journal", "tbb-lineage", "flat-regroup", "per-parent", "single-parent")
+
+
+def shown(n):
+    return {"rop-pipeline": "rop-pipeline (ropc build)",
+            "lineage": "lineage (API runner, diagnostic)",
+            "rop-pipeline-disk-journal": "rop-pipeline, journal on disk (diagnostic)"}.get(n, n)
+
+
+def ordered(rows):
+    return sorted(rows, key=lambda m: ORDER.index(name(m)) if name(m) in ORDER else len(ORDER))
+
+
+def headline(by_name):
+    return next((by_name[h] for h in HEADLINE if h in by_name), None)
+
+
 def table(rows, title):
     print(f"\n{title}")
     hdr = ("strategy", "actors", "runs", "makespan s (min-max)", "ideal s", "ideal %", "fill %", "1st root s",
@@ -94,7 +116,7 @@ def table(rows, title):
     print("|" + "---|" * len(hdr))
     for m in rows:
         rng = m.get("makespan_range", [m["makespan_s"]] * 2)
-        print(f"| {name(m)} | {m['actors']} | {m.get('runs', 1)} | {m['makespan_s']:.2f} "
+        print(f"| {shown(name(m))} | {m['actors']} | {m.get('runs', 1)} | {m['makespan_s']:.2f} "
               f"({rng[0]:.2f}-{rng[1]:.2f}) | {m['ideal_s'] or 0:.2f} | "
               f"{100 * (m['ideal_ratio'] or 0):.1f} | {100 * m['batch_fill']:.1f} | "
               f"{m['first_root_s']:.2f} | {m['p50_latency_s']:.2f} | {m['p99_latency_s']:.2f} | "
@@ -112,22 +134,133 @@ def gnuplot(out, script):
         print(f"(gnuplot failed: {getattr(e, 'stderr', e)})", file=sys.stderr)
 
 
-def main():
-    out = sys.argv[1]
+def load_runs(out):
     # only JSON lines (Ray prints raylet warnings on stdout)
     path = os.path.join(out, "runs.jsonl")
     lines = open(path) if os.path.exists(path) else gzip.open(path + ".gz", "rt")
-    runs = [json.loads(line) for line in lines if line.startswith("{")]
+    return [json.loads(line) for line in lines if line.startswith("{")]
+
+
+# The paper's measured gaps (throughput of RayOrch over each system = their time / RayOrch's).
+PAPER_GAPS = {"Ray Data": 1.151, "Daft": 1.408}
+
+
+def crossing(points, target):
+    """The x where the piecewise-linear curve through (x, y) points first reaches y = target."""
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if (y0 - target) * (y1 - target) <= 0 and y1 != y0:
+            return x0 + (target - y0) * (x1 - x0) / (y1 - y0)
+    return None
+
+
+def tail_report(out):
+    """The tail sweep (bench/study/run.sh --tail-sweep): flat-regroup / lineage makespan as the
+    regroup tail's cost grows, with the paper's gaps marked. Writes tail_summary.json, tail.dat,
+    tail_sweep.svg."""
+    runs = [r for r in load_runs(out) if r.get("label") == "tail"]
+    groups = {}
+    for r in runs:
+        f = round(r["cost"].get("tail_fraction", 0), 4)
+        groups.setdefault((name(metrics(r)), f), []).append(r)
+    fracs = sorted({f for _, f in groups})
+    systems = [s for s in ("rop-pipeline", "lineage", "flat-regroup") if any(k[0] == s for k in groups)]
+
+    def med(s, f):
+        rs = groups.get((s, f), [])
+        if not rs:
+            return None
+        ms = sorted((metrics(r) | {"run": r} for r in rs), key=lambda m: m["makespan_s"])
+        m = ms[(len(ms) - 1) // 2]
+        m["runs"] = len(ms)
+        m["makespan_range"] = [ms[0]["makespan_s"], ms[-1]["makespan_s"]]
+        return m
+
+    r0 = runs[0] if runs else {}
+    print(f"\nRegroup tail sweep: {r0.get('corpus_roots')} roots, {r0.get('corpus_pages')} pages, "
+          f"{r0.get('actors')} actors per stage, compress {r0.get('cost', {}).get('compress')}; "
+          f"tail = moving a mean page ({r0.get('cost', {}).get('page_bytes')} B) as a fraction of "
+          f"its OCR work; median of n runs")
+    hdr = ["tail % of OCR"] + [f"{s} s" for s in systems] + ["flat shuffle s"] + \
+        [f"flat / {s}" for s in systems if s != "flat-regroup"] + \
+        [f"1st root s ({systems[0]} / flat)", f"p50 s ({systems[0]} / flat)",
+         f"ideal % ({systems[0]})"]
+    print("| " + " | ".join(hdr) + " |")
+    print("|" + "---|" * len(hdr))
+    rows = []
+    for f in fracs:
+        ms = {s: med(s, f) for s in systems}
+        row = {"tail_fraction": f}
+        for s, m in ms.items():
+            if m:
+                row[s] = {k: m[k] for k in ("makespan_s", "runs", "makespan_range", "first_root_s",
+                                            "p50_latency_s", "p99_latency_s", "ideal_ratio",
+                                            "peak_inflight_pages", "ok_roots", "roots")}
+        flat = ms.get("flat-regroup")
+        shuffle = flat["run"].get("flat", {}).get("shuffle_s") if flat else None
+        row["flat_shuffle_s"] = shuffle
+        for s in systems:
+            if s != "flat-regroup" and flat and ms.get(s):
+                row[f"ratio_{s}"] = flat["makespan_s"] / ms[s]["makespan_s"]
+        rows.append(row)
+        lin = ms.get("rop-pipeline") or ms.get("lineage")  # the headline lineage row
+        cells = [f"{100 * f:g}"] + [f"{ms[s]['makespan_s']:.2f} ({ms[s]['runs']})" if ms[s] else "-"
+                                   for s in systems]
+        cells.append(f"{shuffle:.2f}" if shuffle is not None else "-")
+        cells += [f"{row[f'ratio_{s}']:.3f}" if f"ratio_{s}" in row else "-"
+                  for s in systems if s != "flat-regroup"]
+        cells.append(f"{lin['first_root_s']:.2f} / {flat['first_root_s']:.2f}" if lin and flat else "-")
+        cells.append(f"{lin['p50_latency_s']:.2f} / {flat['p50_latency_s']:.2f}" if lin and flat else "-")
+        cells.append(f"{100 * (lin['ideal_ratio'] or 0):.1f}" if lin else "-")
+        print("| " + " | ".join(cells) + " |")
+    summary = {"rows": rows, "paper": PAPER_GAPS, "crossings": {}}
+    for s in systems:
+        if s == "flat-regroup":
+            continue
+        pts = [(r["tail_fraction"], r[f"ratio_{s}"]) for r in rows if f"ratio_{s}" in r]
+        for paper, gap in PAPER_GAPS.items():
+            x = crossing(pts, gap)
+            summary["crossings"][f"{s} vs {paper}"] = x
+            print(f"flat-regroup / {s} reaches the paper's gap over {paper} ({gap}) at a tail of "
+                  + (f"{100 * x:.1f}% of OCR work" if x is not None else "(not within the sweep)"))
+    with open(os.path.join(out, "tail_summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    cols = [s for s in systems if s != "flat-regroup"]
+    with open(os.path.join(out, "tail.dat"), "w") as f:
+        f.write("# tail% " + " ".join(f"flat/{s}" for s in cols) + "\n")
+        for r in rows:
+            f.write(f"{100 * r['tail_fraction']:g} " +
+                    " ".join(f"{r.get(f'ratio_{s}', float('nan')):.4f}" for s in cols) + "\n")
+    plots = ["set terminal svg size 900,520 font 'sans,12'", "set output 'tail_sweep.svg'",
+             "set grid", "set key right bottom",
+             "set title 'Regroup tail sweep: makespan flat-regroup / lineage vs the tail cost'",
+             "set xlabel 'tail: moving a page, % of its OCR work'",
+             "set ylabel 'makespan ratio flat-regroup / lineage'", "set xrange [0:*]"]
+    for paper, gap in PAPER_GAPS.items():
+        plots.append(f"set label 'paper, vs {paper}: {gap}' at graph 0.02, first {gap + 0.012}")
+    plot = [f"'tail.dat' using 1:{i + 2} with linespoints lw 2 title 'flat-regroup / {s}'"
+            for i, s in enumerate(cols)]
+    plot += [f"{gap} with lines dt 2 lw 1.5 title 'paper: +{100 * (gap - 1):.1f}% over {paper}'"
+             for paper, gap in PAPER_GAPS.items()]
+    plots.append("plot " + ", ".join(plot))
+    gnuplot(out, "\n".join(plots) + "\n")
+
+
+def main():
+    out = sys.argv[-1]
+    if "--tail" in sys.argv[1:-1]:
+        tail_report(out)
+        return
+    runs = load_runs(out)
     summary = {"b2_main": [], "b2_scaling": [], "b2_peers": [], "b3": []}
     by_label = {}
     for r in runs:
         by_label.setdefault(r.get("label", ""), []).append(r)
 
-    def ref(label):
-        return next((r for r in by_label.get(label, [])
-                     if r["system"] == "rop-study" and r["strategy"] == "lineage"), None)
+    def ref(label):  # the reference outputs: the headline lineage row's first run
+        runs_here = by_label.get(label, [])
+        return next((r for h in HEADLINE for r in runs_here if name(metrics(r)) == h), None)
 
-    main_rows = medians(by_label.get("main", []), ref("main"))
+    main_rows = ordered(medians(by_label.get("main", []), ref("main")))
     summary["b2_main"] = main_rows
     table(main_rows, "B2 strategies (MinerU-shaped corpus, same cost model, actors per stage)")
 
@@ -137,8 +270,8 @@ def main():
     print("| strategy | actors | makespan s | speedup vs 4 | linear eff % | ideal % |")
     print("|---|---|---|---|---|---|")
     curves = {}
-    for m in sorted(scal, key=lambda m: (m["strategy"], m["actors"])):
-        curves.setdefault(m["strategy"], []).append(m)
+    for m in sorted(scal, key=lambda m: (name(m), m["actors"])):
+        curves.setdefault(name(m), []).append(m)
     for s, ms in curves.items():
         base = next((m for m in ms if m["actors"] == 4), ms[0])
         for m in ms:
@@ -147,7 +280,7 @@ def main():
             print(f"| {s} | {m['actors']} | {m['makespan_s']:.2f} | {sp / base['actors']:.2f}x | "
                   f"{100 * m['linear_eff']:.1f} | {100 * (m['ideal_ratio'] or 0):.1f} |")
 
-    peers = medians(by_label.get("peers", []), ref("peers"))
+    peers = ordered(medians(by_label.get("peers", []), ref("peers")))
     summary["b2_peers"] = peers
     table(peers, "B2 peers (smaller corpus and actor count, so Ray actors fit; same run)")
     skipped = os.path.join(out, "peers_skipped.txt")
@@ -194,22 +327,34 @@ def main():
 
     # ---- goals ----
     goals = {}
-    lin = {m["actors"]: m for m in curves.get("lineage", [])}
+    head_curve = next((h for h in HEADLINE if h in curves), "lineage")
+    lin = {m["actors"]: m for m in curves.get(head_curve, [])}
+    goals["headline"] = head_curve
     if 64 in lin:
         goals["ideal_at_64"] = lin[64]["ideal_ratio"]
         goals["linear_eff_4_to_64"] = lin[64].get("linear_eff")
     main_by = {name(m): m for m in main_rows}
-    if "lineage" in main_by:
-        others = {k: v["makespan_s"] for k, v in main_by.items() if k != "lineage"}
-        goals["lineage_makespan"] = main_by["lineage"]["makespan_s"]
+    head = headline(main_by)
+    if head:
+        others = {k: v["makespan_s"] for k, v in main_by.items() if v is not head}
+        goals["lineage_makespan"] = head["makespan_s"]
         goals["baselines_makespan"] = others
+        if "rop-pipeline" in main_by and "lineage" in main_by:
+            goals["pipeline_over_api_runner"] = (main_by["rop-pipeline"]["makespan_s"] /
+                                                 main_by["lineage"]["makespan_s"])
     pby = {name(m): m for m in peers}
-    if "lineage" in pby:
-        goals["peers_vs_lineage"] = {k: v["makespan_s"] / pby["lineage"]["makespan_s"]
+    phead = headline(pby)
+    if phead:
+        goals["peers_vs_lineage"] = {k: v["makespan_s"] / phead["makespan_s"]
                                      for k, v in pby.items()}
-    b3l = [r["ratio"] for r in summary["b3"] if r["strategy"] == "lineage"]
-    if b3l:
-        goals["b3_lineage_poisoned_over_clean_median"] = statistics.median(b3l)
+    for h in HEADLINE:
+        b3l = [r for r in summary["b3"] if r["strategy"] == h]
+        if b3l:
+            goals[f"b3_{h}_poisoned_over_clean_median"] = statistics.median(r["ratio"] for r in b3l)
+            pp = [r["poisoned_s"] for r in summary["b3"] if r["strategy"] == "per-parent"]
+            if pp:
+                goals[f"b3_{h}_poisoned_over_per_parent_median"] = (
+                    statistics.median(r["poisoned_s"] for r in b3l) / statistics.median(pp))
     summary["goals"] = goals
     print("\ngoals:", json.dumps(goals, indent=None))
     with open(os.path.join(out, "summary.json"), "w") as f:

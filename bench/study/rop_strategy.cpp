@@ -1,6 +1,7 @@
 // lineage and single-parent: the study pipeline on rop's runtime (PlanBuilder + run(), the thread
 // executor), exactly as bench/b1_runtime drives it: expand (render) -> map (OCR, batch cap, any
 // or single parent) -> reduce (assemble + upload), `actors` actors per Call.
+#include <cstdlib>
 #include <memory>
 #include <unordered_map>
 
@@ -67,14 +68,30 @@ struct Ocr final : Actor {
     Recorder& rec;
     Ocr(const CostModel& c, Recorder& r) : cost(c), rec(r) {}
     void process(Batch& b) override {
-        sleep_until(Clock::now() + cost.real(cost.ocr_cost(b.size())));
-        rec.batch(b.size());
+        // The batch's fixed cost, then each page's: a page a sibling's GroupFailure barred
+        // meanwhile (Batch::wanted) is skipped, not OCR'd. STUDY_IGNORE_WANTED=1: every page,
+        // as before Batch::wanted (the A/B in docs/benchmarks.md).
+        static const bool ignore = std::getenv("STUDY_IGNORE_WANTED") != nullptr;
+        auto t = Clock::now() + cost.real(cost.ocr_batch);
+        sleep_until(t);
+        std::vector<bool> skipped(b.size(), false);
         for (std::size_t g = 0; g < b.size(); ++g) {
-            const PageRef& p = b.input(g, 0).get<PageRef>();
-            if (p.poisoned && p.page == 0) {
-                b.fail_group(g, "poisoned page 0 of root " + std::to_string(p.root));
+            if (!ignore && !b.wanted(g)) {
+                skipped[g] = true;
                 continue;
             }
+            t += cost.real(cost.ocr_page);
+            sleep_until(t);  // absolute deadlines: oversleeping does not accumulate
+            const PageRef& p = b.input(g, 0).get<PageRef>();
+            if (p.poisoned && p.page == 0) {  // known now: streamed to the driver at once
+                b.fail_group(g, "poisoned page 0 of root " + std::to_string(p.root));
+            }
+        }
+        rec.batch(b.size());
+        for (std::size_t g = 0; g < b.size(); ++g) {
+            if (skipped[g]) continue;  // unwanted: left without a result
+            const PageRef& p = b.input(g, 0).get<PageRef>();
+            if (p.poisoned && p.page == 0) continue;  // failed above
             b.set_output(g, 0, Value::of(PageOut{page_text(p.root, p.page)}));
         }
     }
@@ -90,8 +107,9 @@ struct Assemble final : Actor {
             const std::uint32_t root = b.info(g).ordinal;  // a root's ordinal: source position
             std::uint64_t h = root;
             for (const Value& v : group.values) h = digest_step(h, v.get<PageOut>().text);
+            // gather (its pages' texts moved to this actor) + assemble + upload; no shuffle
             sleep_until(Clock::now() +
-                        cost.real(cost.finish_cost(std::uint32_t(group.values.size()))));
+                        cost.real(lineage_finish(cost, root, std::uint32_t(group.values.size()))));
             rec.done(root, Status::Ok, h);
             b.set_output(g, 0, Value::of(DocOut{h}));
         }

@@ -1,25 +1,57 @@
 #!/usr/bin/env bash
 # B2 + B3 (BENCH.md; issue 6): the scheduling study in one command.
-#   bench/study/run.sh [--quick]
+#   bench/study/run.sh [--quick] [--tail-sweep]
 # Builds bench_study, writes the corpora, runs every strategy (rop lineage and single-parent,
 # flat-regroup, per-parent, the oneTBB flow graph), the strong-scaling sweep, the Python peers
 # (RayOrch, Ray Data, Daft; venv bench/.venv, created/extended here), the B3 failure-injection
 # pairs, then prints the tables and writes JSON + SVG plots under bench/results/study/
 # (report only, from the stored runs: python3 bench/study/report.py bench/results/study).
-# The lineage strategy runs twice: through rop's runtime API (PlanBuilder + run(), as bench_b1)
-# and, when a `ropc` with `build` is found (ROPC, default the first of $BUILD, build/release, build/ci with bin/ropc), as a real pipeline:
-# bench/study/rop/study.rop built by `ropc build` ("rop-pipeline" in the tables).
-# Knobs (environment): BUILD (default build/h-study), OUT, ROPC, SKIP_PEERS=1, SKIP_B3=1,
+# The lineage strategy runs twice: as a real pipeline, bench/study/rop/study.rop built by `ropc
+# build` (the headline "rop-pipeline" row of every table, B3 included; needs a `ropc` with
+# `build`: ROPC, default the first of $BUILD, build/release, build/ci with bin/ropc), and through
+# rop's runtime API (PlanBuilder + run(), as bench_b1: the diagnostic "lineage" row).
+# Knobs (environment): BUILD (default build/h-study), NO_BUILD=1 (run $BUILD's bench_study as
+# built), OUT, ROPC, PIPELINE_BIN (a study.rop binary built before: no ropc build),
+# JOURNAL_DIR, DISK_JOURNAL_ROW, SKIP_PEERS=1, SKIP_B3=1,
 # PEERS ("rayorch raydata daft"), B3_PAIRS (3), SWEEP ("4 8 16 32 64"), REPEAT (runs of each
 # strategy at the main configuration; the tables show the median; 3, --quick 1).
+# --tail-sweep runs only the regroup-tail sensitivity sweep (issue 17): lineage, rop-pipeline
+# and flat-regroup at MAIN_ACTORS on the main corpus for each tail cost in TAILS (fractions of
+# a page's OCR work; "0 0.02 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6"), REPEAT runs each (median shown),
+# every regroup partition paying SHUFFLE_FIXED modelled seconds (2), into $OUT/tail.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build/h-study}
 OUT=${OUT:-$ROOT/bench/results/study}
 VENV=$ROOT/bench/.venv
-QUICK=0
-[[ "${1:-}" == "--quick" ]] && QUICK=1
+# The binary's journal (its durable record of finished roots, fsynced per commit group): beside
+# its output on disk, as users run it, since the journal writes on a thread of its own (before,
+# its fsync on the driver thread cost the binary 2.5% at 64 actors, and this row used tmpfs).
+# JOURNAL_DIR=/dev/shm puts it on tmpfs; DISK_JOURNAL_ROW=1 adds a "rop-pipeline-disk-journal"
+# row (the default journal path) beside such a headline row.
+JOURNAL_DIR=${JOURNAL_DIR:-}
+[[ -z $JOURNAL_DIR || ( -d $JOURNAL_DIR && -w $JOURNAL_DIR ) ]] || JOURNAL_DIR=
+pipeline() {  # label, corpus file, actors [, system name, binary flags]
+    [[ -n $PIPELINE ]] || return 0
+    local name=${4:-rop-pipeline} journal=
+    [[ -n $JOURNAL_DIR ]] && journal="--journal $JOURNAL_DIR/rop_study_$$.journal"
+    local flags=${5-$journal}
+    echo "== $1: $name (ropc build) --actors $3 $flags" >&2
+    python3 "$ROOT/bench/study/peers.py" --system rop-pipeline --system-name "$name" \
+        --binary "$PIPELINE" --binary-args "$flags" --corpus "$2" --actors "$3" --label "$1" |
+        grep "^{" >> "$RUNS" || echo "$name failed" >&2
+    [[ -z $JOURNAL_DIR ]] || rm -f "$JOURNAL_DIR/rop_study_$$.journal"
+}
+
+QUICK=0 TAIL_SWEEP=0
+for arg in "$@"; do
+    case $arg in
+        --quick) QUICK=1 ;;
+        --tail-sweep) TAIL_SWEEP=1 ;;
+        *) echo "usage: bench/study/run.sh [--quick] [--tail-sweep]" >&2; exit 2 ;;
+    esac
+done
 
 if [[ $QUICK == 1 ]]; then
     SCALE=0.05 COMPRESS=250 MAIN_ACTORS=64
@@ -33,12 +65,16 @@ fi
 SWEEP=${SWEEP:-"4 8 16 32 64"}
 PEERS=${PEERS:-"rayorch raydata daft"}
 
-echo "== build bench_study ($BUILD)"
-if [[ ! -f $BUILD/build.ninja ]]; then
-    cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_BUILD_COMPILER=OFF \
-        -DROP_BUILD_STDLIB=OFF -DROP_BUILD_TESTS=OFF -DROP_BUILD_BENCH=ON >/dev/null
+if [[ "${NO_BUILD:-0}" == 1 ]]; then  # use $BUILD/bin/bench_study as it is
+    echo "== bench_study of $BUILD (NO_BUILD=1: not rebuilt)"
+else
+    echo "== build bench_study ($BUILD)"
+    if [[ ! -f $BUILD/build.ninja ]]; then
+        cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_BUILD_COMPILER=OFF \
+            -DROP_BUILD_STDLIB=OFF -DROP_BUILD_TESTS=OFF -DROP_BUILD_BENCH=ON >/dev/null
+    fi
+    ninja -C "$BUILD" -j2 bench_study >/dev/null
 fi
-ninja -C "$BUILD" -j2 bench_study >/dev/null
 S=$BUILD/bin/bench_study
 if [[ -z ${ROPC:-} ]]; then  # the study's own build has no compiler: use a full build's ropc
     for candidate in "$BUILD/bin/ropc" "$ROOT/build/release/bin/ropc" "$ROOT/build/ci/bin/ropc"; do
@@ -47,7 +83,10 @@ if [[ -z ${ROPC:-} ]]; then  # the study's own build has no compiler: use a full
     ROPC=${ROPC:-$BUILD/bin/ropc}
 fi
 PIPELINE=
-if [[ -x $ROPC ]] && "$ROPC" build --help >/dev/null 2>&1; then
+if [[ -n ${PIPELINE_BIN:-} ]]; then  # a binary built from study.rop before
+    echo "== rop-pipeline: $PIPELINE_BIN (PIPELINE_BIN, not rebuilt)"
+    PIPELINE=$PIPELINE_BIN
+elif [[ -x $ROPC ]] && "$ROPC" build --help >/dev/null 2>&1; then
     echo "== ropc build bench/study/rop/study.rop ($ROPC)"
     if "$ROPC" build "$ROOT/bench/study/rop/study.rop" -o "$BUILD/study_pipeline" 2>"$BUILD/study_pipeline.log"; then
         PIPELINE=$BUILD/study_pipeline
@@ -56,6 +95,39 @@ if [[ -x $ROPC ]] && "$ROPC" build --help >/dev/null 2>&1; then
     fi
 else
     echo "== no ropc with 'build' at $ROPC (set ROPC=...); rop-pipeline left out"
+fi
+
+if [[ $TAIL_SWEEP == 1 ]]; then
+    T=$OUT/tail
+    mkdir -p "$T"
+    rm -f "$T"/*.jsonl "$T"/*.jsonl.gz "$T"/*.dat "$T"/*.svg "$T"/corpus_*.json
+    {
+        echo "date: $(date -u +%FT%TZ)"
+        echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores"
+        echo "command: bench/study/run.sh $*"
+        echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } | tee "$T/machine.txt"
+    TAILS=${TAILS:-"0 0.02 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6"}
+    for r in $(seq 1 "$REPEAT"); do  # interleaved, so that load changes hit every row alike
+        for f in $TAILS; do
+            knobs=(--tail "$f" --shuffle-fixed "${SHUFFLE_FIXED:-2}")
+            for s in lineage flat-regroup; do
+                echo "== tail $f ($r): $s" >&2
+                "$S" run --label tail --strategy "$s" --actors "$MAIN_ACTORS" --scale "$SCALE" \
+                    --compress "$COMPRESS" "${knobs[@]}" >> "$T/runs.jsonl"
+            done
+            if [[ -n $PIPELINE ]]; then
+                [[ -f $T/corpus_$f.json ]] ||
+                    "$S" corpus --scale "$SCALE" --compress "$COMPRESS" "${knobs[@]}" > "$T/corpus_$f.json"
+                RUNS=$T/runs.jsonl pipeline tail "$T/corpus_$f.json" "$MAIN_ACTORS"
+            fi
+        done
+    done
+    echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$T/machine.txt"
+    rm -f "$T"/corpus_*.json
+    python3 "$ROOT/bench/study/report.py" --tail "$T" | tee "$T/report.md"
+    gzip -f "$T/runs.jsonl"
+    exit 0
 fi
 
 mkdir -p "$OUT"
@@ -81,20 +153,20 @@ run() {  # label, then bench_study run arguments
     "$S" run --label "$label" "$@" >> "$RUNS"
 }
 
-# B2: every strategy at MAIN_ACTORS, then the sweep for lineage and flat-regroup.
-pipeline() {  # label, corpus file, actors
-    [[ -n $PIPELINE ]] || return 0
-    echo "== $1: rop-pipeline (ropc build) --actors $3" >&2
-    python3 "$ROOT/bench/study/peers.py" --system rop-pipeline --binary "$PIPELINE" \
-        --corpus "$2" --actors "$3" --label "$1" | grep "^{" >> "$RUNS" || echo "rop-pipeline failed" >&2
+# B2: every strategy at MAIN_ACTORS, then the sweep for rop-pipeline, lineage and flat-regroup.
+main_pipelines() {  # the headline row, then (DISK_JOURNAL_ROW=1) the journal-on-disk diagnostic
+    pipeline main "$OUT/corpus.json" "$MAIN_ACTORS"
+    [[ -n $JOURNAL_DIR && "${DISK_JOURNAL_ROW:-0}" == 1 ]] || return 0
+    pipeline main "$OUT/corpus.json" "$MAIN_ACTORS" rop-pipeline-disk-journal ""
 }
 for r in $(seq 1 "$REPEAT"); do  # interleaved, so that load changes hit every strategy alike
+    main_pipelines
     for s in lineage flat-regroup per-parent single-parent tbb-lineage; do
         run main --strategy "$s" --actors "$MAIN_ACTORS" --scale "$SCALE" --compress "$COMPRESS"
     done
-    pipeline main "$OUT/corpus.json" "$MAIN_ACTORS"
 done
 for n in $SWEEP; do
+    pipeline scaling "$OUT/corpus.json" "$n"
     for s in lineage flat-regroup; do
         run scaling --strategy "$s" --actors "$n" --scale "$SCALE" --compress "$COMPRESS"
     done
@@ -130,6 +202,8 @@ fi
 # B3: 4 actors, cap 48, 50 ms page UDF; clean/poisoned pairs, interleaved.
 if [[ "${SKIP_B3:-0}" != 1 ]]; then
     for pair in $(seq 1 "$B3_PAIRS"); do
+        pipeline b3-clean "$OUT/corpus_b3_clean.json" 4
+        pipeline b3-poison "$OUT/corpus_b3.json" 4
         for s in lineage flat-regroup per-parent single-parent; do
             run b3-clean --strategy "$s" --actors 4 --b3 --roots "$B3_ROOTS" --pages "$B3_PAGES"
             run b3-poison --strategy "$s" --actors 4 --b3 --roots "$B3_ROOTS" --pages "$B3_PAGES" --poison

@@ -34,21 +34,56 @@ Corpus b3_corpus(std::size_t roots, std::size_t pages, std::uint64_t seed, bool 
 
 // ---- cost model -----------------------------------------------------------------------------
 // All costs in modelled ("paper") seconds; realized by sleeping cost / compress.
+//
+// The regroup tail (issue 17): a page's OCR output carries its text (`text_bytes`, mean
+// `page_bytes`). flat-regroup rebuilds documents with a shuffle as Ray Data and Daft do: it
+// starts after the last OCR batch, the rows are split over `actors` regroup partitions
+// (contiguous root ranges balanced by rows, the best case of a sort-based shuffle), and each
+// partition costs shuffle_fixed + shuffle_row per row + shuffle_byte per byte; a partition's
+// documents are then assembled on the assemble actors. The lineage strategies never shuffle
+// (their rows are grouped by lineage already) but their reduce still receives its root's pages
+// from the OCR actors: each root's assemble pays the same per-row and per-byte move cost
+// (`gather_cost`), not the fixed one, overlapped with other roots' OCR. per-parent pays none
+// (one worker holds a document's pages from render to upload).
 struct CostModel {
     double compress = 1000;     // modelled seconds per real second
     double render_root = 0.5;   // expand: per document (open, parse) ...
     double render_page = 0.25;  // ... plus per page (rasterize), streamed page by page
     double ocr_batch = 7.55;    // OCR batch of n pages: ocr_batch + ocr_page * n
     double ocr_page = 1.416;
-    double assemble_root = 1.0;   // per document: assemble ...
-    double assemble_page = 0.02;  // ... plus per page
-    double upload_root = 0.5;     // ... plus upload
-    std::uint32_t cap = 48;       // OCR batch cap (every strategy)
+    double assemble_root = 1.0;       // per document: assemble ...
+    double assemble_page = 0.02;      // ... plus per page
+    double upload_root = 0.5;         // ... plus upload
+    std::uint32_t cap = 48;           // OCR batch cap (every strategy)
+    std::uint32_t page_bytes = 4000;  // mean OCR text bytes per page (text_bytes)
+    double shuffle_fixed = 0;         // per regroup partition (flat-regroup only)
+    double shuffle_row = 0;           // per row moved (flat-regroup's shuffle, lineage's gather)
+    double shuffle_byte = 0;          // per byte moved (likewise)
 
     double render_cost(std::uint32_t pages) const { return render_root + render_page * pages; }
     double ocr_cost(std::size_t n) const { return ocr_batch + ocr_page * double(n); }
     double finish_cost(std::uint32_t pages) const {
         return assemble_root + assemble_page * pages + upload_root;
+    }
+    // Moving `rows` pages of `bytes` text bytes to where they are assembled.
+    double gather_cost(std::uint64_t rows, std::uint64_t bytes) const {
+        return shuffle_row * double(rows) + shuffle_byte * double(bytes);
+    }
+    // One regroup partition of flat-regroup's shuffle.
+    double shuffle_cost(std::uint64_t rows, std::uint64_t bytes) const {
+        return shuffle_fixed + gather_cost(rows, bytes);
+    }
+    // OCR work per page in full batches (the paper's 1.573 s per page per GPU).
+    double ocr_per_page() const { return ocr_cost(cap) / double(cap); }
+    // The tail's mean per-page move cost as a fraction of ocr_per_page() (bench_study --tail).
+    double tail_fraction() const { return gather_cost(1, page_bytes) / ocr_per_page(); }
+    // Sets the per-row and per-byte costs so that moving a mean page costs `fraction` of its OCR
+    // work: a quarter per row, three quarters per byte (data volume dominates a shuffle).
+    void set_tail(double fraction) {
+        const double per_page = fraction * ocr_per_page();
+        shuffle_row = 0.25 * per_page;
+        shuffle_byte = page_bytes ? 0.75 * per_page / double(page_bytes) : 0;
+        if (!page_bytes) shuffle_row = per_page;
     }
     // Real duration of `modelled` seconds.
     Clock::duration real(double modelled) const {
@@ -72,6 +107,20 @@ inline std::uint64_t page_text(std::uint32_t root, std::uint32_t page) {
     return mix((std::uint64_t(root) << 32) | page);
 }
 inline std::uint64_t digest_step(std::uint64_t h, std::uint64_t text) { return mix(h ^ text) + 1; }
+// The OCR text size of a page: page_bytes / 2 + [0, page_bytes], from its text (mean
+// page_bytes). bench/study/rop/study_udfs.hpp has the same function.
+inline std::uint64_t text_bytes(const CostModel& cost, std::uint32_t root, std::uint32_t page) {
+    return cost.page_bytes / 2 + page_text(root, page) % (std::uint64_t(cost.page_bytes) + 1);
+}
+inline std::uint64_t root_bytes(const CostModel& cost, std::uint32_t root, std::uint32_t pages) {
+    std::uint64_t bytes = 0;
+    for (std::uint32_t k = 0; k < pages; ++k) bytes += text_bytes(cost, root, k);
+    return bytes;
+}
+// A lineage root's finish: its pages gathered to the assembler, then assemble + upload.
+inline double lineage_finish(const CostModel& cost, std::uint32_t root, std::uint32_t pages) {
+    return cost.gather_cost(pages, root_bytes(cost, root, pages)) + cost.finish_cost(pages);
+}
 
 // ---- recorder -------------------------------------------------------------------------------
 enum class Status : std::uint8_t { Pending, Ok, Failed };

@@ -4,10 +4,16 @@
 //                      [--cap 48]              -> the corpus, its histogram and the cost model
 //   bench_study run --strategy S --actors N [--scale 1] [--seed 1] [--compress 1000] [--cap 48]
 //                   [--inflight K] [--b3 --roots R --pages P [--poison]]
+//   tail options (both commands): [--tail F] [--page-bytes 4000] [--shuffle-fixed S]
+//                   [--shuffle-row R] [--shuffle-byte B]
 //
 // Strategies: lineage, single-parent (rop's runtime), flat-regroup, per-parent (threads),
 // tbb-lineage (oneTBB flow graph). --b3 switches to the failure-injection corpus and cost model
-// (a fixed 50 ms page UDF, no compression).
+// (a fixed 50 ms page UDF, no compression). --tail F models the regroup tail (CostModel):
+// moving a mean page costs F x its OCR work (a quarter per row, three quarters per byte);
+// flat-regroup pays it in a shuffle after the last OCR batch, the lineage strategies per root in
+// their reduce. --shuffle-row / --shuffle-byte set the two costs directly (after --tail),
+// --shuffle-fixed is each regroup partition's fixed cost (flat-regroup only).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +38,8 @@ struct Args {
     bool b3 = false, poison = false;
     std::size_t roots = 190, pages = 1200;
     std::string label;
+    double tail = -1, shuffle_fixed = -1, shuffle_row = -1, shuffle_byte = -1;
+    long page_bytes = -1;
 };
 
 Args parse(int argc, char** argv) {
@@ -68,6 +76,16 @@ Args parse(int argc, char** argv) {
             a.pages = std::stoull(val());
         else if (k == "--label")
             a.label = val();
+        else if (k == "--tail")
+            a.tail = std::stod(val());
+        else if (k == "--page-bytes")
+            a.page_bytes = std::stol(val());
+        else if (k == "--shuffle-fixed")
+            a.shuffle_fixed = std::stod(val());
+        else if (k == "--shuffle-row")
+            a.shuffle_row = std::stod(val());
+        else if (k == "--shuffle-byte")
+            a.shuffle_byte = std::stod(val());
         else
             throw std::invalid_argument("unknown option " + k);
     }
@@ -90,17 +108,24 @@ CostModel cost_for(const Args& a) {
         c.upload_root = 0;
     }
     if (a.compress > 0) c.compress = a.compress;
+    if (a.page_bytes >= 0) c.page_bytes = std::uint32_t(a.page_bytes);
+    if (a.tail >= 0) c.set_tail(a.tail);
+    if (a.shuffle_fixed >= 0) c.shuffle_fixed = a.shuffle_fixed;
+    if (a.shuffle_row >= 0) c.shuffle_row = a.shuffle_row;
+    if (a.shuffle_byte >= 0) c.shuffle_byte = a.shuffle_byte;
     return c;
 }
 
 std::string cost_json(const CostModel& c) {
-    char buf[400];
+    char buf[600];
     std::snprintf(buf, sizeof buf,
                   "{\"compress\": %g, \"render_root\": %g, \"render_page\": %g, \"ocr_batch\": %g, "
                   "\"ocr_page\": %g, \"assemble_root\": %g, \"assemble_page\": %g, "
-                  "\"upload_root\": %g, \"cap\": %u}",
+                  "\"upload_root\": %g, \"cap\": %u, \"page_bytes\": %u, \"shuffle_fixed\": %g, "
+                  "\"shuffle_row\": %.9g, \"shuffle_byte\": %.9g, \"tail_fraction\": %.6g}",
                   c.compress, c.render_root, c.render_page, c.ocr_batch, c.ocr_page,
-                  c.assemble_root, c.assemble_page, c.upload_root, c.cap);
+                  c.assemble_root, c.assemble_page, c.upload_root, c.cap, c.page_bytes,
+                  c.shuffle_fixed, c.shuffle_row, c.shuffle_byte, c.tail_fraction());
     return buf;
 }
 
@@ -151,7 +176,7 @@ int main(int argc, char** argv) {
         const std::string load_before = load();
         run_strategy(a.run, corpus, cost, rec, extra);
         const double ideal = ideal_bound(corpus, cost, a.run.actors) / cost.compress;
-        char buf[600];
+        char buf[1200];
         std::snprintf(
             buf, sizeof buf,
             "\"system\": \"%s\", \"strategy\": \"%s\", \"label\": \"%s\", \"bench\": \"%s\", "

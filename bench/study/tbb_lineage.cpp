@@ -102,7 +102,7 @@ void run_tbb_lineage(const RunConfig& config, const Corpus& corpus, const CostMo
             g, config.actors, [&](std::uint32_t id) {
                 std::uint64_t h = id;
                 for (std::uint64_t t : text[id]) h = digest_step(h, t);
-                sleep_until(Clock::now() + cost.real(cost.finish_cost(corpus.pages[id])));
+                sleep_until(Clock::now() + cost.real(lineage_finish(cost, id, corpus.pages[id])));
                 rec.done(id, Status::Ok, h);
                 return flow::continue_msg();
             });
