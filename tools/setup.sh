@@ -8,10 +8,11 @@ packages=(
     patch                               # tests/mutation: applies the mutation suite's patches
     libcatch2-dev                       # Catch2 v3 (bookworm-backports)
     nlohmann-json3-dev
+    libxxhash-dev                       # ropc build's cache keys (XXH3-128)
     libcli11-dev                        # ropc's and the generated binaries' command lines
     clang-format-19                     # the format gate (tests/check_format.sh)
     libboost1.81-dev
-    zlib1g-dev libpng-dev               # std.model: PNG data URLs (zlib), its tests decode them (libpng)
+    zlib1g-dev libpng-dev               # std.model: PNG data URLs (libpng on zlib)
     libssl-dev openssl                  # std.model: https (OpenSSL); its tests make certificates (openssl)
     llvm-19-dev libclang-19-dev clang-19 libclang-rt-19-dev
     libpoppler-cpp-dev poppler-utils

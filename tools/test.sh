@@ -8,9 +8,18 @@
 #        ROP_MUTATION=0 tools/test.sh      skips the mutation suite (tests/mutation/run_mutations.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's time, so that a slow CI says where the time went.
+stage_start=$SECONDS
+took() {
+    echo "== tools/test.sh: $1 took $((SECONDS - stage_start)) s ($SECONDS s in all)"
+    stage_start=$SECONDS
+}
 bash tools/setup.sh
+took setup
 bash tools/build.sh ci
+took "the ci build"
 ctest --preset ci -j "$(nproc)" "$@"
+took ctest
 
 if [ "${ROP_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
     for san in thread address,undefined; do
@@ -21,9 +30,11 @@ if [ "${ROP_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
         cmake --build "$dir" -j "$(nproc)"
         ROP_RANDOM_SEEDS=${ROP_SANITIZER_SEEDS:-400} ctest --test-dir "$dir" -R runtime \
             -j "$(nproc)" --output-on-failure
+        took "-fsanitize=$san (build and runtime tests)"
     done
 fi
 
 if [ "${ROP_MUTATION:-1}" != 0 ] && [ $# -eq 0 ]; then
     bash tests/mutation/run_mutations.sh
+    took "the mutation suite"
 fi
