@@ -114,6 +114,8 @@ class ProgressPrinter {
         err_.flush();
     }
 
+    // Whether a line at `level` would be written (to skip building one that would not).
+    bool enabled(LogLevel level) const { return logger_.enabled(level); }
     // A log line (filtered by level, formatted by --log-format).
     void log(LogLevel level, const std::string& message,
              const nlohmann::json& fields = nlohmann::json::object()) {
@@ -497,7 +499,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
                           {"call", r.failed_call},
                           {"reason", r.reason},
                           {"attempts", r.attempts}});
-        } else {
+        } else if (printer->enabled(LogLevel::Debug)) {  // not built per root otherwise
             printer->log(LogLevel::Debug,
                          prog + ": root " + r.name + " " + to_string(r.status) + " in " +
                              std::to_string(r.latency_s) + "s",

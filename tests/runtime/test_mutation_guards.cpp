@@ -115,13 +115,14 @@ TEST_CASE("pre-scan: a GroupFailure later in the batch suppresses earlier succes
     const PortId out = b.add_port("out", page);
     std::atomic<bool> emitted{false};
     std::atomic<int> batches_with_all{0};
+    std::atomic<bool> title_waited{false};  // not CHECKed on the actor's thread (not Catch2's)
     b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([&](Batch& bt) {
                     const long x = bt.input(0, 0).get<long>();
                     for (long i = 0; i < x; ++i) bt.emit_child(0, Value::of<long>(100 * x + i));
                     emitted = true;
                 })});
     b.add_call({"title", CallKind::Map, doc, {{src}}, {title}, opts(1, 1), actor([&](Batch& bt) {
-                    CHECK(wait_for(emitted));
+                    title_waited = wait_for(emitted);
                     std::this_thread::sleep_for(20ms);  // the expand's Done reaches the driver
                     bt.set_output(0, 0, bt.input(0, 0));
                 })});
@@ -146,6 +147,7 @@ TEST_CASE("pre-scan: a GroupFailure later in the batch suppresses earlier succes
     const Plan plan = b.build();
     Recorder rec;
     const RunReport report = run_plan(plan, {4}, rec);
+    CHECK(title_waited.load());
     REQUIRE(batches_with_all.load() == 1);  // the schedule this test is about
     CHECK(report.roots[0].status == RootStatus::Failed);
     CHECK(report.roots[0].reason == "poison at 402");
@@ -243,6 +245,7 @@ TEST_CASE("expand seal: a reduce never fires on the children streamed so far",
     const PortId pages = b.add_port("pages", page);
     const PortId total = b.add_port("total", doc);
     std::atomic<bool> first_resolved{false};
+    std::atomic<bool> split_waited{false};  // not CHECKed on the actor's thread (not Catch2's)
     struct Watch : ItemObserver {
         Recorder rec;
         PortId port = 0;
@@ -257,7 +260,7 @@ TEST_CASE("expand seal: a reduce never fires on the children streamed so far",
     b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([&](Batch& bt) {
                     bt.emit_child(0, Value::of<long>(1));
                     // The first child is a published fact before the rest is emitted.
-                    CHECK(wait_for(first_resolved));
+                    split_waited = wait_for(first_resolved);
                     std::this_thread::sleep_for(30ms);
                     bt.emit_child(0, Value::of<long>(2));
                     bt.emit_child(0, Value::of<long>(3));
@@ -265,6 +268,7 @@ TEST_CASE("expand seal: a reduce never fires on the children streamed so far",
     b.add_call({"sum", CallKind::Reduce, doc, {{pages}}, {total}, opts(1, 1), sum_group()});
     const Plan plan = b.build();
     const RunReport report = run_plan(plan, {1}, watch);
+    CHECK(split_waited.load());
     CHECK(report.roots[0].status == RootStatus::Ok);
     CHECK(watch.rec.of(total) == std::multiset<std::string>{"6"});
     CHECK_FALSE(watch.rec.duplicate);

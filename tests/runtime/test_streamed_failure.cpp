@@ -150,21 +150,22 @@ TEST_CASE("a GroupFailure streamed by a stale attempt is not a fact",
     // Page 700's first attempt sleeps past the Call's timeout, so its batch is abandoned and
     // page 700 runs again (generation+1) and succeeds; only then does the stale attempt stream a
     // GroupFailure for it. The fence rejects it: root 0 stays Ok. Root 1's 100 pages (10000..)
-    // keep the run going until the stale report is in (each waits, up to 5 s, until it is).
+    // keep the run going until the stale report is in (while it is not, each waits 100 ms, well
+    // inside the timeout: 100 pages on 2 actors outlast the stale attempt's 1.5 s).
     auto attempts = std::make_shared<std::atomic<int>>(0);
     auto streamed = std::make_shared<std::atomic<bool>>(false);
     CallOptions o = opts(1, 2);
-    o.timeout = 200ms;
+    o.timeout = 500ms;
     o.infra_retries = 2;
     OneMap one(o, [attempts, streamed](Batch& b) {
         const long page = b.input(0, 0).get<long>();
         if (page == 700 && attempts->fetch_add(1) == 0) {
-            std::this_thread::sleep_for(1s);  // abandoned at 200 ms, replayed meanwhile
+            std::this_thread::sleep_for(1500ms);  // abandoned at 500 ms, replayed meanwhile
             b.fail_group(0, "a stale attempt's failure");
             streamed->store(true);
             return;
         }
-        for (int i = 0; page >= 10000 && i < 500 && !streamed->load(); ++i) {
+        for (int i = 0; page >= 10000 && i < 10 && !streamed->load(); ++i) {
             std::this_thread::sleep_for(10ms);
         }
         b.set_output(0, 0, Value::of<long>(page));
