@@ -25,16 +25,16 @@ if [ -z "${PDFS:-}" ]; then
 /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf"
 fi
 
-if ! "$VENV/bin/python" -c 'import ray.data, pypdfium2, tesserocr' 2>/dev/null; then
+if ! "$VENV/bin/python" -c 'import ray.data, pypdfium2, tesserocr, PIL' 2>/dev/null; then
     echo "== installing the peer into $VENV"
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q 'ray[data]' pypdfium2
+    "$VENV/bin/pip" install -q 'ray[data]' pypdfium2 pillow
     # From source against libtesseract-dev: the PyPI wheel bundles another Tesseract version.
     "$VENV/bin/pip" install -q --no-binary tesserocr tesserocr
 fi
 "$VENV/bin/python" -c 'import tesserocr, sys; v = tesserocr.tesseract_version().split()[1]
 sys.exit(0 if v == sys.argv[1] else "b4-peer: tesserocr runs Tesseract " + v + ", rop " + sys.argv[1])' \
-    "$(tesseract --version 2>&1 | awk 'NR == 1 { print $2 }')"
+    "$(pkg-config --modversion tesseract)"  # the libtesseract rop links (no CLI needed)
 
 mkdir -p "$WORK"
 echo "== ropc build examples/mineru/mineru.rop with text: ocr"
