@@ -19,13 +19,14 @@ namespace {
 constexpr std::size_t kChildBytes = 64 * 1024;
 constexpr long kChildren = 400;  // 25 MiB streamed by one root
 
-// `gap`: a pause before each of the first 32 children (2 MiB: so that the driver surely looks
-// before a 1 MiB budget is spent), none after them (the expand's own time stays short).
-ActorFactory stream_strings(std::chrono::microseconds gap = std::chrono::microseconds(0)) {
-    return actor([gap](Batch& b) {
+// `gap`: a pause before each of the first `gapped` children (by default 32, 2 MiB: so that the
+// driver surely looks before a 1 MiB budget is spent), none after them.
+ActorFactory stream_strings(std::chrono::microseconds gap = std::chrono::microseconds(0),
+                            long gapped = 32) {
+    return actor([gap, gapped](Batch& b) {
         for (std::size_t g = 0; g < b.size(); ++g) {
             for (long i = 0; i < b.input(g, 0).get<long>(); ++i) {
-                if (gap.count() > 0 && i < 32) std::this_thread::sleep_for(gap);
+                if (gap.count() > 0 && i < gapped) std::this_thread::sleep_for(gap);
                 b.emit_child(g, Value::of<std::string>(std::string(kChildBytes, 'a' + i % 26)));
             }
         }
@@ -39,7 +40,7 @@ struct StreamPlan {
     // The map's first batch sleeps `first`, the others `sleep`.
     StreamPlan(CallOptions split, std::chrono::microseconds sleep,
                std::chrono::microseconds first = std::chrono::microseconds(-1),
-               std::chrono::microseconds gap = std::chrono::microseconds(0)) {
+               std::chrono::microseconds gap = std::chrono::microseconds(0), long gapped = 32) {
         if (first.count() < 0) first = sleep;
         auto batches = std::make_shared<std::atomic<int>>(0);
         PlanBuilder b;
@@ -48,7 +49,8 @@ struct StreamPlan {
         const PortId src = b.source("src");
         const PortId pages = b.add_port("pages", page);
         out = b.add_port("out", page);
-        b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, split, stream_strings(gap)});
+        b.add_call(
+            {"split", CallKind::Expand, doc, {{src}}, {pages}, split, stream_strings(gap, gapped)});
         b.add_call({"m",
                     CallKind::Map,
                     page,
@@ -71,11 +73,16 @@ struct StreamPlan {
 
 TEST_CASE("backpressure: a streaming expand waits while payloads are over budget",
           "[runtime][backpressure]") {
-    StreamPlan p(opts(1, 1), std::chrono::microseconds(500));
+    // The expand emits a child every 100 us or so, the map takes 2 ms a batch of 4 (4x slower).
+    // How far past the budget the expand gets is what it emits while the driver has not yet
+    // paused it: at full speed (about 70 children a millisecond here) a loaded machine's driver
+    // let 130 children through, so the children are paced to give the driver ten times longer.
+    StreamPlan p(opts(1, 1), std::chrono::milliseconds(2), std::chrono::milliseconds(2),
+                 std::chrono::microseconds(100), kChildren);
     Recorder rec;
     RunOptions options;
     options.observer = &rec;
-    options.max_payload_bytes = 2 << 20;
+    options.max_payload_bytes = 1 << 20;
     VecSource source({kChildren});
     const RunReport report = run(p.plan, source, options);
     REQUIRE(report.roots.size() == 1u);
@@ -85,8 +92,8 @@ TEST_CASE("backpressure: a streaming expand waits while payloads are over budget
     // It paused, unless the consumer kept up by itself (under TSan the expand is the slow one).
     CHECK((report.backpressure_pauses > 0u || report.peak_live_bytes <= options.max_payload_bytes));
     // Without it the expand streams all 25 MiB at once; with it, the budget plus the children
-    // emitted before the driver first looks at the batch (a few when the machine is idle, up to
-    // tens when it is loaded: a bound of 8 MiB more, a third of what streams).
+    // emitted before the driver pauses it (a few; the bound allows 8 MiB more, a third of what
+    // streams).
     CAPTURE(report.peak_live_bytes);
     CHECK(report.peak_live_bytes <= options.max_payload_bytes + 128 * kChildBytes);
 }
