@@ -207,16 +207,26 @@ class JobBatch final : public Batch {
     ReportQueue& reports_;
 };
 
+// Points a thread-local slot of <rop/udf.h> (rop::current_counter_sink() and the like) at
+// `value` for this object's life, then back at what it held before (a batch run nested in
+// another, by a lending actor, restores the outer batch's).
+template <class T>
+class ScopedSlot {
+  public:
+    ScopedSlot(T*& slot, T* value) : slot_(slot), previous_(slot) { slot_ = value; }
+    ~ScopedSlot() { slot_ = previous_; }
+    ScopedSlot(const ScopedSlot&) = delete;
+    ScopedSlot& operator=(const ScopedSlot&) = delete;
+
+  private:
+    T*& slot_;
+    T* previous_;
+};
+
 // rop::wanted(i) from a batch UDF while its batch runs on this thread: the driver's verdict.
 class WantedItems final : public rop::WantedSource {
   public:
-    explicit WantedItems(const Batch& batch)
-        : batch_(batch), previous_(rop::current_wanted_source()) {
-        rop::current_wanted_source() = this;
-    }
-    ~WantedItems() { rop::current_wanted_source() = previous_; }
-    WantedItems(const WantedItems&) = delete;
-    WantedItems& operator=(const WantedItems&) = delete;
+    explicit WantedItems(const Batch& batch) : batch_(batch) {}
 
     bool wanted(std::size_t item) const override {
         return item >= batch_.size() || batch_.wanted(item);
@@ -224,20 +234,14 @@ class WantedItems final : public rop::WantedSource {
 
   private:
     const Batch& batch_;
-    const rop::WantedSource* previous_;
+    ScopedSlot<const rop::WantedSource> installed_{rop::current_wanted_source(), this};
 };
 
 // rop::fail_group_now from a batch UDF while its batch runs on this thread: Batch::fail_group,
 // streamed to the driver at once.
 class GroupFailures final : public rop::GroupFailureSink {
   public:
-    explicit GroupFailures(Batch& batch)
-        : batch_(batch), previous_(rop::current_group_failure_sink()) {
-        rop::current_group_failure_sink() = this;
-    }
-    ~GroupFailures() { rop::current_group_failure_sink() = previous_; }
-    GroupFailures(const GroupFailures&) = delete;
-    GroupFailures& operator=(const GroupFailures&) = delete;
+    explicit GroupFailures(Batch& batch) : batch_(batch) {}
 
     void fail_group(std::size_t item, std::string reason) override {
         batch_.fail_group(item, std::move(reason));  // an item out of range: a ContractError
@@ -245,18 +249,13 @@ class GroupFailures final : public rop::GroupFailureSink {
 
   private:
     Batch& batch_;
-    rop::GroupFailureSink* previous_;
+    ScopedSlot<rop::GroupFailureSink> installed_{rop::current_group_failure_sink(), this};
 };
 
 // rop::count from the UDF while a batch runs on this thread goes to the batch's counters.
 class UdfCounting final : public rop::CounterSink {
   public:
-    explicit UdfCounting(BatchJob& job) : job_(job), previous_(rop::current_counter_sink()) {
-        rop::current_counter_sink() = this;
-    }
-    ~UdfCounting() { rop::current_counter_sink() = previous_; }
-    UdfCounting(const UdfCounting&) = delete;
-    UdfCounting& operator=(const UdfCounting&) = delete;
+    explicit UdfCounting(BatchJob& job) : job_(job) {}
 
     void add(std::string_view name, std::uint64_t n) override {
         auto it = job_.udf_counters.find(name);
@@ -266,7 +265,7 @@ class UdfCounting final : public rop::CounterSink {
 
   private:
     BatchJob& job_;
-    rop::CounterSink* previous_;
+    ScopedSlot<rop::CounterSink> installed_{rop::current_counter_sink(), this};
 };
 
 // rop::expected_children from an expand UDF while its batch runs on this thread: queued for the
@@ -274,13 +273,7 @@ class UdfCounting final : public rop::CounterSink {
 // generated ExpandActor runs its Grains in order and finishes each before the next).
 class ExpectedChildren final : public rop::ExpectedChildrenSink {
   public:
-    ExpectedChildren(BatchJob& job, ReportQueue& reports)
-        : job_(job), reports_(reports), previous_(rop::current_expected_children_sink()) {
-        rop::current_expected_children_sink() = this;
-    }
-    ~ExpectedChildren() { rop::current_expected_children_sink() = previous_; }
-    ExpectedChildren(const ExpectedChildren&) = delete;
-    ExpectedChildren& operator=(const ExpectedChildren&) = delete;
+    ExpectedChildren(BatchJob& job, ReportQueue& reports) : job_(job), reports_(reports) {}
 
     void expect(std::uint64_t children) override {
         std::size_t grain = 0;
@@ -297,7 +290,7 @@ class ExpectedChildren final : public rop::ExpectedChildrenSink {
   private:
     BatchJob& job_;
     ReportQueue& reports_;
-    rop::ExpectedChildrenSink* previous_;
+    ScopedSlot<rop::ExpectedChildrenSink> installed_{rop::current_expected_children_sink(), this};
 };
 
 }  // namespace
