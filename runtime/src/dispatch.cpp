@@ -173,7 +173,7 @@ void Scheduler::dispatch_pass() {
                 q.inflight > 0 && !tail) {
                 break;  // keep a partial batch for when the pool is otherwise idle
             }
-            BatchJob* job = build_job(c);
+            BatchJob* job = build_job(c, tail);
             if (!job) continue;  // every popped Grain was suppressed at dequeue
             if (opt.timeout.count() > 0) {
                 job->deadline = Clock::now() + opt.timeout;
@@ -188,7 +188,7 @@ void Scheduler::dispatch_pass() {
     }
 }
 
-BatchJob* Scheduler::build_job(CallId call) {
+BatchJob* Scheduler::build_job(CallId call, bool tail) {
     CallQueues& q = queues_[call];
     const CallSpec& spec = plan_.calls[call];
     BatchJob* job;
@@ -204,7 +204,7 @@ BatchJob* Scheduler::build_job(CallId call) {
     // its share of what is left (ready / actors), so the last batches shrink and the actors
     // finish together, instead of one full batch running while the others idle
     // (docs/runtime.md, priority rule 2).
-    if (q.immediate.empty() && q.deferred.empty() && fed_no_more(call)) {
+    if (tail && q.immediate.empty() && q.deferred.empty()) {
         const std::uint32_t actors =
             std::max<std::uint32_t>(1, spec.options.actors) * tail_depth(spec.kind);
         const auto share = static_cast<std::uint32_t>((q.ready.size() + actors - 1) / actors);

@@ -133,7 +133,8 @@ class Scheduler {
     // Nothing can add Grains to `call`'s queues any more: the source is exhausted and no Call
     // upstream of it has work queued or in flight (its partial batch need not wait).
     bool fed_no_more(CallId call) const;
-    BatchJob* build_job(CallId call);
+    // The next batch of `call`; `tail`: fed_no_more(call), which sizes a ready batch.
+    BatchJob* build_job(CallId call, bool tail);
     void describe_for_crash(BatchJob& job) const;
     void grant(std::int64_t credit, Clock::time_point now);  // to every streaming batch
 
