@@ -28,3 +28,25 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/ropConfigVersion.cm
 install(FILES ${PROJECT_BINARY_DIR}/cmake/ropConfig.cmake
               ${PROJECT_BINARY_DIR}/cmake/ropConfigVersion.cmake
         DESTINATION lib/cmake/rop)
+
+# The installed tree's own seed (compiler/ropc/CMakeLists.txt): made by the installed ropc after
+# everything above is in place, since the headers' paths are part of it. Under DESTDIR (a
+# package being staged) the paths would be wrong: the package runs `ropc warm --into
+# <prefix>/lib/rop/cache` when it is installed instead. A moved tree ignores a seed made for its
+# old place (its keys name the old paths); the same command makes one for the new place.
+if(TARGET ropc AND ROP_WARM_SEED)
+    install(CODE [[
+        if(NOT "$ENV{DESTDIR}" STREQUAL "")
+            message(STATUS "rop: not precompiling headers under DESTDIR; run "
+                           "'ropc warm --into ${CMAKE_INSTALL_PREFIX}/lib/rop/cache' once installed")
+        else()
+            execute_process(COMMAND "${CMAKE_INSTALL_PREFIX}/bin/ropc" warm
+                                    --into "${CMAKE_INSTALL_PREFIX}/lib/rop/cache"
+                            RESULT_VARIABLE rop_warm_status)
+            if(NOT rop_warm_status EQUAL 0)
+                message(WARNING "rop: 'ropc warm' failed (${rop_warm_status}): the first build "
+                                "of each user makes the precompiled headers instead")
+            endif()
+        endif()
+    ]])
+endif()

@@ -210,11 +210,10 @@ bool run_clang(std::vector<std::string> args, const char* main_name, const std::
     return finished;
 }
 
-// The cached precompiled `prelude` for these compiler arguments, built when missing (or when
-// `rebuild`); nothing when it cannot be built (rop/udf.h not on the include path, a C++ error).
-std::optional<std::string> prelude_pch(const std::vector<std::string>& args,
-                                       const std::string& prelude, const std::string& cache_dir,
-                                       bool rebuild) {
+// The precompiled `prelude`'s file name in a cache directory for these compiler arguments:
+// keyed by Clang's version, the arguments and the prelude's text.
+std::string prelude_pch_path(const std::vector<std::string>& args, const std::string& prelude,
+                             const std::string& cache_dir) {
     std::string key = getClangFullVersion();
     for (const std::string& arg : args) key += "\n" + arg;
     key += "\n";
@@ -225,7 +224,15 @@ std::optional<std::string> prelude_pch(const std::vector<std::string>& args,
         static_cast<unsigned long long>(llvm::xxh3_64bits(llvm::arrayRefFromStringRef(key))));
     llvm::SmallString<256> path(cache_dir);
     llvm::sys::path::append(path, name);
-    std::string pch = path.str().str();
+    return path.str().str();
+}
+
+// The cached precompiled `prelude` for these compiler arguments, built when missing (or when
+// `rebuild`); nothing when it cannot be built (rop/udf.h not on the include path, a C++ error).
+std::optional<std::string> prelude_pch(const std::vector<std::string>& args,
+                                       const std::string& prelude, const std::string& cache_dir,
+                                       bool rebuild) {
+    std::string pch = prelude_pch_path(args, prelude, cache_dir);
     if (!rebuild && llvm::sys::fs::exists(pch)) return pch;
     if (llvm::sys::fs::create_directories(cache_dir)) return std::nullopt;
 
@@ -345,12 +352,20 @@ UdfLibrary read_udfs(const std::vector<std::string>& headers,
     preludes.push_back({kPreludeText, 0});
 
     // The first of preludes[next...] that is cached or can be made (the first one made again
-    // when `rebuild`); nothing without a cache or when none can.
+    // when `rebuild`); nothing without a cache or when none can. The cache's own copy first,
+    // then the seed's (made when rop was installed; never written), then one made now.
+    // A seed's copy Clang refuses is handled like a stale cached one: made again, in the cache.
     std::size_t next = 0;
     auto find_pch = [&](bool rebuild) -> std::optional<std::string> {
         for (; !options.pch_cache_dir.empty() && next < preludes.size(); ++next, rebuild = false) {
-            if (auto made = prelude_pch(prelude_args, preludes[next].text, options.pch_cache_dir,
-                                        rebuild)) {
+            const std::string& text = preludes[next].text;
+            if (!rebuild && !options.pch_seed_dir.empty() &&
+                !llvm::sys::fs::exists(
+                    prelude_pch_path(prelude_args, text, options.pch_cache_dir))) {
+                std::string seed = prelude_pch_path(prelude_args, text, options.pch_seed_dir);
+                if (llvm::sys::fs::exists(seed)) return seed;
+            }
+            if (auto made = prelude_pch(prelude_args, text, options.pch_cache_dir, rebuild)) {
                 return made;
             }
         }

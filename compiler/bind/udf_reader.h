@@ -28,6 +28,10 @@ struct ReadOptions {
     // reads the stdlib headers, which include all of them, before its `use` headers anyway;
     // generated code includes them too).
     std::string pch_cache_dir;
+    // A read-only directory of precompiled preludes made when rop was installed (`ropc warm
+    // --into`): used when pch_cache_dir has none of its own, never written. One Clang rejects
+    // (a header edited since, another Clang) is left alone and pch_cache_dir makes its own.
+    std::string pch_seed_dir;
 };
 
 // The text of the precompiled prelude: `#include` lines, rop/udf.h first.

@@ -65,7 +65,13 @@ struct PchOutcome {
     std::string image;   // header + ".gch" (GCC) or ".pch" (Clang)
     std::vector<std::pair<std::string, std::string>> files;  // the headers it read
     std::string log;                                         // -v lines
+    std::string cache_dir;  // the cache's pch/KEY/ folder (where a seed's refusal is noted)
+    bool seed = false;      // header is the seed's (Toolchain::seed_dir): never written
 };
+
+// In the cache's pch/KEY/ folder: the compiler refused the seed's image for KEY, so builds make
+// their own there instead.
+constexpr const char* kSeedRefused = "seed-refused";
 
 // One C++ file to compile: the generated one (with `context`, to map its errors to the .rop
 // file, and the precompiled header when there is one), a `use` header's sibling .cpp or a
@@ -134,6 +140,62 @@ class Builder {
         if (pch_.valid() && !pch_log_shown_ &&
             pch_.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) {
             err_ << pch_.get().log;
+        }
+        return status;
+    }
+
+    // `ropc warm`: generated.h's image for this compiler and -O, then binding's prelude (made
+    // by binding a pipeline that reads only the stdlib, as every binding reads it first, so its
+    // key is the one checks and builds look up). What is made is the target folder's own: a
+    // seed is not consulted.
+    int warm(const WarmOptions& warm) {
+        toolchain_ = find_toolchain();
+        toolchain_.seed_dir.clear();
+        cxx_ = find_host_compiler(options_.cxx);
+        cache_ = cache_dir(warm.into.empty() ? warm.cache_dir : warm.into);
+        if (!compiler_identity()) return kUsage;
+        int status = kOk;
+        const PchOutcome pch = prepare_pch();
+        err_ << pch.log;
+        if (pch.header.empty()) {
+            err_ << "ropc: error: could not precompile rop/runtime/generated.h with '" << cxx_
+                 << "' (`ropc warm -v` shows the command; the compiler's messages come with the "
+                    "first `ropc build`)\n";
+            status = kErrors;
+        } else {
+            out_ << "precompiled rop/runtime/generated.h (" << compiler_id_ << ", -O"
+                 << options_.opt_level << "): " << pch.image << (pch_making_ ? "" : " (unchanged)")
+                 << "\n";
+        }
+        SourceManager sources;
+        const FileId file = sources.add_buffer(
+            (fs::path(cache_) / "warm.rop").string(),
+            "pipeline warm;\nsource _files : File = std.io.Files(glob: \"*\");\n");
+        FrontOptions front;
+        front.cache_dir = cache_;
+        const FrontResult result = run_front(file, sources, front, toolchain_);
+        print_text_diagnostics(sources, result.diagnostics, ColorMode::Never, err_);
+        const fs::path bind_dir = fs::path(cache_) / "bind";
+        std::error_code ec;
+        bool prelude = false;
+        for (fs::directory_iterator it(bind_dir, ec), end; !ec && it != end; it.increment(ec)) {
+            prelude = prelude || it->path().filename().string().starts_with("rop-bind-prelude-");
+        }
+        // A seed is read by every user of the installation (Clang makes bind/ private).
+        if (!warm.into.empty()) {
+            for (const fs::path& dir : {fs::path(cache_), bind_dir, fs::path(cache_) / "pch"}) {
+                fs::permissions(dir,
+                                fs::perms::group_read | fs::perms::group_exec |
+                                    fs::perms::others_read | fs::perms::others_exec,
+                                fs::perm_options::add, ec);
+            }
+        }
+        if (!result.bound || !prelude) {
+            err_ << "ropc: error: could not make binding's precompiled prelude in "
+                 << bind_dir.string() << " (`ropc check` still works, reading every header)\n";
+            status = kErrors;
+        } else {
+            out_ << "binding's precompiled prelude: " << bind_dir.string() << "\n";
         }
         return status;
     }
@@ -481,21 +543,35 @@ class Builder {
         const bool clang = compiler_id_.find("clang") != std::string::npos;
         const std::string image = header.string() + (clang ? ".pch" : ".gch");
         const fs::path manifest_path = dir / "manifest";
-        std::optional<Manifest> old;
-        if (std::optional<std::string> text = read_whole_file(manifest_path)) {
-            old = Manifest::parse(*text);
-        }
+        pch.cache_dir = dir.string();
         // The image is in its own manifest by contents: a truncated or damaged one is made
         // again like one whose headers changed (hashing it costs ~20 ms, a compile seconds).
-        if (old && old->fresh() && fs::exists(header)) {
-            note("cache: precompiled header " + image + " unchanged");
-            pch.header = header.string();
-            pch.image = image;
-            for (const auto& file : old->files) {
-                if (file.first != image) pch.files.push_back(file);
+        // The cache's own first, then the seed's (made when rop was built or installed).
+        auto fresh = [&](const fs::path& in) {
+            const fs::path in_header = in / "rop_pch.h";
+            const std::string in_image = in_header.string() + (clang ? ".pch" : ".gch");
+            std::optional<std::string> text = read_whole_file(in / "manifest");
+            std::optional<Manifest> m = text ? Manifest::parse(*text) : std::nullopt;
+            if (!m || !m->fresh() || !fs::exists(in_header)) return false;
+            pch.header = in_header.string();
+            pch.image = in_image;
+            for (const auto& file : m->files) {
+                if (file.first != in_image) pch.files.push_back(file);
             }
+            return true;
+        };
+        const bool had_manifest = fs::exists(manifest_path);
+        if (fresh(dir)) {
+            note("cache: precompiled header " + image + " unchanged");
             return pch;
         }
+        if (!toolchain_.seed_dir.empty() && !fs::exists(dir / kSeedRefused) &&
+            fresh(fs::path(toolchain_.seed_dir) / "pch" / h.hex())) {
+            note("cache: precompiled header " + pch.image + " from rop's installation");
+            pch.seed = true;
+            return pch;
+        }
+        const bool old = had_manifest;
         pch_making_ = true;
         note(old ? "cache: precompiled header " + image + " is stale, making it again"
                  : "cache: making precompiled header " + image);
@@ -542,9 +618,16 @@ class Builder {
         return pch;
     }
 
-    // An image the compiler would not use: dropped, so the next build makes it again.
+    // An image the compiler would not use: dropped, so the next build makes it again. The
+    // seed's is left as it is (it may be read-only, and shared): the cache notes the refusal
+    // and makes its own from then on.
     static void forget_pch(const PchOutcome& pch) {
         std::error_code ec;
+        if (pch.seed) {
+            fs::create_directories(pch.cache_dir, ec);
+            write_file_atomically(fs::path(pch.cache_dir) / kSeedRefused, pch.image + "\n");
+            return;
+        }
         fs::remove(fs::path(pch.header).parent_path() / "manifest", ec);
         fs::remove(pch.image, ec);
     }
@@ -727,6 +810,14 @@ class Builder {
 };
 
 }  // namespace
+
+int warm(const WarmOptions& options, std::ostream& out, std::ostream& err) {
+    BuildOptions build;
+    build.cxx = options.cxx;
+    build.opt_level = options.opt_level;
+    build.verbose = options.verbose;
+    return Builder(build, out, err).warm(options);
+}
 
 int build(const BuildOptions& options, std::ostream& out, std::ostream& err) {
     try {

@@ -34,6 +34,20 @@ struct BuildOptions {
         false;  // --mpi: link the MPI executor (librop_runtime_mpi.a, Open MPI; docs/cluster.md)
 };
 
+// `ropc warm`: the precompiled headers made ahead of the first build (build.cpp).
+struct WarmOptions {
+    std::string into;             // --into DIR: make them there (a seed); empty: in the cache
+    std::string cache_dir;        // the cache (tests); empty: cache_dir()'s discovery
+    std::string cxx;              // --cxx; empty: find_host_compiler's discovery
+    std::string opt_level = "2";  // -O LEVEL of the builds that will use the image
+    bool verbose = false;         // -v: the compiler commands
+};
+
+// Makes binding's prelude and generated.h's image in options.into (else the cache), as a
+// build would find them there. Returns 0 when both are made or unchanged, 1 when one could
+// not be made (why, on `err`), 2 when the compiler cannot be run.
+int warm(const WarmOptions& options, std::ostream& out, std::ostream& err);
+
 // Runs the whole build. Diagnostics and compiler errors go to `err`, --emit output to `out`.
 // Returns 0 on success, 1 for errors in the pipeline or the C++ (mapped back to the .rop
 // file), 2 for usage errors (unreadable files, no compiler).

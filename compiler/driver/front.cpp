@@ -75,6 +75,10 @@ FrontResult run_front(FileId file, SourceManager& sources, const FrontOptions& o
         bind_options.include_dirs = options.include_dirs;
         bind_options.pch_cache_dir =
             (std::filesystem::path(cache_dir(options.cache_dir)) / "bind").string();
+        if (!toolchain.seed_dir.empty()) {
+            bind_options.pch_seed_dir =
+                (std::filesystem::path(toolchain.seed_dir) / "bind").string();
+        }
         bind_options.sources = &sources;
         result.bound = bind::bind_program(*result.program, sources.name(file), bind_options, diags);
         if (result.bound) attach_bindings(*result.program, *result.bound);

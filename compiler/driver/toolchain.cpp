@@ -44,6 +44,9 @@ Toolchain find_toolchain() {
     const fs::path prefix = fs::path(t.ropc_path).parent_path().parent_path();
     t.lib_dir = (prefix / "lib").string();
     std::error_code ec;
+    if (fs::is_directory(prefix / "lib" / "rop" / "cache", ec)) {
+        t.seed_dir = (prefix / "lib" / "rop" / "cache").string();
+    }
     if (fs::is_regular_file(prefix / "include" / "rop" / "udf.h", ec) &&
         fs::is_regular_file(prefix / "include" / "rop" / "runtime" / "pipeline_main.h", ec)) {
         t.include_dirs = {(prefix / "include").string()};

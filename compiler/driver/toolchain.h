@@ -15,6 +15,11 @@ struct Toolchain {
     std::string stdlib_include_dir;         // where <rop/udf.h> and <rop/stdlib/*.h> live
     std::string lib_dir;                    // librop_runtime.a, librop_stdlib_*.a
     std::string ropc_path;                  // this ropc (its identity is part of every cache key)
+    // <lib_dir>/rop/cache when it exists: precompiled headers made when rop was built or
+    // installed (`ropc warm --into`), in the cache's layout (bind/, pch/). Read, never written:
+    // a build or check uses one the user's cache does not have yet, so even the first build
+    // after an install finds them.
+    std::string seed_dir;
 };
 Toolchain find_toolchain();
 

@@ -41,6 +41,9 @@ const bind::BoundProgram* binding(Document& doc, const Context& context) {
         options.stdlib_include_dirs = {context.toolchain.stdlib_include_dir};
         options.include_dirs = context.front.include_dirs;
         options.pch_cache_dir = (fs::path(driver::cache_dir(context.front.cache_dir)) / "bind");
+        if (!context.toolchain.seed_dir.empty()) {
+            options.pch_seed_dir = (fs::path(context.toolchain.seed_dir) / "bind");
+        }
         options.sources = doc.sources.get();
         DiagnosticEngine scratch(*doc.sources);  // `ropc check` reports these
         doc.hover_binding = bind::bind_program(*doc.front.program, doc.path, options, scratch);

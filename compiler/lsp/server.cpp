@@ -102,10 +102,14 @@ class Server {
   private:
     static UdfIndexOptions index_options(const ServerOptions& options) {
         UdfIndexOptions index;
-        index.stdlib_include_dirs = {driver::find_toolchain().stdlib_include_dir};
+        const driver::Toolchain toolchain = driver::find_toolchain();
+        index.stdlib_include_dirs = {toolchain.stdlib_include_dir};
         index.include_dirs = options.include_dirs;
         index.pch_cache_dir =
             (std::filesystem::path(driver::cache_dir(options.cache_dir)) / "bind").string();
+        if (!toolchain.seed_dir.empty()) {
+            index.pch_seed_dir = (std::filesystem::path(toolchain.seed_dir) / "bind").string();
+        }
         return index;
     }
 

@@ -53,6 +53,7 @@ const bind::UdfLibrary& UdfIndex::library(const std::string& rop_dir,
     bind::ReadOptions read;
     read.lint = false;  // bodies are not needed: skipping them parses faster
     read.pch_cache_dir = options_.pch_cache_dir;
+    read.pch_seed_dir = options_.pch_seed_dir;
     std::vector<bind::BindError> errors;  // binding reports them; here they only cost names
     bind::UdfLibrary library;
     if (!headers.empty()) library = bind::read_udfs(headers, include_dirs, &errors, read);

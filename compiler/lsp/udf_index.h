@@ -16,6 +16,7 @@ struct UdfIndexOptions {
     std::vector<std::string> stdlib_include_dirs;  // where <rop/stdlib/*.h> live (Toolchain)
     std::vector<std::string> include_dirs;         // -I: more directories for `use` headers
     std::string pch_cache_dir;                     // binding's precompiled prelude
+    std::string pch_seed_dir;                      // and the installation's (read only)
 };
 
 class UdfIndex {

@@ -13,8 +13,8 @@ namespace rop::cli {
 namespace {
 
 // Every command word, for the did-you-mean of a misspelt one.
-constexpr std::array<std::string_view, 9> kCommands = {
-    "check", "build", "emit", "graph", "explain", "version", "help", "fmt", "lsp"};
+constexpr std::array<std::string_view, 10> kCommands = {
+    "check", "build", "emit", "graph", "explain", "version", "help", "fmt", "lsp", "warm"};
 
 std::optional<Command> subcommand(std::string_view word) {
     if (word == "check") return Command::Check;
@@ -26,6 +26,7 @@ std::optional<Command> subcommand(std::string_view word) {
     if (word == "help") return Command::Help;
     if (word == "fmt") return Command::Fmt;
     if (word == "lsp") return Command::Lsp;
+    if (word == "warm") return Command::Warm;
     return std::nullopt;
 }
 
@@ -55,6 +56,7 @@ enum Group : unsigned {
     kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v, --bundle, --static, --mpi
     kFmt = 1u << 7,          // --check, -i/--in-place
     kLsp = 1u << 8,          // --bind
+    kWarm = 1u << 9,         // --into, --cxx, -O, -v (never with kBuild)
 };
 
 // What CLI11 fills for one (sub)command; validated afterwards, so the messages stay ropc's.
@@ -67,7 +69,7 @@ struct Words {
     std::string max_errors, format, color, emit, explain;
     bool no_bind = false;
     bool version = false;
-    std::string output, cxx, keep_cpp, opt_level, jobs, bundle;
+    std::string output, cxx, keep_cpp, opt_level, jobs, bundle, into;
     bool static_link = false, mpi = false;
     std::vector<std::string> sources;
     bool verbose = false;
@@ -121,6 +123,12 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
         app.add_flag("-i,--in-place", w.in_place);
     }
     if (groups & kLsp) app.add_flag("--bind", w.bind);
+    if (groups & kWarm) {
+        last_wins(app.add_option("--into", w.into));
+        last_wins(app.add_option("--cxx", w.cxx));
+        last_wins(app.add_option("-O", w.opt_level));
+        app.add_flag("-v,--verbose", w.verbose);
+    }
     app.add_option("words", w.positional);
 }
 
@@ -147,6 +155,7 @@ std::string missing_value(const std::string& option) {
     if (option == "-O") return "-O needs a level (0, 1, 2, 3, s)";
     if (option == "-j" || option == "--jobs") return "-j needs a number of jobs";
     if (option == "--bundle") return "--bundle needs a directory or a .tar.gz file";
+    if (option == "--into") return "--into needs a directory";
     return option + " needs a value";
 }
 
@@ -242,12 +251,7 @@ class Validator {
                 return fail("ropc build: --emit takes 'cpp' or 'plan'");
             }
         }
-        if (w.given("-O")) {
-            if (w.opt_level.empty() || w.opt_level.size() > 4) {
-                return fail("-O needs a level (0, 1, 2, 3, s)");
-            }
-            b.opt_level = w.opt_level;
-        }
+        if (w.given("-O") && !opt_level(w, b.opt_level)) return false;
         if (w.given("-j")) {
             const auto n = number(w.jobs);
             if (!n || *n == 0) return fail("-j takes a positive number, found '" + w.jobs + "'");
@@ -265,7 +269,28 @@ class Validator {
         return true;
     }
 
+    bool warm(const Words& w, Request& request) {
+        result_.help_hint = "ropc warm --help";
+        driver::WarmOptions& o = request.warm;
+        o.cache_dir = request.front.cache_dir;
+        o.into = w.into;
+        o.cxx = w.cxx;
+        o.verbose = w.verbose;
+        if (w.given("--into") && w.into.empty()) return fail("--into needs a directory");
+        if (w.given("-O") && !opt_level(w, o.opt_level)) return false;
+        if (!request.files.empty()) return fail("ropc warm takes no files");
+        return true;
+    }
+
   private:
+    bool opt_level(const Words& w, std::string& out) {
+        if (w.opt_level.empty() || w.opt_level.size() > 4) {
+            return fail("-O needs a level (0, 1, 2, 3, s)");
+        }
+        out = w.opt_level;
+        return true;
+    }
+
     ParseResult& result_;
 };
 
@@ -287,7 +312,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     // One subcommand at most: after it, a command word is a file name (`ropc help check`,
     // `ropc check build`), not a second subcommand.
     app.require_subcommand(0, 1);
-    Words top, check, build, emit, graph, explain, version, help, fmt, lsp;
+    Words top, check, build, emit, graph, explain, version, help, fmt, lsp, warm;
     register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
     register_words(*app.add_subcommand("check"), check,
                    kIncludes | kDiagnostics | kFormat | kNoBind);
@@ -299,10 +324,12 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     register_words(*app.add_subcommand("help"), help, 0);
     register_words(*app.add_subcommand("fmt"), fmt, kDiagnostics | kFmt);
     register_words(*app.add_subcommand("lsp"), lsp, kIncludes | kLsp);
+    register_words(*app.add_subcommand("warm"), warm, kWarm);
     const std::vector<std::pair<Command, Words*>> subcommands = {
         {Command::Check, &check}, {Command::Build, &build},     {Command::Emit, &emit},
         {Command::Graph, &graph}, {Command::Explain, &explain}, {Command::Version, &version},
-        {Command::Help, &help},   {Command::Fmt, &fmt},         {Command::Lsp, &lsp}};
+        {Command::Help, &help},   {Command::Fmt, &fmt},         {Command::Lsp, &lsp},
+        {Command::Warm, &warm}};
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
     try {
@@ -339,6 +366,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         return {request, ""};
     }
     if (explicit_command == Command::Build) result.help_hint = "ropc build --help";
+    if (explicit_command == Command::Warm) result.help_hint = "ropc warm --help";
     for (const CLI::App* level :
          {static_cast<const CLI::App*>(&app), static_cast<const CLI::App*>(words->app)}) {
         if (const auto error = unknown_option(*level)) {
@@ -411,6 +439,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             }
             request.fmt_check = fmt.check;
             request.fmt_in_place = fmt.in_place;
+            break;
+        case Command::Warm:
+            if (!validate.warm(*words, request)) return result;
             break;
         case Command::Lsp:
             if (!request.files.empty()) return {std::nullopt, "lsp takes no files"};

@@ -12,7 +12,7 @@
 
 namespace rop::cli {
 
-enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt, Lsp };
+enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt, Lsp, Warm };
 using Format = driver::Format;
 using ColorMode = driver::ColorMode;
 using driver::use_color;
@@ -24,6 +24,7 @@ struct Request {
     driver::FrontOptions front;  // -I, -Werror, --max-errors, --format, --color, --no-bind
     EmitStage emit = EmitStage::Plan;
     driver::BuildOptions build;       // Command::Build (its `front` and `rop_path` are set too)
+    driver::WarmOptions warm;         // Command::Warm
     std::string explain_code;         // --explain
     bool fmt_check = false;           // ropc fmt --check: report, rewrite nothing
     bool fmt_in_place = false;        // ropc fmt -i: rewrite the files

@@ -121,6 +121,25 @@ std::string help_text(std::optional<Command> command) {
                    "  -I DIR             also look for `use` headers (and what they include) in "
                    "DIR\n"
                    "Exit status: 0 after the client's shutdown and exit, 1 otherwise.\n";
+        case Command::Warm:
+            return "usage: ropc warm [--into DIR] [--cxx CXX] [-O LEVEL] [-v]\n\n"
+                   "Makes the precompiled headers every build and check uses, so the first one\n"
+                   "does not pay for them: binding's prelude (the standard and stdlib headers, "
+                   "for\n"
+                   "`ropc check` and every build) and the image of rop/runtime/generated.h that\n"
+                   "`ropc build` compiles each generated file with (one per compiler and -O).\n"
+                   "Both are made once; an unchanged one is left as it is.\n"
+                   "  --into DIR       make them in DIR, not in the cache. rop's own build makes\n"
+                   "                   them in <its lib/>/rop/cache (and `cmake --install` in the\n"
+                   "                   installed one): the seed every ropc beside that lib/ reads\n"
+                   "                   when its cache has none, and never writes\n"
+                   "  --cxx CXX        the C++ compiler (default: $ROP_CXX, else c++, g++ or "
+                   "clang++)\n"
+                   "  -O LEVEL         the optimization level builds will use (default 2)\n"
+                   "  -v               print the compiler commands\n\n"
+                   "The cache: ROP_CACHE_DIR, else $XDG_CACHE_HOME/rop or ~/.cache/rop.\n"
+                   "Exit status: 0 both made or unchanged, 1 one could not be made (said why),\n"
+                   "2 usage error.\n";
         case Command::Version: return "usage: ropc --version\n";
         case Command::Help: break;
     }
@@ -132,6 +151,7 @@ std::string help_text(std::optional<Command> command) {
            "  graph FILE             print the pipeline as Graphviz DOT\n"
            "  fmt FILE...            print or rewrite (-i) pipelines in canonical layout\n"
            "  lsp                    serve editors: a Language Server on stdin/stdout\n"
+           "  warm                   make the precompiled headers builds and checks use\n"
            "  --explain ID           explain a diagnostic id, e.g. E0203\n"
            "  --version              print the version\n\n"
            "`ropc <command> --help` describes one command (`ropc build --help` too).\n";

@@ -7,6 +7,14 @@ set -euo pipefail
 build=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/first" > "$work/install.log"
+# The installed ropc made the installation's seed of precompiled headers (cmake/Install.cmake):
+# a check with an empty cache binds with it and precompiles nothing of its own.
+ls "$work/first"/lib/rop/cache/pch/*/rop_pch.h.gch > /dev/null
+ls "$work/first"/lib/rop/cache/bind/rop-bind-prelude-*.pch > /dev/null
+ROP_CACHE_DIR=$work/seeded "$work/first/bin/ropc" check "$src/examples/wordcount/wordcount.rop"
+if ls "$work"/seeded/bind/rop-bind-prelude-* 2> /dev/null; then
+    echo "FAIL: the installed seed was not used"; exit 1
+fi
 mv "$work/first" "$work/moved"
 prefix=$work/moved
 test -x "$prefix/bin/ropc"

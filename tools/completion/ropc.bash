@@ -6,7 +6,7 @@
 # them; tests/lsp/test_completion.py fails when the two differ, so a flag added to ropc without
 # its completion (or left here after ropc drops it) is caught. A trailing '=' marks a flag whose
 # value is completed from the lists after it.
-_ropc_commands="check build emit graph fmt lsp"
+_ropc_commands="check build emit graph fmt lsp warm"
 _ropc_flags_top="--explain --version --help"
 _ropc_flags_check="-Werror --format= --max-errors= -I --no-bind --color= --help"
 _ropc_flags_build="-o --cxx --emit= --keep-cpp -I --src -O -j -v --bundle --static --mpi -Werror --max-errors= --color= --help"
@@ -14,6 +14,7 @@ _ropc_flags_emit="-I --no-bind -Werror --max-errors= --color= --emit= --help"
 _ropc_flags_graph="-Werror --max-errors= --color= --help"
 _ropc_flags_fmt="--check -i --in-place -Werror --max-errors= --color= --help"
 _ropc_flags_lsp="--bind -I --help"
+_ropc_flags_warm="--into --cxx -O -v --help"
 _ropc_values_format="text json sarif"
 _ropc_values_color="auto always never"
 _ropc_values_emit="tokens ast plan cpp"
@@ -46,7 +47,7 @@ _ropc() {
         return 0
     fi
     case $prev in
-        -I | --keep-cpp | --bundle) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
+        -I | --keep-cpp | --bundle | --into) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
         -o | --src) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
         --cxx) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;
         -O) COMPREPLY=($(compgen -W "$_ropc_values_O" -- "$cur")); return 0 ;;
@@ -68,7 +69,7 @@ _ropc() {
         COMPREPLY=($(compgen -W "$_ropc_values_emit" -- "$cur"))
         return 0
     fi
-    [[ $command == lsp ]] && return 0
+    [[ $command == lsp || $command == warm ]] && return 0
     # Pipelines: .rop files and the folders that may hold them.
     COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.rop' -- "$cur"))
     compopt -o filenames 2>/dev/null
