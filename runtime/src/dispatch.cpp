@@ -201,13 +201,16 @@ BatchJob* Scheduler::build_job(CallId call, bool tail) {
     }
     std::uint32_t cap = spec.options.batch;
     // The tail: nothing upstream can feed this Call any more. Each actor that frees up takes
-    // its share of what is left (ready / actors), so the last batches shrink and the actors
-    // finish together, instead of one full batch running while the others idle
-    // (docs/runtime.md, priority rule 2).
+    // its share of what is left, so the last batches shrink and the actors finish together,
+    // instead of one full batch running while the others idle (docs/runtime.md, priority rule
+    // 2). With several actors the share is half of ready / actors ("factoring"): the others
+    // still hold batches of unknown length, so the shares halve as the queue drains and the
+    // last ones are single Grains, which leaves the actors at most about one Grain apart
+    // however uneven the Grains' costs (B4: pages of 0.1-1.5 s each).
     if (tail && q.immediate.empty() && q.deferred.empty()) {
-        const std::uint32_t actors =
-            std::max<std::uint32_t>(1, spec.options.actors) * tail_depth(spec.kind);
-        const auto share = static_cast<std::uint32_t>((q.ready.size() + actors - 1) / actors);
+        const std::uint32_t actors = std::max<std::uint32_t>(1, spec.options.actors);
+        const std::uint32_t parts = actors * tail_depth(spec.kind) * (actors > 1 ? 2 : 1);
+        const auto share = static_cast<std::uint32_t>((q.ready.size() + parts - 1) / parts);
         cap = std::max<std::uint32_t>(1, std::min(cap, share));
     }
     job->call = call;
