@@ -15,6 +15,11 @@ struct Rule {
     int to;
 };
 
+struct Run {  // dark pixels [from, to) along one line
+    int from;
+    int to;
+};
+
 bool dark(const Image& image, int x, int y) {
     const std::uint8_t* p =
         image.pixels->data() + image.stride() * y + static_cast<std::size_t>(x) * image.channels;
@@ -23,11 +28,44 @@ bool dark(const Image& image, int x, int y) {
     return sum < 128 * image.channels;
 }
 
-// Rules along one axis: in every line (row for horizontal), runs of dark pixels at least
-// `min_length` long; runs on adjacent lines that overlap merge into one (thick) rule.
+// Runs of dark pixels at least `min_length` long in every line (row for horizontal, column
+// for vertical), each line's in order. Both scan the image row by row (a column walk would touch
+// a new cache line per pixel): a vertical run is counted per column as the rows go by.
+std::vector<std::vector<Run>> dark_runs(const Image& image, bool horizontal, int min_length) {
+    std::vector<std::vector<Run>> runs(horizontal ? image.height : image.width);
+    if (horizontal) {
+        for (int y = 0; y < image.height; ++y) {
+            int run = 0;
+            for (int x = 0; x <= image.width; ++x) {
+                if (x < image.width && dark(image, x, y)) {
+                    ++run;
+                    continue;
+                }
+                if (run >= min_length) runs[y].push_back(Run{x - run, x});
+                run = 0;
+            }
+        }
+        return runs;
+    }
+    std::vector<int> run(image.width, 0);
+    for (int y = 0; y <= image.height; ++y) {
+        for (int x = 0; x < image.width; ++x) {
+            if (y < image.height && dark(image, x, y)) {
+                ++run[x];
+                continue;
+            }
+            if (run[x] >= min_length) runs[x].push_back(Run{y - run[x], y});
+            run[x] = 0;
+        }
+    }
+    return runs;
+}
+
+// Rules along one axis: the runs of dark_runs; runs on adjacent lines that overlap merge into
+// one (thick) rule.
 std::vector<Rule> find_rules(const Image& image, bool horizontal, int min_length) {
-    const int lines = horizontal ? image.height : image.width;
-    const int length = horizontal ? image.width : image.height;
+    const std::vector<std::vector<Run>> runs = dark_runs(image, horizontal, min_length);
+    const int lines = static_cast<int>(runs.size());
     struct Open {
         int first, last, from, to;
     };
@@ -45,30 +83,18 @@ std::vector<Rule> find_rules(const Image& image, bool horizontal, int min_length
     };
     for (int line = 0; line < lines; ++line) {
         close_before(line);
-        int run = 0;
-        for (int k = 0; k <= length; ++k) {
-            const bool is_dark =
-                k < length && (horizontal ? dark(image, k, line) : dark(image, line, k));
-            if (is_dark) {
-                ++run;
-                continue;
-            }
-            if (run >= min_length) {
-                const int from = k - run;
-                const int to = k;
-                bool merged = false;
-                for (Open& o : open) {
-                    if (o.last >= line - 1 && from < o.to && to > o.from) {
-                        o.last = line;
-                        o.from = std::min(o.from, from);
-                        o.to = std::max(o.to, to);
-                        merged = true;
-                        break;
-                    }
+        for (const Run& r : runs[line]) {
+            bool merged = false;
+            for (Open& o : open) {
+                if (o.last >= line - 1 && r.from < o.to && r.to > o.from) {
+                    o.last = line;
+                    o.from = std::min(o.from, r.from);
+                    o.to = std::max(o.to, r.to);
+                    merged = true;
+                    break;
                 }
-                if (!merged) open.push_back(Open{line, line, from, to});
             }
-            run = 0;
+            if (!merged) open.push_back(Open{line, line, r.from, r.to});
         }
     }
     close_before(lines + 2);
