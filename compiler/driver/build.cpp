@@ -152,7 +152,7 @@ class Builder {
         toolchain_ = find_toolchain();
         toolchain_.seed_dir.clear();
         cxx_ = find_host_compiler(options_.cxx);
-        cache_ = cache_dir(warm.into.empty() ? warm.cache_dir : warm.into);
+        cache_ = cache_dir(warm.into);  // no --into: the user's cache
         if (!compiler_identity()) return kUsage;
         int status = kOk;
         const PchOutcome pch = prepare_pch();
@@ -560,7 +560,7 @@ class Builder {
             }
             return true;
         };
-        const bool had_manifest = fs::exists(manifest_path);
+        const bool old = fs::exists(manifest_path);
         if (fresh(dir)) {
             note("cache: precompiled header " + image + " unchanged");
             return pch;
@@ -571,7 +571,6 @@ class Builder {
             pch.seed = true;
             return pch;
         }
-        const bool old = had_manifest;
         pch_making_ = true;
         note(old ? "cache: precompiled header " + image + " is stale, making it again"
                  : "cache: making precompiled header " + image);

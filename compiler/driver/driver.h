@@ -37,7 +37,6 @@ struct BuildOptions {
 // `ropc warm`: the precompiled headers made ahead of the first build (build.cpp).
 struct WarmOptions {
     std::string into;             // --into DIR: make them there (a seed); empty: in the cache
-    std::string cache_dir;        // the cache (tests); empty: cache_dir()'s discovery
     std::string cxx;              // --cxx; empty: find_host_compiler's discovery
     std::string opt_level = "2";  // -O LEVEL of the builds that will use the image
     bool verbose = false;         // -v: the compiler commands

@@ -53,10 +53,11 @@ enum Group : unsigned {
     kNoBind = 1u << 3,       // --no-bind
     kEmit = 1u << 4,         // --emit=STAGE
     kTopLevel = 1u << 5,     // --explain ID, --version
-    kBuild = 1u << 6,        // -o, --cxx, --keep-cpp, --src, -O, -j, -v, --bundle, --static, --mpi
+    kBuild = 1u << 6,        // -o, --keep-cpp, --src, -j, --bundle, --static, --mpi
     kFmt = 1u << 7,          // --check, -i/--in-place
     kLsp = 1u << 8,          // --bind
-    kWarm = 1u << 9,         // --into, --cxx, -O, -v (never with kBuild)
+    kWarm = 1u << 9,         // --into
+    kCompiler = 1u << 10,    // --cxx, -O, -v: the host compiler's (build and warm)
 };
 
 // What CLI11 fills for one (sub)command; validated afterwards, so the messages stay ropc's.
@@ -108,12 +109,9 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
     }
     if (groups & kBuild) {
         last_wins(app.add_option("-o", w.output));
-        last_wins(app.add_option("--cxx", w.cxx));
         last_wins(app.add_option("--keep-cpp", w.keep_cpp));
         app.add_option("--src", w.sources)->allow_extra_args(false);
-        last_wins(app.add_option("-O", w.opt_level));
         last_wins(app.add_option("-j,--jobs", w.jobs));
-        app.add_flag("-v,--verbose", w.verbose);
         last_wins(app.add_option("--bundle", w.bundle));
         app.add_flag("--static", w.static_link);
         app.add_flag("--mpi", w.mpi);
@@ -123,8 +121,8 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
         app.add_flag("-i,--in-place", w.in_place);
     }
     if (groups & kLsp) app.add_flag("--bind", w.bind);
-    if (groups & kWarm) {
-        last_wins(app.add_option("--into", w.into));
+    if (groups & kWarm) last_wins(app.add_option("--into", w.into));
+    if (groups & kCompiler) {
         last_wins(app.add_option("--cxx", w.cxx));
         last_wins(app.add_option("-O", w.opt_level));
         app.add_flag("-v,--verbose", w.verbose);
@@ -272,7 +270,6 @@ class Validator {
     bool warm(const Words& w, Request& request) {
         result_.help_hint = "ropc warm --help";
         driver::WarmOptions& o = request.warm;
-        o.cache_dir = request.front.cache_dir;
         o.into = w.into;
         o.cxx = w.cxx;
         o.verbose = w.verbose;
@@ -316,7 +313,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
     register_words(*app.add_subcommand("check"), check,
                    kIncludes | kDiagnostics | kFormat | kNoBind);
-    register_words(*app.add_subcommand("build"), build, kIncludes | kDiagnostics | kEmit | kBuild);
+    register_words(*app.add_subcommand("build"), build,
+                   kIncludes | kDiagnostics | kEmit | kBuild | kCompiler);
     register_words(*app.add_subcommand("emit"), emit, kIncludes | kDiagnostics | kNoBind | kEmit);
     register_words(*app.add_subcommand("graph"), graph, kDiagnostics);
     register_words(*app.add_subcommand("explain"), explain, 0);
@@ -324,7 +322,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     register_words(*app.add_subcommand("help"), help, 0);
     register_words(*app.add_subcommand("fmt"), fmt, kDiagnostics | kFmt);
     register_words(*app.add_subcommand("lsp"), lsp, kIncludes | kLsp);
-    register_words(*app.add_subcommand("warm"), warm, kWarm);
+    register_words(*app.add_subcommand("warm"), warm, kWarm | kCompiler);
     const std::vector<std::pair<Command, Words*>> subcommands = {
         {Command::Check, &check}, {Command::Build, &build},     {Command::Emit, &emit},
         {Command::Graph, &graph}, {Command::Explain, &explain}, {Command::Version, &version},

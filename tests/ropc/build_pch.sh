@@ -10,7 +10,7 @@
 set -uo pipefail
 ropc=$1 src=$2 fixture=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/rop/bin" "$work/rop/include"
-fail() { echo "FAIL: $*"; cat "$work/stderr.txt"; exit 1; }
+source "$(dirname "$0")/fixture_build.sh"  # fail, build, has, hasnt, gen_compile
 
 # The installed layout find_toolchain recognizes: bin/ropc, include/ (runtime and stdlib headers
 # merged, as `cmake --install` writes them), lib/ (the build tree's libraries).
@@ -18,27 +18,6 @@ ln "$ropc" "$work/rop/bin/ropc" 2> /dev/null || cp "$ropc" "$work/rop/bin/ropc"
 ln -s "$(cd "$(dirname "$ropc")/../lib" && pwd)" "$work/rop/lib"
 cp -r "$src/runtime/include/." "$src/stdlib/include/." "$work/rop/include/"
 export ROP_CACHE_DIR=$work/cache
-
-# build DIR [FLAGS...]: the fixture's pipeline in DIR (a copy whose `pipeline` name is DIR's, so
-# each copy generates different C++), -v to stderr.txt; the binary must run and write its output.
-build() {
-    local dir=$work/$1
-    shift
-    if [ ! -d "$dir" ]; then
-        cp -r "$fixture/." "$dir"
-        sed -i "s/^pipeline two_uses;/pipeline $(basename "$dir");/" "$dir/two_uses.rop"
-    fi
-    (cd "$dir" && "$work/rop/bin/ropc" build two_uses.rop -o bin --src extra.cpp -v "$@") \
-        2> "$work/stderr.txt" || fail "ropc build $dir $* failed"
-    cp "$work/stderr.txt" "$dir/stderr.txt"  # each build's -v, for a failure's post-mortem
-    rm -f "$dir/out.jsonl"
-    (cd "$dir" && ./bin > run.txt 2>&1) || fail "the binary of $dir failed"
-    grep -q '"text":"HELLO WORLD"' "$dir/out.jsonl" || fail "$dir/out.jsonl: $(cat "$dir/out.jsonl")"
-}
-has() { grep -q -- "$1" "$work/stderr.txt" || fail "no '$1' in -v"; }
-hasnt() { ! grep -q -- "$1" "$work/stderr.txt" || fail "'$1' in -v"; }
-# The generated file's compile command (the only one naming *.generated.cpp).
-gen_compile() { grep -- " -c .*\.generated\.cpp" "$work/stderr.txt"; }
 
 # 1. The first build makes the image while it binds, and uses it only if it is ready by the
 #    time the generated file compiles (it does not wait); the image is there when ropc exits.

@@ -11,7 +11,7 @@
 set -uo pipefail
 ropc=$1 src=$2 fixture=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/rop/bin" "$work/rop/include" "$work/rop/lib"
-fail() { echo "FAIL: $*"; cat "$work/stderr.txt" 2> /dev/null; exit 1; }
+source "$(dirname "$0")/fixture_build.sh"  # fail, build, has, hasnt, gen_compile
 
 ln "$ropc" "$work/rop/bin/ropc" 2> /dev/null || cp "$ropc" "$work/rop/bin/ropc"
 # The build tree's libraries, one by one: its lib/rop/ (the build tree's own seed) stays out.
@@ -48,24 +48,12 @@ snapshot > "$work/seed.before"
 grep -q "$image (unchanged)" "$work/warm.txt" || fail "second warm: $(cat "$work/warm.txt")"
 snapshot | diff "$work/seed.before" - > /dev/null || fail "the second warm rewrote the seed"
 
-# build DIR CACHE [FLAGS...]: the fixture in DIR (named after DIR, so each generates its own
-# C++) built with the cache CACHE, -v to stderr.txt; the binary must run and write its output.
-build() {
-    local dir=$work/$1 cache=$work/$2
-    shift 2
-    if [ ! -d "$dir" ]; then
-        cp -r "$fixture/." "$dir"
-        sed -i "s/^pipeline two_uses;/pipeline $(basename "$dir");/" "$dir/two_uses.rop"
-    fi
-    (cd "$dir" && ROP_CACHE_DIR=$cache "$rop" build two_uses.rop -o bin --src extra.cpp -v "$@") \
-        2> "$work/stderr.txt" || fail "ropc build $dir failed"
-    rm -f "$dir/out.jsonl"
-    (cd "$dir" && ./bin > run.txt 2>&1) || fail "the binary of $dir failed"
-    grep -q '"text":"HELLO WORLD"' "$dir/out.jsonl" || fail "$dir/out.jsonl: $(cat "$dir/out.jsonl")"
+# build_with CACHE DIR [FLAGS...]: fixture_build.sh's build of DIR with the cache $work/CACHE.
+build_with() {
+    local cache=$work/$1
+    shift
+    ROP_CACHE_DIR=$cache build "$@"
 }
-has() { grep -q -- "$1" "$work/stderr.txt" || fail "no '$1' in -v"; }
-hasnt() { ! grep -q -- "$1" "$work/stderr.txt" || fail "'$1' in -v"; }
-gen_compile() { grep -- " -c .*\.generated\.cpp" "$work/stderr.txt"; }
 # check CACHE: `ropc check` of the fixture with CACHE; its output in check.txt.
 check() {
     (cd "$work/one" && ROP_CACHE_DIR=$work/$1 "$rop" check two_uses.rop) > "$work/check.txt" 2>&1 ||
@@ -74,7 +62,7 @@ check() {
 
 # 3. An empty cache: the first build compiles the generated file with the seed's image at once
 #    and binds with the seed's prelude; nothing is precompiled in the cache.
-build one empty
+build_with empty one
 has "cache: precompiled header $image from rop's installation"
 hasnt "making precompiled header"
 hasnt "not made yet"
@@ -94,15 +82,15 @@ cp "$image" "$work/image.saved"
 head -c 4096 /dev/urandom > "$image"
 sed -i "\| $image$|d" "$(dirname "$image")/manifest"
 snapshot > "$work/seed.damaged"
-build two refused
+build_with refused two
 has "precompiled header $image not used"
 [ -s "$image" ] || fail "the seed's image was removed"
 key=$(basename "$(dirname "$image")")
 [ -f "$work/refused/pch/$key/seed-refused" ] || fail "no seed-refused note in the cache"
-build three refused
+build_with refused three
 has "cache: making precompiled header $work/refused/pch/$key/rop_pch.h.gch"
 hasnt "from rop's installation"
-build four refused
+build_with refused four
 has "cache: precompiled header $work/refused/pch/$key/rop_pch.h.gch unchanged"
 gen_compile | grep -q -- "-include $work/refused/pch/$key/rop_pch.h" || fail "its own not used"
 snapshot | diff "$work/seed.damaged" - > /dev/null || fail "the refused seed was written"
@@ -118,7 +106,7 @@ snapshot > "$work/seed.before"
 check before_edit
 cp "$work/check.txt" "$work/check.before"
 echo "// edited" >> "$work/rop/include/rop/udf.h"
-build five edited
+build_with edited five
 hasnt "from rop's installation"
 has "cache: making precompiled header $work/edited/pch/$key/rop_pch.h.gch"
 [ -n "$(find "$work/edited/bind" -name 'rop-bind-prelude-*.pch')" ] ||
