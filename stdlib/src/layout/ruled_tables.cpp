@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 
 namespace rop::stdlib::layout::detail {
@@ -20,51 +21,83 @@ struct Run {  // dark pixels [from, to) along one line
     int to;
 };
 
-bool dark(const Image& image, int x, int y) {
-    const std::uint8_t* p =
-        image.pixels->data() + image.stride() * y + static_cast<std::size_t>(x) * image.channels;
-    int sum = 0;
-    for (int c = 0; c < image.channels; ++c) sum += p[c];
-    return sum < 128 * image.channels;
+// Dark runs at least a minimum length long in every row and in every column, each line's in
+// order of position.
+struct Runs {
+    std::vector<std::vector<Run>> rows;
+    std::vector<std::vector<Run>> columns;
+};
+
+// True when none of the 8 bytes at `p` is dark: every byte has its high bit set (>= 128).
+bool light8(const std::uint8_t* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    return (v & 0x8080808080808080ULL) == 0x8080808080808080ULL;
 }
 
-// Runs of dark pixels at least `min_length` long in every line (row for horizontal, column
-// for vertical), each line's in order. Both scan the image row by row (a column walk would touch
-// a new cache line per pixel): a vertical run is counted per column as the rows go by.
-std::vector<std::vector<Run>> dark_runs(const Image& image, bool horizontal, int min_length) {
-    std::vector<std::vector<Run>> runs(horizontal ? image.height : image.width);
-    if (horizontal) {
-        for (int y = 0; y < image.height; ++y) {
-            int run = 0;
-            for (int x = 0; x <= image.width; ++x) {
-                if (x < image.width && dark(image, x, y)) {
-                    ++run;
-                    continue;
-                }
-                if (run >= min_length) runs[y].push_back(Run{x - run, x});
-                run = 0;
+// One pass over the image, row by row (a column walk would touch a new cache line per pixel):
+// a row's runs as it is read, a column's runs counted per column as the rows go by. A pixel is
+// dark when its channels' mean is below 128; a gray row is read in place (dark: the high bit is
+// clear), an RGB row is first turned into 0 (dark) / 255 bytes. Most of a page is white, so a
+// chunk of 8 light pixels with no column run open in it is passed in one step.
+Runs dark_runs(const Image& image, int row_min, int column_min) {
+    const int width = image.width;
+    const int height = image.height;
+    Runs runs{std::vector<std::vector<Run>>(height), std::vector<std::vector<Run>>(width)};
+    std::vector<std::uint8_t> converted(image.channels == 1 ? 0 : width);
+    std::vector<int> column(width, 0);          // the length of the dark run ending here
+    std::vector<int> open((width + 7) / 8, 0);  // columns of each 8-pixel chunk in a run
+    auto close_column = [&](int x, int y) {
+        if (column[x] >= column_min) runs.columns[x].push_back(Run{y - column[x], y});
+        column[x] = 0;
+        --open[x / 8];
+    };
+    for (int y = 0; y < height; ++y) {
+        const std::uint8_t* row = image.pixels->data() + image.stride() * y;
+        if (image.channels != 1) {
+            for (int x = 0; x < width; ++x) {
+                int sum = 0;
+                for (int c = 0; c < image.channels; ++c) sum += row[x * image.channels + c];
+                converted[x] = sum < 128 * image.channels ? 0 : 255;
             }
+            row = converted.data();
         }
-        return runs;
-    }
-    std::vector<int> run(image.width, 0);
-    for (int y = 0; y <= image.height; ++y) {
-        for (int x = 0; x < image.width; ++x) {
-            if (y < image.height && dark(image, x, y)) {
-                ++run[x];
+        std::vector<Run>& row_runs = runs.rows[y];
+        int start = -1;  // the row's open run
+        auto close_row = [&](int x) {
+            if (x - start >= row_min) row_runs.push_back(Run{start, x});
+            start = -1;
+        };
+        for (int x = 0; x < width;) {  // x is at the start of an 8-pixel chunk
+            if (x + 8 <= width && light8(row + x)) {
+                if (start >= 0) close_row(x);
+                for (int i = x; open[x / 8] > 0; ++i) {
+                    if (column[i] > 0) close_column(i, y);
+                }
+                x += 8;
                 continue;
             }
-            if (run[x] >= min_length) runs[x].push_back(Run{y - run[x], y});
-            run[x] = 0;
+            for (const int end = std::min(width, x + 8); x < end; ++x) {
+                if (row[x] < 128) {
+                    if (start < 0) start = x;
+                    if (column[x]++ == 0) ++open[x / 8];
+                } else {
+                    if (start >= 0) close_row(x);
+                    if (column[x] > 0) close_column(x, y);
+                }
+            }
         }
+        if (start >= 0) close_row(width);
+    }
+    for (int x = 0; x < width; ++x) {
+        if (column[x] > 0) close_column(x, height);
     }
     return runs;
 }
 
-// Rules along one axis: the runs of dark_runs; runs on adjacent lines that overlap merge into
-// one (thick) rule.
-std::vector<Rule> find_rules(const Image& image, bool horizontal, int min_length) {
-    const std::vector<std::vector<Run>> runs = dark_runs(image, horizontal, min_length);
+// Rules along one axis from its lines' runs: runs on adjacent lines that overlap merge into one
+// (thick) rule.
+std::vector<Rule> find_rules(const std::vector<std::vector<Run>>& runs) {
     const int lines = static_cast<int>(runs.size());
     struct Open {
         int first, last, from, to;
@@ -122,8 +155,9 @@ std::vector<RuledTable> find_ruled_tables(const Image& image, int dpi) {
     std::vector<RuledTable> tables;
     if (image.empty()) return tables;
     const int tolerance = std::max(2, dpi / 24);  // ~3 points
-    const std::vector<Rule> hs = find_rules(image, true, std::max(20, dpi / 2));
-    const std::vector<Rule> vs = find_rules(image, false, std::max(12, dpi / 5));
+    const Runs runs = dark_runs(image, std::max(20, dpi / 2), std::max(12, dpi / 5));
+    const std::vector<Rule> hs = find_rules(runs.rows);
+    const std::vector<Rule> vs = find_rules(runs.columns);
     const int n = static_cast<int>(hs.size() + vs.size());
     std::vector<int> parent(n);
     std::iota(parent.begin(), parent.end(), 0);
