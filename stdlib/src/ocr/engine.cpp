@@ -87,10 +87,12 @@ void Tesseract::Engine::recognize(const Image& image, int dpi, double offset_x, 
     if (it) {
         do {
             if (it->Empty(tesseract::RIL_WORD)) continue;
-            if (it->IsAtBeginningOf(tesseract::RIL_BLOCK)) ++block;
-            if (it->IsAtBeginningOf(tesseract::RIL_PARA)) ++paragraph;
-            const bool new_line =
-                it->IsAtBeginningOf(tesseract::RIL_TEXTLINE) || result.lines.empty();
+            // Each IsAtBeginningOf above the word walks its line from the start, and a block or
+            // a paragraph starts only where a line does: ask for those at a line's start only.
+            const bool line_start = it->IsAtBeginningOf(tesseract::RIL_TEXTLINE);
+            if (line_start && it->IsAtBeginningOf(tesseract::RIL_BLOCK)) ++block;
+            if (line_start && it->IsAtBeginningOf(tesseract::RIL_PARA)) ++paragraph;
+            const bool new_line = line_start || result.lines.empty();
             Word word;
             word.text = trimmed(take_text(it->GetUTF8Text(tesseract::RIL_WORD)));
             word.bbox = box(*it, tesseract::RIL_WORD);
