@@ -8,7 +8,7 @@ Usage: limit_pairs.py --bin BINARY [--pairs N] [--python VENV_PYTHON] [--work DI
            (bench/results/b4/work/mineru-peer)
   PDF...   default: B4's corpus (examples/mineru/in/*.pdf and two of Debian's manuals)
 Prints one line per pair (rop's wall and CPU, Tesseract alone's wall and CPU per page, the
-ratio alone / rop) and the median ratio. Same settings as run_b4_peer.sh: 150 dpi gray, eng,
+ratio alone / rop, and the same with poppler's render CPU counted in) and the median ratios. Same settings as run_b4_peer.sh: 150 dpi gray, eng,
 OMP_THREAD_LIMIT=1, 2 engines.
 """
 
@@ -47,7 +47,7 @@ def main():
             f.write(json.dumps({"path": pdf}) + "\n")
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
     print("load before: %.2f %.2f %.2f" % os.getloadavg(), flush=True)
-    ratios = []
+    ratios, render_ratios = [], []
     for i in range(args.pairs):
         out = os.path.join(work, "out")
         shutil.rmtree(out, ignore_errors=True)
@@ -66,12 +66,18 @@ def main():
         alone = json.loads(result.stdout.strip().splitlines()[-1])
         ratio = alone["wall_s"] / rop_wall
         ratios.append(ratio)
+        # Render + OCR: Tesseract alone's wall with poppler's render CPU counted in, spread over
+        # the same cores (peer_bench.py's "of render + OCR").
+        ocr = alone["cpu_s_per_page"]
+        render_ratio = ratio * (ocr + alone["render_poppler_cpu_s_per_page"]) / ocr
+        render_ratios.append(render_ratio)
         print(f"pair {i + 1}: rop {rop_wall:.2f} s ({usage.ru_utime + usage.ru_stime:.1f} CPU-s), "
-              f"Tesseract alone {alone['wall_s']:.2f} s ({alone['cpu_s_per_page']:.3f} "
-              f"CPU-s/page), rop at {ratio:.1%} of it", flush=True)
+              f"Tesseract alone {alone['wall_s']:.2f} s ({ocr:.3f} CPU-s/page), rop at "
+              f"{ratio:.1%} of it, {render_ratio:.1%} of render + OCR", flush=True)
     load = "%.2f %.2f %.2f" % os.getloadavg()
     print(f"median: rop at {statistics.median(ratios):.1%} of Tesseract alone "
-          f"({min(ratios):.1%}-{max(ratios):.1%}); load after: {load}")
+          f"({min(ratios):.1%}-{max(ratios):.1%}), {statistics.median(render_ratios):.1%} of "
+          f"render + OCR; load after: {load}")
 
 
 if __name__ == "__main__":
