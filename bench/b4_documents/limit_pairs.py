@@ -8,8 +8,8 @@ Usage: limit_pairs.py --bin BINARY [--pairs N] [--python VENV_PYTHON] [--work DI
            (bench/results/b4/work/mineru-peer)
   PDF...   default: B4's corpus (examples/mineru/in/*.pdf and two of Debian's manuals)
 Prints one line per pair (rop's wall and CPU, Tesseract alone's wall and CPU per page, the
-ratio alone / rop, and the same with poppler's render CPU counted in) and the median ratios. Same settings as run_b4_peer.sh: 150 dpi gray, eng,
-OMP_THREAD_LIMIT=1, 2 engines.
+ratio alone / rop, and the same against render + OCR) and the median ratios. Same settings as
+run_b4_peer.sh: 150 dpi gray, eng, OMP_THREAD_LIMIT=1, 2 engines.
 """
 
 import argparse
@@ -20,6 +20,8 @@ import shutil
 import statistics
 import subprocess
 import time
+
+from tesseract_limit import render_factor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -66,10 +68,8 @@ def main():
         alone = json.loads(result.stdout.strip().splitlines()[-1])
         ratio = alone["wall_s"] / rop_wall
         ratios.append(ratio)
-        # Render + OCR: Tesseract alone's wall with poppler's render CPU counted in, spread over
-        # the same cores (peer_bench.py's "of render + OCR").
         ocr = alone["cpu_s_per_page"]
-        render_ratio = ratio * (ocr + alone["render_poppler_cpu_s_per_page"]) / ocr
+        render_ratio = ratio / render_factor(ocr, alone["render_poppler_cpu_s_per_page"])
         render_ratios.append(render_ratio)
         print(f"pair {i + 1}: rop {rop_wall:.2f} s ({usage.ru_utime + usage.ru_stime:.1f} CPU-s), "
               f"Tesseract alone {alone['wall_s']:.2f} s ({ocr:.3f} CPU-s/page), rop at "

@@ -17,6 +17,8 @@ import sys
 import time
 import unicodedata
 
+from tesseract_limit import render_factor
+
 
 def busy_jiffies():
     """(busy, total) jiffies of all CPUs since boot, from /proc/stat."""
@@ -190,9 +192,9 @@ def main():
     # The same limit with the render counted in: Tesseract alone's rate scaled by its OCR CPU
     # per page over OCR + poppler's render CPU per page, both measured in the same rounds (the
     # work every row must do; rop also assembles and writes, Ray writes).
-    t_ocr = med("tesseract_alone", "cpu_s_per_page")
-    t_render = med("tesseract_alone", "render_poppler_cpu_s_per_page")
-    render_limit_rate = limit_rate * t_ocr / (t_ocr + t_render)
+    render_limit_rate = limit_rate * render_factor(
+        med("tesseract_alone", "cpu_s_per_page"),
+        med("tesseract_alone", "render_poppler_cpu_s_per_page"))
     commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     result = {"commit": commit, "cores": cores, "documents": len(args.pdfs), "pages": pages, "rounds": args.rounds,

@@ -24,6 +24,12 @@ import time
 os.environ["OMP_THREAD_LIMIT"] = "1"
 
 
+def render_factor(ocr_cpu, render_cpu):
+    """Render + OCR, the limit with poppler's render counted in, is Tesseract alone's rate times
+    this: its OCR CPU per page over OCR plus render CPU per page, spread over the same cores."""
+    return ocr_cpu / (ocr_cpu + render_cpu)
+
+
 def render_cpu(pdfs, dpi):
     """CPU-s of rendering every page at dpi, gray: poppler (pdftoppm, to files) and pypdfium2
     (in memory, as raydata_ocr.py renders). For the report only: not part of the limit."""

@@ -71,7 +71,7 @@ Runs dark_runs(const Image& image, int row_min, int column_min) {
         for (int x = 0; x < width;) {  // x is at the start of an 8-pixel chunk
             if (x + 8 <= width && light8(row + x)) {
                 if (start >= 0) close_row(x);
-                for (int i = x; open[x / 8] > 0; ++i) {
+                for (int i = x; i < x + 8 && open[x / 8] > 0; ++i) {
                     if (column[i] > 0) close_column(i, y);
                 }
                 x += 8;
