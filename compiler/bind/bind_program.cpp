@@ -89,6 +89,7 @@ void read_headers(BindContext& ctx) {
     read.resource_dir = ctx.options.resource_dir;
     read.pch_cache_dir = ctx.options.pch_cache_dir;
     read.pch_seed_dir = ctx.options.pch_seed_dir;
+    read.pch_mark_used = ctx.options.pch_mark_used;
     if (!paths.empty()) ctx.out.library = read_udfs(paths, include_dirs, &errors, read);
     check_header_errors(ctx, errors);
 }

@@ -28,6 +28,7 @@ struct ProgramBindOptions {
     std::string resource_dir;   // Clang's; empty: the one ropc was built against
     std::string pch_cache_dir;  // see ReadOptions::pch_cache_dir; empty: no cache
     std::string pch_seed_dir;   // see ReadOptions::pch_seed_dir; empty: none
+    bool pch_mark_used = true;  // see ReadOptions::pch_mark_used
     bool lint = true;           // the nondeterminism lint (a warning per finding)
     // Where notes that point into a C++ header load it, so they render as
     // `udfs/x.hpp:12:1: note: declared here` with the line (the SourceManager `diags` renders

@@ -30,6 +30,7 @@
 #include <llvm/Support/xxhash.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -231,9 +232,18 @@ std::string prelude_pch_path(const std::vector<std::string>& args, const std::st
 // `rebuild`); nothing when it cannot be built (rop/udf.h not on the include path, a C++ error).
 std::optional<std::string> prelude_pch(const std::vector<std::string>& args,
                                        const std::string& prelude, const std::string& cache_dir,
-                                       bool rebuild) {
+                                       bool rebuild, bool mark_used) {
     std::string pch = prelude_pch_path(args, prelude, cache_dir);
-    if (!rebuild && llvm::sys::fs::exists(pch)) return pch;
+    if (!rebuild && llvm::sys::fs::exists(pch)) {
+        // Marked used (its modification time), so that `ropc cache prune` keeps it over older
+        // entries (driver/cache_admin.h); Clang does not look at the image's own time.
+        std::error_code ec;
+        if (mark_used) {
+            std::filesystem::last_write_time(pch, std::filesystem::file_time_type::clock::now(),
+                                             ec);
+        }
+        return pch;
+    }
     if (llvm::sys::fs::create_directories(cache_dir)) return std::nullopt;
 
     std::vector<std::string> pch_args = args;
@@ -365,7 +375,8 @@ UdfLibrary read_udfs(const std::vector<std::string>& headers,
                 std::string seed = prelude_pch_path(prelude_args, text, options.pch_seed_dir);
                 if (llvm::sys::fs::exists(seed)) return seed;
             }
-            if (auto made = prelude_pch(prelude_args, text, options.pch_cache_dir, rebuild)) {
+            if (auto made = prelude_pch(prelude_args, text, options.pch_cache_dir, rebuild,
+                                        options.pch_mark_used)) {
                 return made;
             }
         }

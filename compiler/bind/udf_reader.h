@@ -32,6 +32,9 @@ struct ReadOptions {
     // --into`): used when pch_cache_dir has none of its own, never written. One Clang rejects
     // (a header edited since, another Clang) is left alone and pch_cache_dir makes its own.
     std::string pch_seed_dir;
+    // Mark the cache's prelude used (its modification time) when it is read, for `ropc cache
+    // prune`; `ropc warm --into` does not (a seed is never touched).
+    bool pch_mark_used = true;
 };
 
 // The text of the precompiled prelude: `#include` lines, rop/udf.h first.

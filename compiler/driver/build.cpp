@@ -19,6 +19,7 @@
 #include "driver/build_info.h"
 #include "driver/bundle.h"
 #include "driver/cache.h"
+#include "driver/cache_admin.h"
 #include "driver/cxx_errors.h"
 #include "driver/driver.h"
 #include "driver/front.h"
@@ -128,6 +129,9 @@ class Builder {
                 return usage("build needs -o OUTPUT");
             }
             cache_ = cache_dir(options_.front.cache_dir);
+            std::string limit_error;
+            cache_limit_ = cache_limit(&limit_error);
+            if (!cache_limit_) return usage(limit_error);
             if (!compiler_identity()) return kUsage;
             // --keep-cpp wants the generated file written, --bundle what binding finds (the OCR
             // languages): take the full path (still cached).
@@ -141,7 +145,28 @@ class Builder {
             pch_.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) {
             err_ << pch_.get().log;
         }
+        if (status == kOk && options_.emit == BuildEmit::None) keep_cache_limit();
         return status;
+    }
+
+    // A build that added to the cache keeps it within ROP_CACHE_MAX_SIZE: past it, the least
+    // recently used entries go until 80% of it is left (so that not every build prunes). What
+    // this build used is recent and stays.
+    void keep_cache_limit() {
+        if (!cache_limit_ || *cache_limit_ == 0) return;
+        std::uintmax_t total = 0;
+        for (const CacheEntry& entry : list_cache(cache_)) total += entry.bytes;
+        if (total <= *cache_limit_) return;
+        PruneOptions prune;
+        prune.max_bytes = *cache_limit_ / 5 * 4;
+        const PruneResult result = prune_cache(cache_, prune);
+        verbose("cache: " + format_bytes(total) + " is over ROP_CACHE_MAX_SIZE (" +
+                format_bytes(*cache_limit_) + "): removed " +
+                std::to_string(result.removed.size()) + " least recently used entries (" +
+                format_bytes(result.freed) + "), " + format_bytes(result.left_bytes) + " left");
+        for (const std::string& error : result.errors) {
+            err_ << "ropc: warning: cannot remove " << error << " from the cache\n";
+        }
     }
 
     // `ropc warm`: generated.h's image for this compiler and -O, then binding's prelude (made
@@ -151,6 +176,7 @@ class Builder {
     int warm(const WarmOptions& warm) {
         toolchain_ = find_toolchain();
         toolchain_.seed_dir.clear();
+        mark_used_ = false;  // --into may be a seed, which is never touched
         cxx_ = find_host_compiler(options_.cxx);
         cache_ = cache_dir(warm.into);  // no --into: the user's cache
         if (!compiler_identity()) return kUsage;
@@ -173,6 +199,7 @@ class Builder {
             "pipeline warm;\nsource _files : File = std.io.Files(glob: \"*\");\n");
         FrontOptions front;
         front.cache_dir = cache_;
+        front.mark_cache_used = false;
         const FrontResult result = run_front(file, sources, front, toolchain_);
         print_text_diagnostics(sources, result.diagnostics, ColorMode::Never, err_);
         const fs::path bind_dir = fs::path(cache_) / "bind";
@@ -268,6 +295,14 @@ class Builder {
         const fs::path binary = fs::path(cache_) / "bin" / manifest->value;
         if (!fs::exists(binary)) return false;
         if (!copy_atomically(binary, options_.output, true)) return false;
+        // What the fast path needs next time: the manifest, the binary, and the generated file
+        // the manifest lists (it is in the cache's gen/).
+        mark_used(fast_manifest_path());
+        mark_used(binary);
+        const std::string gen_prefix = (fs::path(cache_) / "gen").string() + "/";
+        for (const auto& file : manifest->files) {
+            if (file.first.starts_with(gen_prefix)) mark_used(fs::path(file.first).parent_path());
+        }
         verbose("cache: unchanged, copied " + binary.string());
         return true;
     }
@@ -328,7 +363,9 @@ class Builder {
         // The generated file, named by its contents so that identical code compiles once.
         const fs::path gen_dir = fs::path(cache_) / "gen" / hash_bytes(generated.code);
         const fs::path gen_path = gen_dir / generated_name;
-        if (!fs::exists(gen_path) && !write_file_atomically(gen_path, generated.code)) {
+        if (fs::exists(gen_path)) {
+            mark_used(gen_dir);
+        } else if (!write_file_atomically(gen_path, generated.code)) {
             return usage("cannot write " + gen_path.string());
         }
 
@@ -430,6 +467,8 @@ class Builder {
             std::optional<Manifest> m = Manifest::parse(*text);
             if (m && m->fresh() && fs::exists(object)) {
                 note("cache: " + source + " unchanged");
+                mark_used(object);
+                mark_used(manifest_path);
                 outcome.ok = true;
                 outcome.object = object.string();
                 outcome.object_key = m->value;
@@ -563,6 +602,7 @@ class Builder {
         const bool old = fs::exists(manifest_path);
         if (fresh(dir)) {
             note("cache: precompiled header " + image + " unchanged");
+            if (mark_used_) mark_used(dir);
             return pch;
         }
         if (!toolchain_.seed_dir.empty() && !fs::exists(dir / kSeedRefused) &&
@@ -740,7 +780,9 @@ class Builder {
         }
         const std::string key = h.hex();
         const fs::path binary = fs::path(cache_) / "bin" / key;
-        if (!fs::exists(binary)) {
+        if (fs::exists(binary)) {
+            mark_used(binary);
+        } else {
             std::error_code ec;
             fs::create_directories(binary.parent_path(), ec);
             const std::string temp = binary.string() + ".tmp." + std::to_string(getpid());
@@ -803,6 +845,8 @@ class Builder {
     std::string cxx_;
     std::string compiler_id_;
     std::string cache_;
+    std::optional<std::uintmax_t> cache_limit_;  // ROP_CACHE_MAX_SIZE (0: none)
+    bool mark_used_ = true;                      // mark the cache entries a build reuses
     std::shared_future<PchOutcome> pch_;
     mutable std::atomic<bool> pch_making_{false};     // pch_ is being made, not just found
     mutable std::atomic<bool> pch_log_shown_{false};  // its -v lines are printed

@@ -79,6 +79,7 @@ FrontResult run_front(FileId file, SourceManager& sources, const FrontOptions& o
             bind_options.pch_seed_dir =
                 (std::filesystem::path(toolchain.seed_dir) / "bind").string();
         }
+        bind_options.pch_mark_used = options.mark_cache_used;
         bind_options.sources = &sources;
         result.bound = bind::bind_program(*result.program, sources.name(file), bind_options, diags);
         if (result.bound) attach_bindings(*result.program, *result.bound);

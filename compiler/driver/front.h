@@ -31,6 +31,7 @@ struct FrontOptions {
     Format format = Format::Text;           // --format=text|json|sarif (check)
     ColorMode color = ColorMode::Auto;      // --color=auto|always|never
     std::string cache_dir;                  // empty: cache_dir()'s discovery (toolchain.h)
+    bool mark_cache_used = true;            // false: `ropc warm`, which may fill a seed
 };
 
 struct FrontResult {

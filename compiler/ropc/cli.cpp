@@ -6,6 +6,7 @@
 #include <charconv>
 #include <string_view>
 
+#include "driver/cache_admin.h"
 #include "rop/vocab/suggest.h"
 
 namespace rop::cli {
@@ -13,8 +14,9 @@ namespace rop::cli {
 namespace {
 
 // Every command word, for the did-you-mean of a misspelt one.
-constexpr std::array<std::string_view, 10> kCommands = {
-    "check", "build", "emit", "graph", "explain", "version", "help", "fmt", "lsp", "warm"};
+constexpr std::array<std::string_view, 11> kCommands = {
+    "check", "build", "emit", "graph", "explain", "version", "help", "fmt", "lsp", "warm", "cache"};
+constexpr std::array<std::string_view, 3> kCacheActions = {"info", "prune", "clear"};
 
 std::optional<Command> subcommand(std::string_view word) {
     if (word == "check") return Command::Check;
@@ -27,6 +29,7 @@ std::optional<Command> subcommand(std::string_view word) {
     if (word == "fmt") return Command::Fmt;
     if (word == "lsp") return Command::Lsp;
     if (word == "warm") return Command::Warm;
+    if (word == "cache") return Command::Cache;
     return std::nullopt;
 }
 
@@ -58,6 +61,7 @@ enum Group : unsigned {
     kLsp = 1u << 8,          // --bind
     kWarm = 1u << 9,         // --into
     kCompiler = 1u << 10,    // --cxx, -O, -v: the host compiler's (build and warm)
+    kCache = 1u << 11,       // --max-size, --older-than, --dry-run
 };
 
 // What CLI11 fills for one (sub)command; validated afterwards, so the messages stay ropc's.
@@ -70,12 +74,13 @@ struct Words {
     std::string max_errors, format, color, emit, explain;
     bool no_bind = false;
     bool version = false;
-    std::string output, cxx, keep_cpp, opt_level, jobs, bundle, into;
+    std::string output, cxx, keep_cpp, opt_level, jobs, bundle, into, max_size, older_than;
     bool static_link = false, mpi = false;
     std::vector<std::string> sources;
     bool verbose = false;
     bool check = false, in_place = false;
     bool bind = false;
+    bool dry_run = false;
 
     // Whether the option `name` was on the command line (false when this command has none).
     bool given(const char* name) const {
@@ -122,6 +127,11 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
     }
     if (groups & kLsp) app.add_flag("--bind", w.bind);
     if (groups & kWarm) last_wins(app.add_option("--into", w.into));
+    if (groups & kCache) {
+        last_wins(app.add_option("--max-size", w.max_size));
+        last_wins(app.add_option("--older-than", w.older_than));
+        app.add_flag("--dry-run", w.dry_run);
+    }
     if (groups & kCompiler) {
         last_wins(app.add_option("--cxx", w.cxx));
         last_wins(app.add_option("-O", w.opt_level));
@@ -154,6 +164,8 @@ std::string missing_value(const std::string& option) {
     if (option == "-j" || option == "--jobs") return "-j needs a number of jobs";
     if (option == "--bundle") return "--bundle needs a directory or a .tar.gz file";
     if (option == "--into") return "--into needs a directory";
+    if (option == "--max-size") return "--max-size needs a size, e.g. 5G";
+    if (option == "--older-than") return "--older-than needs an age, e.g. 30d";
     return option + " needs a value";
 }
 
@@ -279,6 +291,49 @@ class Validator {
         return true;
     }
 
+    bool cache(const Words& w, Request& request) {
+        result_.help_hint = "ropc cache --help";
+        CacheRequest& c = request.cache;
+        if (request.files.size() > 1) return fail("ropc cache takes one action");
+        if (!request.files.empty()) {
+            const std::string& word = request.files.front();
+            if (word == "info") {
+                c.action = CacheAction::Info;
+            } else if (word == "prune") {
+                c.action = CacheAction::Prune;
+            } else if (word == "clear") {
+                c.action = CacheAction::Clear;
+            } else {
+                return fail("unknown cache action '" + word + "' (expected info, prune or clear)" +
+                            did_you_mean(word, kCacheActions));
+            }
+        }
+        for (const char* option : {"--max-size", "--older-than"}) {
+            if (w.given(option) && c.action != CacheAction::Prune) {
+                return fail(std::string(option) + " is for `ropc cache prune`");
+            }
+        }
+        if (w.dry_run && c.action == CacheAction::Info) {
+            return fail("--dry-run is for `ropc cache prune` and `ropc cache clear`");
+        }
+        c.dry_run = w.dry_run;
+        if (w.given("--max-size")) {
+            c.max_size = driver::parse_size(w.max_size);
+            if (!c.max_size) {
+                return fail("--max-size takes a size (e.g. 5G, 500M, 0), found '" + w.max_size +
+                            "'");
+            }
+        }
+        if (w.given("--older-than")) {
+            c.older_than = driver::parse_age(w.older_than);
+            if (!c.older_than) {
+                return fail("--older-than takes an age (e.g. 30d, 12h, 45m), found '" +
+                            w.older_than + "'");
+            }
+        }
+        return true;
+    }
+
   private:
     bool opt_level(const Words& w, std::string& out) {
         if (w.opt_level.empty() || w.opt_level.size() > 4) {
@@ -309,7 +364,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     // One subcommand at most: after it, a command word is a file name (`ropc help check`,
     // `ropc check build`), not a second subcommand.
     app.require_subcommand(0, 1);
-    Words top, check, build, emit, graph, explain, version, help, fmt, lsp, warm;
+    Words top, check, build, emit, graph, explain, version, help, fmt, lsp, warm, cache;
     register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
     register_words(*app.add_subcommand("check"), check,
                    kIncludes | kDiagnostics | kFormat | kNoBind);
@@ -323,11 +378,12 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     register_words(*app.add_subcommand("fmt"), fmt, kDiagnostics | kFmt);
     register_words(*app.add_subcommand("lsp"), lsp, kIncludes | kLsp);
     register_words(*app.add_subcommand("warm"), warm, kWarm | kCompiler);
+    register_words(*app.add_subcommand("cache"), cache, kCache);
     const std::vector<std::pair<Command, Words*>> subcommands = {
         {Command::Check, &check}, {Command::Build, &build},     {Command::Emit, &emit},
         {Command::Graph, &graph}, {Command::Explain, &explain}, {Command::Version, &version},
         {Command::Help, &help},   {Command::Fmt, &fmt},         {Command::Lsp, &lsp},
-        {Command::Warm, &warm}};
+        {Command::Warm, &warm},   {Command::Cache, &cache}};
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
     try {
@@ -336,6 +392,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         const std::string what = e.what();
         result.error = missing_value(what.substr(0, what.find(':')));
         if (build.app->parsed()) result.help_hint = "ropc build --help";
+        if (warm.app->parsed()) result.help_hint = "ropc warm --help";
+        if (cache.app->parsed()) result.help_hint = "ropc cache --help";
         return result;
     } catch (const CLI::ParseError& e) {
         result.error = e.what();
@@ -365,6 +423,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     }
     if (explicit_command == Command::Build) result.help_hint = "ropc build --help";
     if (explicit_command == Command::Warm) result.help_hint = "ropc warm --help";
+    if (explicit_command == Command::Cache) result.help_hint = "ropc cache --help";
     for (const CLI::App* level :
          {static_cast<const CLI::App*>(&app), static_cast<const CLI::App*>(words->app)}) {
         if (const auto error = unknown_option(*level)) {
@@ -440,6 +499,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             break;
         case Command::Warm:
             if (!validate.warm(*words, request)) return result;
+            break;
+        case Command::Cache:
+            if (!validate.cache(*words, request)) return result;
             break;
         case Command::Lsp:
             if (!request.files.empty()) return {std::nullopt, "lsp takes no files"};

@@ -3,6 +3,8 @@
 // ones it accepts; an unknown one gets a did-you-mean from that same list.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,11 +14,20 @@
 
 namespace rop::cli {
 
-enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt, Lsp, Warm };
+enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt, Lsp, Warm, Cache };
 using Format = driver::Format;
 using ColorMode = driver::ColorMode;
 using driver::use_color;
 enum class EmitStage { Tokens, Ast, Plan, Cpp };  // Cpp: what `ropc build --emit=cpp` prints
+
+// `ropc cache [info|prune|clear]` (cache_command.cpp).
+enum class CacheAction { Info, Prune, Clear };
+struct CacheRequest {
+    CacheAction action = CacheAction::Info;
+    std::optional<std::uintmax_t> max_size;          // --max-size
+    std::optional<std::chrono::seconds> older_than;  // --older-than
+    bool dry_run = false;                            // --dry-run
+};
 
 struct Request {
     Command command = Command::Help;
@@ -25,6 +36,7 @@ struct Request {
     EmitStage emit = EmitStage::Plan;
     driver::BuildOptions build;       // Command::Build (its `front` and `rop_path` are set too)
     driver::WarmOptions warm;         // Command::Warm
+    CacheRequest cache;               // Command::Cache
     std::string explain_code;         // --explain
     bool fmt_check = false;           // ropc fmt --check: report, rewrite nothing
     bool fmt_in_place = false;        // ropc fmt -i: rewrite the files

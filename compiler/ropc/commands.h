@@ -11,6 +11,7 @@ int run_check(const Request& request);
 int run_emit(const Request& request);
 int run_graph(const Request& request);
 int run_build(const Request& request);
-int run_fmt(const Request& request);  // fmt.cpp
+int run_fmt(const Request& request);    // fmt.cpp
+int run_cache(const Request& request);  // cache_command.cpp
 
 }  // namespace rop::cli

@@ -40,7 +40,9 @@ std::string build_help() {
            "  --max-errors=N   stop listing after N errors (0: no limit; default 50)\n"
            "  --color=WHEN     colour diagnostics: auto (the default), always or never\n\n"
            "Builds are cached by content (ROP_CACHE_DIR, else $XDG_CACHE_HOME/rop or\n"
-           "~/.cache/rop): an unchanged rebuild only copies the cached binary.\n"
+           "~/.cache/rop): an unchanged rebuild only copies the cached binary. Past\n"
+           "ROP_CACHE_MAX_SIZE (default 5G) a build removes the least recently used entries\n"
+           "(`ropc cache --help`).\n"
            "Exit status: 0 built, 1 errors in the pipeline or its C++ (shown at the .rop line),\n"
            "2 usage error, 3 internal compiler error.\n";
 }
@@ -140,6 +142,26 @@ std::string help_text(std::optional<Command> command) {
                    "The cache: ROP_CACHE_DIR, else $XDG_CACHE_HOME/rop or ~/.cache/rop.\n"
                    "Exit status: 0 both made or unchanged, 1 one could not be made (said why),\n"
                    "2 usage error.\n";
+        case Command::Cache:
+            return "usage: ropc cache [info]\n"
+                   "       ropc cache prune [--max-size SIZE] [--older-than AGE] [--dry-run]\n"
+                   "       ropc cache clear [--dry-run]\n\n"
+                   "The build cache (ROP_CACHE_DIR, else $XDG_CACHE_HOME/rop or ~/.cache/rop):\n"
+                   "objects, binaries, generated files and precompiled headers, each marked when "
+                   "a\n"
+                   "build uses it. Every `ropc build` that adds to it removes the least recently\n"
+                   "used entries once it holds more than ROP_CACHE_MAX_SIZE (default 5G; 0: no\n"
+                   "limit). Nothing used in the last 5 minutes is pruned (a build may need it).\n"
+                   "  info               each part's entries, size and least recent use; the "
+                   "limit\n"
+                   "  prune              remove the least recently used until the cache fits the\n"
+                   "                     limit, and what interrupted builds left behind\n"
+                   "  clear              remove every entry (a running build may then fail)\n"
+                   "  --max-size SIZE    prune to SIZE instead (5G, 500M, 64K; 0: everything)\n"
+                   "  --older-than AGE   prune what was not used for AGE (30d, 12h, 45m, 90s)\n"
+                   "  --dry-run          list what would be removed; remove nothing\n\n"
+                   "Exit status: 0 done, 1 an entry could not be removed (said which), 2 usage "
+                   "error.\n";
         case Command::Version: return "usage: ropc --version\n";
         case Command::Help: break;
     }
@@ -152,6 +174,7 @@ std::string help_text(std::optional<Command> command) {
            "  fmt FILE...            print or rewrite (-i) pipelines in canonical layout\n"
            "  lsp                    serve editors: a Language Server on stdin/stdout\n"
            "  warm                   make the precompiled headers builds and checks use\n"
+           "  cache [ACTION]         the build cache: info, prune or clear\n"
            "  --explain ID           explain a diagnostic id, e.g. E0203\n"
            "  --version              print the version\n\n"
            "`ropc <command> --help` describes one command (`ropc build --help` too).\n";

@@ -21,6 +21,7 @@ int dispatch(const rop::cli::Request& request) {
         case Command::Graph: return run_graph(request);
         case Command::Fmt: return run_fmt(request);
         case Command::Warm: return rop::driver::warm(request.warm, std::cout, std::cerr);
+        case Command::Cache: return run_cache(request);
         case Command::Lsp: {
             rop::lsp::ServerOptions options;
             options.bind = request.lsp_bind;

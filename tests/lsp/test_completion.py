@@ -101,6 +101,10 @@ def main():
           "ropc lsp --<TAB> -> --bind --help")
     check(complete(script_path, ["ropc", "emit", ""], 2) == ["tokens", "ast", "plan", "cpp"],
           "ropc emit <TAB> -> the stages")
+    check(complete(script_path, ["ropc", "cache", ""], 2) == ["info", "prune", "clear"],
+          "ropc cache <TAB> -> the actions")
+    check(complete(script_path, ["ropc", "cache", "prune", "--o"], 3) == ["--older-than"],
+          "ropc cache prune --o<TAB> -> --older-than")
     os.chdir(os.path.join(root, "examples", "wordcount"))
     check("wordcount.rop" in complete(script_path, ["ropc", "check", "word"], 2),
           "ropc check word<TAB> -> wordcount.rop")

@@ -6,7 +6,7 @@
 # them; tests/lsp/test_completion.py fails when the two differ, so a flag added to ropc without
 # its completion (or left here after ropc drops it) is caught. A trailing '=' marks a flag whose
 # value is completed from the lists after it.
-_ropc_commands="check build emit graph fmt lsp warm"
+_ropc_commands="check build emit graph fmt lsp warm cache"
 _ropc_flags_top="--explain --version --help"
 _ropc_flags_check="-Werror --format= --max-errors= -I --no-bind --color= --help"
 _ropc_flags_build="-o --cxx --emit= --keep-cpp -I --src -O -j -v --bundle --static --mpi -Werror --max-errors= --color= --help"
@@ -15,9 +15,11 @@ _ropc_flags_graph="-Werror --max-errors= --color= --help"
 _ropc_flags_fmt="--check -i --in-place -Werror --max-errors= --color= --help"
 _ropc_flags_lsp="--bind -I --help"
 _ropc_flags_warm="--into --cxx -O -v --help"
+_ropc_flags_cache="--max-size --older-than --dry-run --help"
 _ropc_values_format="text json sarif"
 _ropc_values_color="auto always never"
 _ropc_values_emit="tokens ast plan cpp"
+_ropc_values_cache="info prune clear"
 _ropc_values_O="0 1 2 3 s"
 
 _ropc() {
@@ -51,7 +53,7 @@ _ropc() {
         -o | --src) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
         --cxx) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;
         -O) COMPREPLY=($(compgen -W "$_ropc_values_O" -- "$cur")); return 0 ;;
-        -j | --max-errors | --explain) return 0 ;;
+        -j | --max-errors | --explain | --max-size | --older-than) return 0 ;;
     esac
 
     if [[ -z $command ]]; then
@@ -67,6 +69,10 @@ _ropc() {
     fi
     if [[ $command == emit && $prev == emit ]]; then
         COMPREPLY=($(compgen -W "$_ropc_values_emit" -- "$cur"))
+        return 0
+    fi
+    if [[ $command == cache ]]; then
+        [[ $prev == cache ]] && COMPREPLY=($(compgen -W "$_ropc_values_cache" -- "$cur"))
         return 0
     fi
     [[ $command == lsp || $command == warm ]] && return 0
