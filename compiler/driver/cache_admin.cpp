@@ -101,8 +101,7 @@ void mark_used(const fs::path& path) {
     fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
 }
 
-PruneResult prune_cache(const fs::path& dir, const PruneOptions& options,
-                        fs::file_time_type now) {
+PruneResult prune_cache(const fs::path& dir, const PruneOptions& options, fs::file_time_type now) {
     PruneResult result;
     std::vector<CacheEntry> entries = list_cache(dir);
     std::stable_sort(entries.begin(), entries.end(), [](const CacheEntry& a, const CacheEntry& b) {
@@ -128,7 +127,9 @@ PruneResult prune_cache(const fs::path& dir, const PruneOptions& options,
         result.freed += entry.bytes;
         result.removed.push_back(entry);
     };
-    auto recent = [&](const CacheEntry& entry) { return now - entry.last_used < options.keep_recent; };
+    auto recent = [&](const CacheEntry& entry) {
+        return now - entry.last_used < options.keep_recent;
+    };
     // Leftovers of interrupted builds, then what was unused for longer than `older_than`.
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const CacheEntry& entry = entries[i];
@@ -165,8 +166,8 @@ PruneResult prune_cache(const fs::path& dir, const PruneOptions& options,
 
 std::optional<std::uintmax_t> parse_size(std::string_view text) {
     double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value,
-                                           std::chars_format::fixed);
+    const auto [end, ec] =
+        std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
     if (ec != std::errc() || end == text.data() || !(value >= 0)) return std::nullopt;
     std::string unit(end, text.data() + text.size());
     for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

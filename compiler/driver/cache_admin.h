@@ -57,8 +57,9 @@ struct PruneResult {
     std::vector<std::string> errors;  // paths that could not be removed, with the reason
 };
 
-PruneResult prune_cache(const std::filesystem::path& dir, const PruneOptions& options,
-                        std::filesystem::file_time_type now = std::filesystem::file_time_type::clock::now());
+PruneResult prune_cache(
+    const std::filesystem::path& dir, const PruneOptions& options,
+    std::filesystem::file_time_type now = std::filesystem::file_time_type::clock::now());
 
 // "5G", "500M", "64K", "1T", "1024" (bytes); binary units, an optional trailing "B" or "iB"
 // ("5GiB", "5GB" are 5 GiB); "0" is zero. Nothing for anything else.

@@ -86,9 +86,9 @@ int prune(const fs::path& dir, const driver::PruneOptions& options, bool list) {
     const char* verb = options.dry_run ? "would remove " : "removed ";
     if (list) {
         for (const driver::CacheEntry& entry : result.removed) {
-            std::cout << verb << entry.paths.front().string()
-                      << " (" << driver::format_bytes(entry.bytes) << ", used "
-                      << age(entry.last_used, now) << ")\n";
+            std::cout << verb << entry.paths.front().string() << " ("
+                      << driver::format_bytes(entry.bytes) << ", used " << age(entry.last_used, now)
+                      << ")\n";
         }
     }
     std::cout << verb << result.removed.size()
@@ -101,8 +101,7 @@ int prune(const fs::path& dir, const driver::PruneOptions& options, bool list) {
     if (result.kept_recent > 0) {
         std::cout << "kept " << result.kept_recent
                   << (result.kept_recent == 1 ? " entry" : " entries") << " used in the last "
-                  << options.keep_recent.count() / 60
-                  << " min, which a running build may need\n";
+                  << options.keep_recent.count() / 60 << " min, which a running build may need\n";
     }
     for (const std::string& error : result.errors) {
         std::cerr << "ropc: error: cannot remove " << error << "\n";

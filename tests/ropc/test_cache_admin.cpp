@@ -203,8 +203,8 @@ TEST_CASE("prune: what a running build may hold stays; leftovers of interrupted 
     c.file("bin/old", 100, 3600s);
     c.file("bin/recent", 100, 60s);  // used a minute ago
     c.file("obj/k.o", 100, 10s);
-    c.file("obj/k.o.tmp.99", 100, 3600s);   // an interrupted compile's
-    c.file("obj/j.o.tmp.100", 100, 30s);    // a running compile's
+    c.file("obj/k.o.tmp.99", 100, 3600s);  // an interrupted compile's
+    c.file("obj/j.o.tmp.100", 100, 30s);   // a running compile's
     c.file("bin/z.tmp.5", 100, 3600s);
     PruneOptions o;
     o.max_bytes = 0;
@@ -264,9 +264,10 @@ TEST_CASE("cache sizes and ages: the words ropc takes", "[cache]") {
         CHECK(parse_size(text) == want);
     }
     const std::vector<std::pair<std::string, std::optional<std::chrono::seconds>>> ages = {
-        {"90s", 90s}, {"45m", 2700s}, {"12h", 43200s}, {"30d", 2592000s}, {"2w", 1209600s},
-        {"0s", 0s},   {"30", std::nullopt}, {"d", std::nullopt}, {"-1d", std::nullopt},
-        {"1y", std::nullopt}, {"1.5d", std::nullopt}, {"3dd", std::nullopt}, {"", std::nullopt},
+        {"90s", 90s},          {"45m", 2700s},       {"12h", 43200s},        {"30d", 2592000s},
+        {"2w", 1209600s},      {"0s", 0s},           {"30", std::nullopt},   {"d", std::nullopt},
+        {"-1d", std::nullopt}, {"1y", std::nullopt}, {"1.5d", std::nullopt}, {"3dd", std::nullopt},
+        {"", std::nullopt},
     };
     for (const auto& [text, want] : ages) {
         INFO("'" << text << "'");
