@@ -237,8 +237,8 @@ std::optional<std::string> prelude_pch(const std::vector<std::string>& args,
     if (!rebuild && llvm::sys::fs::exists(pch)) {
         // Marked used (its modification time), so that `ropc cache prune` keeps it over older
         // entries (driver/cache_admin.h); Clang does not look at the image's own time.
-        std::error_code ec;
         if (mark_used) {
+            std::error_code ec;
             std::filesystem::last_write_time(pch, std::filesystem::file_time_type::clock::now(),
                                              ec);
         }

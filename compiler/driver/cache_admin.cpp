@@ -110,6 +110,7 @@ PruneResult prune_cache(const fs::path& dir, const PruneOptions& options, fs::fi
     std::uintmax_t total = 0;
     for (const CacheEntry& entry : entries) total += entry.bytes;
     std::vector<bool> gone(entries.size(), false);
+    std::vector<bool> kept(entries.size(), false);  // a threshold named it, but it is recent
     auto remove = [&](std::size_t i) {
         CacheEntry& entry = entries[i];
         if (!options.dry_run) {
@@ -137,7 +138,7 @@ PruneResult prune_cache(const fs::path& dir, const PruneOptions& options, fs::fi
                            (options.older_than && now - entry.last_used >= *options.older_than);
         if (!named) continue;
         if (!options.all && recent(entry)) {
-            if (entry.part != "temp") ++result.kept_recent;
+            kept[i] = entry.part != "temp";
             continue;
         }
         remove(i);
@@ -149,7 +150,7 @@ PruneResult prune_cache(const fs::path& dir, const PruneOptions& options, fs::fi
             if (recent(entries[i])) {
                 // Sorted by use: everything after it is recent too.
                 for (std::size_t j = i; j < entries.size(); ++j) {
-                    result.kept_recent += !gone[j] && entries[j].part != "temp";
+                    kept[j] = kept[j] || (!gone[j] && entries[j].part != "temp");
                 }
                 break;
             }
@@ -158,6 +159,7 @@ PruneResult prune_cache(const fs::path& dir, const PruneOptions& options, fs::fi
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (gone[i]) continue;
+        result.kept_recent += kept[i];
         ++result.left_entries;
         result.left_bytes += entries[i].bytes;
     }

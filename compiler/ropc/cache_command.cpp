@@ -3,8 +3,6 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
-#include <map>
-#include <sstream>
 
 #include "driver/cache_admin.h"
 #include "driver/toolchain.h"

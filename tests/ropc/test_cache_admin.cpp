@@ -225,6 +225,8 @@ TEST_CASE("prune: what a running build may hold stays; leftovers of interrupted 
     r = prune_cache(c.dir, o, c.now);
     CHECK(r.removed.empty());
     CHECK(r.kept_recent == 2);
+    o.max_bytes = 0;  // both thresholds name the same recent entries: each counted once
+    CHECK(prune_cache(c.dir, o, c.now).kept_recent == 2);
     // `ropc cache clear`: everything.
     o = PruneOptions{};
     o.all = true;
