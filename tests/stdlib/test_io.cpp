@@ -108,6 +108,30 @@ TEST_CASE("Files reads a JSONL manifest in its order, with names and metadata") 
     }
 }
 
+TEST_CASE("a manifest line that is not JSON is quoted 60 bytes at most, bytes not UTF-8 escaped") {
+    TempDir dir;
+    auto message = [](const std::string& manifest) {
+        try {
+            io::Files files(manifest);
+        } catch (const std::runtime_error& error) {
+            return std::string(error.what());
+        }
+        return std::string("(no error)");
+    };
+    touch(dir / "big.jsonl", "\"a.pdf\"\n\"" + std::string(10u << 20, 'x') + "\n");
+    const std::string big = message(dir / "big.jsonl");
+    CHECK(big == dir / "big.jsonl" +
+                     ":2: not JSON: column 10485762: syntax error while parsing value - invalid "
+                     "string: missing closing quote; last read: '\"" +
+                     std::string(59, 'x') + "...' (10485761 bytes)");
+    CHECK(big.size() < 1024);
+    touch(dir / "bytes.jsonl", "{\"path\": \"caf\xe9.pdf\"}\n");
+    CHECK(message(dir / "bytes.jsonl") ==
+          dir / "bytes.jsonl" +
+              ":1: not JSON: column 15: syntax error while parsing value - invalid string: "
+              "ill-formed UTF-8 byte; last read: '\"caf\\xe9.'");
+}
+
 TEST_CASE("Jsonl appends one line per item, checkpoints by size and restores") {
     TempDir dir;
     const std::string path = dir / "out/docs.jsonl";

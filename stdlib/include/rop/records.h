@@ -47,22 +47,27 @@ class FieldError : public std::runtime_error {
         : std::runtime_error("field '" + field + "': " + problem) {}
 };
 
-// The value as an error message shows it: `"seven"`, `1.5`, `null`, `an array`, `an empty cell`.
+// Input text as an error message quotes it, between `quote`s (none when empty): at most `limit`
+// bytes of it, cut between characters, then "..." and its size after the closing quote when it
+// is longer (`"aaaa..." (10485760 bytes)`), so that a 10 MB line makes a short message; bytes
+// that are not UTF-8, and control characters, as \xNN, so that the message is one line of valid
+// UTF-8. records.cpp.
+inline constexpr std::size_t kQuotedBytes = 60;
+std::string quote_input(std::string_view text, std::string_view quote = "\"",
+                        std::size_t limit = kQuotedBytes);
+
+// The value as an error message shows it: `"seven"`, `1.5`, `null`, `an array`, `an empty cell`
+// (text and numbers through quote_input).
 inline std::string describe(const Value& value) {
-    auto quoted = [](const std::string& text) {
-        constexpr std::size_t kLimit = 40;
-        std::string out = "\"";
-        out += text.size() > kLimit ? text.substr(0, kLimit) + "..." : text;
-        return out + "\"";
-    };
     switch (value.kind) {
         case Value::Kind::Null: return "null";
         case Value::Kind::Bool: return value.boolean ? "true" : "false";
-        case Value::Kind::Number: return value.text;
-        case Value::Kind::String: return quoted(value.text);
+        case Value::Kind::Number: return quote_input(value.text, "");
+        case Value::Kind::String: return quote_input(value.text);
         case Value::Kind::Array: return "an array";
         case Value::Kind::Object: return "an object";
-        case Value::Kind::Cell: return value.text.empty() ? "an empty cell" : quoted(value.text);
+        case Value::Kind::Cell:
+            return value.text.empty() ? "an empty cell" : quote_input(value.text);
     }
     return "a value";
 }

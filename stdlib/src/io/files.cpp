@@ -9,6 +9,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "json_error.h"
 #include "rop/stdlib/io.h"
 
 namespace rop::stdlib::io {
@@ -110,7 +111,7 @@ std::vector<File> read_manifest(const std::string& manifest) {
         try {
             value = nlohmann::json::parse(line);
         } catch (const nlohmann::json::exception& error) {
-            throw std::runtime_error(where + "not JSON (" + error.what() + ")");
+            throw std::runtime_error(where + "not JSON: " + detail::json_error(error));
         }
         File file;
         if (value.is_string()) {

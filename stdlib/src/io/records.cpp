@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "durable_file.h"
+#include "json_error.h"
 #include "rop/stdlib/io.h"
 
 namespace rop::record_io {
@@ -21,9 +22,92 @@ void append_json_string(std::string& out, std::string_view text) {
                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+namespace {
+
+// Length (1-4) of the well-formed UTF-8 sequence at text[at], 0 when none starts there (a stray
+// continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short: Unicode's Table
+// 3-7), as ropc's diagnostics read it (compiler/support/utf8.cpp; the stdlib has its own copy,
+// since it does not depend on the compiler).
+std::size_t sequence_length(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
+    const auto follows = [&](std::size_t i, unsigned char low, unsigned char high) {
+        return at + i < text.size() && byte(i) >= low && byte(i) <= high;
+    };
+    const unsigned char lead = byte(0);
+    if (lead < 0x80) return 1;
+    if (lead >= 0xC2 && lead <= 0xDF) return follows(1, 0x80, 0xBF) ? 2 : 0;
+    if (lead >= 0xE0 && lead <= 0xEF) {
+        const unsigned char low = lead == 0xE0 ? 0xA0 : 0x80;
+        const unsigned char high = lead == 0xED ? 0x9F : 0xBF;
+        return follows(1, low, high) && follows(2, 0x80, 0xBF) ? 3 : 0;
+    }
+    if (lead >= 0xF0 && lead <= 0xF4) {
+        const unsigned char low = lead == 0xF0 ? 0x90 : 0x80;
+        const unsigned char high = lead == 0xF4 ? 0x8F : 0xBF;
+        return follows(1, low, high) && follows(2, 0x80, 0xBF) && follows(3, 0x80, 0xBF) ? 4 : 0;
+    }
+    return 0;
+}
+
+}  // namespace
+
+std::string quote_input(std::string_view text, std::string_view quote, std::size_t limit) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out(quote);
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t length = sequence_length(text, at);
+        if (at + std::max<std::size_t>(length, 1) > limit) break;
+        const auto byte = static_cast<unsigned char>(text[at]);
+        if (length == 0 || byte < 0x20 || byte == 0x7F) {
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 0xF];
+            ++at;
+        } else {
+            out.append(text.substr(at, length));
+            at += length;
+        }
+    }
+    if (at == text.size()) return out.append(quote);
+    return out.append("...").append(quote) + " (" + std::to_string(text.size()) + " bytes)";
+}
+
 }  // namespace rop::record_io
 
 namespace rop::stdlib::io::detail {
+
+constexpr std::size_t npos = std::string_view::npos;
+
+std::string json_error(const nlohmann::json::exception& error) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: ...": from "column" on;
+    // "[json.exception.out_of_range.406] number overflow parsing '...'": after the id.
+    std::string what = error.what();
+    if (const std::size_t column = what.find("column "); column != std::string::npos) {
+        what.erase(0, column);
+    } else if (const std::size_t id = what.find("] "); what.starts_with('[') && id != npos) {
+        what.erase(0, id + 2);
+    }
+    // nlohmann quotes the input it stopped at whole and raw, between single quotes: "...; last
+    // read: 'TOKEN'", maybe with "; expected <a token's name>" after it, or "number overflow
+    // parsing 'TOKEN'". Its own words around it are short ASCII; they go through quote_input too
+    // (with room to spare), in case a version words them otherwise.
+    constexpr std::size_t kOwnWords = 300;
+    constexpr std::string_view kLastRead = "last read: '";
+    const std::string_view text = what;
+    std::size_t open = text.find(kLastRead);
+    open = open == npos ? text.find('\'') : open + kLastRead.size() - 1;
+    if (open == npos) return rop::record_io::quote_input(text, "", kOwnWords);
+    std::size_t close = text.rfind("'; expected ");
+    if (close == npos || close <= open || text.size() - close > 64) {
+        close = text.back() == '\'' && text.size() - 1 > open ? text.size() - 1 : text.size();
+    }
+    return rop::record_io::quote_input(text.substr(0, open), "", kOwnWords) +
+           rop::record_io::quote_input(text.substr(open + 1, close - open - 1), "'") +
+           rop::record_io::quote_input(text.substr(std::min(close + 1, text.size())), "",
+                                       kOwnWords);
+}
+
 namespace {
 
 using rop::record_io::Value;
@@ -64,10 +148,7 @@ class ValueBuilder {
     bool end_array() { return close(); }
     bool parse_error(std::size_t /*position*/, const std::string& /*token*/,
                      const nlohmann::json::exception& e) {
-        // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." -> the rest.
-        std::string what = e.what();
-        const std::size_t at = what.find("column ");
-        error_ = "not JSON: " + (at == std::string::npos ? what : what.substr(at));
+        error_ = "not JSON: " + json_error(e);
         return false;
     }
 

@@ -280,6 +280,47 @@ TEST_CASE("CsvSource lists bad rows with line and column", "[io][records]") {
           dir / "empty.csv" + ": no header row (an empty file)");
 }
 
+TEST_CASE("a bad record's message quotes 60 bytes of it at most, bytes not UTF-8 escaped",
+          "[io][records]") {
+    // Each line is 10 MB; the message that lists them stays short and valid UTF-8.
+    constexpr std::size_t kBig = 10u << 20;
+    const std::string rest = R"(,"price":1,"paid":true,"tags":[],"customer":{"name":"A"}})";
+    TempDir dir;
+    const std::string path =
+        dir.file("big.jsonl",
+                 R"({"id":")" + std::string(kBig, 'a') + "\n" +                                   //
+                     R"({"id":"x","quantity":")" + std::string(kBig, 'b') + "\"" + rest + "\n" +  //
+                     R"({"id":"x","quantity":0.)" + std::string(kBig, '0') + rest + "\n" +        //
+                     "{\"id\":\"caf\xe9\",\"quantity\":1" + rest + "\n" +                         //
+                     R"({"id":"x","quantity":")" + std::string(59, 'c') + "\xc3\xa9\"" + rest +
+                     "\n" + R"({"id":"x","quantity":"\u0007\u00e9")" + rest + "\n");
+    const std::string error = open_error<JsonlSource<demo::Order>>(path);
+    const std::string expected =
+        "6 bad records in " + path + ":\n" +  //
+        "  " + path + ":1: not JSON: column 10485768: syntax error while parsing value - " +
+        "invalid string: missing closing quote; last read: '\"" + std::string(59, 'a') +
+        "...' (10485761 bytes)\n" +  //
+        "  " + path + ":2: field 'quantity': expected an integer, got \"" + std::string(60, 'b') +
+        "...\" (10485760 bytes)\n" +  //
+        "  " + path + ":3: field 'quantity': expected an integer, got 0." + std::string(58, '0') +
+        "... (10485762 bytes)\n" +  //
+        "  " + path + ":4: not JSON: column 12: syntax error while parsing value - " +
+        "invalid string: ill-formed UTF-8 byte; last read: '\"caf\\xe9\"'\n" +  //
+        "  " + path + ":5: field 'quantity': expected an integer, got \"" + std::string(59, 'c') +
+        "...\" (61 bytes)\n" +  // not half of the 'é'
+        "  " + path + ":6: field 'quantity': expected an integer, got \"\\x07\xc3\xa9\"";
+    CHECK(error == expected);
+    std::istringstream lines(error);
+    for (std::string line; std::getline(lines, line);) CHECK(line.size() < 256);
+
+    // A CSV cell: a byte that is not UTF-8, a line break and a tab, as \xNN.
+    const std::string csv =
+        dir.file("bad.csv", "sku,count,weight,fragile\na,\"caf\xe9\n\t\",1,true\n");
+    CHECK(open_error<CsvSource<demo::Row>>(csv) ==
+          "1 bad record in " + csv + ":\n  " + csv +
+              ":2: field 'count': expected an integer, got \"caf\\xe9\\x0a\\x09\"");
+}
+
 TEST_CASE("JsonlSink writes one object per item, fields in table order", "[io][records]") {
     TempDir dir;
     const std::string path = dir / "out/orders.jsonl";
