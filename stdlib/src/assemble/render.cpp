@@ -338,6 +338,9 @@ Markdown markdown(std::span<const PageContent> input) {
         out += piece;
     };
     for (const PageContent& page : pages) {
+        // A model's answer (std.model.page_content) is Markdown already: its `# Title` is a
+        // heading, not body text to escape.
+        const bool answered = page.text_source == "model";
         for (const Block& block : page.blocks) {
             if (block.type == "image") continue;  // no image files to point at
             if (is_running(block)) continue;      // headers, footers, page numbers
@@ -352,7 +355,7 @@ Markdown markdown(std::span<const PageContent> input) {
             } else if (block.text_level > 0) {
                 add(std::string(static_cast<std::size_t>(block.text_level), '#') + " " +
                     block.text);
-            } else if (!block.text.empty() && block.text.front() == '#') {
+            } else if (!answered && !block.text.empty() && block.text.front() == '#') {
                 add("\\" + block.text);  // body text, not a heading ("# a shell comment")
             } else {
                 add(block.text);

@@ -113,6 +113,7 @@ PageContent page_content(const Completion& completion, const Page& page) {
     content.page_index = page.index;
     content.width = page.width;
     content.height = page.height;
+    content.text_source = "model";  // Markdown already: std.assemble.markdown keeps it as it is
     Block block;
     block.type = "text";
     block.text = completion.text;

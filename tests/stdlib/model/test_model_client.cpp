@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fake_server.h"
+#include "rop/stdlib/assemble.h"
 #include "rop/stdlib/model.h"
 
 namespace model = rop::stdlib::model;
@@ -153,6 +154,25 @@ TEST_CASE("page images travel as PNG data URLs with the prompt", "[model]") {
     REQUIRE(content.blocks.size() == 1);
     CHECK(content.blocks[0].text == results[1].text);
     CHECK(content.blocks[0].bbox.x1 == 612);
+}
+
+TEST_CASE("a page's Markdown answer reaches std.assemble.markdown as it is, headings included",
+          "[model]") {
+    // The VLM path: ChatPages -> page_content -> markdown. The answer is Markdown already; only
+    // text read from a page (OCR, the text layer) has a leading '#' escaped as body text.
+    model::Completion answer;
+    answer.status = 200;
+    answer.text = "# Annual Report\n\n## 1. Scope\n\nBody text.\n\n# not a comment";
+    const rop::stdlib::Page page = page_with_image(0, 4, 4, 1);
+    const rop::stdlib::PageContent content = model::page_content(answer, page);
+    CHECK(content.text_source == "model");
+    const std::vector<rop::stdlib::PageContent> pages = {content};
+    CHECK(rop::stdlib::assemble::markdown(pages).text == answer.text + "\n");
+
+    rop::stdlib::PageContent read = content;  // the same text read off a page
+    read.text_source = "ocr";
+    const std::vector<rop::stdlib::PageContent> read_pages = {read};
+    CHECK(rop::stdlib::assemble::markdown(read_pages).text == "\\" + answer.text + "\n");
 }
 
 TEST_CASE("a page without an image fails alone; its neighbours go on", "[model]") {
