@@ -68,8 +68,10 @@ struct RemoteItem {
 
 // The payload budget counts a remote item's bytes, wherever they are held.
 template <>
-struct rop::runtime::ByteSize<rop::runtime::detail::wire::RemoteItem> {
-    static std::size_t of(const detail::wire::RemoteItem& item) { return item.ref.bytes; }
+struct rop::ByteSize<rop::runtime::detail::wire::RemoteItem> {
+    static std::size_t of(const rop::runtime::detail::wire::RemoteItem& item) {
+        return item.ref.bytes;
+    }
 };
 
 namespace rop::runtime::detail::wire {

@@ -9,6 +9,7 @@
 #include <typeinfo>
 #include <utility>
 
+#include "rop/byte_size.h"
 #include "rop/codec.h"
 
 namespace rop::runtime {
@@ -19,6 +20,10 @@ namespace rop::runtime {
 using rop::Codec;
 using rop::CodecError;
 using rop::has_codec;
+// ByteSize<T>::of(value), the bytes a payload holds for the payload budget, is rop::ByteSize
+// (<rop/byte_size.h>): ropc derives it for structs of public fields, a UDF header specializes it
+// for a type of its own; sizeof(T) otherwise.
+using rop::ByteSize;
 
 // Type description shared by every Value of one C++ type.
 struct TypeInfo {
@@ -27,7 +32,7 @@ struct TypeInfo {
     // Both null when the type has no Codec specialization.
     void (*encode)(const void* value, std::string& out);
     std::shared_ptr<const void> (*decode)(std::string_view bytes);
-    std::size_t (*byte_size)(const void* value);  // payload-bytes budget estimate
+    std::size_t (*byte_size)(const void* value);  // ByteSize<T>::of: the payload budget's count
 };
 
 template <class T>

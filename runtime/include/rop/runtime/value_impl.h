@@ -1,6 +1,6 @@
-// Implementation half of value.h: type_info_of<T>() and the payload-size estimates. The codecs
-// (rop::Codec and the builtin ones) live in <rop/codec.h>. Included at the end of value.h; not
-// standalone.
+// Implementation half of value.h: type_info_of<T>(). The codecs (rop::Codec and the builtin ones)
+// live in <rop/codec.h>, the payload sizes (rop::ByteSize) in <rop/byte_size.h>. Included at the
+// end of value.h; not standalone.
 #pragma once
 
 #include <cstdint>
@@ -10,24 +10,6 @@
 #include <vector>
 
 namespace rop::runtime {
-
-// ByteSize<T>::of(value) estimates the payload bytes of a value for the admission budget.
-template <class T>
-struct ByteSize {
-    static std::size_t of(const T&) { return sizeof(T); }
-};
-template <>
-struct ByteSize<std::string> {
-    static std::size_t of(const std::string& s) { return sizeof(s) + s.capacity(); }
-};
-template <class T>
-struct ByteSize<std::vector<T>> {
-    static std::size_t of(const std::vector<T>& v) {
-        std::size_t total = sizeof(v) + (v.capacity() - v.size()) * sizeof(T);
-        for (const T& element : v) total += ByteSize<T>::of(element);
-        return total;
-    }
-};
 
 namespace detail {
 
