@@ -12,6 +12,7 @@
 #include "bind/crossing.h"
 #include "bind/records.h"
 #include "codegen/arguments.h"
+#include "codegen/byte_sizes.h"
 #include "codegen/escape.h"
 #include "codegen/printer.h"
 #include "codegen/templates.h"
@@ -83,6 +84,7 @@ class Generator {
                                         {"includes", includes()},
                                         {"codecs", [this] { emit_codecs(); }},
                                         {"record_fields", [this] { emit_record_fields(); }},
+                                        {"byte_sizes", [this] { emit_byte_sizes(); }},
                                         {"actors", [this] { emit_actors(); }},
                                         {"plan_builder", [this] { emit_plan(); }}});
         GeneratedCode out;
@@ -237,6 +239,28 @@ class Generator {
             emit("fields.tmpl",
                  {{"type", record->name},
                   wrapped_var("fields", list("std::make_tuple(", std::move(fields), ")"), 1)});
+        }
+    }
+
+    // The payload sizes of the structs passed between stages (rop::DerivedByteSize,
+    // rop/byte_size.h), which --max-payload-mb counts: sizeof and what each field owns (a
+    // string's buffer, a vector's elements, an image's pixels), each field by its name (a
+    // bit-field has no member pointer, unlike FieldsCodec's list). `of` takes
+    // `const auto&` so that it is instantiated where a Value is made, after all of them: a struct
+    // may hold one that comes later (a cycle through a vector).
+    void emit_byte_sizes() {
+        const std::vector<const bind::TypeCodec*> types = byte_sizes_to_generate(bound_);
+        if (types.empty()) return;
+        printer_.print(
+            "\n// What the structs passed between stages hold, field by field, for "
+            "--max-payload-mb.\n");
+        for (const bind::TypeCodec* type : types) {
+            std::vector<Expr> args{leaf("value")};
+            for (const std::string& field : type->fields) args.push_back(leaf("value." + field));
+            emit("byte_size.tmpl",
+                 {{"type", type->name},
+                  wrapped_var("fields_byte_size",
+                              list("rop::fields_byte_size(", std::move(args), ")"), 1)});
         }
     }
 

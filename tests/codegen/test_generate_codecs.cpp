@@ -131,8 +131,9 @@ std::string compile_flags() {
            t::shell_quote(ROP_CODEGEN_FIXTURES);
 }
 
-// A program of its own: rop/codec.h (which the generated file has through generated.h), the
-// fixture header, the generated codecs, and a main that round-trips.
+// A program of its own: rop/codec.h and rop/byte_size.h (which the generated file has through
+// generated.h), the fixture header, the generated codecs (and byte sizes), and a main that
+// round-trips.
 constexpr const char* kRoundTrip = R"cpp(
 #include <cstdio>
 #include <rop/codec.h>
@@ -230,7 +231,8 @@ TEST_CASE("codecs: written for isolation process, each after what it uses, and r
 
     t::write_file(
         dir / "round_trip.cpp",
-        "#include <rop/codec.h>\n#include \"codegen_codec_udfs.h\"\n" + block + kRoundTrip);
+        "#include <rop/byte_size.h>\n#include <rop/codec.h>\n#include \"codegen_codec_udfs.h\"\n" +
+            block + kRoundTrip);
     const t::CommandResult built = t::run_command(
         t::host_cxx() + compile_flags() + " -o " + t::shell_quote((dir / "round_trip").string()) +
             " " + t::shell_quote((dir / "round_trip.cpp").string()),

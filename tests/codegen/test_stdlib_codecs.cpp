@@ -142,8 +142,10 @@ TEST_CASE("codecs: a mineru-like pipeline isolates its OCR Calls; stdlib types r
     INFO(syntax.output);
     CHECK(syntax.exit_code == 0);
 
-    t::write_file(dir / "round_trip.cpp",
-                  "#include <rop/codec.h>\n#include <rop/stdlib/types.h>\n" + block + kRoundTrip);
+    t::write_file(
+        dir / "round_trip.cpp",
+        "#include <rop/byte_size.h>\n#include <rop/codec.h>\n#include <rop/stdlib/types.h>\n" +
+            block + kRoundTrip);
     const t::CommandResult built = t::run_command(
         t::host_cxx() + flags + " -o " + t::shell_quote((dir / "round_trip").string()) + " " +
             t::shell_quote((dir / "round_trip.cpp").string()),

@@ -29,7 +29,9 @@ const std::map<std::string, std::set<std::string>>& documented_variables() {
     };
     static const std::map<std::string, std::set<std::string>> table = {
         {"pipeline_main.cpp.tmpl",
-         {"actors", "codecs", "includes", "plan_builder", "record_fields", "source_path"}},
+         {"actors", "byte_sizes", "codecs", "includes", "plan_builder", "record_fields",
+          "source_path"}},
+        {"byte_size.tmpl", {"fields_byte_size", "type"}},
         {"codec.tmpl", {"fields_codec", "type"}},
         {"fields.tmpl", {"fields", "type"}},
         {"element_map_actor.tmpl", with(actor, {"kind", "udf_call", "publish"})},

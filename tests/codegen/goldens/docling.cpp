@@ -13,6 +13,110 @@
 #include "rop/stdlib/ocr.h"
 #include "rop/stdlib/assemble.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Document> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.page_count, value.title,
+                                     value.author, value.subject, value.keywords, value.creator,
+                                     value.producer, value.info, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Image> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.width, value.height, value.channels,
+                                     value.pixels);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::BBox> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.x0, value.y0, value.x1, value.y1);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Word> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.font_size, value.font);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Line> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.baseline, value.block, value.paragraph,
+                                     value.font_size);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::OutlineEntry> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.title, value.level);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Page> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
+                                     value.page_count, value.width, value.height, value.dpi,
+                                     value.image, value.text, value.words, value.lines,
+                                     value.text_source, value.text_check, value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::TableCell> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.row, value.col, value.bbox, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Region> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.page_index,
+                                     value.order, value.kind, value.level, value.bbox,
+                                     value.page_width, value.page_height, value.dpi, value.image,
+                                     value.rows, value.cols, value.cells, value.text,
+                                     value.confidence, value.metadata, value.text_source,
+                                     value.font_size, value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Block> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.type, value.text, value.text_level,
+                                     value.confidence, value.font_size, value.bbox, value.cells,
+                                     value.rows, value.cols);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::PageContent> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.page_index,
+                                     value.width, value.height, value.blocks, value.text_source,
+                                     value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Markdown> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+
 namespace {
 
 // Call docs (map), from docling.rop:10:27: one UDF call per Grain.
@@ -20,7 +124,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 10 "docling.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 24 "docling.generated.cpp"
+        #line 128 "docling.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -34,7 +138,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
                                   rop::stdlib::pdf::Color::gray,
         #line 11 "docling.rop"
                                   rop::stdlib::pdf::TextSource::detect);
-        #line 38 "docling.generated.cpp"
+        #line 142 "docling.generated.cpp"
     }
 };
 
@@ -44,11 +148,11 @@ struct Call_regions final : rop::gen::ExpandActor<Call_regions, rop::stdlib::Reg
     explicit Call_regions(const rop::gen::Arguments& arguments) : udf_(
     #line 12 "docling.rop"
         arguments.get<bool>("tables"), arguments.get<double>("heading_ratio", 1.3)) {}
-    #line 48 "docling.generated.cpp"
+    #line 152 "docling.generated.cpp"
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Region>& emitter) {
         #line 12 "docling.rop"
         rop::gen::emit_each(emitter, udf_(grain.in<rop::stdlib::Page>(0)));
-        #line 52 "docling.generated.cpp"
+        #line 156 "docling.generated.cpp"
     }
     ::rop::stdlib::layout::Regions udf_;
 };
@@ -60,7 +164,7 @@ struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
         auto result = ::rop::stdlib::layout::tag(grain.in<rop::stdlib::Region>(0),
         #line 14 "docling.rop"
                                                  grain.in<rop::stdlib::Document>(1));
-        #line 64 "docling.generated.cpp"
+        #line 168 "docling.generated.cpp"
         grain.out<rop::stdlib::Region>(0, std::move(result));
     }
 };
@@ -73,12 +177,12 @@ struct Call_read final : rop::gen::BatchActor<Call_read> {
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::single_block,
     #line 15 "docling.rop"
         arguments.get<std::string>("datapath", "")) {}
-    #line 77 "docling.generated.cpp"
+    #line 181 "docling.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Region>(0);
         #line 15 "docling.rop"
         auto results = udf_(std::span<const rop::stdlib::Region>(input_0));
-        #line 82 "docling.generated.cpp"
+        #line 186 "docling.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::RegionText");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::Region>(0, std::move(results[i]));
@@ -92,7 +196,7 @@ struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
         #line 16 "docling.rop"
         auto result = ::rop::stdlib::ocr::has_text(grain.in<rop::stdlib::Region>(0));
-        #line 96 "docling.generated.cpp"
+        #line 200 "docling.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -103,7 +207,7 @@ struct Call_per_page final : rop::gen::ReduceActor<Call_per_page, rop::stdlib::R
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "docling.rop"
         auto result = ::rop::stdlib::assemble::page(children);
-        #line 107 "docling.generated.cpp"
+        #line 211 "docling.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -114,7 +218,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 18 "docling.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 118 "docling.generated.cpp"
+        #line 222 "docling.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -125,7 +229,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 19 "docling.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 129 "docling.generated.cpp"
+        #line 233 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -137,7 +241,7 @@ struct Call_summary final : rop::gen::ElementActor<Call_summary> {
         auto result = ::docling::summary(grain.in<rop::stdlib::Document>(0),
         #line 20 "docling.rop"
                                          grain.in<rop::stdlib::Markdown>(1));
-        #line 141 "docling.generated.cpp"
+        #line 245 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -215,7 +319,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 219 "docling.generated.cpp"
+            #line 323 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -226,7 +330,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 230 "docling.generated.cpp"
+            #line 334 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -237,7 +341,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 23 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 241 "docling.generated.cpp"
+            #line 345 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -248,7 +352,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 252 "docling.generated.cpp"
+            #line 356 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -11,6 +11,108 @@
 #include "rop/stdlib/ocr.h"
 #include "rop/stdlib/assemble.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Document> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.page_count, value.title,
+                                     value.author, value.subject, value.keywords, value.creator,
+                                     value.producer, value.info, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Image> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.width, value.height, value.channels,
+                                     value.pixels);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::BBox> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.x0, value.y0, value.x1, value.y1);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Word> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.font_size, value.font);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Line> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.baseline, value.block, value.paragraph,
+                                     value.font_size);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::OutlineEntry> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.title, value.level);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Page> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
+                                     value.page_count, value.width, value.height, value.dpi,
+                                     value.image, value.text, value.words, value.lines,
+                                     value.text_source, value.text_check, value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::OcrResult> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.page_index,
+                                     value.width, value.height, value.text, value.words,
+                                     value.lines, value.confidence, value.text_source,
+                                     value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::TableCell> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.row, value.col, value.bbox, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Block> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.type, value.text, value.text_level,
+                                     value.confidence, value.font_size, value.bbox, value.cells,
+                                     value.rows, value.cols);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::PageContent> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.page_index,
+                                     value.width, value.height, value.blocks, value.text_source,
+                                     value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Markdown> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+
 namespace {
 
 // Call docs (map), from mineru.rop:11:26: one UDF call per Grain.
@@ -18,7 +120,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 11 "mineru.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 22 "mineru.generated.cpp"
+        #line 124 "mineru.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -32,7 +134,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
                                   rop::stdlib::pdf::Color::gray,
         #line 12 "mineru.rop"
                                   rop::stdlib::pdf::TextSource::detect);
-        #line 36 "mineru.generated.cpp"
+        #line 138 "mineru.generated.cpp"
     }
 };
 
@@ -44,12 +146,12 @@ struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::auto_layout,
     #line 13 "mineru.rop"
         arguments.get<std::string>("datapath", "")) {}
-    #line 48 "mineru.generated.cpp"
+    #line 150 "mineru.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 13 "mineru.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 53 "mineru.generated.cpp"
+        #line 155 "mineru.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::Tesseract");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::OcrResult>(0, std::move(results[i]));
@@ -65,7 +167,7 @@ struct Call_content final : rop::gen::ElementActor<Call_content> {
         auto result = ::rop::stdlib::assemble::from_page(grain.in<rop::stdlib::OcrResult>(0),
         #line 14 "mineru.rop"
                                                          grain.in<rop::stdlib::Page>(1));
-        #line 69 "mineru.generated.cpp"
+        #line 171 "mineru.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -76,7 +178,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 15 "mineru.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 80 "mineru.generated.cpp"
+        #line 182 "mineru.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -87,7 +189,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 16 "mineru.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 91 "mineru.generated.cpp"
+        #line 193 "mineru.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -136,7 +238,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 140 "mineru.generated.cpp"
+            #line 242 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -147,7 +249,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 151 "mineru.generated.cpp"
+            #line 253 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -158,7 +260,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 162 "mineru.generated.cpp"
+            #line 264 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

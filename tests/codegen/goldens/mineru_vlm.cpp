@@ -11,6 +11,107 @@
 #include "rop/stdlib/model.h"
 #include "rop/stdlib/assemble.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Document> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.page_count, value.title,
+                                     value.author, value.subject, value.keywords, value.creator,
+                                     value.producer, value.info, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Image> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.width, value.height, value.channels,
+                                     value.pixels);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::BBox> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.x0, value.y0, value.x1, value.y1);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Word> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.font_size, value.font);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Line> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.baseline, value.block, value.paragraph,
+                                     value.font_size);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::OutlineEntry> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.title, value.level);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Page> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
+                                     value.page_count, value.width, value.height, value.dpi,
+                                     value.image, value.text, value.words, value.lines,
+                                     value.text_source, value.text_check, value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::model::Completion> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.error, value.status,
+                                     value.finish_reason, value.prompt_tokens,
+                                     value.completion_tokens);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::TableCell> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.row, value.col, value.bbox, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Block> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.type, value.text, value.text_level,
+                                     value.confidence, value.font_size, value.bbox, value.cells,
+                                     value.rows, value.cols);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::PageContent> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.page_index,
+                                     value.width, value.height, value.blocks, value.text_source,
+                                     value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Markdown> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+
 namespace {
 
 // Call docs (map), from mineru_vlm.rop:9:26: one UDF call per Grain.
@@ -18,7 +119,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 9 "mineru_vlm.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 22 "mineru_vlm.generated.cpp"
+        #line 123 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -30,7 +131,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 144,
         #line 10 "mineru_vlm.rop"
                                   rop::stdlib::pdf::Color::rgb, rop::stdlib::pdf::TextSource::ocr);
-        #line 34 "mineru_vlm.generated.cpp"
+        #line 135 "mineru_vlm.generated.cpp"
     }
 };
 
@@ -52,12 +153,12 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
         arguments.get<std::string>("system_prompt", ""),
     #line 11 "mineru_vlm.rop"
         arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
-    #line 56 "mineru_vlm.generated.cpp"
+    #line 157 "mineru_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 11 "mineru_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 61 "mineru_vlm.generated.cpp"
+        #line 162 "mineru_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -73,7 +174,7 @@ struct Call_content final : rop::gen::ElementActor<Call_content> {
         auto result = ::rop::stdlib::model::page_content(
         #line 15 "mineru_vlm.rop"
             grain.in<rop::stdlib::model::Completion>(0), grain.in<rop::stdlib::Page>(1));
-        #line 77 "mineru_vlm.generated.cpp"
+        #line 178 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -84,7 +185,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 16 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 88 "mineru_vlm.generated.cpp"
+        #line 189 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -95,7 +196,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 99 "mineru_vlm.generated.cpp"
+        #line 200 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -153,7 +254,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 157 "mineru_vlm.generated.cpp"
+            #line 258 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -164,7 +265,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 168 "mineru_vlm.generated.cpp"
+            #line 269 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -175,7 +276,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 179 "mineru_vlm.generated.cpp"
+            #line 280 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

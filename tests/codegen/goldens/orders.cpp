@@ -10,6 +10,38 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<orders::Line> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<orders::Priced> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.item, value.quantity, value.unit_cents);
+    }
+};
+template <>
+struct rop::DerivedByteSize<orders::Total> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.lines, value.cents);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+
 namespace {
 
 // Call text (map), from orders.rop:11:26: one UDF call per Grain.
@@ -17,7 +49,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 11 "orders.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 21 "orders.generated.cpp"
+        #line 53 "orders.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -27,7 +59,7 @@ struct Call_lines final : rop::gen::ExpandActor<Call_lines, orders::Line> {
     void run(rop::gen::Grain grain, rop::Emitter<orders::Line>& emitter) {
         #line 12 "orders.rop"
         rop::gen::emit_each(emitter, ::orders::lines(grain.in<std::string>(0)));
-        #line 31 "orders.generated.cpp"
+        #line 63 "orders.generated.cpp"
     }
 };
 
@@ -36,7 +68,7 @@ struct Call_priced final : rop::gen::ElementActor<Call_priced> {
     void run(rop::gen::Grain grain) {
         #line 13 "orders.rop"
         auto result = ::orders::price(grain.in<orders::Line>(0));
-        #line 40 "orders.generated.cpp"
+        #line 72 "orders.generated.cpp"
         grain.out<orders::Priced>(0, std::move(result));
     }
 };
@@ -46,7 +78,7 @@ struct Call_checked final : rop::gen::ElementActor<Call_checked> {
     void run(rop::gen::Grain grain) {
         #line 14 "orders.rop"
         auto result = ::orders::check_price(grain.in<orders::Priced>(0));
-        #line 50 "orders.generated.cpp"
+        #line 82 "orders.generated.cpp"
         grain.out<orders::Priced>(0, std::move(result));
     }
 };
@@ -57,7 +89,7 @@ struct Call_total final : rop::gen::ReduceActor<Call_total, orders::Priced> {
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 15 "orders.rop"
         auto result = ::orders::total(children);
-        #line 61 "orders.generated.cpp"
+        #line 93 "orders.generated.cpp"
         grain.out<orders::Total>(0, std::move(result));
     }
 };
@@ -69,7 +101,7 @@ struct Call_row final : rop::gen::ElementActor<Call_row> {
         auto result = ::orders::to_json(grain.in<rop::stdlib::File>(0),
         #line 16 "orders.rop"
                                         grain.in<orders::Total>(1));
-        #line 73 "orders.generated.cpp"
+        #line 105 "orders.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -111,7 +143,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "orders.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 115 "orders.generated.cpp"
+            #line 147 "orders.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -122,7 +154,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "orders.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 126 "orders.generated.cpp"
+            #line 158 "orders.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

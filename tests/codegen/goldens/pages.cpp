@@ -10,6 +10,26 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<pages::Page> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+
 namespace {
 
 // Call text (map), from pages.rop:11:30: one UDF call per Grain.
@@ -17,7 +37,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 11 "pages.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 21 "pages.generated.cpp"
+        #line 41 "pages.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -27,7 +47,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, pages::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<pages::Page>& emitter) {
         #line 12 "pages.rop"
         rop::gen::emit_each(emitter, ::pages::split_pages(grain.in<std::string>(0)));
-        #line 31 "pages.generated.cpp"
+        #line 51 "pages.generated.cpp"
     }
 };
 
@@ -36,7 +56,7 @@ struct Call_read final : rop::gen::ElementActor<Call_read> {
     void run(rop::gen::Grain grain) {
         #line 13 "pages.rop"
         auto result = ::pages::read_page(grain.in<pages::Page>(0));
-        #line 40 "pages.generated.cpp"
+        #line 60 "pages.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -47,7 +67,7 @@ struct Call_doc_stats final : rop::gen::ReduceActor<Call_doc_stats, std::string>
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 14 "pages.rop"
         auto result = ::pages::assemble(children, ordinals, skipped);
-        #line 51 "pages.generated.cpp"
+        #line 71 "pages.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(std::get<0>(result)));
         grain.out<rop::stdlib::JsonText>(1, std::move(std::get<1>(result)));
     }
@@ -85,7 +105,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "pages.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 89 "pages.generated.cpp"
+            #line 109 "pages.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -96,7 +116,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 100 "pages.generated.cpp"
+            #line 120 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -107,7 +127,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 17 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 111 "pages.generated.cpp"
+            #line 131 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

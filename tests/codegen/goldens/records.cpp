@@ -35,6 +35,28 @@ struct rop::Fields<shop::Invoice> {
                                                             &shop::Invoice::discounted));
 };
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<shop::Customer> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.name, value.email);
+    }
+};
+template <>
+struct rop::DerivedByteSize<shop::Order> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.id, value.customer, value.items, value.quantity,
+                                     value.unit_price, value.coupon);
+    }
+};
+template <>
+struct rop::DerivedByteSize<shop::Invoice> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.order, value.customer, value.quantity,
+                                     value.total, value.discounted);
+    }
+};
+
 namespace {
 
 // Call invoices (map), from records.rop:11:28: one UDF call per Grain.
@@ -42,7 +64,7 @@ struct Call_invoices final : rop::gen::ElementActor<Call_invoices> {
     void run(rop::gen::Grain grain) {
         #line 11 "records.rop"
         auto result = ::shop::invoice(grain.in<shop::Order>(0));
-        #line 46 "records.generated.cpp"
+        #line 68 "records.generated.cpp"
         grain.out<shop::Invoice>(0, std::move(result));
     }
 };
@@ -52,7 +74,7 @@ struct Call_shipped final : rop::gen::ElementActor<Call_shipped> {
     void run(rop::gen::Grain grain) {
         #line 12 "records.rop"
         auto result = ::shop::worth_shipping(grain.in<shop::Invoice>(0));
-        #line 56 "records.generated.cpp"
+        #line 78 "records.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -78,7 +100,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "records.rop"
             auto source = std::make_unique<::shop::OrderRows>(input);
-            #line 82 "records.generated.cpp"
+            #line 104 "records.generated.cpp"
             return rop::gen::adapt_source<shop::Order>(std::move(source));
         }});
     pipeline.sink({
@@ -89,7 +111,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 14 "records.rop"
             auto sink = std::make_shared<::shop::InvoiceOut>(output, true);
-            #line 93 "records.generated.cpp"
+            #line 115 "records.generated.cpp"
             return rop::gen::bind_sink<shop::Invoice>(std::move(sink));
         }});
     return pipeline.finish();

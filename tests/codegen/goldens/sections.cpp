@@ -10,6 +10,45 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<sections::Section> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.heading, value.body);
+    }
+};
+template <>
+struct rop::DerivedByteSize<sections::Paragraph> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<sections::Note> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.title, value.words, value.first_word);
+    }
+};
+template <>
+struct rop::DerivedByteSize<sections::SectionSummary> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.heading, value.paragraphs, value.kept,
+                                     value.words, value.title);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+
 namespace {
 
 // Call text (map), from sections.rop:11:27: one UDF call per Grain.
@@ -17,7 +56,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 11 "sections.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 21 "sections.generated.cpp"
+        #line 60 "sections.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -27,7 +66,7 @@ struct Call_title final : rop::gen::ElementActor<Call_title> {
     void run(rop::gen::Grain grain) {
         #line 12 "sections.rop"
         auto result = ::sections::title(grain.in<std::string>(0));
-        #line 31 "sections.generated.cpp"
+        #line 70 "sections.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -37,7 +76,7 @@ struct Call_secs final : rop::gen::ExpandActor<Call_secs, sections::Section> {
     void run(rop::gen::Grain grain, rop::Emitter<sections::Section>& emitter) {
         #line 13 "sections.rop"
         ::sections::split_sections(grain.in<std::string>(0), emitter);
-        #line 41 "sections.generated.cpp"
+        #line 80 "sections.generated.cpp"
     }
 };
 
@@ -46,7 +85,7 @@ struct Call_paras final : rop::gen::ExpandActor<Call_paras, sections::Paragraph>
     void run(rop::gen::Grain grain, rop::Emitter<sections::Paragraph>& emitter) {
         #line 14 "sections.rop"
         rop::gen::emit_each(emitter, ::sections::split_paragraphs(grain.in<sections::Section>(0)));
-        #line 50 "sections.generated.cpp"
+        #line 89 "sections.generated.cpp"
     }
 };
 
@@ -54,11 +93,11 @@ struct Call_paras final : rop::gen::ExpandActor<Call_paras, sections::Paragraph>
 struct Call_long final : rop::gen::ElementActor<Call_long> {
     #line 16 "sections.rop"
     explicit Call_long(const rop::gen::Arguments& arguments) : udf_(arguments.get<int>("words")) {}
-    #line 58 "sections.generated.cpp"
+    #line 97 "sections.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 16 "sections.rop"
         auto result = udf_(grain.in<sections::Paragraph>(0));
-        #line 62 "sections.generated.cpp"
+        #line 101 "sections.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
     ::sections::Longer udf_;
@@ -73,7 +112,7 @@ struct Call_notes final : rop::gen::BatchActor<Call_notes> {
         auto results = ::sections::note(std::span<const sections::Paragraph>(input_0),
         #line 17 "sections.rop"
                                         std::span<const std::string>(input_1));
-        #line 77 "sections.generated.cpp"
+        #line 116 "sections.generated.cpp"
         grains.check_size(results, "sections::note");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<sections::Note>(0, std::move(results[i]));
@@ -88,7 +127,7 @@ struct Call_per_sec final : rop::gen::ReduceActor<Call_per_sec, sections::Note> 
         const auto parent = grain.parent<sections::Section>();
         #line 18 "sections.rop"
         auto result = ::sections::summarize(children, ordinals, parent);
-        #line 92 "sections.generated.cpp"
+        #line 131 "sections.generated.cpp"
         grain.out<sections::SectionSummary>(0, std::move(result));
     }
 };
@@ -104,7 +143,7 @@ struct Call_json final : rop::gen::ElementActor<Call_json> {
         auto result = ::sections::to_json(grain.in<rop::stdlib::File>(0), grain.in<std::string>(1),
         #line 20 "sections.rop"
                                           grain.in<std::vector<sections::SectionSummary>>(2));
-        #line 108 "sections.generated.cpp"
+        #line 147 "sections.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -171,7 +210,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "sections.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 175 "sections.generated.cpp"
+            #line 214 "sections.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -182,7 +221,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "sections.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 186 "sections.generated.cpp"
+            #line 225 "sections.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -9,6 +9,73 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/video.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Video> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.duration, value.streams,
+                                     value.codec, value.fps, value.width, value.height,
+                                     value.has_audio, value.audio_codec, value.sample_rate,
+                                     value.channels, value.format, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Clip> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.video_path, value.video_name, value.index,
+                                     value.start, value.end, value.fps, value.width, value.height,
+                                     value.has_audio, value.cut, value.motion);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Image> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.width, value.height, value.channels,
+                                     value.pixels);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Frame> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.video_path, value.video_name, value.clip_index,
+                                     value.index, value.timestamp, value.image, value.sharpness);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::FrameStats> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.frames, value.mean_sharpness,
+                                     value.min_sharpness, value.max_sharpness, value.timestamps);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::ClipRecord> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.index, value.start, value.end, value.cut,
+                                     value.motion, value.path, value.stats, value.caption);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Audio> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.video_path, value.video_name, value.clip_index,
+                                     value.start, value.end, value.sample_rate, value.channels,
+                                     value.samples);
+    }
+};
+
 namespace {
 
 // Call videos (map), from video.rop:10:26: one UDF call per Grain.
@@ -16,7 +83,7 @@ struct Call_videos final : rop::gen::ElementActor<Call_videos> {
     void run(rop::gen::Grain grain) {
         #line 10 "video.rop"
         auto result = ::rop::stdlib::video::open(grain.in<rop::stdlib::File>(0));
-        #line 20 "video.generated.cpp"
+        #line 87 "video.generated.cpp"
         grain.out<rop::stdlib::video::Video>(0, std::move(result));
     }
 };
@@ -28,7 +95,7 @@ struct Call_clips final : rop::gen::ExpandActor<Call_clips, rop::stdlib::video::
         ::rop::stdlib::video::clips(grain.in<rop::stdlib::video::Video>(0), emitter, 10, 0, true,
         #line 11 "video.rop"
                                     27.0);
-        #line 32 "video.generated.cpp"
+        #line 99 "video.generated.cpp"
     }
 };
 
@@ -37,7 +104,7 @@ struct Call_scored final : rop::gen::ElementActor<Call_scored> {
     void run(rop::gen::Grain grain) {
         #line 12 "video.rop"
         auto result = ::rop::stdlib::video::with_motion(grain.in<rop::stdlib::video::Clip>(0));
-        #line 41 "video.generated.cpp"
+        #line 108 "video.generated.cpp"
         grain.out<rop::stdlib::video::Clip>(0, std::move(result));
     }
 };
@@ -47,7 +114,7 @@ struct Call_moving final : rop::gen::ElementActor<Call_moving> {
     void run(rop::gen::Grain grain) {
         #line 13 "video.rop"
         auto result = ::rop::stdlib::video::moving(grain.in<rop::stdlib::video::Clip>(0), 0.5);
-        #line 51 "video.generated.cpp"
+        #line 118 "video.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -59,7 +126,7 @@ struct Call_saved final : rop::gen::ElementActor<Call_saved> {
         auto result = ::rop::stdlib::video::transcode(grain.in<rop::stdlib::video::Clip>(0),
         #line 14 "video.rop"
                                                       std::string("out/clips", 9));
-        #line 63 "video.generated.cpp"
+        #line 130 "video.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -71,7 +138,7 @@ struct Call_frames final : rop::gen::ExpandActor<Call_frames, rop::stdlib::video
         ::rop::stdlib::video::frames(grain.in<rop::stdlib::video::Clip>(0), emitter, 2.0,
         #line 15 "video.rop"
                                      rop::stdlib::video::Color::rgb, 160);
-        #line 75 "video.generated.cpp"
+        #line 142 "video.generated.cpp"
     }
 };
 
@@ -80,7 +147,7 @@ struct Call_rated final : rop::gen::ElementActor<Call_rated> {
     void run(rop::gen::Grain grain) {
         #line 16 "video.rop"
         auto result = ::rop::stdlib::video::with_sharpness(grain.in<rop::stdlib::video::Frame>(0));
-        #line 84 "video.generated.cpp"
+        #line 151 "video.generated.cpp"
         grain.out<rop::stdlib::video::Frame>(0, std::move(result));
     }
 };
@@ -90,7 +157,7 @@ struct Call_sharp final : rop::gen::ElementActor<Call_sharp> {
     void run(rop::gen::Grain grain) {
         #line 17 "video.rop"
         auto result = ::rop::stdlib::video::sharp(grain.in<rop::stdlib::video::Frame>(0), 50.0);
-        #line 94 "video.generated.cpp"
+        #line 161 "video.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -101,7 +168,7 @@ struct Call_stats final : rop::gen::ReduceActor<Call_stats, rop::stdlib::video::
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 18 "video.rop"
         auto result = ::rop::stdlib::video::frame_stats(children);
-        #line 105 "video.generated.cpp"
+        #line 172 "video.generated.cpp"
         grain.out<rop::stdlib::video::FrameStats>(0, std::move(result));
     }
 };
@@ -115,7 +182,7 @@ struct Call_records final : rop::gen::ElementActor<Call_records> {
                                                    grain.in<std::string>(1),
         #line 19 "video.rop"
                                                    grain.in<rop::stdlib::video::FrameStats>(2));
-        #line 119 "video.generated.cpp"
+        #line 186 "video.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -127,7 +194,7 @@ struct Call_summary final : rop::gen::ReduceActor<Call_summary, rop::stdlib::vid
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 20 "video.rop"
         auto result = ::rop::stdlib::video::video_json(children, parent);
-        #line 131 "video.generated.cpp"
+        #line 198 "video.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -137,7 +204,7 @@ struct Call_sound final : rop::gen::ElementActor<Call_sound> {
     void run(rop::gen::Grain grain) {
         #line 22 "video.rop"
         auto result = ::rop::stdlib::video::audio(grain.in<rop::stdlib::video::Clip>(0), 16000, 1);
-        #line 141 "video.generated.cpp"
+        #line 208 "video.generated.cpp"
         grain.out<rop::stdlib::video::Audio>(0, std::move(result));
     }
 };
@@ -149,7 +216,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 23 "video.rop"
         auto result = ::rop::stdlib::video::audio_json(children, parent);
-        #line 153 "video.generated.cpp"
+        #line 220 "video.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -225,7 +292,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "video.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 229 "video.generated.cpp"
+            #line 296 "video.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -236,7 +303,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 25 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 240 "video.generated.cpp"
+            #line 307 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -247,7 +314,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 251 "video.generated.cpp"
+            #line 318 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -10,6 +10,117 @@
 #include "rop/stdlib/video.h"
 #include "rop/stdlib/model.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Video> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.duration, value.streams,
+                                     value.codec, value.fps, value.width, value.height,
+                                     value.has_audio, value.audio_codec, value.sample_rate,
+                                     value.channels, value.format, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Clip> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.video_path, value.video_name, value.index,
+                                     value.start, value.end, value.fps, value.width, value.height,
+                                     value.has_audio, value.cut, value.motion);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Image> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.width, value.height, value.channels,
+                                     value.pixels);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Frame> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.video_path, value.video_name, value.clip_index,
+                                     value.index, value.timestamp, value.image, value.sharpness);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::FrameStats> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.frames, value.mean_sharpness,
+                                     value.min_sharpness, value.max_sharpness, value.timestamps);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::BBox> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.x0, value.y0, value.x1, value.y1);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Word> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.font_size, value.font);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Line> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.bbox, value.confidence,
+                                     value.baseline, value.block, value.paragraph,
+                                     value.font_size);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::OutlineEntry> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.title, value.level);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Page> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
+                                     value.page_count, value.width, value.height, value.dpi,
+                                     value.image, value.text, value.words, value.lines,
+                                     value.text_source, value.text_check, value.outline);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::model::Completion> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text, value.error, value.status,
+                                     value.finish_reason, value.prompt_tokens,
+                                     value.completion_tokens);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::ClipRecord> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.index, value.start, value.end, value.cut,
+                                     value.motion, value.path, value.stats, value.caption);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::JsonText> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::video::Audio> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.video_path, value.video_name, value.clip_index,
+                                     value.start, value.end, value.sample_rate, value.channels,
+                                     value.samples);
+    }
+};
+
 namespace {
 
 // Call videos (map), from video_vlm.rop:9:28: one UDF call per Grain.
@@ -17,7 +128,7 @@ struct Call_videos final : rop::gen::ElementActor<Call_videos> {
     void run(rop::gen::Grain grain) {
         #line 9 "video_vlm.rop"
         auto result = ::rop::stdlib::video::open(grain.in<rop::stdlib::File>(0));
-        #line 21 "video_vlm.generated.cpp"
+        #line 132 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Video>(0, std::move(result));
     }
 };
@@ -29,7 +140,7 @@ struct Call_clips final : rop::gen::ExpandActor<Call_clips, rop::stdlib::video::
         ::rop::stdlib::video::clips(grain.in<rop::stdlib::video::Video>(0), emitter, 10, 0, true,
         #line 10 "video_vlm.rop"
                                     27.0);
-        #line 33 "video_vlm.generated.cpp"
+        #line 144 "video_vlm.generated.cpp"
     }
 };
 
@@ -38,7 +149,7 @@ struct Call_scored final : rop::gen::ElementActor<Call_scored> {
     void run(rop::gen::Grain grain) {
         #line 11 "video_vlm.rop"
         auto result = ::rop::stdlib::video::with_motion(grain.in<rop::stdlib::video::Clip>(0));
-        #line 42 "video_vlm.generated.cpp"
+        #line 153 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Clip>(0, std::move(result));
     }
 };
@@ -48,7 +159,7 @@ struct Call_moving final : rop::gen::ElementActor<Call_moving> {
     void run(rop::gen::Grain grain) {
         #line 12 "video_vlm.rop"
         auto result = ::rop::stdlib::video::moving(grain.in<rop::stdlib::video::Clip>(0), 0.5);
-        #line 52 "video_vlm.generated.cpp"
+        #line 163 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -60,7 +171,7 @@ struct Call_saved final : rop::gen::ElementActor<Call_saved> {
         auto result = ::rop::stdlib::video::transcode(grain.in<rop::stdlib::video::Clip>(0),
         #line 13 "video_vlm.rop"
                                                       std::string("out/clips", 9));
-        #line 64 "video_vlm.generated.cpp"
+        #line 175 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -72,7 +183,7 @@ struct Call_frames final : rop::gen::ExpandActor<Call_frames, rop::stdlib::video
         ::rop::stdlib::video::frames(grain.in<rop::stdlib::video::Clip>(0), emitter, 2.0,
         #line 14 "video_vlm.rop"
                                      rop::stdlib::video::Color::rgb, 320);
-        #line 76 "video_vlm.generated.cpp"
+        #line 187 "video_vlm.generated.cpp"
     }
 };
 
@@ -81,7 +192,7 @@ struct Call_rated final : rop::gen::ElementActor<Call_rated> {
     void run(rop::gen::Grain grain) {
         #line 15 "video_vlm.rop"
         auto result = ::rop::stdlib::video::with_sharpness(grain.in<rop::stdlib::video::Frame>(0));
-        #line 85 "video_vlm.generated.cpp"
+        #line 196 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Frame>(0, std::move(result));
     }
 };
@@ -91,7 +202,7 @@ struct Call_sharp final : rop::gen::ElementActor<Call_sharp> {
     void run(rop::gen::Grain grain) {
         #line 16 "video_vlm.rop"
         auto result = ::rop::stdlib::video::sharp(grain.in<rop::stdlib::video::Frame>(0), 50.0);
-        #line 95 "video_vlm.generated.cpp"
+        #line 206 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -102,7 +213,7 @@ struct Call_stats final : rop::gen::ReduceActor<Call_stats, rop::stdlib::video::
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "video_vlm.rop"
         auto result = ::rop::stdlib::video::frame_stats(children);
-        #line 106 "video_vlm.generated.cpp"
+        #line 217 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::FrameStats>(0, std::move(result));
     }
 };
@@ -114,7 +225,7 @@ struct Call_sheets final : rop::gen::ReduceActor<Call_sheets, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Clip>();
         #line 18 "video_vlm.rop"
         auto result = ::rop::stdlib::video::contact_sheet(children, parent, 2, 4);
-        #line 118 "video_vlm.generated.cpp"
+        #line 229 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
     }
 };
@@ -137,12 +248,12 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
         arguments.get<std::string>("system_prompt", ""),
     #line 19 "video_vlm.rop"
         arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
-    #line 141 "video_vlm.generated.cpp"
+    #line 252 "video_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 19 "video_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 146 "video_vlm.generated.cpp"
+        #line 257 "video_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -156,7 +267,7 @@ struct Call_answered final : rop::gen::ElementActor<Call_answered> {
     void run(rop::gen::Grain grain) {
         #line 24 "video_vlm.rop"
         auto result = ::rop::stdlib::model::ok(grain.in<rop::stdlib::model::Completion>(0));
-        #line 160 "video_vlm.generated.cpp"
+        #line 271 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -166,7 +277,7 @@ struct Call_captions final : rop::gen::ElementActor<Call_captions> {
     void run(rop::gen::Grain grain) {
         #line 25 "video_vlm.rop"
         auto result = ::rop::stdlib::model::text(grain.in<rop::stdlib::model::Completion>(0));
-        #line 170 "video_vlm.generated.cpp"
+        #line 281 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -180,7 +291,7 @@ struct Call_records final : rop::gen::ElementActor<Call_records> {
                                                    grain.in<std::string>(1),
         #line 26 "video_vlm.rop"
                                                    grain.in<rop::stdlib::video::FrameStats>(2));
-        #line 184 "video_vlm.generated.cpp"
+        #line 295 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -192,7 +303,7 @@ struct Call_captioned final : rop::gen::ElementActor<Call_captioned> {
         auto result = ::rop::stdlib::video::with_caption(
         #line 27 "video_vlm.rop"
             grain.in<rop::stdlib::video::ClipRecord>(0), grain.in_optional<std::string>(1));
-        #line 196 "video_vlm.generated.cpp"
+        #line 307 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -204,7 +315,7 @@ struct Call_summary final : rop::gen::ReduceActor<Call_summary, rop::stdlib::vid
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 28 "video_vlm.rop"
         auto result = ::rop::stdlib::video::video_json(children, parent);
-        #line 208 "video_vlm.generated.cpp"
+        #line 319 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -214,7 +325,7 @@ struct Call_sound final : rop::gen::ElementActor<Call_sound> {
     void run(rop::gen::Grain grain) {
         #line 30 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio(grain.in<rop::stdlib::video::Clip>(0), 16000, 1);
-        #line 218 "video_vlm.generated.cpp"
+        #line 329 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Audio>(0, std::move(result));
     }
 };
@@ -226,7 +337,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 31 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio_json(children, parent);
-        #line 230 "video_vlm.generated.cpp"
+        #line 341 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -342,7 +453,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "video_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 346 "video_vlm.generated.cpp"
+            #line 457 "video_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -353,7 +464,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 33 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 357 "video_vlm.generated.cpp"
+            #line 468 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -364,7 +475,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 34 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 368 "video_vlm.generated.cpp"
+            #line 479 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

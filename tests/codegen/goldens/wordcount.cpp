@@ -10,6 +10,32 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// What the structs passed between stages hold, field by field, for --max-payload-mb.
+template <>
+struct rop::DerivedByteSize<rop::stdlib::File> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.path, value.name, value.metadata);
+    }
+};
+template <>
+struct rop::DerivedByteSize<wordcount::Line> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.number, value.text);
+    }
+};
+template <>
+struct rop::DerivedByteSize<wordcount::Total> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.lines, value.words, value.longest);
+    }
+};
+template <>
+struct rop::DerivedByteSize<rop::stdlib::Markdown> {
+    static std::size_t of(const auto& value) {
+        return rop::fields_byte_size(value, value.text);
+    }
+};
+
 namespace {
 
 // Call text (map), from wordcount.rop:9:25: one UDF call per Grain.
@@ -17,7 +43,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 9 "wordcount.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 21 "wordcount.generated.cpp"
+        #line 47 "wordcount.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -27,7 +53,7 @@ struct Call_lines final : rop::gen::ExpandActor<Call_lines, wordcount::Line> {
     void run(rop::gen::Grain grain, rop::Emitter<wordcount::Line>& emitter) {
         #line 10 "wordcount.rop"
         rop::gen::emit_each(emitter, ::wordcount::split_lines(grain.in<std::string>(0)));
-        #line 31 "wordcount.generated.cpp"
+        #line 57 "wordcount.generated.cpp"
     }
 };
 
@@ -36,7 +62,7 @@ struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
         #line 11 "wordcount.rop"
         auto result = ::wordcount::not_blank(grain.in<wordcount::Line>(0));
-        #line 40 "wordcount.generated.cpp"
+        #line 66 "wordcount.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -47,7 +73,7 @@ struct Call_words final : rop::gen::BatchActor<Call_words> {
         const auto input_0 = grains.gather<wordcount::Line>(0);
         #line 12 "wordcount.rop"
         auto results = ::wordcount::count_words(std::span<const wordcount::Line>(input_0));
-        #line 51 "wordcount.generated.cpp"
+        #line 77 "wordcount.generated.cpp"
         grains.check_size(results, "wordcount::count_words");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<uint32_t>(0, std::move(results[i]));
@@ -61,7 +87,7 @@ struct Call_totals final : rop::gen::ReduceActor<Call_totals, uint32_t> {
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 13 "wordcount.rop"
         auto result = ::wordcount::total(children, ordinals);
-        #line 65 "wordcount.generated.cpp"
+        #line 91 "wordcount.generated.cpp"
         grain.out<wordcount::Total>(0, std::move(result));
     }
 };
@@ -72,11 +98,11 @@ struct Call_report final : rop::gen::ElementActor<Call_report> {
     explicit Call_report(const rop::gen::Arguments& arguments) : udf_(
     #line 14 "wordcount.rop"
         arguments.get<std::string>("title")) {}
-    #line 76 "wordcount.generated.cpp"
+    #line 102 "wordcount.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 14 "wordcount.rop"
         auto result = udf_(grain.in<rop::stdlib::File>(0), grain.in<wordcount::Total>(1));
-        #line 80 "wordcount.generated.cpp"
+        #line 106 "wordcount.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
     ::wordcount::Report udf_;
@@ -126,7 +152,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "wordcount.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 130 "wordcount.generated.cpp"
+            #line 156 "wordcount.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -137,7 +163,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "wordcount.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 141 "wordcount.generated.cpp"
+            #line 167 "wordcount.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     return pipeline.finish();
