@@ -661,6 +661,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         last.calls = report.calls;
         last.roots_done = report.total_roots();
         last.roots_admitted = last.roots_done;
+        last.roots_total = source->size_hint();  // as run()'s snapshots have it
         last.elapsed_s = report.wall_s;
         if (std::string e = metrics->publish(last, true); !e.empty()) {
             printer->log(LogLevel::Error, prog + ": error: --metrics-file: " + e);

@@ -4,7 +4,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <cstdio>
+#include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <thread>
 
@@ -26,10 +27,15 @@ std::string escape_label(std::string_view value) {
     return out;
 }
 
+// As the Prometheus clients print a value (Go's strconv 'g', -1): the shortest text that reads
+// back as the same double, exponent form from 1e+06 and below 1e-04 ("0.1", "123456",
+// "1.234567e+06"); "NaN", "+Inf", "-Inf".
 std::string number(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+    char buf[32];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general);
+    return std::string(buf, end);
 }
 
 class Writer {

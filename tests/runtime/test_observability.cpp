@@ -10,9 +10,11 @@
 #include <boost/beast/http.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -20,6 +22,7 @@
 #include <sstream>
 #include <thread>
 
+#include "metrics.h"
 #include "test_pipeline_main_demo.h"
 
 using namespace rop::runtime;
@@ -236,6 +239,7 @@ TEST_CASE("observability: --metrics-file holds the final values, written atomica
     CHECK(at(R"(rop_roots_total{pipeline="demo",status="dropped"})") == 0);
     CHECK(at(R"(rop_roots_done{pipeline="demo"})") == 3);
     CHECK(at(R"(rop_roots_inflight{pipeline="demo"})") == 0);
+    CHECK(at(R"(rop_roots_expected{pipeline="demo"})") == 3);  // the source's size hint
     REQUIRE(j["calls"].size() == 3);
     for (const nlohmann::json& c : j["calls"]) {
         const std::string call = ",call=\"" + c["name"].get<std::string>() + "\"}";
@@ -257,6 +261,39 @@ TEST_CASE("observability: --metrics-file holds the final values, written atomica
         names.insert(entry.path().filename().string());
     }
     CHECK(names == std::set<std::string>{"demo.journal", "demo.prom", "report.json"});
+}
+
+TEST_CASE("observability: metric values print as Prometheus clients print them",
+          "[runtime][cli][metrics]") {
+    // The shortest text that reads back as the same double, exponent form from 1e+06 (Go's
+    // strconv.FormatFloat(v, 'g', -1, 64), which client_golang uses), and NaN and +Inf.
+    const std::vector<std::pair<double, std::string>> table = {
+        {0.1, "0.1"},
+        {1.0 / 3, "0.3333333333333333"},
+        {0.00012, "0.00012"},
+        {0.00001, "1e-05"},
+        {2, "2"},
+        {123456, "123456"},
+        {1e6, "1e+06"},
+        {1234567, "1.234567e+06"},
+        {std::numeric_limits<double>::quiet_NaN(), "NaN"},
+        {std::numeric_limits<double>::infinity(), "+Inf"},
+    };
+    for (const auto& [value, text] : table) {
+        INFO(text);
+        Progress p;
+        p.elapsed_s = value;
+        p.calls.resize(1);
+        p.calls[0].mean_batch_fill = value;
+        const std::vector<ProgressCall> calls = {{"m", false}};
+        const std::string metrics = detail::render_metrics("demo", p, {}, calls);
+        CHECK_THAT(metrics,
+                   ContainsSubstring("\nrop_elapsed_seconds{pipeline=\"demo\"} " + text + "\n"));
+        CHECK_THAT(metrics,
+                   ContainsSubstring("\nrop_call_batch_fill{pipeline=\"demo\",call=\"m\"} " + text +
+                                     "\n"));
+        if (!std::isnan(value)) CHECK(std::stod(text) == value);
+    }
 }
 
 namespace {
