@@ -33,6 +33,26 @@ std::string inventory(const std::vector<RankInfo>& ranks) {
     return std::to_string(total) + " (" + out + ")";
 }
 
+// ", of which earlier Calls hold 2.5 ('a': 2 actors with gpus 1, 'b': 1 actor with gpus 0.5)"
+// when Calls placed before Call `call` hold devices; "" otherwise.
+std::string held_by_earlier(const Plan& plan, const std::vector<double>& held, std::size_t call) {
+    std::ostringstream out;
+    double total = 0;
+    std::string each;
+    for (std::size_t c = 0; c < call; ++c) {
+        if (held[c] <= 0) continue;
+        total += held[c];
+        const CallOptions& o = plan.calls[c].options;
+        std::ostringstream one;
+        one << "'" << plan.calls[c].name << "': " << o.actors
+            << (o.actors == 1 ? " actor" : " actors") << " with gpus " << o.gpus;
+        each += (each.empty() ? "" : ", ") + one.str();
+    }
+    if (total <= 0) return {};
+    out << ", of which earlier Calls hold " << total << " (" << each << ")";
+    return out.str();
+}
+
 }  // namespace
 
 Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
@@ -66,6 +86,8 @@ Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
     };
     std::vector<int> all(ranks.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+    // What each Call's actors hold of the job's devices, for the error when they run out.
+    std::vector<double> held(plan.calls.size(), 0.0);
 
     for (std::size_t c = 0; c < plan.calls.size(); ++c) {
         const CallSpec& spec = plan.calls[c];
@@ -116,10 +138,12 @@ Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
                     << (spec.options.actors == 1 ? " actor" : " actors") << " with gpus " << g
                     << " each; actor " << a + 1 << " finds no "
                     << (g >= 1 ? "free device" : "device with that share left") << " (the job has "
-                    << inventory(ranks) << " GPUs; lower actors or gpus, or add nodes)";
+                    << inventory(ranks) << " GPUs" << held_by_earlier(plan, held, c)
+                    << "; lower actors or gpus, or add nodes)";
                 throw PlacementError(why.str());
             }
             for (int d : devices) chosen->free[d] -= g >= 1 ? 1.0 : g;
+            held[c] += g >= 1 ? static_cast<double>(devices.size()) : g;
             site.rank = ranks[pick(chosen->ranks)].rank;
             site.devices = std::move(devices);
             out.calls[c].sites.push_back(std::move(site));

@@ -118,6 +118,20 @@ TEST_CASE("placement: more actors than devices is an error naming the Call and t
     CHECK_THROWS_AS(place(plan_of({{1, 0}}), {}), PlacementError);
 }
 
+TEST_CASE("placement: the error counts the devices earlier Calls hold", "[placement]") {
+    // c0 holds two of the three devices, so c1's second actor finds none.
+    CHECK_THROWS_WITH(place(plan_of({{2, 1}, {2, 1}}), {rank(1, "a", 2, 3)}),
+                      "placement: call 'c1' asks for 2 actors with gpus 1 each; actor 2 finds no "
+                      "free device (the job has 3 (a: 3) GPUs, of which earlier Calls hold 2 "
+                      "('c0': 2 actors with gpus 1); lower actors or gpus, or add nodes)");
+    // Shares and whole devices, a Call without gpus in between (it holds none).
+    CHECK_THROWS_WITH(
+        place(plan_of({{3, 0.5}, {2, 0}, {1, 1}, {1, 0.7}}), {rank(1, "a", 2, 3)}),
+        "placement: call 'c3' asks for 1 actor with gpus 0.7 each; actor 1 finds no device with "
+        "that share left (the job has 3 (a: 3) GPUs, of which earlier Calls hold 2.5 ('c0': 3 "
+        "actors with gpus 0.5, 'c2': 1 actor with gpus 1); lower actors or gpus, or add nodes)");
+}
+
 TEST_CASE("placement: explain lists ranks, then each Call's actors per rank", "[placement]") {
     const Plan plan = plan_of({{3, 1}, {2, 0}});
     const std::vector<RankInfo> ranks = {rank(1, "a", 4, 2), rank(2, "b", 4, 1)};

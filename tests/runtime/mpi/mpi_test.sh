@@ -270,6 +270,16 @@ local)
     [ $code = 2 ] || fail "3 actors on 2 GPUs: exit $code, want 2: $out"
     echo "$out" | grep -qx "process_pipeline: error: placement: call 'm' asks for 3 actors with gpus 1 each; actor 3 finds no free device (the job has 2 (.*: 2) GPUs; lower actors or gpus, or add nodes)" ||
         fail "the message: $out"
+    # The devices earlier Calls hold are counted: m holds one of the two, sum's second actor
+    # finds none.
+    set +e
+    out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_GPUS=1,1 "$threads_bin" --input docs.txt \
+        --output totals=x.txt --set m.actors=1 2>&1)
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "m and sum on 2 GPUs: exit $code, want 2: $out"
+    echo "$out" | grep -qx "process_pipeline: error: placement: call 'sum' asks for 2 actors with gpus 1 each; actor 2 finds no free device (the job has 2 (.*: 2) GPUs, of which earlier Calls hold 1 ('m': 1 actor with gpus 1); lower actors or gpus, or add nodes)" ||
+        fail "the message, with m's device: $out"
     # No GPU here (this machine has no driver, or the count says 0): CPU actors, said once.
     out=$(ROP_SIMULATE_GPUS=0 ROP_TEST_GPUS=1 "$threads_bin" --input docs.txt \
         --output totals=n.txt 2>&1) || fail "no GPU: $out"
