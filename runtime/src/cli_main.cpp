@@ -341,12 +341,14 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     if (args.executor == "mpi" || launched > 1) {
         mpi = detail::mpi_runtime();
         if (!mpi) {
-            return usage_error(
-                (launched > 1 ? "started by an MPI launcher with " + std::to_string(launched) +
-                                    " ranks, but this binary"
-                              : std::string("--executor mpi: this binary")) +
-                " was built without the MPI executor; build it with `ropc build --mpi` "
-                "(docs/cluster.md)");
+            const int code =
+                usage_error((launched > 1 ? "started by an MPI launcher with " +
+                                                std::to_string(launched) + " ranks, but this binary"
+                                          : std::string("--executor mpi: this binary")) +
+                            " was built without the MPI executor; build it with `ropc build --mpi` "
+                            "(docs/cluster.md)");
+            if (launched > 1) detail::await_launched_ranks();  // every rank says it, then exits
+            return code;
         }
         if (launched <= 1) {
             return usage_error(

@@ -52,6 +52,12 @@ MpiRuntime* mpi_runtime();
 // was not started by one.
 int launched_ranks();
 
+// Returns once every rank of this launch has called it too (a PMIx fence, through libpmix.so.2
+// loaded here; mpirun and srun --mpi=pmix serve it), at once without PMIx. For a refusal every
+// rank prints: the launcher ends the job when a first rank exits non-zero, and a rank slower to
+// start would be killed before it spoke.
+void await_launched_ranks();
+
 // Why this launch cannot run, or "": srun started several tasks without a process-management
 // interface (`--mpi=none`, Slurm's default), so none can find the others.
 std::string launch_problem();

@@ -12,9 +12,10 @@
 #   kill       SIGKILL to a worker rank mid-run ends the job; --resume then finishes it, and the
 #              roots of both runs are exactly the clean output, each once
 #   placement  --explain-placement's table; ROP_SIMULATE_GPUS and gpus: each actor its own
-#              device; more actors than devices is an error at start, on rank 0, exit 2
-#   local      the same placement on one machine, without MPI (THREADS_PIPELINE alone); srun
-#              tasks without PMIx refuse to run
+#              device; more actors than devices is an error at start, on rank 0, exit 2; a
+#              binary without MPI refuses on every rank, one that starts late included
+#   local      the same placement on one machine, without MPI (THREADS_PIPELINE alone), the
+#              error counting the devices earlier Calls hold; srun tasks without PMIx refuse to run
 # Usage: mpi_test.sh MODE MPI_PIPELINE THREADS_PIPELINE  (rop_mpi_pipeline, rop_process_pipeline)
 set -euo pipefail
 mode=$1
@@ -231,6 +232,18 @@ placement)
     echo "$out" | grep -q "error: --executor inline: started by an MPI launcher with 2 ranks" ||
         fail "--executor inline under 2 ranks: $out"
     [ ! -s y.txt ] || fail "something ran"
+    # A binary built without MPI under mpirun: every rank says why and the job exits 2, also
+    # when a rank starts late (2 s here, after the others refused): they wait for it, or the
+    # launcher would end the job at the first exit, before the late rank spoke.
+    set +e
+    out=$(timeout 60 "${mpirun[@]}" -np 2 "$threads_bin" --input docs.txt --output totals=z.txt : \
+        -np 1 sh -c "sleep 2; exec '$threads_bin' --input docs.txt --output totals=z.txt" 2>&1)
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "a binary without MPI on 3 ranks: exit $code, want 2: $out"
+    said=$(echo "$out" | grep -cx "process_pipeline: error: started by an MPI launcher with 3 ranks, but this binary was built without the MPI executor; build it with \`ropc build --mpi\` (docs/cluster.md)" || true)
+    [ "$said" = 3 ] || fail "a binary without MPI on 3 ranks: $said of 3 ranks said why: $out"
+    [ ! -e z.txt ] || fail "a binary without MPI on 3 ranks: something ran"
     echo "placement: ok"
     ;;
 local)
