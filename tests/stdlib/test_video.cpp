@@ -1,14 +1,24 @@
 // std.video on the videos tests/data/make_test_videos.sh makes: open, clips at the known cuts,
-// frames at a rate, audio, transcode, motion, sharpness, and every broken file's reason.
+// frames at a rate, audio, transcode (the same bytes every time), motion, sharpness, and every
+// broken file's reason.
+#include <malloc.h>
+
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rop/stdlib/video.h"
 #include "scene.h"
+#include "x264_cpu.h"
+
+extern "C" {
+#include <libavutil/cpu.h>
+}
 
 using namespace rop::stdlib;
 using Catch::Approx;
@@ -193,6 +203,88 @@ TEST_CASE("transcode writes a clip FFmpeg opens with the clip's duration") {
     }
     CHECK(files == 2);
     CHECK_THROWS_AS(video::transcode(clips[0], dir, "no-such-encoder"), rop::RecordFailure);
+}
+
+namespace {
+
+std::string bytes_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    const std::streamoff size = in.tellg();
+    std::string bytes(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+    in.seekg(0);
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return bytes;
+}
+
+// "" when the two files' bytes are equal, else where they part.
+std::string difference(const std::string& got, const std::string& want) {
+    if (got == want) {
+        return "";
+    }
+    std::size_t at = 0;
+    while (at < got.size() && at < want.size() && got[at] == want[at]) {
+        ++at;
+    }
+    return std::to_string(got.size()) + " bytes against " + std::to_string(want.size()) +
+           ", the first difference at byte " + std::to_string(at);
+}
+
+// The bytes transcode writes for `clip` into `dir`, or the reason it failed (on any thread).
+std::string transcoded(const video::Clip& clip, const std::string& dir) {
+    try {
+        return bytes_of(video::transcode(clip, dir));
+    } catch (const std::exception& e) {
+        return std::string("failed: ") + e.what();
+    }
+}
+
+// For its scope glibc fills every block malloc hands out with `fill` ^ 0xff: the heap of another
+// process, or of one that ran other work first, which libx264's buffers come from.
+class HeapFill {
+  public:
+    explicit HeapFill(int fill) { mallopt(M_PERTURB, fill); }
+    ~HeapFill() { mallopt(M_PERTURB, 0); }
+    HeapFill(const HeapFill&) = delete;
+    HeapFill& operator=(const HeapFill&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("transcode codes a clip to the same bytes in every encoder and every process") {
+    // 320 px wide, 20 macroblocks: libx264's AVX-512 code made these two clips depend on what
+    // the heap held (x264_cpu.h).
+    const video::Video scenes = video::open(file("scenes.mp4"));
+    const video::Video blurry = video::open(file("blurry.mp4"));
+    const std::vector<video::Clip> clips = {clips_of(scenes, 10, 0, true).at(1),
+                                            clips_of(blurry, 10, 0, true).at(0)};
+    const std::string dir = std::string(ROP_TEST_DATA_DIR) + "/video-out/same-bytes";
+    std::filesystem::remove_all(dir);
+    for (const video::Clip& clip : clips) {
+        INFO(clip.video_name << " clip " << clip.index);
+        const std::string first = transcoded(clip, dir + "/first");
+        REQUIRE(first.rfind("failed: ", 0) == std::string::npos);
+        // Again, the heap now holding the first encoder's freed buffers.
+        CHECK(difference(transcoded(clip, dir + "/again"), first) == "");
+        // Two pipelines at once in this process.
+        std::string left;
+        std::string right;
+        std::thread one([&] { left = transcoded(clip, dir + "/left"); });
+        std::thread two([&] { right = transcoded(clip, dir + "/right"); });
+        one.join();
+        two.join();
+        CHECK(difference(left, first) == "");
+        CHECK(difference(right, first) == "");
+        // Processes whose heaps held other bytes.
+        for (const int fill : {0x55, 0xaa}) {
+            INFO("heap filled with " << (fill ^ 0xff));
+            const HeapFill heap(fill);
+            CHECK(difference(transcoded(clip, dir + "/fill" + std::to_string(fill)), first) == "");
+        }
+    }
+    // libx264's features less AVX-512 were found exactly where the CPU has AVX-512 (FFmpeg's own
+    // detection agrees with x264's on that).
+    const bool avx512 = (av_get_cpu_flags() & AV_CPU_FLAG_AVX512) != 0;
+    CHECK(video::detail::x264_asm_without_avx512().empty() == !avx512);
 }
 
 TEST_CASE("motion: a still clip scores ~0, a moving one well above") {

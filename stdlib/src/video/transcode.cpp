@@ -1,5 +1,6 @@
 // std.video.transcode: one clip to its own MP4 file (H.264 via libx264 when FFmpeg has it, else
-// MPEG-4 part 2), written to a temp file, fsynced and renamed into place.
+// MPEG-4 part 2), written to a temp file, fsynced and renamed into place. The same clip gives the
+// same bytes in every encoder and every process (libx264 without its AVX-512 code: x264_cpu.h).
 #include <fcntl.h>
 #include <rop/stdlib/video.h>
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <filesystem>
 
 #include "reader.h"
+#include "x264_cpu.h"
 
 namespace rop::stdlib::video {
 namespace {
@@ -90,6 +92,9 @@ void encode_clip(const Clip& clip, const AVCodec* encoder, const std::string& te
     if (std::string(encoder->name) == "libx264") {
         av_opt_set(codec->priv_data, "preset", "veryfast", 0);
         av_opt_set(codec->priv_data, "crf", "23", 0);
+        if (const std::string& features = detail::x264_asm_without_avx512(); !features.empty()) {
+            av_opt_set(codec->priv_data, "x264-params", ("asm=" + features).c_str(), 0);
+        }
     } else {
         codec->bit_rate = 2'000'000;
     }
