@@ -60,17 +60,16 @@ std::string write_atomically(const std::string& path, const std::string& text) {
     return {};
 }
 
-// A file to be written after the run must have an existing directory (checked before the run,
-// so a typo costs nothing).
+// A file to be written after the run must be writable as its writer will write it (checked
+// before the run, so a typo costs nothing; --selfcheck checks the same, selfcheck.h).
 std::string check_output_dir(const std::string& flag, const std::string& path) {
     if (path.empty()) return {};
-    std::filesystem::path dir = std::filesystem::path(path).parent_path();
-    if (dir.empty()) dir = ".";
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) {
-        return flag + ": directory '" + dir.string() + "' does not exist";
-    }
-    return {};
+    // The journal and the trace are written in place; the report and the metrics replaced.
+    const detail::FileWrite how = flag == "--journal" || flag == "--trace"
+                                      ? detail::FileWrite::InPlace
+                                      : detail::FileWrite::Replace;
+    std::string problem = detail::output_file_problem(path, how);
+    return problem.empty() ? problem : flag + ": " + problem;
 }
 
 // The terminal's width in columns (TIOCGWINSZ on stderr, asked at each redraw, so that a

@@ -4,10 +4,14 @@
 #include "selfcheck.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -138,27 +142,138 @@ bool check_gpus(std::ostream& out) {
     return true;
 }
 
-// A sink's output (a folder it creates, or a file) or a --report/--trace/--journal file: the
-// nearest folder that exists on its path must be writable (a file in the way fails).
-bool check_writable(const std::string& what, const std::string& path, std::ostream& out) {
+// How a sink uses its output: a folder it fills or a file it writes, and whether it makes the
+// missing folders above that.
+struct SinkUse {
+    enum class Shape { Folder, File, Unknown } shape = Shape::Unknown;
+    bool makes_folders = false;
+};
+
+// Opens the sink on `probe` and closes it again: what it made there (nothing when it throws).
+SinkUse::Shape made_at(const SinkDefinition& sink, const fs::path& probe, bool trailing_slash) {
+    try {
+        sink.open(probe.string() + (trailing_slash ? "/" : ""));
+    } catch (const std::exception&) {
+        return SinkUse::Shape::Unknown;
+    }
     std::error_code ec;
-    const fs::path target = fs::absolute(path, ec);
+    return fs::is_directory(probe, ec) ? SinkUse::Shape::Folder
+           : fs::exists(probe, ec)     ? SinkUse::Shape::File
+                                       : SinkUse::Shape::Unknown;
+}
+
+// Asked of the sink itself, without touching its real output: it is opened on the same name in
+// a fresh folder under $TMPDIR, first one folder down that does not exist yet, then (when that
+// made nothing) directly in it; what it made there tells.
+SinkUse sink_use(const SinkDefinition& sink, const std::string& output) {
+    SinkUse use;
+    if (!sink.open) return use;
+    std::error_code ec;
+    std::string scratch = (fs::temp_directory_path(ec) / "rop-selfcheck-XXXXXX").string();
+    if (ec || ::mkdtemp(scratch.data()) == nullptr) return use;
+    fs::path name = fs::path(output).filename();
+    if (name.empty()) name = fs::path(output).parent_path().filename();  // "out/"
+    if (name.empty() || name == "." || name == "..") name = "output";
+    // (A trailing '/' is kept: a file sink refuses it as it would in the run.)
+    const bool slash = output.ends_with('/');
+    use.shape = made_at(sink, fs::path(scratch) / "missing" / name, slash);
+    use.makes_folders = use.shape != SinkUse::Shape::Unknown;
+    if (!use.makes_folders) {
+        fs::remove_all(fs::path(scratch) / "missing", ec);
+        use.shape = made_at(sink, fs::path(scratch) / name, slash);
+    }
+    fs::remove_all(scratch, ec);
+    return use;
+}
+
+// The nearest folder that exists on `target`'s path, or the first thing in the way that is not
+// a folder.
+fs::path nearest_existing(const fs::path& target) {
+    std::error_code ec;
     fs::path dir = target;
     while (!fs::exists(dir, ec) && dir.has_parent_path() && dir != dir.parent_path()) {
         dir = dir.parent_path();
     }
-    std::string problem;
+    return dir;
+}
+
+// "" when `dir` is a folder this process may make files in, else why not.
+std::string writable_folder_problem(const fs::path& dir) {
+    std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-        if (dir != target) problem = dir.string() + " is not a folder";
-        dir = dir.parent_path();  // an existing output file: replaced in its folder
+        return dir.string() + (fs::exists(dir, ec) ? " is not a folder" : " does not exist");
     }
-    if (problem.empty() && ::access(dir.c_str(), W_OK | X_OK) != 0) {
-        problem = dir.string() + " is not writable";
-    }
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) return dir.string() + " is not writable";
+    return {};
+}
+
+void print_check(std::ostream& out, const std::string& what, const std::string& path,
+                 const std::string& problem, const fs::path& dir) {
     out << "selfcheck: output " << what << " " << path << ": "
         << (problem.empty() ? "ok (" + dir.string() + " is writable)" : "FAILED (" + problem + ")")
         << "\n";
+}
+
+// A sink's output, as the sink will use it: a folder sink fills the folder there or makes it,
+// a file sink writes the file (not a folder) or makes it; either may make the folders above.
+// Of a sink that made nothing when asked, the nearest folder that exists must be writable.
+bool check_sink_output(const std::string& what, const std::string& path, SinkUse use,
+                       std::ostream& out) {
+    using Shape = SinkUse::Shape;
+    std::error_code ec;
+    const fs::path target = fs::absolute(path, ec);
+    fs::path dir;
+    std::string problem;
+    const bool exists = fs::exists(target, ec);
+    const bool is_folder = fs::is_directory(target, ec);
+    if (use.shape == Shape::Folder && exists && !is_folder) {
+        problem = target.string() + " is not a folder";
+    } else if (use.shape == Shape::File && is_folder) {
+        problem = target.string() + " is a folder";
+    } else if (use.shape == Shape::File && exists && ::access(target.c_str(), W_OK) != 0) {
+        problem = target.string() + " is not writable";
+    } else {
+        // The folder written in: the output's own (filled), the file's (replaced or appended
+        // to), or the nearest one above that exists, when the missing ones are made.
+        const bool walk_up = use.makes_folders || use.shape == Shape::Unknown;
+        dir = exists && is_folder  ? target
+              : exists || !walk_up ? target.parent_path()
+                                   : nearest_existing(target);
+        problem = writable_folder_problem(dir);
+    }
+    print_check(out, what, path, problem, dir);
     return problem.empty();
+}
+
+// A file of the run's own (--journal, --report, --trace, --metrics-file), checked as the run
+// checks it before it starts. Only the journal's folder may be missing here: the run checks it
+// after the sinks are open, and one of them may make it (`made_by_sinks`).
+bool check_output_file(const std::string& what, const std::string& path, FileWrite how,
+                       bool made_by_sinks, std::ostream& out) {
+    std::error_code ec;
+    fs::path dir = fs::absolute(path, ec).parent_path();
+    std::string problem;
+    if (made_by_sinks && !fs::exists(dir, ec)) {
+        dir = nearest_existing(dir);
+        problem = writable_folder_problem(dir);
+    } else {
+        problem = output_file_problem(path, how);
+    }
+    print_check(out, what, path, problem, dir);
+    return problem.empty();
+}
+
+// Whether opening the sink on `output` makes the folder `dir`: its own folder, or one above
+// it or above its file when it makes the missing folders.
+bool makes_folder(const std::string& output, SinkUse use, const fs::path& dir) {
+    std::error_code ec;
+    const fs::path target = fs::absolute(output, ec).lexically_normal();
+    const fs::path own = target.has_filename() ? target : target.parent_path();  // "out/"
+    if (use.shape == SinkUse::Shape::Folder && own == dir) return true;
+    if (!use.makes_folders) return false;
+    const fs::path rel = (use.shape == SinkUse::Shape::Folder ? own : own.parent_path())
+                             .lexically_relative(dir);  // dir is it or above it
+    return !rel.empty() && *rel.begin() != "..";
 }
 
 }  // namespace
@@ -189,19 +304,36 @@ int run_selfcheck(const PipelineDefinition& def, std::vector<const char*> argume
     if (!check_libraries(out)) failed.emplace_back("libraries");
     if (!check_language_data(out)) failed.emplace_back("language data");
     if (!check_gpus(out)) failed.emplace_back("gpus");
+    std::vector<std::pair<std::string, SinkUse>> sinks;  // output, use
     for (const SinkDefinition& sink : def.sinks) {
         const auto it = args.outputs.find(sink.name);
+        if (it == args.outputs.end()) continue;
         const std::string what = "'" + sink.name + "'";
-        if (it != args.outputs.end() && !check_writable(what, it->second, out)) {
+        sinks.emplace_back(it->second, sink_use(sink, it->second));
+        if (!check_sink_output(what, it->second, sinks.back().second, out)) {
             failed.push_back("output " + what);
         }
     }
     const std::string journal =
         args.journal_path.empty() ? default_journal_path(def, args) : args.journal_path;
-    for (const auto& [what, path] : {std::pair<std::string, std::string>{"--journal", journal},
-                                     {"--report", args.report_path},
-                                     {"--trace", args.trace_path}}) {
-        if (!path.empty() && !check_writable(what, path, out)) failed.push_back("output " + what);
+    std::error_code ec;
+    const fs::path journal_dir = fs::absolute(journal, ec).lexically_normal().parent_path();
+    const bool journal_dir_made = std::any_of(sinks.begin(), sinks.end(), [&](const auto& s) {
+        return makes_folder(s.first, s.second, journal_dir);
+    });
+    const struct {
+        const char* what;
+        const std::string& path;
+        FileWrite how;
+        bool made_by_sinks;
+    } files[] = {{"--journal", journal, FileWrite::InPlace, journal_dir_made},
+                 {"--report", args.report_path, FileWrite::Replace, false},
+                 {"--trace", args.trace_path, FileWrite::InPlace, false},
+                 {"--metrics-file", args.metrics_file, FileWrite::Replace, false}};
+    for (const auto& f : files) {
+        if (!f.path.empty() && !check_output_file(f.what, f.path, f.how, f.made_by_sinks, out)) {
+            failed.push_back(std::string("output ") + f.what);
+        }
     }
     if (failed.empty()) {
         out << "selfcheck: passed\n";
@@ -211,6 +343,33 @@ int run_selfcheck(const PipelineDefinition& def, std::vector<const char*> argume
     for (const std::string& f : failed) list += (list.empty() ? "" : ", ") + f;
     out << "selfcheck: FAILED: " << list << "\n";
     return 1;
+}
+
+std::string output_file_problem(const std::string& path, FileWrite how) {
+    fs::path dir = fs::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        return fs::exists(dir, ec) ? "'" + dir.string() + "' is not a directory"
+                                   : "directory '" + dir.string() + "' does not exist";
+    }
+    if (fs::is_directory(path, ec)) return "'" + path + "' is a directory";
+    if (how == FileWrite::InPlace && fs::exists(path, ec)) {
+        if (::access(path.c_str(), W_OK) != 0) {
+            return "'" + path + "' is not writable: " + std::strerror(errno);
+        }
+        return {};
+    }
+    const std::string temp = path + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) {
+        return "cannot create '" + temp + "': " + std::strerror(errno);
+    }
+    if (fd >= 0) {
+        ::close(fd);
+        ::unlink(temp.c_str());
+    }
+    return {};
 }
 
 void use_bundled_tessdata() {

@@ -299,6 +299,35 @@ TEST_CASE("pipeline_main: exit 2 on usage errors, one line", "[runtime][cli]") {
     CHECK(o.err == "demo: error: no input for source 'docs'; use --input docs=PATH\n");
 }
 
+TEST_CASE("pipeline_main: the files the run writes are checked before it starts",
+          "[runtime][cli]") {
+    // As their writers will write them: not a directory, and a file can be made beside them
+    // (the report's and the metrics' temp file; a 250-character name fits, its temp file's not).
+    const TempDir dir;
+    const std::string d = dir.path.string();
+    const std::string long_name = d + "/" + std::string(250, 'r');
+    const std::string temp = long_name + ".tmp." + std::to_string(::getpid());
+    const std::vector<std::pair<std::vector<std::string>, std::string>> table = {
+        {{"--report", d}, "demo: error: --report: '" + d + "' is a directory\n"},
+        {{"--report", long_name},
+         "demo: error: --report: cannot create '" + temp + "': File name too long\n"},
+        {{"--metrics-file", d}, "demo: error: --metrics-file: '" + d + "' is a directory\n"},
+        {{"--metrics-file", long_name},
+         "demo: error: --metrics-file: cannot create '" + temp + "': File name too long\n"},
+        {{"--trace", d}, "demo: error: --trace: '" + d + "' is a directory\n"},
+        {{"--journal", d}, "demo: error: --journal: '" + d + "' is a directory\n"},
+    };
+    for (const auto& [args, message] : table) {
+        CAPTURE(args);
+        DemoSinks sinks;
+        const MainResult o = run_demo(sinks, args);
+        CHECK(o.code == kExitUsage);
+        CHECK(o.err == message);
+        CHECK(sinks.totals.empty());
+    }
+    CHECK(std::filesystem::is_empty(dir.path));  // no temp file left behind
+}
+
 TEST_CASE("pipeline_main: without the MPI executor, mpi is refused before anything runs",
           "[runtime][cli][mpi]") {
     // This test binary does not link rop_runtime_mpi (a `ropc build` without --mpi neither).
