@@ -1,7 +1,7 @@
 // rop/udf.h: the vocabulary a UDF header includes to talk to rop — streaming emitters, typed
-// failures (thrown, or returned per item as rop::ItemResult), reduce ordinals, skipped children,
-// the reduce parent, counters and the expected-children hint. docs/udfs.md gives the signature
-// conventions.
+// failures (thrown, or returned per item as rop::ItemResult; a permanent one no retry can fix),
+// reduce ordinals, skipped children, the reduce parent, counters and the expected-children hint.
+// docs/udfs.md gives the signature conventions.
 //
 // The one definition of the types a UDF and the runtime both see: rop::RecordFailure,
 // rop::GroupFailure, rop::SkippedChild and rop::RootKey are also rop::runtime's (its udf.h and
@@ -69,6 +69,22 @@ class RecordFailure : public std::runtime_error {
 
   private:
     std::size_t index_;
+};
+
+// Throw PermanentFailure for a failure that no retry can fix, though the item itself may be
+// fine: a server certificate that does not verify, a proxy that refuses the tunnel, a request the
+// server rejects. It is a RecordFailure (whatever catches one catches it): the item fails with
+// `reason` and is not run again, whatever the Call's `retries` and `recovery`, which are for
+// errors that may pass. From an element UDF the item is the one being run. From a batch UDF,
+// `index` names the item of its span whose attempt failed: that item fails, and the batch's
+// other items run again in a later batch, none of them failed for it. Left out (kUnnamed), the
+// runtime isolates without retries: halves of the batch run again until the failure is thrown
+// for one item alone, which fails then, on that first failure alone; an item that only shared a
+// batch with it never fails (docs/udfs.md, "Failures no retry can fix").
+class PermanentFailure : public RecordFailure {
+  public:
+    explicit PermanentFailure(const std::string& reason, std::size_t index = kUnnamed)
+        : RecordFailure(reason, index) {}
 };
 
 // Throw from a UDF to fail the item's whole group: the siblings under the same direct parent are
