@@ -49,6 +49,7 @@ struct Attempt {
     std::optional<std::chrono::milliseconds> retry_after;
     std::string failure;  // when !answered: "timed out after 200 ms", "connect: Connection refused"
     bool setup = false;   // when !answered: a failure retrying cannot fix (a bad certificate)
+    bool aborted = false;  // not tried: the batch is failing anyway
 };
 
 bool retryable_status(int status) { return status == 408 || status == 429 || status >= 500; }
@@ -106,6 +107,11 @@ struct Client::Impl {
         Impl& impl_;
     };
 
+    // While no connection is open, a batch's first connect goes alone and the others wait for
+    // its outcome: a certificate that does not verify, or a proxy that refuses the tunnel, is
+    // then one handshake per batch, not one per item in flight (Client::run sets Needed).
+    enum class FirstConnect { Done, Needed, Running, Refused };
+
     Settings settings;
     Endpoint endpoint;
     std::optional<Proxy> proxy;  // from the environment, read once at construction
@@ -114,6 +120,8 @@ struct Client::Impl {
     std::string api_key;  // never in a message: redact() removes it from server text
     std::string authorization;
     asio::io_context io{1};
+    FirstConnect first_connect = FirstConnect::Done;
+    asio::steady_timer first_connect_done{io};  // the others wait on it; cancelled when it ends
     std::optional<tcp::resolver::results_type> resolved;
     std::vector<std::unique_ptr<Slot>> slots;
     ClientStats stats;
@@ -177,6 +185,7 @@ struct Client::Impl {
     static Attempt aborted() {
         Attempt attempt;
         attempt.failure = "aborted: another item of the batch failed";
+        attempt.aborted = true;
         return attempt;
     }
 
@@ -187,9 +196,33 @@ struct Client::Impl {
         return attempt;
     }
 
+    // Opens the slot's connection (open()), the batch's first one alone (FirstConnect). nullopt
+    // when connected.
+    asio::awaitable<std::optional<Attempt>> connect(Slot& slot) {
+        while (first_connect == FirstConnect::Running) {
+            error_code woken;
+            co_await first_connect_done.async_wait(
+                asio::redirect_error(asio::use_awaitable, woken));
+        }
+        if (aborting || first_connect == FirstConnect::Refused) co_return aborted();
+        if (first_connect == FirstConnect::Done) co_return co_await open(slot);
+        first_connect = FirstConnect::Running;
+        std::optional<Attempt> failed;
+        try {
+            failed = co_await open(slot);
+        } catch (...) {
+            first_connect = FirstConnect::Done;
+            first_connect_done.cancel();
+            throw;
+        }
+        first_connect = failed && failed->setup ? FirstConnect::Refused : FirstConnect::Done;
+        first_connect_done.cancel();
+        co_return failed;
+    }
+
     // Opens the slot's connection: TCP to the server or the proxy, a CONNECT tunnel through the
     // proxy for https, then the TLS handshake for https. nullopt when connected.
-    asio::awaitable<std::optional<Attempt>> connect(Slot& slot) {
+    asio::awaitable<std::optional<Attempt>> open(Slot& slot) {
         error_code ec;
         const std::string& peer_host = proxy ? proxy->host : endpoint.host;
         const std::string& peer_port = proxy ? proxy->port : endpoint.port;
@@ -356,7 +389,7 @@ struct Client::Impl {
                                          const std::string& body) {
         for (int attempt = 0;; ++attempt) {
             Attempt result = co_await send(slot, body);
-            if (batch.fatal) co_return Completion{};
+            if (batch.fatal || result.aborted) co_return Completion{};
             std::string failure;
             if (result.answered) {
                 if (result.status >= 200 && result.status < 300) {
@@ -375,10 +408,13 @@ struct Client::Impl {
             } else {
                 failure = std::move(result.failure);
             }
-            if (result.setup) {  // retrying cannot fix it: fail now, and say so
-                throw std::runtime_error(
+            if (result.setup) {
+                // Retrying cannot fix it: the item fails now, and the runtime does not replay it
+                // (the batch's other items run again, each trying once in turn).
+                throw rop::PermanentFailure(
                     "model: POST " + endpoint.url + " (item " + std::to_string(index) + " of " +
-                    std::to_string(batch.count) + "): " + failure + " [not retried]");
+                        std::to_string(batch.count) + "): " + failure + " [not retried]",
+                    index);
             }
             if (attempt >= settings.retries) {
                 throw std::runtime_error("model: POST " + endpoint.url + " failed after " +
@@ -396,7 +432,8 @@ struct Client::Impl {
     }
 
     asio::awaitable<void> worker(BatchState& batch, Slot& slot) {
-        while (!batch.fatal && batch.next < batch.count) {
+        // (Refused: the batch is failing; its other items need no request body.)
+        while (!batch.fatal && first_connect != FirstConnect::Refused && batch.next < batch.count) {
             const std::size_t index = batch.next++;
             std::string body;
             try {
@@ -507,6 +544,11 @@ std::vector<Completion> Client::run(std::size_t count,
     const std::size_t workers = std::min(count, impl.slots.size());
     impl.io.restart();
     impl.aborting = false;
+    const bool open = std::any_of(impl.slots.begin(), impl.slots.end(), [](const auto& slot) {
+        return slot->connected() && slot->lowest().socket().is_open();
+    });
+    impl.first_connect = open ? Impl::FirstConnect::Done : Impl::FirstConnect::Needed;
+    impl.first_connect_done.expires_at(asio::steady_timer::time_point::max());
     for (std::size_t i = 0; i < workers; ++i) {
         asio::co_spawn(impl.io, impl.worker(batch, *impl.slots[i]),
                        [&impl, &batch](std::exception_ptr error) {

@@ -97,8 +97,11 @@ std::vector<Completion> ChatText::operator()(std::span<const std::string> texts)
     });
 }
 
+// A Completion's error is final: the server rejected the item (a 4xx other than 408 and 429),
+// answered something that is not a chat completion, or the item had nothing to send. Retrying
+// cannot change it, so it fails the item for good (rop::PermanentFailure).
 std::string text(const Completion& completion) {
-    if (!completion.ok()) throw rop::RecordFailure("model: " + completion.error);
+    if (!completion.ok()) throw rop::PermanentFailure("model: " + completion.error);
     return completion.text;
 }
 
@@ -106,7 +109,7 @@ bool ok(const Completion& completion) { return completion.ok(); }
 
 PageContent page_content(const Completion& completion, const Page& page) {
     if (!completion.ok())
-        throw rop::RecordFailure("model: " + page_label(page) + ": " + completion.error);
+        throw rop::PermanentFailure("model: " + page_label(page) + ": " + completion.error);
     PageContent content;
     content.doc_path = page.doc_path;
     content.doc_name = page.doc_name;

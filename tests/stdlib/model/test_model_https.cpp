@@ -22,6 +22,7 @@
 namespace model = rop::stdlib::model;
 namespace detail = rop::stdlib::model::detail;
 using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::EndsWith;
 using rop::test::model::ConnectProxy;
 using rop::test::model::FakeRequest;
 using rop::test::model::FakeServer;
@@ -156,6 +157,36 @@ TEST_CASE("https: without the CA the certificate check fails, naming the host, n
     CHECK(client.stats().requests == 0);  // nothing was sent: the key never left
     CHECK(server.requests() == 0);
     CHECK(eventually([&] { return server.handshake_failures() == 1; }));
+}
+
+TEST_CASE("https: a certificate that does not verify is one handshake per batch, permanent",
+          "[https]") {
+    TestPki pki;
+    FakeServer server(echo, ServerTls{pki.server_cert(), pki.server_key()});
+    ScopedEnv env{{"ROP_TEST_MODEL_KEY", kToken},
+                  {"ROP_CA_BUNDLE", std::nullopt},
+                  {"https_proxy", std::nullopt},
+                  {"HTTPS_PROXY", std::nullopt}};
+    // Four items, four connections allowed: the first connect goes alone, and its refusal stops
+    // the batch before the other three try. The failure names that item and is permanent: the
+    // runtime does not replay it (test_model_runtime.cpp).
+    model::ChatText client(server.base_url(), "fake-model", "", 64, 0.0, milliseconds(5000), 4, 3,
+                           milliseconds(10), "ROP_TEST_MODEL_KEY", "", "", /*probe=*/false);
+    for (int batch = 1; batch <= 2; ++batch) {
+        CAPTURE(batch);
+        try {
+            client(std::vector<std::string>{"a", "b", "c", "d"});
+            FAIL("the certificate was accepted");
+        } catch (const rop::PermanentFailure& failure) {
+            CHECK(failure.index() == 0);
+            CHECK_THAT(failure.reason(), ContainsSubstring("(item 0 of 4): TLS: the certificate"));
+            CHECK_THAT(failure.reason(), EndsWith(" [not retried]"));
+        }
+        CHECK(client.stats().connections == static_cast<std::uint64_t>(batch));
+        CHECK(eventually([&] { return server.handshake_failures() == batch; }));
+    }
+    CHECK(client.stats().retries == 0);
+    CHECK(server.requests() == 0);
 }
 
 TEST_CASE("https: a certificate for another host name fails verification", "[https]") {
