@@ -1,10 +1,12 @@
 // The worker's side of a process-isolated actor (process.h): the pipeline's binary, started with
 // --rop-worker CALL:FD:MEMORY, builds the Call's actor and runs the batches the driver sends.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/system/system_error.hpp>
 #include <charconv>
@@ -37,6 +39,49 @@ std::optional<WorkerSpec> parse_spec(std::string_view spec) {
     if (!field(out.call) || !field(out.fd)) return std::nullopt;
     if (!spec.empty() && !field(out.memory)) return std::nullopt;
     return out;
+}
+
+// The worker's address space in bytes (what RLIMIT_AS limits): /proc/self/statm's first field,
+// in pages. Reads into a stack buffer: it runs in the new-handler, where memory has run out.
+std::uint64_t address_space() noexcept {
+    const int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char text[64];
+    const ssize_t n = ::read(fd, text, sizeof text);
+    ::close(fd);
+    std::uint64_t pages = 0;
+    if (n > 0) std::from_chars(text, text + n, pages);
+    return pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+// A worker tells an allocation that failed from a std::bad_alloc the UDF throws itself: operator
+// new calls the new-handler only when it found no memory (the worker's limit, or the machine's,
+// said no), and the handler notes it, with the address space in use then (before unwinding frees
+// what the UDF held). run_batch clears the note before each batch.
+std::atomic<bool> allocation_failed{false};
+std::atomic<std::uint64_t> in_use_when_failed{0};
+
+void note_failed_allocation() {
+    in_use_when_failed.store(address_space(), std::memory_order_relaxed);
+    allocation_failed.store(true, std::memory_order_relaxed);
+    throw std::bad_alloc();  // what operator new throws without a handler
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// The reason a std::bad_alloc out of process() gives. Where the handler is not installed (an MPI
+// rank), every bad_alloc reads as out of memory, as it always did.
+std::string bad_alloc_reason(const std::bad_alloc& e, std::uint64_t limit) {
+    const std::string limit_text =
+        limit ? "out of memory (the worker's limit is " + mib(limit) + ")" : "out of memory";
+    if (std::get_new_handler() != note_failed_allocation) return limit_text;
+    if (allocation_failed.load(std::memory_order_relaxed)) {
+        return limit_text + ": an allocation failed with " +
+               mib(in_use_when_failed.load(std::memory_order_relaxed)) + " in use";
+    }
+    return std::string(e.what()) + ", thrown by the UDF: no allocation failed (" +
+           mib(address_space()) + " in use" +
+           (limit ? " of the worker's " + mib(limit) + " limit)" : ")");
 }
 
 // The end of a Done frame: how process() ended.
@@ -159,6 +204,7 @@ void wire::run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, const
         return;
     }
     WorkerBatch& batch = *decoded;
+    allocation_failed.store(false, std::memory_order_relaxed);
     wire::Ending ending = wire::Ending::Ok;
     std::uint64_t index = rop::kUnnamed;
     std::string message;
@@ -178,11 +224,9 @@ void wire::run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, const
     } catch (const ContractError& e) {
         ending = wire::Ending::Contract;
         message = e.what();
-    } catch (const std::bad_alloc&) {
+    } catch (const std::bad_alloc& e) {
         ending = wire::Ending::Opaque;
-        message = memory ? "out of memory (the worker's limit is " + std::to_string(memory >> 20) +
-                               " MiB)"
-                         : "out of memory";
+        message = bad_alloc_reason(e, memory);
     } catch (const std::exception& e) {
         ending = wire::Ending::Opaque;
         message = e.what();
@@ -210,6 +254,7 @@ int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& 
         const rlimit limit{spec->memory, spec->memory};
         ::setrlimit(RLIMIT_AS, &limit);
     }
+    std::set_new_handler(note_failed_allocation);
     boost::asio::io_context io;
     wire::Socket socket(io);
     try {

@@ -18,6 +18,8 @@
 //                   needed by the tests; --commit-group 1), as roots finish
 // ROP_TEST_GPUS="M,SUM": the map's and the reduce's gpus option (the MPI placement tests);
 // ROP_TEST_SHOW_DEVICES=FILE: each map actor appends the devices it was given to FILE.
+// Two more HOWs for m, thrown from its batch (issue 32): permanent (a rop::PermanentFailure
+// naming the page's item) and badalloc (a std::bad_alloc of its own, far below the limit).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -111,7 +114,13 @@ class MapActor final : public rt::Actor {
         if (sleep_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
         for (std::size_t g = 0; g < bt.size(); ++g) {
             const long page = value_of(bt.input(g, 0));
-            if (auto it = poison_.find(page); it != poison_.end()) misbehave(page, it->second);
+            const auto it = poison_.find(page);
+            if (it == poison_.end()) continue;
+            if (it->second == "permanent") {
+                throw rop::PermanentFailure("page " + std::to_string(page) + " cannot be read", g);
+            }
+            if (it->second == "badalloc") throw std::bad_alloc();
+            misbehave(page, it->second);
         }
         for (std::size_t g = 0; g < bt.size(); ++g) {
             bt.set_output(g, 0, rt::Value::of<long>(3 * value_of(bt.input(g, 0)) + 1));
