@@ -186,7 +186,7 @@ struct PageContent {
     double width = 0;
     double height = 0;
     std::vector<Block> blocks;
-    std::string text_source = "ocr";  // "layer" or "ocr": where the page's text came from
+    std::string text_source = "ocr";  // "layer", "ocr", "model": where the page's text came from
     Outline outline;                  // the document's outline (the Page's)
 };
 
