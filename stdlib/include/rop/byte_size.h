@@ -63,9 +63,7 @@ concept derived = requires(const T& value) {
 // A type whose every value counts sizeof(T), so that a container of it needs no walk: the
 // builtin answer (the primary template, no DerivedByteSize), never a specialization.
 template <class T>
-concept sizeof_only = !derived<T> && requires {
-    typename ByteSize<T>::primary;
-};
+concept sizeof_only = !derived<T> && requires { typename ByteSize<T>::primary; };
 
 // The bytes `value` owns beyond sizeof(T) (none when a specialization counts less than that).
 template <class T>
