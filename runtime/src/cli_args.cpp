@@ -63,6 +63,7 @@ constexpr FlagSpec kFlags[] = {
     {"--explain-placement", ""},
     {"--resume", ""},
     {"--retry-failed", ""},
+    {"--resume-rebuilt", ""},
     {"--report-roots", "WHICH"},
     {"--journal", "FILE"},
     {"--log-level", "LEVEL"},
@@ -506,6 +507,8 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             args.resume = true;
         } else if (name == "--retry-failed") {
             args.resume = args.retry_failed = true;
+        } else if (name == "--resume-rebuilt") {
+            args.resume = args.resume_rebuilt = true;
         } else if (name == "--report-roots") {
             if (value == "all" || value == "failed") {
                 args.report_ok_roots = value == "all";

@@ -56,6 +56,8 @@ constexpr const char* kFlagsAfterSet =
     "                              lists, undo sink writes after the last one\n"
     "  --retry-failed              --resume, and run the roots the journal lists as failed\n"
     "                              again (a failed root wrote nothing)\n"
+    "  --resume-rebuilt            --resume with a journal this pipeline wrote when it was\n"
+    "                              built from another .rop text (refused otherwise)\n"
     "  --report-roots WHICH        all (default) or failed: list only failed and partial\n"
     "                              roots in --report (the others are counted)\n"
     "  --journal FILE              the journal of finished roots (default: the first sink's\n"

@@ -22,6 +22,7 @@
 #include "mpi_runtime.h"
 #include "placement.h"
 #include "process.h"
+#include "report_stream.h"
 #include "rop/runtime/pipeline_main.h"
 #include "selfcheck.h"
 
@@ -228,8 +229,7 @@ std::string host_name() {
 }  // namespace
 
 std::string failure_summary(const RunReport& report, std::size_t shown) {
-    std::size_t failed = 0;
-    for (const RootResult& r : report.roots) failed += r.status == RootStatus::Failed;
+    const std::size_t failed = report.failed_roots();  // listed and counted
     if (failed == 0) return {};
     std::string out =
         std::to_string(failed) + " failed of " + std::to_string(report.total_roots()) + " roots\n";
@@ -371,6 +371,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             // Rank 0 finishes what it can in --stop-grace, then ends the run here too.
             ::signal(SIGINT, SIG_IGN);
             ::signal(SIGTERM, SIG_IGN);
+            // A UDF that brings this rank down is named, and journaled where rank 0's journal
+            // can be reached (crash.h).
+            detail::install_crash_handler(prog);
             RunOptions worker;
             worker.worker_argv.emplace_back("/proc/self/exe");
             for (int i = 1; i < argc; ++i) worker.worker_argv.emplace_back(argv[i]);
@@ -445,7 +448,21 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     run_options.journal_path = journal_path;
     run_options.resume = args.resume;
     run_options.retry_failed = args.retry_failed;
+    run_options.pipeline_name = def.name;
+    run_options.pipeline_hash = def.rop_hash;
+    run_options.resume_rebuilt = args.resume_rebuilt;
     run_options.report_ok_roots = args.report_ok_roots;
+    // Each root's result goes to --report as the run is done with it (or nowhere): the run keeps
+    // nothing per root but the first few failures for the summary on stderr.
+    std::unique_ptr<detail::ReportStream> report_stream;
+    if (!args.report_path.empty()) {
+        std::string error;
+        report_stream = detail::ReportStream::open(args.report_path, args.report_ok_roots, error);
+        if (!report_stream) return usage_error("--report: " + error);
+    }
+    run_options.on_root_result = [stream = report_stream.get()](const RootResult& r) {
+        if (stream) stream->add(r);
+    };
     const bool show_progress =
         args.progress == ProgressMode::On || (args.progress == ProgressMode::Auto && err_is_tty);
     // Progress and warnings name the Calls as --set and --help do (the plan's names may carry
@@ -596,6 +613,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     RunReport report;
     try {
         report = run(plan, *source, run_options);
+    } catch (const ForeignJournal& e) {  // nothing ran: the user named the wrong journal
+        return usage_error(e.what());
     } catch (const std::exception& e) {
         printer->log(LogLevel::Error, prog + ": error: " + e.what(), {{"event", "run_error"}});
         return kExitAborted;
@@ -634,7 +653,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         code = kExitFailedRoots;
     }
     {
-        std::size_t counts[3] = {report.omitted.ok, report.omitted.dropped, 0};
+        std::size_t counts[3] = {report.omitted.ok, report.omitted.dropped, report.omitted.failed};
         for (const RootResult& r : report.roots) ++counts[static_cast<int>(r.status)];
         char wall[32];
         std::snprintf(wall, sizeof wall, "%.1f", report.wall_s);
@@ -650,8 +669,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
                       {"wall_s", report.wall_s},
                       {"exit_code", code}});
     }
-    if (!args.report_path.empty()) {
-        if (std::string e = write_atomically(args.report_path, report.to_json()); !e.empty()) {
+    if (report_stream) {
+        if (std::string e = report_stream->finish(report); !e.empty()) {
             printer->log(LogLevel::Error, prog + ": error: --report: " + e);
             if (code == kExitOk) code = kExitAborted;
         }

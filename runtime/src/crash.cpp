@@ -19,6 +19,8 @@ namespace {
 thread_local const BatchJob* tl_job = nullptr;
 std::atomic<int> g_journal_fd{-1};
 std::atomic<int> g_entered{0};
+std::atomic<int> g_rank{-1};
+std::string g_journal_path, g_journal_header;
 char g_program[128] = "pipeline";
 
 void put(int fd, const char* text, std::size_t n) {
@@ -78,7 +80,19 @@ void on_crash(int signal, siginfo_t*, void*) {
             add(job->crash_call.data(), job->crash_call.size());
             add_text("\",\"signal\":\"SIG");
             add_text(abbrev ? abbrev : "?");
-            add_text("\"}\n");
+            add_text("\"");
+            if (const int rank = g_rank.load(); rank >= 0) {
+                char digits[16];
+                std::size_t d = 0;
+                auto v = static_cast<unsigned>(rank);
+                do {
+                    digits[sizeof digits - 1 - d++] = static_cast<char>('0' + v % 10);
+                    v /= 10;
+                } while (v != 0);
+                add_text(",\"rank\":");
+                add(digits + sizeof digits - d, d);
+            }
+            add_text("}\n");
             if (n < sizeof line) put(journal, line, n);
         }
         put(2,
@@ -94,6 +108,13 @@ void on_crash(int signal, siginfo_t*, void*) {
 void set_running_job(const BatchJob* job) noexcept { tl_job = job; }
 const BatchJob* running_job() noexcept { return tl_job; }
 void set_crash_journal(int fd) noexcept { g_journal_fd.store(fd); }
+void set_crash_journal_identity(const std::string& path, const std::string& header) {
+    g_journal_path = path;
+    g_journal_header = header;
+}
+const std::string& crash_journal_path() { return g_journal_path; }
+const std::string& crash_journal_header() { return g_journal_header; }
+void set_crash_rank(int rank) noexcept { g_rank.store(rank); }
 
 void install_crash_handler(const std::string& program) {
     std::strncpy(g_program, program.c_str(), sizeof g_program - 1);

@@ -78,7 +78,14 @@ bool Scheduler::fed_no_more(CallId call) const {
 
 void Scheduler::admit() {
     if (suspect_ && !store_.root_done(*suspect_)) return;  // it runs alone
-    suspect_.reset();
+    if (suspect_) {
+        // Its journal line is durable before anything else runs: a death from now on is not
+        // counted against it.
+        sinks_.sync();
+        suspect_.reset();
+        running_noted_.clear();
+        sinks_.note_running(running_noted_);
+    }
     while ((held_ || !source_exhausted_) && admitting_ &&
            (store_.inflight_roots() == 0 ||
             (store_.inflight_roots() < options_.max_inflight_roots &&
@@ -96,7 +103,8 @@ void Scheduler::admit() {
                 RootState& root = store_.add_resumed_root();
                 root.result.name = std::move(next->name);
                 root.result.status = RootStatus::Failed;
-                root.result.reason = "crashed the process twice (last: " + c->last + ")";
+                root.result.failed_call = c->call;
+                root.result.reason = c->reason();
                 root.result.attempts = c->count;
                 root.result.resumed = false;
                 sinks_.skip(ordinal, root.result.name);
@@ -183,6 +191,7 @@ void Scheduler::dispatch_pass() {
             ++live_jobs_;
             job->running = true;
             if (job->kind == CallKind::Expand) streaming_.push_back(job);
+            note_submit(*job);
             executor_.submit(*job);
         }
     }
@@ -342,6 +351,30 @@ void Scheduler::describe_for_crash(BatchJob& job) const {
     }
 }
 
+// The journal learns of a batch's roots before the batch can run (journal.h): should the
+// process die without a crash line, the roots in flight are known. A root running alone also
+// names the Calls its batches are in.
+void Scheduler::note_submit(const BatchJob& job) {
+    if (!sinks_.journaling()) return;
+    std::uint64_t end = 0;
+    for (const GrainInfo& info : job.infos) {
+        end = std::max<std::uint64_t>(end, store_.root_ordinal(info.entity) + 1);
+    }
+    sinks_.note_admitted(end);
+    if (suspect_) note_running();
+}
+
+void Scheduler::note_running() {
+    std::vector<std::string> calls;
+    for (std::size_t c = 0; c < queues_.size(); ++c) {
+        if (queues_[c].inflight > 0) calls.push_back(plan_.calls[c].name);
+    }
+    if (calls != running_noted_) {
+        running_noted_ = std::move(calls);
+        sinks_.note_running(running_noted_);
+    }
+}
+
 void Scheduler::requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred) {
     if (grains.empty()) return;
     for (std::uint32_t local : grains) {
@@ -369,6 +402,7 @@ void Scheduler::finished(BatchJob& job) {
     if (plan_.calls[job.call].options.timeout.count() > 0) {
         timed_.erase(std::remove(timed_.begin(), timed_.end(), &job), timed_.end());
     }
+    if (suspect_) note_running();
 }
 
 void Scheduler::recycle(BatchJob* job) {

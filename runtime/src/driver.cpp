@@ -213,7 +213,8 @@ RunReport Engine::run() {
         shut_down(left);
         try {
             sinks_.sync();  // the roots that finished stay finished
-        } catch (...) {     // the first error is the one to report
+            sinks_.note_ended();
+        } catch (...) {  // the first error is the one to report
         }
         throw;
     }
@@ -224,6 +225,7 @@ RunReport Engine::run() {
     }
     left.clear();
     sinks_.sync();
+    sinks_.note_ended();  // the roots in flight were not killed: see journal.h
 
     RunReport report;
     report.aborted = committer_.aborted();

@@ -552,28 +552,34 @@ void LineageStore::release_done() {
     doomed_.release_to(e);
 }
 
-// A finished root's result, kept for the report in ordinal order, or tallied when the report
-// lists only failed and partial roots.
+// A finished root's result, in ordinal order: handed to RunOptions::on_root_result (kept only
+// among the first few failures), kept for the report, or tallied when the report lists only
+// failed and partial roots.
 void LineageStore::file_result(RootResult& result) {
-    if (options_.report_ok_roots || result.status == RootStatus::Failed || result.partial) {
+    const bool failed = result.status == RootStatus::Failed;
+    if (options_.on_root_result) {
+        options_.on_root_result(result);
+        if (failed && kept_failures_ < options_.keep_failed_results) {
+            ++kept_failures_;
+            released_results_.push_back(std::move(result));
+            return;
+        }
+    } else if (options_.report_ok_roots || failed || result.partial) {
         released_results_.push_back(std::move(result));
         return;
     }
-    ++(result.status == RootStatus::Ok ? omitted_.ok : omitted_.dropped);
+    ++(failed ? omitted_.failed : result.status == RootStatus::Ok ? omitted_.ok : omitted_.dropped);
     if (result.resumed) {
         ++omitted_.resumed;
     } else {
-        omitted_.latency_s.push_back(result.latency_s);
+        omitted_.latency.add(result.latency_s);
     }
 }
 
 std::vector<RootResult> LineageStore::take_results() {
     for (std::size_t r = roots_.base(); r < roots_.end(); ++r) {
-        if (roots_[r].done) {
-            file_result(roots_[r].result);
-        } else {  // unfinished (interrupted, aborted): always listed
-            released_results_.push_back(std::move(roots_[r].result));
-        }
+        // Unfinished ones (interrupted, aborted) are failed by now (Engine::run).
+        file_result(roots_[r].result);
     }
     return std::move(released_results_);
 }

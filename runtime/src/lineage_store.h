@@ -304,6 +304,7 @@ class LineageStore {
     // the failed and partial ones; the others are tallied in omitted_).
     std::vector<RootResult> released_results_;
     OmittedRoots omitted_;
+    std::size_t kept_failures_ = 0;  // with on_root_result: failed results kept for a summary
     std::size_t done_since_release_ = 0;
     std::size_t peak_lineage_bytes_ = 0;
     // Progress::work: Grains sealed; roots this run finished and their Grains.

@@ -42,6 +42,7 @@ enum class Kind : std::uint8_t {
     Item = 'I',
     Drop = 'P',
     Bye = 'Y',
+    Note = 'N',  // MPI: what a worker rank's crash handler says of the next batch (crash.h)
 };
 
 // A Grain's flags in a Done frame: set_keep was called (and its verdict), children sealed.

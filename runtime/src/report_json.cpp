@@ -1,5 +1,6 @@
 // RunReport::to_json (the --report file) and the Chrome/Perfetto trace of batches.
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -20,77 +21,161 @@ const char* to_string(RootStatus status) {
     return "?";
 }
 
-std::string RunReport::to_json() const {
+// LatencySample: exact, then buckets 1% wide from 1 us up (2,779 of them reach 11 days).
+namespace {
+constexpr double kBucketBase = 1e-6;
+constexpr std::size_t kBuckets = 2780;
+std::size_t bucket_of(double seconds) {
+    if (!(seconds > kBucketBase)) return 0;
+    const double index = std::floor(std::log(seconds / kBucketBase) / std::log(1.01)) + 1;
+    return std::min<std::size_t>(static_cast<std::size_t>(index), kBuckets - 1);
+}
+}  // namespace
+
+void LatencySample::to_buckets() {
+    buckets_.assign(kBuckets, 0);
+    bucket_max_.assign(kBuckets, 0);
+    for (const double v : values_) {
+        const std::size_t b = bucket_of(v);
+        ++buckets_[b];
+        bucket_max_[b] = std::max(bucket_max_[b], v);
+    }
+    std::vector<double>().swap(values_);
+}
+
+void LatencySample::add(double seconds) {
+    ++n_;
+    max_ = n_ == 1 ? seconds : std::max(max_, seconds);
+    if (buckets_.empty()) {
+        values_.push_back(seconds);
+        if (values_.size() > kExact) to_buckets();
+        return;
+    }
+    const std::size_t b = bucket_of(seconds);
+    ++buckets_[b];
+    bucket_max_[b] = std::max(bucket_max_[b], seconds);
+}
+
+void LatencySample::add(const LatencySample& other) {
+    if (other.buckets_.empty()) {
+        for (const double v : other.values_) add(v);
+        return;
+    }
+    if (buckets_.empty()) to_buckets();
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+        buckets_[b] += other.buckets_[b];
+        bucket_max_[b] = std::max(bucket_max_[b], other.bucket_max_[b]);
+    }
+    max_ = n_ == 0 ? other.max_ : std::max(max_, other.max_);
+    n_ += other.n_;
+}
+
+double LatencySample::percentile(std::size_t percent) const {
+    const std::size_t rank = (percent * n_ + 99) / 100;  // ceil(percent * n / 100), 1-based
+    if (buckets_.empty()) {
+        std::vector<double> sorted = values_;
+        std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(rank - 1),
+                         sorted.end());
+        return sorted[rank - 1];
+    }
+    std::uint64_t seen = 0;
+    for (std::size_t b = 0; b < kBuckets; ++b) {
+        seen += buckets_[b];
+        if (seen >= rank) return bucket_max_[b];
+    }
+    return max_;
+}
+
+std::size_t RunReport::failed_roots() const {
+    std::size_t failed = omitted.failed;
+    for (const RootResult& r : roots) failed += r.status == RootStatus::Failed;
+    return failed;
+}
+
+namespace {
+
+nlohmann::json root_object(const RootResult& r) {
+    nlohmann::json e{{"name", r.name}, {"status", to_string(r.status)}, {"latency_s", r.latency_s}};
+    if (r.resumed) e["resumed"] = true;  // journaled by an earlier run, not run again
+    if (r.status == RootStatus::Failed) {
+        e["call"] = r.failed_call;
+        e["reason"] = r.reason;
+        e["attempts"] = r.attempts;
+    }
+    if (r.partial) e["partial"] = true;
+    if (!r.skipped.empty()) {
+        auto& skipped = e["skipped"] = nlohmann::json::array();
+        for (const SkippedMember& s : r.skipped) {
+            skipped.push_back({{"call", s.call}, {"ordinal", s.ordinal}, {"reason", s.reason}});
+        }
+    }
+    return e;
+}
+
+// Invalid UTF-8 (a root name is a file path) is replaced, never thrown over.
+std::string dump(const nlohmann::json& j, int indent) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string RunReport::root_json(const RootResult& root) { return dump(root_object(root), -1); }
+
+namespace {
+
+nlohmann::json summary_object(const RunReport& r) {
     nlohmann::json j;
     // Who ran, where and when (pipeline_main fills them; null when unknown).
     auto text_or_null = [](const std::string& s) {
         return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
     };
-    j["pipeline"] = text_or_null(pipeline);
-    j["rop_version"] = text_or_null(rop_version);
-    j["rop_hash"] = text_or_null(rop_hash);
-    j["host"] = text_or_null(host);
-    j["started_at"] = text_or_null(started_at);
-    j["ended_at"] = text_or_null(ended_at);
-    j["aborted"] = aborted;
-    if (aborted) j["abort_reason"] = abort_reason;
-    j["interrupted"] = interrupted;
-    if (interrupted) j["interrupt_reason"] = interrupt_reason;
-    j["wall_s"] = wall_s;
-    j["time_to_first_root_s"] = time_to_first_root_s;
-    j["peak_inflight_roots"] = peak_inflight_roots;
-    j["peak_live_items"] = peak_live_items;
-    j["peak_live_bytes"] = peak_live_bytes;
-    j["backpressure_pauses"] = backpressure_pauses;
-    std::size_t counts[3] = {omitted.ok, omitted.dropped, 0};
-    std::size_t resumed = omitted.resumed;
-    std::vector<double> latencies = omitted.latency_s;
-    auto& roots_json = j["roots"] = nlohmann::json::array();
-    for (const RootResult& r : roots) {
-        ++counts[static_cast<int>(r.status)];
-        nlohmann::json e{
-            {"name", r.name}, {"status", to_string(r.status)}, {"latency_s", r.latency_s}};
-        if (r.resumed) {
-            e["resumed"] = true;  // journaled by an earlier run, not run again
+    j["pipeline"] = text_or_null(r.pipeline);
+    j["rop_version"] = text_or_null(r.rop_version);
+    j["rop_hash"] = text_or_null(r.rop_hash);
+    j["host"] = text_or_null(r.host);
+    j["started_at"] = text_or_null(r.started_at);
+    j["ended_at"] = text_or_null(r.ended_at);
+    j["aborted"] = r.aborted;
+    if (r.aborted) j["abort_reason"] = r.abort_reason;
+    j["interrupted"] = r.interrupted;
+    if (r.interrupted) j["interrupt_reason"] = r.interrupt_reason;
+    j["wall_s"] = r.wall_s;
+    j["time_to_first_root_s"] = r.time_to_first_root_s;
+    j["peak_inflight_roots"] = r.peak_inflight_roots;
+    j["peak_live_items"] = r.peak_live_items;
+    j["peak_live_bytes"] = r.peak_live_bytes;
+    j["backpressure_pauses"] = r.backpressure_pauses;
+    std::size_t counts[3] = {r.omitted.ok, r.omitted.dropped, r.omitted.failed};
+    std::size_t resumed = r.omitted.resumed;
+    LatencySample latencies = r.omitted.latency;
+    for (const RootResult& root : r.roots) {
+        ++counts[static_cast<int>(root.status)];
+        if (root.resumed) {
             ++resumed;
         } else {
-            latencies.push_back(r.latency_s);
+            latencies.add(root.latency_s);
         }
-        if (r.status == RootStatus::Failed) {
-            e["call"] = r.failed_call;
-            e["reason"] = r.reason;
-            e["attempts"] = r.attempts;
-        }
-        if (r.partial) e["partial"] = true;
-        if (!r.skipped.empty()) {
-            auto& skipped = e["skipped"] = nlohmann::json::array();
-            for (const SkippedMember& s : r.skipped) {
-                skipped.push_back({{"call", s.call}, {"ordinal", s.ordinal}, {"reason", s.reason}});
-            }
-        }
-        roots_json.push_back(std::move(e));
     }
-    j["summary"] = {{"roots", total_roots()},
+    j["summary"] = {{"roots", r.total_roots()},
                     {"ok", counts[0]},
                     {"dropped", counts[1]},
                     {"failed", counts[2]},
                     {"resumed", resumed}};
-    if (!latencies.empty()) {
+    if (latencies.size() > 0) {
         // Nearest rank: the p-th percentile is the smallest latency with at least p% of the
-        // sample at or below it, so it is always a latency that happened. p99 needs 100 roots
-        // to mean anything (below that it would be the max or next to it): null then.
-        std::sort(latencies.begin(), latencies.end());
+        // sample at or below it, so it is always a latency that happened (past a million
+        // roots, within 1%: LatencySample). p99 needs 100 roots to mean anything (below that
+        // it would be the max or next to it): null then.
         const std::size_t n = latencies.size();
-        auto rank = [&](std::size_t percent) {  // ceil(percent * n / 100), 1-based
-            return latencies[(percent * n + 99) / 100 - 1];
-        };
-        j["root_latency_s"] = {{"n", n},
-                               {"p50", rank(50)},
-                               {"p99", n >= kMinP99Sample ? nlohmann::json(rank(99)) : nullptr},
-                               {"max", latencies.back()}};
+        j["root_latency_s"] = {
+            {"n", n},
+            {"p50", latencies.percentile(50)},
+            {"p99", n >= kMinP99Sample ? nlohmann::json(latencies.percentile(99)) : nullptr},
+            {"max", latencies.max()}};
+        if (!latencies.exact()) j["root_latency_s"]["within"] = 0.01;
     }
     auto& calls_json = j["calls"] = nlohmann::json::array();
-    for (const CallCounters& c : calls) {
+    for (const CallCounters& c : r.calls) {
         calls_json.push_back({{"name", c.name},
                               {"grains", c.grains},
                               {"batches", c.batches},
@@ -109,7 +194,18 @@ std::string RunReport::to_json() const {
                               {"skipped_members", c.skipped_members}});
         if (!c.udf_counters.empty()) calls_json.back()["udf_counters"] = c.udf_counters;
     }
-    return j.dump(2);
+    return j;
+}
+
+}  // namespace
+
+std::string RunReport::summary_json() const { return dump(summary_object(*this), 2); }
+
+std::string RunReport::to_json() const {
+    nlohmann::json j = summary_object(*this);
+    auto& roots_json = j["roots"] = nlohmann::json::array();
+    for (const RootResult& r : roots) roots_json.push_back(root_object(r));
+    return dump(j, 2);
 }
 
 namespace detail {

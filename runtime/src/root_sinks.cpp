@@ -2,6 +2,7 @@
 #include "root_sinks.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <numeric>
 #include <stdexcept>
 
@@ -13,7 +14,10 @@ RootSinks::RootSinks(const Plan& plan, const RunOptions& options, const LineageS
     : plan_(plan), options_(options), store_(store) {}
 
 RootSinks::~RootSinks() {
-    if (journal_) set_crash_journal(-1);
+    if (journal_) {
+        set_crash_journal(-1);
+        set_crash_journal_identity("", "");
+    }
 }
 
 void RootSinks::open() {
@@ -23,8 +27,15 @@ void RootSinks::open() {
     }
     std::vector<std::string> tokens(options_.root_sinks.size());  // "" = a fresh run
     if (!options_.journal_path.empty()) {
-        journal_ = std::make_unique<Journal>(options_.journal_path, names_, options_.resume);
+        journal_ = std::make_unique<Journal>(
+            options_.journal_path, names_, options_.resume,
+            JournalOwner{options_.pipeline_name, options_.pipeline_hash, options_.resume_rebuilt});
         set_crash_journal(journal_->fd());
+        std::error_code error;
+        const std::filesystem::path absolute =
+            std::filesystem::absolute(options_.journal_path, error);
+        set_crash_journal_identity(error ? options_.journal_path : absolute.string(),
+                                   journal_->header());
         if (!journal_->entries().empty()) tokens = journal_->entries().back().tokens;
         // A root journaled twice (run again by --retry-failed) counts as its last line says.
         for (const JournalEntry& e : journal_->entries()) journaled_[e.ordinal] = e;

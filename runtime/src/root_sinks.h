@@ -56,6 +56,19 @@ class RootSinks {
     // A root done without an entity of its own (failed unrun): its journal line.
     void journal_entry(std::uint32_t ordinal, const RootResult& result);
     std::size_t buffered_bytes() const { return buffered_bytes_; }
+    // The journal's run lines (journal.h), when there is a journal: the watermark of admitted
+    // roots (before their first batch is submitted), the Calls a root running alone has
+    // batches in, and the end of a run the binary controlled (after sync()).
+    bool journaling() const { return journal_ != nullptr; }
+    void note_admitted(std::uint64_t end) {
+        if (journal_) journal_->note_admitted(end);
+    }
+    void note_running(const std::vector<std::string>& calls) {
+        if (journal_) journal_->note_running(calls);
+    }
+    void note_ended() {
+        if (journal_) journal_->note_ended();
+    }
 
   private:
     void undo(const std::vector<std::pair<std::uint32_t, std::string>>& written);

@@ -136,6 +136,8 @@ class Scheduler {
     // The next batch of `call`; `tail`: fed_no_more(call), which sizes a ready batch.
     BatchJob* build_job(CallId call, bool tail);
     void describe_for_crash(BatchJob& job) const;
+    void note_submit(const BatchJob& job);  // the journal's watermark (journal.h)
+    void note_running();                    // a root running alone: its Calls in flight
     void grant(std::int64_t credit, Clock::time_point now);  // to every streaming batch
 
     const Plan& plan_;
@@ -167,6 +169,7 @@ class Scheduler {
     // admitted while it is in flight); held_ is the next root, waiting for the roots in flight.
     std::optional<RootSource::Root> held_;
     std::optional<std::uint32_t> suspect_;
+    std::vector<std::string> running_noted_;  // the last {"running":...} line written
 };
 
 }  // namespace rop::runtime::detail

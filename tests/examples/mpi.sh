@@ -133,7 +133,7 @@ code=$?
 set -e
 [ $code = 1 ] || fail "a type without a codec under --mpi: exit $code: $out"
 want="p.rop:4:23: error: --mpi: item type 'isolation::Page' of call 'isolation.render' cannot cross between ranks: field 'cache' has type 'std::shared_ptr<isolation::Cache>', which has no codec; give it a rop::Codec specialization (docs/udfs.md)"
-echo "$out" | grep -qxF "$want" || fail "the codec error: $out"
+grep -qxF "$want" <<<"$out" || fail "the codec error: $out"
 [ ! -e p ] || fail "a binary was written"
 "$ropc" check p.rop >/dev/null 2>&1 || fail "without --mpi the same pipeline is not clean"
 # A binary built without --mpi refuses a multi-rank launch, on every rank, reading nothing.
@@ -143,7 +143,7 @@ out=$(timeout 120 "${mpirun[@]}" -np 2 ./wordcount 2>&1)
 code=$?
 set -e
 [ $code != 0 ] || fail "a binary without --mpi ran under 2 ranks"
-echo "$out" | grep -q "error: started by an MPI launcher with 2 ranks, but this binary was built without the MPI executor" ||
+grep -q "error: started by an MPI launcher with 2 ranks, but this binary was built without the MPI executor" <<<"$out" ||
     fail "no clear message: $out"
 [ ! -e out ] || fail "it wrote output"
 echo "ok: mpi examples"

@@ -105,7 +105,7 @@ TEST_CASE("release: with report_ok_roots off the report lists failed roots and c
     CHECK(report.roots.back().name == "root499");
     CHECK(report.omitted.ok == 370u);
     CHECK(report.omitted.dropped == 10u);
-    CHECK(report.omitted.latency_s.size() == 380u);
+    CHECK(report.omitted.latency.size() == 380u);
     CHECK(report.total_roots() == 500u);
     const auto json = nlohmann::json::parse(report.to_json());
     CHECK(json["summary"]["roots"] == 500);

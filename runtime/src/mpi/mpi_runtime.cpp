@@ -1,6 +1,7 @@
 // mpi_runtime.h, implemented on Open MPI: rank 0's proxies (MpiActor), the other ranks' slots.
 #include "../mpi_runtime.h"
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -15,11 +16,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../crash.h"
 #include "../gpu_devices.h"
 #include "../placement.h"
 #include "../process.h"
 #include "../process_wire.h"
 #include "hub.h"
+#include "rop/runtime/executor.h"
 
 namespace rop::runtime::detail {
 namespace {
@@ -199,6 +202,9 @@ class MpiActor final : public Actor {
         start.u32(static_cast<std::uint32_t>(slot));
         start.u32(static_cast<std::uint32_t>(site.devices.size()));
         for (int d : site.devices) start.u32(static_cast<std::uint32_t>(d));
+        // Where the rank journals a crash of its own (crash.h).
+        start.str(crash_journal_path());
+        start.str(crash_journal_header());
         hub_.send(rank_, mpi::kControl, start.frame());
         const std::optional<std::string> frame = hub_.receive(rank_, slot_);
         if (!frame) throw InfraFailure("rank " + std::to_string(rank_) + " is gone");
@@ -215,6 +221,15 @@ class MpiActor final : public Actor {
     }
 
     void process(Batch& batch) override {
+        // What the rank's crash handler says (and journals) should this batch bring it down.
+        if (const BatchJob* job = running_job(); job && !job->crash_roots.empty()) {
+            wire::Writer note(Kind::Note);
+            note.str(job->crash_note);
+            note.str(job->crash_call);
+            note.u32(static_cast<std::uint32_t>(job->crash_roots.size()));
+            for (std::uint64_t root : job->crash_roots) note.u64(root);
+            hub_.send(rank_, slot_, note.frame());
+        }
         hub_.send(rank_, slot_, wire::encode_batch(batch, kind_, num_inputs_).frame());
         for (;;) {
             const std::optional<std::string> frame = hub_.receive(rank_, slot_);
@@ -293,14 +308,26 @@ void run_slot(mpi::Hub& hub, RankItems& items, const Plan& plan, std::uint32_t c
         self.actor = actor.get();
     }
     send(wire::Writer(Kind::Ready));
+    BatchJob described;  // the next batch as rank 0 describes it, for the crash handler
     try {
         for (;;) {
             const std::optional<std::string> frame = hub.receive(0, slot);
             if (!frame || kind(*frame) == Kind::Close) break;
+            if (kind(*frame) == Kind::Note) {
+                wire::Reader in = body(*frame);
+                described.crash_note = in.str();
+                described.crash_call = in.str();
+                described.crash_roots.resize(in.u32());
+                for (std::uint64_t& root : described.crash_roots) root = in.u64();
+                continue;
+            }
             if (kind(*frame) != Kind::Batch) throw wire::WireError("mpi: unexpected frame");
             wire::Reader in = body(*frame);
             in.set_resolve(&fetch);
+            set_running_job(described.crash_roots.empty() ? nullptr : &described);
             wire::run_batch(*actor, in, plan.calls[call], send, 0, &items.stash());
+            set_running_job(nullptr);
+            described.crash_roots.clear();
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "rop mpi: rank slot %d (call '%s'): %s\n", slot,
@@ -327,6 +354,7 @@ class OpenMpiRuntime final : public MpiRuntime {
         }
         MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
         MPI_Comm_size(MPI_COMM_WORLD, &size_);
+        if (rank_ > 0) set_crash_rank(rank_);
         started_ = std::chrono::steady_clock::now();
         hub_ = std::make_unique<mpi::Hub>();
         items_ = std::make_unique<RankItems>(*hub_, rank_, inline_bytes());
@@ -385,6 +413,10 @@ class OpenMpiRuntime final : public MpiRuntime {
                     const auto slot = static_cast<int>(in.u32());
                     std::vector<int> devices(in.u32());
                     for (int& d : devices) d = static_cast<int>(in.u32());
+                    const std::string journal = in.str();
+                    const std::string header = in.str();
+                    if (!journal_checked_ && !journal.empty())
+                        open_crash_journal(journal, header, err);
                     if (call >= local->calls.size()) throw wire::WireError("mpi: bad call index");
                     auto s = std::make_unique<Slot>();
                     Slot* ref = s.get();
@@ -432,6 +464,29 @@ class OpenMpiRuntime final : public MpiRuntime {
         bye.u64(counts.peak_held_bytes);
         hub_->send(0, mpi::kControl, bye.frame());
         return status;
+    }
+
+    // A worker rank journals its own crashes into rank 0's journal when it can open the same
+    // file (one machine, or a shared filesystem): the header rank 0 wrote, with its random id,
+    // tells it apart from another file at that path. Otherwise its crashes are only on stderr,
+    // and rank 0 counts the roots in flight as the process's death (journal.h).
+    void open_crash_journal(const std::string& path, const std::string& header, std::ostream& err) {
+        journal_checked_ = true;
+        const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
+        if (fd < 0) {
+            err << "rop mpi: rank " << rank_ << ": cannot open the journal " << path
+                << " to record crashes (not on a shared filesystem?)\n";
+            return;
+        }
+        std::string first(header.size(), '\0');
+        if (::pread(fd, first.data(), first.size(), 0) != static_cast<ssize_t>(first.size()) ||
+            first != header) {
+            err << "rop mpi: rank " << rank_ << ": " << path
+                << " here is not rank 0's journal: crashes on this rank are not journaled\n";
+            ::close(fd);
+            return;
+        }
+        set_crash_journal(fd);  // kept open for the process's life
     }
 
     Plan distribute(const Plan& plan, std::string& explanation) override {
@@ -603,8 +658,9 @@ class OpenMpiRuntime final : public MpiRuntime {
     mpi::HubStats stats_;
     std::vector<RankInfo> ranks_;
     bool run_open_ = false;
-    bool abandoned_ = false;  // a slot's thread was left running its UDF
-    int silent_ranks_ = 0;    // rank 0: ranks that did not say Bye at the end of the run
+    bool journal_checked_ = false;  // a worker rank tried to open rank 0's journal
+    bool abandoned_ = false;        // a slot's thread was left running its UDF
+    int silent_ranks_ = 0;          // rank 0: ranks that did not say Bye at the end of the run
     std::chrono::steady_clock::time_point started_;
 };
 

@@ -9,6 +9,10 @@
 #              page goes through rank 0 again
 #   isolation  a process actor that segfaults on a worker rank fails only its root, with the
 #              reason the threads executor gives, and the job goes on
+#   crash      a thread actor that segfaults on a worker rank ends the job; that rank journals
+#              the crash (rank 0's journal, reached on the shared filesystem), --resume runs the
+#              blamed roots alone, and the second crash fails d20 alone, naming its Call and rank;
+#              every other root is written
 #   kill       SIGKILL to a worker rank mid-run ends the job; --resume then finishes it, and the
 #              roots of both runs are exactly the clean output, each once
 #   placement  --explain-placement's table; ROP_SIMULATE_GPUS and gpus: each actor its own
@@ -123,6 +127,47 @@ assert fa == fb and len(fb) == 1 and fb[0][0] == "d20", (fa, fb)
 assert "SIGSEGV" in fb[0][1], fb
 PY
     ;;
+crash)
+    "$threads_bin" --input docs.txt --output totals=clean.txt 2>threads.err
+    export ROP_TEST_POISON=3001:segv  # d20's page, in a thread actor on rank 1 or 2
+    args=(--input docs.txt --output totals=mpi.txt --journal run.journal --commit-group 1
+          --set m.actors=3)
+    codes=()
+    for run in 1 2 3; do
+        set +e
+        resume=()
+        [ $run = 1 ] || resume=(--resume)
+        timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" "${args[@]}" "${resume[@]}" \
+            --report run$run.json 2>run$run.err
+        codes+=($?)
+        set -e
+        cp mpi.txt out$run.txt  # the test's sink starts afresh each run
+    done
+    echo "exit codes: ${codes[*]}"
+    [ "${codes[0]}" != 0 ] && [ "${codes[0]}" != 124 ] || fail "run 1: exit ${codes[0]}"
+    grep -q "crashed: SIGSEGV in call 'm', a batch of .* d20" run1.err ||
+        fail "run 1: the crashing rank did not name d20: $(head -5 run1.err)"
+    grep -q '"call":"m","signal":"SIGSEGV","rank":[12]}' run.journal ||
+        fail "no crash line from a worker rank: $(grep -v '"root"' run.journal)"
+    [ "${codes[1]}" != 0 ] && [ "${codes[1]}" != 124 ] || fail "run 2: exit ${codes[1]}"
+    grep -q "crashed: SIGSEGV in call 'm', a batch of [0-9]* from root d20$" run2.err ||
+        fail "run 2: d20 did not run alone: $(head -5 run2.err)"
+    [ "${codes[2]}" = 3 ] || fail "run 3: exit ${codes[2]} (want 3): $(tail -5 run3.err)"
+    # Every other root written once over the three runs, as the clean run wrote it.
+    same <(grep -v '^d20 ' clean.txt) <(cat out1.txt out2.txt out3.txt) ||
+        fail "the other roots' output differs"
+    python3 - <<'PY' || fail "run 3's report"
+import json, re
+roots = json.load(open("run3.json"))["roots"]
+failed = [r for r in roots if r["status"] == "failed"]
+print("failed:", failed)
+assert [r["name"] for r in failed] == ["d20"], failed
+assert failed[0]["call"] == "m", failed
+assert re.fullmatch(r"crashed the process twice \(last: call 'm' on rank [12]: SIGSEGV\)",
+                    failed[0]["reason"]), failed
+assert len(roots) == 40 and all(r["status"] == "ok" for r in roots if r["name"] != "d20")
+PY
+    ;;
 kill)
     "$threads_bin" --input docs.txt --output totals=clean.txt 2>threads.err
     # Each map batch sleeps 0.3 s: the run takes seconds; one root is journaled at a time.
@@ -178,17 +223,17 @@ PY
 placement)
     out=$(timeout 60 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt --output totals=p.txt \
         --explain-placement --set m.actors=3 2>&1) || fail "$out"
-    echo "$out" | grep -q "^placement: 2 ranks host actors: rank 1 (.*, 0 GPUs); rank 2 (" ||
+    grep -q "^placement: 2 ranks host actors: rank 1 (.*, 0 GPUs); rank 2 (" <<<"$out" ||
         fail "no rank line: $out"
-    echo "$out" | grep -qx "  m: rank 1 x2; rank 2 x1" || fail "m is not spread 2+1: $out"
+    grep -qx "  m: rank 1 x2; rank 2 x1" <<<"$out" || fail "m is not spread 2+1: $out"
     # Four simulated devices per node, all ranks on one node: m with gpus 1 and 3 actors gets
     # devices 0, 1, 2; sum with gpus 0.5 and 2 actors shares device 3.
     out=$(ROP_SIMULATE_GPUS=4 ROP_TEST_GPUS=1,0.5 timeout 60 "${mpirun[@]}" -x ROP_SIMULATE_GPUS \
         -x ROP_TEST_GPUS -np 3 "$mpi_bin" --input docs.txt --output totals=g.txt \
         --explain-placement --set m.actors=3 2>&1) || fail "$out"
-    echo "$out" | grep -qx "  m: rank 1 x2 \[gpu 0, gpu 2\]; rank 2 x1 \[gpu 1\]" ||
+    grep -qx "  m: rank 1 x2 \[gpu 0, gpu 2\]; rank 2 x1 \[gpu 1\]" <<<"$out" ||
         fail "m's devices: $out"
-    echo "$out" | grep -qx "  sum: rank 1 x1 \[gpu 3\]; rank 2 x1 \[gpu 3\]" ||
+    grep -qx "  sum: rank 1 x1 \[gpu 3\]; rank 2 x1 \[gpu 3\]" <<<"$out" ||
         fail "sum's shared device: $out"
     same p.txt g.txt || fail "placed on GPUs, the output differs"
     # Each map actor sees its devices: a thread actor in assigned_gpus(), a process-isolated
@@ -212,7 +257,7 @@ placement)
     code=$?
     set -e
     [ $code = 2 ] || fail "5 actors on 4 GPUs: exit $code, want 2: $out"
-    echo "$out" | grep -q "error: placement: call 'm' asks for 5 actors with gpus 1 each; actor 5 finds no free device (the job has 4 (" ||
+    grep -q "error: placement: call 'm' asks for 5 actors with gpus 1 each; actor 5 finds no free device (the job has 4 (" <<<"$out" ||
         fail "the message: $out"
     [ ! -s x.txt ] || fail "something ran"
     # --executor mpi without a launcher, and inline under one: usage errors, nothing runs.
@@ -229,7 +274,7 @@ placement)
     code=$?
     set -e
     [ $code != 0 ] || fail "--executor inline under 2 ranks ran"
-    echo "$out" | grep -q "error: --executor inline: started by an MPI launcher with 2 ranks" ||
+    grep -q "error: --executor inline: started by an MPI launcher with 2 ranks" <<<"$out" ||
         fail "--executor inline under 2 ranks: $out"
     [ ! -s y.txt ] || fail "something ran"
     # A binary built without MPI under mpirun: every rank says why and the job exits 2, also
@@ -255,7 +300,7 @@ local)
     code=$?
     set -e
     [ $code = 2 ] || fail "srun without PMIx: exit $code: $out"
-    echo "$out" | grep -q "started by srun with 3 tasks but without PMIx.*srun --mpi=pmix" ||
+    grep -q "started by srun with 3 tasks but without PMIx.*srun --mpi=pmix" <<<"$out" ||
         fail "srun without PMIx: $out"
     [ ! -e srun.txt ] || fail "srun without PMIx: the task wrote its output"
     # One machine, no MPI: Calls with gpus are placed on this node's devices the same way.
@@ -267,7 +312,7 @@ local)
             ROP_TEST_SHOW_DEVICES=$PWD/devices.txt "$threads_bin" --input docs.txt \
             --output totals=l.txt --set m.actors=2 --explain-placement 2>&1) ||
             fail "local ($iso): $out"
-        echo "$out" | grep -qx "  m: rank 0 x2 \[gpu 0, gpu 1\]" || fail "local placement: $out"
+        grep -qx "  m: rank 0 x2 \[gpu 0, gpu 1\]" <<<"$out" || fail "local placement: $out"
         if [ -z "$iso" ]; then want=$'gpus=0; visible=\ngpus=1; visible='
         else want=$'gpus= visible=0\ngpus= visible=1'; fi
         got=$(sort devices.txt)
@@ -281,7 +326,7 @@ local)
     code=$?
     set -e
     [ $code = 2 ] || fail "3 actors on 2 GPUs: exit $code, want 2: $out"
-    echo "$out" | grep -qx "process_pipeline: error: placement: call 'm' asks for 3 actors with gpus 1 each; actor 3 finds no free device (the job has 2 (.*: 2) GPUs; lower actors or gpus, or add nodes)" ||
+    grep -qx "process_pipeline: error: placement: call 'm' asks for 3 actors with gpus 1 each; actor 3 finds no free device (the job has 2 (.*: 2) GPUs; lower actors or gpus, or add nodes)" <<<"$out" ||
         fail "the message: $out"
     # The devices earlier Calls hold are counted: m holds one of the two, sum's second actor
     # finds none.
@@ -291,7 +336,7 @@ local)
     code=$?
     set -e
     [ $code = 2 ] || fail "m and sum on 2 GPUs: exit $code, want 2: $out"
-    echo "$out" | grep -qx "process_pipeline: error: placement: call 'sum' asks for 2 actors with gpus 1 each; actor 2 finds no free device (the job has 2 (.*: 2) GPUs, of which earlier Calls hold 1 ('m': 1 actor with gpus 1); lower actors or gpus, or add nodes)" ||
+    grep -qx "process_pipeline: error: placement: call 'sum' asks for 2 actors with gpus 1 each; actor 2 finds no free device (the job has 2 (.*: 2) GPUs, of which earlier Calls hold 1 ('m': 1 actor with gpus 1); lower actors or gpus, or add nodes)" <<<"$out" ||
         fail "the message, with m's device: $out"
     # No GPU here (this machine has no driver, or the count says 0): CPU actors, said once.
     out=$(ROP_SIMULATE_GPUS=0 ROP_TEST_GPUS=1 "$threads_bin" --input docs.txt \

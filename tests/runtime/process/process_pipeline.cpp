@@ -8,7 +8,8 @@
 //                   the MPI payload test)
 //   m     (map):    3 * page + 1, one batch at a time (batch 8, 2 actors by default); in its
 //                   worker process a 512 MiB address-space limit. ROP_TEST_POISON="PAGE:HOW,..."
-//                   with HOW one of segv, abort, exit, alloc (allocates without bound), throw
+//                   with HOW one of segv, abort, exit, kill (SIGKILL, as the OOM killer),
+//                   alloc (allocates without bound), throw
 //                   (an ordinary exception naming the page), hang (sleeps forever), setup (the
 //                   actor's constructor throws: the Call cannot be built at all);
 //                   ROP_TEST_SLEEP_US: each batch sleeps that long (bench/isolation)
@@ -64,6 +65,7 @@ void misbehave(long page, const std::string& how) {
     if (how == "segv") std::raise(SIGSEGV);
     if (how == "abort") std::abort();
     if (how == "exit") std::_Exit(7);
+    if (how == "kill") std::raise(SIGKILL);  // what the kernel's OOM killer sends
     if (how == "throw") throw std::runtime_error("page " + std::to_string(page) + " is bad");
     if (how == "hang") {
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));

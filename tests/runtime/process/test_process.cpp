@@ -286,3 +286,87 @@ TEST_CASE(
     CHECK(fifth.totals.at("r2") == clean_threads().totals.at("r2"));
     CHECK(fifth.totals.size() == 1u);  // (the test sink starts afresh each run) only r2 ran
 }
+
+// The kernel's OOM killer sends SIGKILL, which leaves no crash line: the journal's watermark
+// tells which roots were in flight (journal.h), --resume runs each of them alone, and the one
+// that is killed again alone fails; everything else is written. The same for a UDF that calls
+// _Exit (no signal at all).
+TEST_CASE(
+    "without isolation, a process killed without a crash line (SIGKILL, exit) is finished "
+    "by --resume: the culprit fails, every other root is written",
+    "[process][crash][kill]") {
+    for (const std::string how : {"kill", "exit"}) {
+        DYNAMIC_SECTION(how) {
+            TempDir dir;
+            const std::vector<std::string> sets = {"m.batch=8", "m.actors=2"};
+            const std::string poison = "3001:" + how;
+            const int died = how == "kill" ? 128 + 9 : 7;
+            // 1: the process dies mid-run, with several roots in flight.
+            const Run first = run_in(dir, "", poison, sets, " --max-inflight-roots 6");
+            CHECK(first.exit_code == died);
+            const std::string journal = slurp(dir.path / "totals.txt.journal");
+            CHECK_THAT(journal, ContainsSubstring("{\"admitted\":"));
+            CHECK_THAT(journal, !ContainsSubstring("\"crashed\""));
+            CHECK_THAT(journal, !ContainsSubstring("{\"ended\":true}"));
+            // 2: the roots that were in flight run alone, one after another: the innocent ones
+            // finish, r2 dies again, alone (the journal names the Call it was in).
+            const Run second = run_in(dir, "", poison, sets, " --resume --max-inflight-roots 6");
+            CHECK(second.exit_code == died);
+            const std::string journal2 = slurp(dir.path / "totals.txt.journal");
+            CHECK_THAT(journal2, ContainsSubstring("{\"begin\":\"resume\"}"));
+            CHECK_THAT(journal2, ContainsSubstring("{\"running\":[\"m\"]}"));
+            // 3: r2 was killed twice: it fails without running; every other root finishes.
+            const Run third = run_in(dir, "", poison, sets, " --resume --max-inflight-roots 6");
+            CHECK(third.exit_code == 3);
+            const nlohmann::json* bad = root_of(third, "r2");
+            REQUIRE(bad != nullptr);
+            CHECK((*bad)["status"] == "failed");
+            CHECK((*bad)["call"] == "m");
+            CHECK((*bad)["reason"] ==
+                  "killed (SIGKILL) twice; perhaps out of memory (the process died without a "
+                  "crash line while it ran)");
+            CHECK_THAT(third.err,
+                       ContainsSubstring("r2: call 'm': killed (SIGKILL) twice; perhaps out "
+                                         "of memory"));
+            std::size_t ok = 0;
+            for (const auto& [name, value] : roots()) {
+                if (name == "r2") continue;
+                CAPTURE(name);
+                const nlohmann::json* r = root_of(third, name);
+                REQUIRE(r != nullptr);
+                CHECK((*r)["status"] == "ok");
+                ++ok;
+            }
+            CHECK(ok == roots().size() - 1);
+            CHECK_THAT(slurp(dir.path / "totals.txt.journal"),
+                       ContainsSubstring("{\"ended\":true}"));
+        }
+    }
+}
+
+// A clean stop (SIGINT) is not a death: the roots it left in flight are not suspects, and
+// --resume runs them together again.
+TEST_CASE("a run stopped by a signal it handles blames no root", "[process][crash][kill]") {
+    TempDir dir;
+    {
+        std::ofstream in(dir.path / "docs.txt");
+        for (const auto& [name, value] : roots()) in << name << ' ' << value << '\n';
+    }
+    const fs::path journal = dir.path / "totals.txt.journal";
+    // Page 3001 hangs, so the run is still going when the journal shows its first batch.
+    const std::string command =
+        "ROP_TEST_POISON=3001:hang '" + std::string(ROP_PROCESS_PIPELINE) +
+        "' --no-progress --commit-group 1 --stop-grace 1ms --max-inflight-roots 6 --set m.batch=8"
+        " --input docs='" +
+        (dir.path / "docs.txt").string() + "' --output totals='" +
+        (dir.path / "totals.txt").string() + "' 2>/dev/null & pid=$!; until grep -qs admitted '" +
+        journal.string() +
+        "' || ! kill -0 $pid 2>/dev/null; do sleep 0.05; done; "
+        "kill -INT $pid; wait $pid";
+    const int status = std::system(command.c_str());
+    CHECK(WEXITSTATUS(status) == 130);
+    CHECK_THAT(slurp(journal), ContainsSubstring("{\"ended\":true}"));
+    const Run second = run_in(dir, "", "", {"m.batch=8"}, " --resume");
+    CHECK(second.exit_code == 0);
+    CHECK_THAT(slurp(journal), !ContainsSubstring("\"running\""));  // nothing ran alone
+}

@@ -109,6 +109,7 @@ struct ParsedArgs {
     bool explain_placement = false;  // --explain-placement: print where each actor runs
     bool resume = false;             // --resume: continue from the journal
     bool retry_failed = false;       // --retry-failed: resume, and run failed roots again
+    bool resume_rebuilt = false;     // --resume-rebuilt: resume, from another .rop text's run
     bool report_ok_roots = true;     // --report-roots all (true) or failed
     std::string journal_path;        // --journal; empty: default_journal_path(def, outputs)
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,14 @@ class StopRequest {
     std::atomic<int> signal_{0};
 };
 
+// --resume with a journal this pipeline did not write (RunOptions::pipeline_name and
+// pipeline_hash against the journal's header): nothing is run, nothing written. The binary
+// exits 2 with the message.
+class ForeignJournal : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
 struct RunOptions {
     std::string executor = "threads";            // make_executor(): "threads" or "inline"
     std::size_t max_inflight_roots = 64;         // roots admitted but not yet done
@@ -119,6 +128,13 @@ struct RunOptions {
     // nothing, so nothing is written twice); a new line supersedes the old one. Crash counts
     // of those roots are forgotten: an environment failure deserves another try.
     bool retry_failed = false;
+    // Whose journal: a fresh journal's header records the pipeline's name and the hash of its
+    // `.rop` text; resume throws ForeignJournal for a journal another pipeline wrote, and for
+    // one of this pipeline built from another `.rop` text unless resume_rebuilt (the binary's
+    // --resume-rebuilt). Empty name: not recorded, not checked.
+    std::string pipeline_name;
+    std::string pipeline_hash;
+    bool resume_rebuilt = false;
     // Commit groups: finished roots' journal lines are kept and made durable together (every
     // sink's sync(), then one write and one fsync of the journal) once commit_group roots wait
     // or the oldest has waited commit_window, and when the run ends. A kill loses at most the
@@ -130,6 +146,14 @@ struct RunOptions {
     // RunReport::omitted (8 bytes per root for its latency instead of its whole result), so
     // the memory of a run of many small roots follows the roots in flight.
     bool report_ok_roots = true;
+    // Takes each root's result as the run is done with it: in source order (resumed roots
+    // included), once its lineage is released, and the rest when the run ends. When set, the
+    // run keeps nothing per root but the first keep_failed_results failed ones (in
+    // RunReport::roots, for a summary) and counts the rest in RunReport::omitted, so that a
+    // run of millions of roots keeps only what is in flight (pipeline_main streams them into
+    // --report). report_ok_roots is then for on_root_result to apply.
+    std::function<void(const struct RootResult&)> on_root_result;
+    std::size_t keep_failed_results = 10;
     ItemObserver* observer = nullptr;
     std::string trace_path;                                   // Chrome/Perfetto JSON when set
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
@@ -261,11 +285,39 @@ struct RootResult {
     double latency_s = 0;  // admission to done
 };
 
-// Roots a run with RunOptions::report_ok_roots off counts instead of listing.
+// Root latencies for the report's percentiles, in bounded memory: every value is kept up to
+// kExact of them (8 MiB), then they go into buckets 1% wide that remember the largest latency
+// each holds (about 45 KiB however many roots run). A nearest-rank percentile is then the
+// largest latency of the bucket that holds it: a latency that happened, within 1% of the exact
+// one.
+class LatencySample {
+  public:
+    static constexpr std::size_t kExact = std::size_t{1} << 20;
+    void add(double seconds);
+    void add(const LatencySample& other);
+    std::size_t size() const { return n_; }
+    bool exact() const { return buckets_.empty(); }
+    // The nearest-rank percentile (the smallest latency with at least `percent`% of the sample
+    // at or below it; exact() or within 1%) and the largest latency. size() > 0.
+    double percentile(std::size_t percent) const;
+    double max() const { return max_; }
+
+  private:
+    void to_buckets();
+    std::size_t n_ = 0;
+    double max_ = 0;
+    std::vector<double> values_;          // while exact
+    std::vector<std::uint64_t> buckets_;  // then: counts per bucket
+    std::vector<double> bucket_max_;      // the largest latency in each bucket
+};
+
+// Roots a run counts instead of listing: all but failed and partial ones with
+// RunOptions::report_ok_roots off; all but the first few failed ones when RunOptions::
+// on_root_result takes them.
 struct OmittedRoots {
-    std::size_t ok = 0, dropped = 0;
-    std::size_t resumed = 0;        // of those, skipped because an earlier run journaled them
-    std::vector<double> latency_s;  // of those run by this process (not the resumed ones)
+    std::size_t ok = 0, dropped = 0, failed = 0;
+    std::size_t resumed = 0;  // of those, skipped because an earlier run journaled them
+    LatencySample latency;    // of those run by this process (not the resumed ones)
 };
 
 struct RunReport {
@@ -296,8 +348,16 @@ struct RunReport {
     std::string host;         // gethostname()
     std::string started_at;   // ISO-8601 UTC, e.g. 2026-12-01T17:47:27.123Z
     std::string ended_at;
-    std::size_t total_roots() const { return roots.size() + omitted.ok + omitted.dropped; }
-    std::string to_json() const;  // the run report (--report FILE)
+    std::size_t total_roots() const {
+        return roots.size() + omitted.ok + omitted.dropped + omitted.failed;
+    }
+    std::size_t failed_roots() const;  // listed and omitted
+    std::string to_json() const;       // the run report (--report FILE)
+    // The report in two parts, for a report whose roots were streamed (pipeline_main writes
+    // each root as it is released, RunOptions::on_root_result): one root's entry, and
+    // everything but the roots (their summary and percentiles count `roots` and `omitted`).
+    static std::string root_json(const RootResult& root);  // one line
+    std::string summary_json() const;  // an object, dump(2) style, without "roots"
 };
 
 // Runs the plan to completion on the default thread-actor executor. Never loses a root: every
