@@ -11,8 +11,6 @@ namespace detail {
 
 // How long the driver polls for a report before it blocks, while batches are in flight.
 constexpr int kDriverSpinUs = 50;
-// Finished roots' lineage is released once this many roots are done since the last release.
-constexpr std::size_t kReleaseEvery = 64;
 
 Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor)
     : plan_(plan),
@@ -110,7 +108,7 @@ void Engine::event_loop() {
     for (;;) {
         if (options_.stop) poll_stop();
         // Between events nothing holds a finished root's ids: its lineage can go.
-        if (store_.done_since_release() >= kReleaseEvery) store_.release_done();
+        if (store_.release_due()) store_.release_done();
         scheduler_.admit();
         scheduler_.dispatch();
         if (scheduler_.active_jobs() == 0) {

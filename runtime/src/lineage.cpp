@@ -538,7 +538,12 @@ void LineageStore::release_done() {
             if (layouts_[c].spec->kind == CallKind::Reduce) members_pending_[c].release_to(l);
             if (layouts_[c].spec->kind == CallKind::Expand) {
                 ExpansionTable& x = expansions_[static_cast<std::size_t>(layouts_[c].expansion)];
-                for (std::size_t k = x.children.base(); k < l; ++k) x.children[k] = {};
+                // Move-assigned, not `= {}`: assigning an empty list keeps the capacity, and a
+                // released row stays until its table is compacted (2,730 rows: 128 KiB a row for
+                // roots of 20,000 children).
+                for (std::size_t k = x.children.base(); k < l; ++k) {
+                    x.children[k] = std::vector<EntityId>();
+                }
                 x.state.release_to(l);
                 x.children.release_to(l);
             }

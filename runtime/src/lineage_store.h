@@ -164,6 +164,15 @@ class LineageStore {
     // fences; everything else asks released() first.
     void release_done();
     std::size_t done_since_release() const { return done_since_release_; }
+    // Time to release: kReleaseEvery roots are done since the last release, or some root is
+    // and the tables hold kReleaseRows entities (big roots: memory follows the rows held, not
+    // the number of roots; docs/runtime.md "Memory follows the roots in flight").
+    static constexpr std::size_t kReleaseEvery = 64;
+    static constexpr std::size_t kReleaseRows = std::size_t{1} << 16;
+    bool release_due() const {
+        return done_since_release_ >= kReleaseEvery ||
+               (done_since_release_ > 0 && domain_.end() - domain_.base() >= kReleaseRows);
+    }
     bool released(CallId call, std::uint32_t local) const {
         return domain_members_[layouts_[call].spec->domain].released(local);
     }
