@@ -2,7 +2,9 @@
 #   bin/ropc                      the compiler (finds everything below relative to itself)
 #   lib/librop_runtime.a          the runtime (and librop_runtime_mpi.a, `ropc build --mpi`),
 #                                 and lib/librop_stdlib_<module>.a
-#   include/rop/...               runtime, <rop/udf.h> and the stdlib headers
+#   include/rop/...               one tree from four homes: the UDF API (api/include: <rop/udf.h>
+#                                 ...), the vocabulary (vocab/include), the runtime's and the
+#                                 stdlib's headers
 #   lib/cmake/rop/ropConfig.cmake find_package(rop) and rop_add_pipeline(NAME pipeline.rop ...)
 include(GNUInstallDirs)
 
@@ -12,14 +14,16 @@ if(TARGET ropc)
     install(TARGETS ropc RUNTIME DESTINATION bin)
 endif()
 if(TARGET rop_runtime)
-    install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/rop DESTINATION include)
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/rop
+                      ${PROJECT_SOURCE_DIR}/vocab/include/rop DESTINATION include)
     # Every rop library `ropc build` links: the runtime and the stdlib modules that were built.
     install(DIRECTORY ${PROJECT_BINARY_DIR}/lib/ DESTINATION lib
             FILES_MATCHING PATTERN "librop_runtime.a" PATTERN "librop_runtime_mpi.a"
                            PATTERN "librop_stdlib_*.a"
             PATTERN "cmake" EXCLUDE)
 endif()
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/stdlib/include/rop DESTINATION include)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/rop ${PROJECT_SOURCE_DIR}/stdlib/include/rop
+        DESTINATION include)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/ropConfig.cmake.in
                ${PROJECT_BINARY_DIR}/cmake/ropConfig.cmake @ONLY)
 include(CMakePackageConfigHelpers)

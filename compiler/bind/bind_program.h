@@ -19,8 +19,9 @@
 namespace rop::bind {
 
 struct ProgramBindOptions {
-    // Where <rop/udf.h> and <rop/stdlib/*.h> live (the source tree's stdlib/include, or an
-    // install's include/). Every rop/stdlib/*.h there is read, so `std.` names resolve.
+    // Where <rop/udf.h> and <rop/stdlib/*.h> live (the source tree's api/include and
+    // stdlib/include, or an install's include/). Every rop/stdlib/*.h there is read, so `std.`
+    // names resolve.
     std::vector<std::string> stdlib_include_dirs;
     // Extra -I directories for the `use` headers. The `.rop` file's own directory is always
     // searched first (a `use` path is relative to the `.rop` file).

@@ -319,15 +319,18 @@ UdfLibrary read_udfs(const std::vector<std::string>& headers,
     for (const std::string& dir : include_dirs) args.push_back("-I" + absolute(dir));
     args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
 
-    // The prelude needs only the directory that holds <rop/udf.h>. Keyed on every -I directory
-    // it would be rebuilt for each pipeline directory; Clang accepts a precompiled header built
-    // with fewer search paths than the file that uses it.
+    // The prelude needs only rop's own directories: those that hold <rop/udf.h> or a
+    // rop/stdlib/ (an install's one include/; api/include and stdlib/include in the source
+    // tree). Keyed on every -I directory it would be rebuilt for each pipeline directory; Clang
+    // accepts a precompiled header built with fewer search paths than the file that uses it.
     std::vector<std::string> prelude_args;
     std::vector<std::string> stdlib_dirs;  // <dir>/rop/stdlib/ of those directories
     for (const std::string& arg : args) {
         if (arg.rfind("-I", 0) == 0) {
-            if (!llvm::sys::fs::exists(arg.substr(2) + "/rop/udf.h")) continue;
-            stdlib_dirs.push_back(arg.substr(2) + "/rop/stdlib/");
+            const std::string dir = arg.substr(2);
+            const bool has_stdlib = llvm::sys::fs::is_directory(dir + "/rop/stdlib");
+            if (!has_stdlib && !llvm::sys::fs::exists(dir + "/rop/udf.h")) continue;
+            if (has_stdlib) stdlib_dirs.push_back(dir + "/rop/stdlib/");
         }
         prelude_args.push_back(arg);
     }

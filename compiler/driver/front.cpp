@@ -71,7 +71,7 @@ FrontResult run_front(FileId file, SourceManager& sources, const FrontOptions& o
     }
     if (options.bind && result.program) {
         bind::ProgramBindOptions bind_options;
-        bind_options.stdlib_include_dirs = {toolchain.stdlib_include_dir};
+        bind_options.stdlib_include_dirs = toolchain.stdlib_include_dirs;
         bind_options.include_dirs = options.include_dirs;
         bind_options.pch_cache_dir =
             (std::filesystem::path(cache_dir(options.cache_dir)) / "bind").string();

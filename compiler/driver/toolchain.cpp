@@ -50,12 +50,15 @@ Toolchain find_toolchain() {
     if (fs::is_regular_file(prefix / "include" / "rop" / "udf.h", ec) &&
         fs::is_regular_file(prefix / "include" / "rop" / "runtime" / "pipeline_main.h", ec)) {
         t.include_dirs = {(prefix / "include").string()};
-        t.stdlib_include_dir = t.include_dirs.front();
+        t.stdlib_include_dirs = t.include_dirs;
     } else {
+        // The source tree: the include/ of each home an install merges into one include/rop.
         const fs::path source = ROP_SOURCE_DIR;
-        t.include_dirs = {(source / "runtime" / "include").string(),
-                          (source / "stdlib" / "include").string()};
-        t.stdlib_include_dir = t.include_dirs.back();
+        const std::string api = (source / "api" / "include").string();
+        const std::string stdlib = (source / "stdlib" / "include").string();
+        t.include_dirs = {(source / "runtime" / "include").string(), api,
+                          (source / "vocab" / "include").string(), stdlib};
+        t.stdlib_include_dirs = {api, stdlib};
     }
     return t;
 }

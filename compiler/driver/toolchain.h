@@ -11,10 +11,12 @@ namespace rop::driver {
 // Where ropc finds rop's headers and libraries: an install (`<ropc dir>/../include` and
 // `../lib`), else the source tree it was built from and the build tree's lib/.
 struct Toolchain {
-    std::vector<std::string> include_dirs;  // runtime and stdlib headers (<rop/udf.h> among them)
-    std::string stdlib_include_dir;         // where <rop/udf.h> and <rop/stdlib/*.h> live
-    std::string lib_dir;                    // librop_runtime.a, librop_stdlib_*.a
-    std::string ropc_path;                  // this ropc (its identity is part of every cache key)
+    std::vector<std::string> include_dirs;  // runtime, UDF API, vocabulary and stdlib headers
+    // Where <rop/udf.h> and <rop/stdlib/*.h> live, which binding reads: an install's include/,
+    // or the source tree's api/include and stdlib/include.
+    std::vector<std::string> stdlib_include_dirs;
+    std::string lib_dir;    // librop_runtime.a, librop_stdlib_*.a
+    std::string ropc_path;  // this ropc (its identity is part of every cache key)
     // <lib_dir>/rop/cache when it exists: precompiled headers made when rop was built or
     // installed (`ropc warm --into`), in the cache's layout (bind/, pch/). Read, never written:
     // a build or check uses one the user's cache does not have yet, so even the first build

@@ -38,7 +38,7 @@ const bind::BoundProgram* binding(Document& doc, const Context& context) {
     if (!doc.front.program) return nullptr;
     if (!doc.hover_binding) {
         bind::ProgramBindOptions options;
-        options.stdlib_include_dirs = {context.toolchain.stdlib_include_dir};
+        options.stdlib_include_dirs = context.toolchain.stdlib_include_dirs;
         options.include_dirs = context.front.include_dirs;
         options.pch_cache_dir = (fs::path(driver::cache_dir(context.front.cache_dir)) / "bind");
         if (!context.toolchain.seed_dir.empty()) {

@@ -103,7 +103,7 @@ class Server {
     static UdfIndexOptions index_options(const ServerOptions& options) {
         UdfIndexOptions index;
         const driver::Toolchain toolchain = driver::find_toolchain();
-        index.stdlib_include_dirs = {toolchain.stdlib_include_dir};
+        index.stdlib_include_dirs = toolchain.stdlib_include_dirs;
         index.include_dirs = options.include_dirs;
         index.pch_cache_dir =
             (std::filesystem::path(driver::cache_dir(options.cache_dir)) / "bind").string();

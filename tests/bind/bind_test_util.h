@@ -17,7 +17,8 @@ inline std::string fixture(const std::string& name) {
     return std::string(ROP_BIND_FIXTURES) + "/" + name;
 }
 
-inline std::vector<std::string> include_dirs() { return {ROP_STDLIB_INCLUDE}; }
+// <rop/udf.h> (the UDF API) and <rop/stdlib/*.h>, as ropc finds them in the source tree.
+inline std::vector<std::string> include_dirs() { return {ROP_API_INCLUDE, ROP_STDLIB_INCLUDE}; }
 
 struct ReadResult {
     UdfLibrary library;

@@ -37,7 +37,7 @@ std::unique_ptr<Run> bind_text(const std::string& text, bool lint = true) {
     REQUIRE(run->program);
     ProgramBindOptions options;
     options.stdlib_include_dirs = {fixture("stdlib")};
-    options.include_dirs = {ROP_STDLIB_INCLUDE};  // <rop/udf.h>
+    options.include_dirs = {ROP_API_INCLUDE};  // <rop/udf.h>
     options.pch_cache_dir = std::string(ROP_BIND_TEST_CACHE) + "/shared";
     options.lint = lint;
     options.sources = &run->sources;
@@ -568,7 +568,7 @@ TEST_CASE("bind program: without a SourceManager, notes carry the C++ location i
     REQUIRE(program);
     ProgramBindOptions options;
     options.stdlib_include_dirs = {fixture("stdlib")};
-    options.include_dirs = {ROP_STDLIB_INCLUDE};
+    options.include_dirs = {ROP_API_INCLUDE};
     CHECK_FALSE(bind_program(*program, path, options, diags));
     const auto all = diags.finish();
     REQUIRE_FALSE(all.empty());

@@ -94,10 +94,10 @@ TEST_CASE("bind prelude cache: without rop/udf.h on the include path, no prelude
 // pipeline's binding reads first anyway (udf_reader.cpp). A standard header added to one of them
 // and not to the prelude would still be right, only parsed on every read: keep them in step.
 TEST_CASE("bind prelude: covers the standard headers rop's headers include", "[bind]") {
-    const fs::path root = ROP_STDLIB_INCLUDE;
-    std::vector<fs::path> headers = {root / "rop/udf.h", root / "rop/records.h",
-                                     root / "rop/fields.h"};
-    for (const auto& entry : fs::directory_iterator(root / "rop/stdlib")) {
+    const fs::path api = ROP_API_INCLUDE;
+    std::vector<fs::path> headers = {api / "rop/udf.h", api / "rop/records.h",
+                                     api / "rop/fields.h"};
+    for (const auto& entry : fs::directory_iterator(fs::path(ROP_STDLIB_INCLUDE) / "rop/stdlib")) {
         if (entry.path().extension() == ".h") headers.push_back(entry.path());
     }
     const std::string prelude(prelude_text());

@@ -39,7 +39,7 @@ std::unique_ptr<Run> bind_text(const std::string& text) {
     REQUIRE(run->program);
     ProgramBindOptions options;
     options.stdlib_include_dirs = {fixture("stdlib")};
-    options.include_dirs = {ROP_STDLIB_INCLUDE};  // <rop/udf.h>, <rop/stdlib/io.h>
+    options.include_dirs = include_dirs();  // <rop/udf.h>, <rop/stdlib/io.h>
     options.pch_cache_dir = std::string(ROP_BIND_TEST_CACHE) + "/shared";
     options.sources = &run->sources;
     run->bound = bind_program(*run->program, path, options, diags);

@@ -35,6 +35,14 @@ std::string host_cxx() {
 
 std::string source_dir() { return ROP_SOURCE_DIR; }
 
+std::string rop_include_flags() {
+    std::string flags;
+    for (const char* dir : {"runtime", "api", "vocab", "stdlib"}) {
+        flags += " -I " + shell_quote(source_dir() + "/" + dir + "/include");
+    }
+    return flags;
+}
+
 CommandResult run_command(const std::string& command, const std::filesystem::path& log) {
     int status = std::system((command + " >" + shell_quote(log.string()) + " 2>&1").c_str());
     int exit_code = status;

@@ -19,6 +19,9 @@ std::filesystem::path work_dir(std::string_view test_name);
 std::string shell_quote(std::string_view text);
 std::string host_cxx();
 std::string source_dir();  // the repository root
+// " -I DIR" for each folder of rop's headers in the source tree (runtime, UDF API, vocabulary,
+// stdlib), as ropc passes them to the host compiler.
+std::string rop_include_flags();
 
 CommandResult run_command(const std::string& command, const std::filesystem::path& log);
 

@@ -125,9 +125,7 @@ GeneratedCode generate_for(const Fixture& fixture) {
 }
 
 std::string compile_flags() {
-    const std::string root = t::source_dir();
-    return " -std=c++20 -Wall -Wextra -Werror -I " + t::shell_quote(root + "/runtime/include") +
-           " -I " + t::shell_quote(root + "/stdlib/include") + " -I " +
+    return " -std=c++20 -Wall -Wextra -Werror" + t::rop_include_flags() + " -I " +
            t::shell_quote(ROP_CODEGEN_FIXTURES);
 }
 

@@ -159,12 +159,10 @@ struct Fixture {
 
 t::CommandResult syntax_check(const std::filesystem::path& dir, const std::string& source) {
     t::write_file(dir / "generated.cpp", source);
-    const std::string root = t::source_dir();
-    const std::string command =
-        t::host_cxx() + " -fsyntax-only -std=c++20 -Wall -Wextra -Werror -I " +
-        t::shell_quote(root + "/runtime/include") + " -I " +
-        t::shell_quote(root + "/stdlib/include") + " -I " + t::shell_quote(ROP_CODEGEN_FIXTURES) +
-        " " + t::shell_quote((dir / "generated.cpp").string());
+    const std::string command = t::host_cxx() + " -fsyntax-only -std=c++20 -Wall -Wextra -Werror" +
+                                t::rop_include_flags() + " -I " +
+                                t::shell_quote(ROP_CODEGEN_FIXTURES) + " " +
+                                t::shell_quote((dir / "generated.cpp").string());
     return t::run_command(command, dir / "compile.log");
 }
 

@@ -96,10 +96,8 @@ TEST_CASE("payload sizes: ropc derives a struct's bytes field by field",
     CHECK(at("pb::Kid") < at("pb::Blob"));         // each after those it uses
     CHECK(at("rop::stdlib::Image") < at("pb::Blob"));
 
-    const std::string root = t::source_dir();
-    const std::string flags =
-        " -std=c++20 -Wall -Wextra -Werror -I " + t::shell_quote(root + "/runtime/include") +
-        " -I " + t::shell_quote(root + "/stdlib/include") + " -I " + t::shell_quote(kFixture);
+    const std::string flags = " -std=c++20 -Wall -Wextra -Werror" + t::rop_include_flags() +
+                              " -I " + t::shell_quote(kFixture);
     t::write_file(dir / "sizes.cpp", "#include \"payload_budget.hpp\"\n" + block + kSizes);
     const t::CommandResult built =
         t::run_command(t::host_cxx() + flags + " -o " + t::shell_quote((dir / "sizes").string()) +

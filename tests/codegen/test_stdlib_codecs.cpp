@@ -132,10 +132,7 @@ TEST_CASE("codecs: a mineru-like pipeline isolates its OCR Calls; stdlib types r
     CHECK(block.find("struct rop::Codec<rop::stdlib::Page>") >
           block.find("struct rop::Codec<rop::stdlib::Image>"));  // Page's codec uses Image's
 
-    const std::string root = t::source_dir();
-    const std::string flags = " -std=c++20 -Wall -Wextra -Werror -I " +
-                              t::shell_quote(root + "/runtime/include") + " -I " +
-                              t::shell_quote(root + "/stdlib/include");
+    const std::string flags = " -std=c++20 -Wall -Wextra -Werror" + t::rop_include_flags();
     const t::CommandResult syntax = t::run_command(
         t::host_cxx() + " -fsyntax-only" + flags + " " + t::shell_quote(generated.string()),
         dir / "syntax.log");

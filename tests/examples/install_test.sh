@@ -22,6 +22,10 @@ test -f "$prefix/lib/librop_runtime.a"
 test -f "$prefix/include/rop/udf.h"
 test -f "$prefix/include/rop/runtime/pipeline_main.h"
 test -f "$prefix/lib/cmake/rop/ropConfig.cmake"
+# include/rop is the source tree's four header homes merged, file for file.
+diff <(cd "$prefix/include" && find rop -type f | sort) \
+     <(for home in api vocab runtime stdlib; do (cd "$src/$home/include" && find rop -type f); done |
+       sort) || { echo "FAIL: include/rop differs from api, vocab, runtime and stdlib"; exit 1; }
 export ROP_CACHE_DIR=$work/cache
 
 # 1. ropc from the moved tree (-v shows the include and library paths it uses).
@@ -30,7 +34,9 @@ cd "$work/wordcount" && rm -rf out
 "$prefix/bin/ropc" build wordcount.rop -o wordcount -O1 -v 2> build.log || { cat build.log; exit 1; }
 grep -q -- "-I$prefix/include" build.log || { echo "FAIL: installed headers not used"; cat build.log; exit 1; }
 grep -q "$prefix/lib/librop_runtime.a" build.log || { echo "FAIL: installed runtime not used"; exit 1; }
-if grep -q -- "-I$src/runtime/include" build.log; then echo "FAIL: source tree headers used"; exit 1; fi
+if grep -qE -- "-I$src/(runtime|api|vocab|stdlib)/include" build.log; then
+    echo "FAIL: source tree headers used"; exit 1
+fi
 ./wordcount > /dev/null 2>&1
 diff -r -x .rop-names "$src/tests/examples/wordcount/expected" out
 

@@ -5,7 +5,7 @@ usage: test_grammar.py REPO_ROOT
 
 The grammar is valid JSON whose regular expressions compile; its keyword list is exactly the
 lexer's keywords (the Kw* entries of compiler/frontend/token.h's token table) and its option list
-exactly the Call option table (runtime/include/rop/vocab/call_options.h), so a keyword or option
+exactly the Call option table (vocab/include/rop/vocab/call_options.h), so a keyword or option
 added to the compiler without the grammar fails here. Each keyword pattern matches its words and
 no longer identifier. The extension's package.json and language-configuration.json are valid,
 name the grammar (the same file) and a comment prefix the lexer accepts, and extension.js starts
@@ -75,7 +75,7 @@ def main():
             check(not regex.search("%s_x" % word), "%s does not match %s_x" % (pattern["match"], word))
 
     # The Call options: `{"batch", OptionKind::Int, ...}` in the vocabulary's table.
-    vocab = open(os.path.join(root, "runtime", "include", "rop", "vocab", "call_options.h"),
+    vocab = open(os.path.join(root, "vocab", "include", "rop", "vocab", "call_options.h"),
                  encoding="utf-8").read()
     table_options = set(re.findall(r"\{\"(\w+)\",\s*OptionKind::", vocab))
     check(len(table_options) >= 8, "found the Call option table: %r" % table_options)

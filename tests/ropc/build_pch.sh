@@ -16,7 +16,8 @@ source "$(dirname "$0")/fixture_build.sh"  # fail, build, has, hasnt, gen_compil
 # merged, as `cmake --install` writes them), lib/ (the build tree's libraries).
 ln "$ropc" "$work/rop/bin/ropc" 2> /dev/null || cp "$ropc" "$work/rop/bin/ropc"
 ln -s "$(cd "$(dirname "$ropc")/../lib" && pwd)" "$work/rop/lib"
-cp -r "$src/runtime/include/." "$src/stdlib/include/." "$work/rop/include/"
+cp -r "$src/runtime/include/." "$src/api/include/." "$src/vocab/include/." \
+    "$src/stdlib/include/." "$work/rop/include/"
 export ROP_CACHE_DIR=$work/cache
 
 # 1. The first build makes the image while it binds, and uses it only if it is ready by the

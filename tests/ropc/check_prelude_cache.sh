@@ -15,7 +15,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # The installed layout find_toolchain recognizes (`ropc check` needs no libraries).
 ln "$ropc" "$work/rop/bin/ropc" 2> /dev/null || cp "$ropc" "$work/rop/bin/ropc"
-cp -r "$src/runtime/include/." "$src/stdlib/include/." "$work/rop/include/"
+cp -r "$src/runtime/include/." "$src/api/include/." "$src/vocab/include/." \
+    "$src/stdlib/include/." "$work/rop/include/"
 
 cat > "$work/p/p.rop" << 'EOF'
 pipeline p;

@@ -16,7 +16,8 @@ source "$(dirname "$0")/fixture_build.sh"  # fail, build, has, hasnt, gen_compil
 ln "$ropc" "$work/rop/bin/ropc" 2> /dev/null || cp "$ropc" "$work/rop/bin/ropc"
 # The build tree's libraries, one by one: its lib/rop/ (the build tree's own seed) stays out.
 for lib in "$(cd "$(dirname "$ropc")/../lib" && pwd)"/*.a; do ln -s "$lib" "$work/rop/lib/"; done
-cp -r "$src/runtime/include/." "$src/stdlib/include/." "$work/rop/include/"
+cp -r "$src/runtime/include/." "$src/api/include/." "$src/vocab/include/." \
+    "$src/stdlib/include/." "$work/rop/include/"
 seed=$work/rop/lib/rop/cache
 rop=$work/rop/bin/ropc
 
