@@ -2,12 +2,17 @@
 // counts them (Progress::work), with the children an expand announced through
 // rop::expected_children, else in roots. A table of snapshots, then a real run where one big
 // root is most of the work: the Grain ETA is close to right where the root ETA is far off.
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
+#include "gate.h"
 #include "rop/runtime/pipeline_main.h"
 #include "runtime_test_util.h"
 
@@ -93,23 +98,63 @@ TEST_CASE("progress ETA: the header and the per-page Call's total say it", "[run
                                    "  work   32/~34  7.6/s  ETA 1s"});
 }
 
-// Doc(n) -> n pages, emitted one every `emit_ms` (a PDF renders its pages as it goes) after
-// rop::expected_children(n) when `announce`; each page through one map Call.
+namespace {
+
+// The progress snapshots a run took, which a UDF can wait on.
+struct Seen {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<Progress> snapshots;
+    std::atomic<bool> waited_in_vain{false};
+    // Waits for a snapshot that `pred` accepts.
+    void wait_for(const std::function<bool(const Progress&)>& pred) {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (!changed.wait_for(lock, kHangGuard,
+                              [&] { return !snapshots.empty() && pred(snapshots.back()); })) {
+            waited_in_vain = true;
+        }
+    }
+};
+
+}  // namespace
+
+// Doc(n) -> n pages after rop::expected_children(n) (a PDF renders its pages as it goes); each
+// page through one map Call. The big root emits its pages in steps, each once a progress snapshot
+// has seen the pages before it done, so the snapshots fall at known points of the work however
+// fast the machine is; the ETAs are judged against the end the snapshot's own pace gives for the
+// work the test knows is there (268 Grains: 9 x (1 + 2) + 1 + 240), not against a clock.
 TEST_CASE("progress ETA: one big root with a known page count", "[runtime][progress]") {
-    constexpr long kSmall = 2, kBig = 240;
-    constexpr auto kEmit = std::chrono::milliseconds(3);
+    constexpr long kSmall = 2, kBig = 240, kStep = 24;  // kStep: a multiple of work's batch
+    constexpr std::uint64_t kSmallGrains = 9 * (1 + kSmall), kTotal = kSmallGrains + 1 + kBig;
+    auto seen = std::make_shared<Seen>();
     PlanBuilder b;
     const DomainId doc = b.add_domain("Doc");
     const DomainId page = b.add_domain("Page", doc);
     const PortId src = b.source("src");
     const PortId pages = b.add_port("pages", page);
     const PortId out = b.add_port("out", page);
-    b.add_call({"pages", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([&](Batch& bt) {
+    // Two actors: the big root's expand waits for the small roots, which the other one expands.
+    // A timeout (never reached) keeps each batch on its own actor: a streaming expand without
+    // one lends its actor to the Call's queued batches, and a small root's batch could then wait
+    // inside the big one's emit_child.
+    CallOptions expand = opts(1, 2);
+    expand.timeout = std::chrono::hours(1);
+    b.add_call({"pages", CallKind::Expand, doc, {{src}}, {pages}, expand, actor([seen](Batch& bt) {
                     for (std::size_t g = 0; g < bt.size(); ++g) {
                         const long n = bt.input(g, 0).get<long>();
                         rop::expected_children(static_cast<std::uint64_t>(n));
+                        // The big root: once the small ones are done ("9 of 10 done"), then
+                        // kStep pages at a time, each step once a snapshot saw the last one done.
+                        if (n == kBig) {
+                            seen->wait_for([](const Progress& p) { return p.roots_done == 9; });
+                        }
                         for (long i = 0; i < n; ++i) {
-                            std::this_thread::sleep_for(kEmit);
+                            if (n == kBig && i > 0 && i % kStep == 0) {
+                                const auto sealed = kSmallGrains + static_cast<std::uint64_t>(i);
+                                seen->wait_for([sealed](const Progress& p) {
+                                    return p.work.sealed >= sealed;
+                                });
+                            }
                             bt.emit_child(g, Value::of<long>(i));
                         }
                         bt.finish_children(g);
@@ -125,35 +170,43 @@ TEST_CASE("progress ETA: one big root with a known page count", "[runtime][progr
     VecSource source(docs);
     RunOptions options;
     options.executor = "threads";
-    options.progress_interval = std::chrono::milliseconds(20);
-    std::vector<Progress> seen;
-    options.on_progress = [&](const Progress& p) { seen.push_back(p); };
-    const auto start = std::chrono::steady_clock::now();
+    options.progress_interval = std::chrono::milliseconds(1);
+    options.on_progress = [seen](const Progress& p) {
+        {
+            std::lock_guard<std::mutex> lock(seen->mutex);
+            seen->snapshots.push_back(p);
+        }
+        seen->changed.notify_all();
+    };
     const RunReport report = run(plan, source, options);
-    const double total_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK_FALSE(seen->waited_in_vain.load());
     REQUIRE(report.roots.size() == 10);
     REQUIRE(report.calls[1].grains == static_cast<std::uint64_t>(9 * kSmall + kBig));
 
-    // Every snapshot in the middle of the run: the Grain ETA predicts the end within a factor
-    // of 2; the root ETA, from the same snapshot without Grains, says it is nearly over.
+    // Every snapshot in the middle of the work: the Grain ETA predicts the end within a factor
+    // of 2; the root ETA, from the same snapshot without Grains, says it is nearly over. The end
+    // is where the pace so far reaches all the work. The big root's steps put at least 4
+    // snapshots in the middle (at 48, 72, 96 and 120 of its pages).
     std::size_t judged = 0;
-    for (const Progress& p : seen) {
-        if (p.elapsed_s < 0.25 * total_s || p.elapsed_s > 0.6 * total_s) continue;
-        CAPTURE(p.elapsed_s, total_s, p.roots_done, p.work.sealed, p.work.inflight_grains,
+    const double total = static_cast<double>(kTotal);
+    for (const Progress& p : seen->snapshots) {
+        const double sealed = static_cast<double>(p.work.sealed);
+        if (sealed < 0.25 * total || sealed > 0.6 * total) continue;
+        CAPTURE(p.elapsed_s, p.roots_done, p.work.sealed, p.work.inflight_grains,
                 p.work.inflight_estimate);
         ++judged;
         REQUIRE(p.roots_done == 9);
+        const double end = p.elapsed_s * total / sealed;
         const std::optional<double> eta = estimate_remaining_s(p);
         REQUIRE(eta.has_value());
         const double predicted_end = p.elapsed_s + *eta;
-        CHECK(predicted_end > 0.5 * total_s);
-        CHECK(predicted_end < 2.0 * total_s);
+        CHECK(predicted_end > 0.5 * end);
+        CHECK(predicted_end < 2.0 * end);
         Progress by_roots = p;
         by_roots.work = {};
         const std::optional<double> root_eta = estimate_remaining_s(by_roots);
         REQUIRE(root_eta.has_value());
-        CHECK(p.elapsed_s + *root_eta < 0.7 * total_s);
+        CHECK(p.elapsed_s + *root_eta < 0.7 * end);
     }
-    CHECK(judged >= 3);
+    CHECK(judged >= 4);
 }

@@ -5,6 +5,11 @@
 //
 // UDF state is shared with the test through std::shared_ptr or globals, never by reference to
 // the test's frame: a detached actor thread owns its Actor (and so the UDF's captures).
+//
+// No clock decides a result: a "stuck" UDF waits on a Gate the test opens only after run() has
+// returned, so a run() that waited for it would see the UDF finish first (and, if it waited
+// forever, hit the Gate's hang guard); a test ends when the late thread has let go of the UDF's
+// captures (wait_sole_owner), not after a sleep.
 #include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -14,6 +19,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "gate.h"
 #include "rop/runtime/executor.h"
 #include "runtime_test_util.h"
 
@@ -31,16 +37,6 @@ double seconds_since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-template <class Pred>
-bool wait_until(Pred pred, std::chrono::milliseconds limit) {
-    const auto until = Clock::now() + limit;
-    while (!pred()) {
-        if (Clock::now() >= until) return false;
-        std::this_thread::sleep_for(5ms);
-    }
-    return true;
-}
-
 void plus_one(Batch& b) {
     for (std::size_t g = 0; g < b.size(); ++g) {
         b.set_output(g, 0, Value::of<long>(b.input(g, 0).get<long>() + 1));
@@ -51,11 +47,13 @@ void plus_one(Batch& b) {
 // very end of the test process (so that the process exits with no actor still inside a UDF).
 std::atomic<bool> g_release{false};
 std::atomic<int> g_stuck{0};  // UDF calls blocked right now
+// The stuck UDF's captures: gone once its thread has pushed into the closed queue and returned.
+std::weak_ptr<std::atomic<bool>> g_stuck_captures;
 
 void release_stuck_udfs() {
     g_release.store(true);
-    wait_until([] { return g_stuck.load() == 0; }, 5000ms);
-    std::this_thread::sleep_for(50ms);  // let the threads push into the closed queue and exit
+    const auto until = Clock::now() + kHangGuard;
+    while (!g_stuck_captures.expired() && Clock::now() < until) std::this_thread::sleep_for(1ms);
 }
 
 }  // namespace
@@ -82,13 +80,14 @@ TEST_CASE("a UDF stuck past its timeout does not hang run(); its late thread is 
 
     struct State {
         std::atomic<int> calls{0};
+        Gate release;  // opened once run() has returned
         std::atomic<bool> late_done{false};
     };
     auto state = std::make_shared<State>();
     {
         OneMap p(o, [state](Batch& b) {
-            if (state->calls.fetch_add(1) == 0) {  // the first attempt only: 30x the timeout
-                std::this_thread::sleep_for(3s);
+            if (state->calls.fetch_add(1) == 0) {  // the first attempt only: until run() returns
+                state->release.wait();
                 plus_one(b);  // writes into its job, now owned by the closed report queue
                 state->late_done.store(true);
                 return;
@@ -99,11 +98,8 @@ TEST_CASE("a UDF stuck past its timeout does not hang run(); its late thread is 
         VecSource source(roots);
         RunOptions options;
         options.observer = &rec;
-        const auto t0 = Clock::now();
         const RunReport report = run(p.plan, source, options);
-        const double wall = seconds_since(t0);
-        CHECK(wall < 2.0);  // well under the 3 s block (typically ~0.15 s)
-        CHECK_FALSE(state->late_done.load());
+        CHECK_FALSE(state->late_done.load());  // run() did not wait for the stuck attempt
         CHECK_FALSE(report.aborted);
         REQUIRE(report.roots.size() == roots.size());
         for (const RootResult& r : report.roots) CHECK(r.status == RootStatus::Ok);
@@ -115,8 +111,9 @@ TEST_CASE("a UDF stuck past its timeout does not hang run(); its late thread is 
     }
     // The Plan, the Engine and the executor are gone. The late thread finishes its batch,
     // pushes its Done into the closed queue (which frees the job) and exits, freeing its pool.
-    CHECK(wait_until([&] { return state->late_done.load(); }, 10000ms));
-    std::this_thread::sleep_for(300ms);
+    state->release.open();
+    CHECK(wait_sole_owner(state));
+    CHECK(state->late_done.load());
 }
 
 TEST_CASE("a UDF that never returns: run() returns and the Grains are replayed",
@@ -127,6 +124,7 @@ TEST_CASE("a UDF that never returns: run() returns and the Grains are replayed",
     o.timeout = 100ms;
     o.infra_retries = 2;
     auto first = std::make_shared<std::atomic<bool>>(false);
+    g_stuck_captures = first;
     OneMap p(o, [first](Batch& b) {
         if (!first->exchange(true)) {
             ++g_stuck;
@@ -139,10 +137,8 @@ TEST_CASE("a UDF that never returns: run() returns and the Grains are replayed",
     VecSource source({4, 1});
     RunOptions options;
     options.observer = &rec;
-    const auto t0 = Clock::now();
     const RunReport report = run(p.plan, source, options);
-    CHECK(seconds_since(t0) < 2.0);
-    CHECK(g_stuck.load() == 1);  // still inside the UDF
+    CHECK(g_stuck.load() == 1);  // still inside the UDF: run() did not wait for it
     CHECK_FALSE(report.aborted);
     REQUIRE(report.roots.size() == 2);
     CHECK(report.roots[0].status == RootStatus::Ok);
@@ -181,25 +177,24 @@ struct AbortAndSlow {
 
 TEST_CASE("abort: a slow batch is waited for at most stop_grace, then left behind",
           "[runtime][recovery][stuck]") {
-    struct Gate {
-        std::atomic<bool> open{false};
+    struct Slow {
+        Gate gate;  // opened once run() has returned
         std::atomic<bool> finished{false};
     };
-    auto gate = std::make_shared<Gate>();
+    auto slow = std::make_shared<Slow>();
     {
-        AbortAndSlow p([gate](Batch& b) {
-            wait_until([&] { return gate->open.load(); }, 20000ms);
+        AbortAndSlow p([slow](Batch& b) {
+            slow->gate.wait();
             b.set_output(0, 0, b.input(0, 0));
-            gate->finished.store(true);
+            slow->finished.store(true);
         });
         VecSource source({1, 2});
         RunOptions options;
         options.stop_grace = 300ms;
         const auto t0 = Clock::now();
         const RunReport report = run(p.plan, source, options);
-        const double wall = seconds_since(t0);
-        CHECK(wall >= 0.25);  // it did wait for the healthy actor ...
-        CHECK(wall < 2.0);    // ... but not for the batch
+        CHECK(seconds_since(t0) >= 0.25);    // it did wait for the healthy actor ...
+        CHECK_FALSE(slow->finished.load());  // ... but not for the batch
         CHECK(report.aborted);
         CHECK_THAT(report.abort_reason, ContainsSubstring("'boom'"));
         REQUIRE(report.roots.size() == 2);
@@ -207,24 +202,32 @@ TEST_CASE("abort: a slow batch is waited for at most stop_grace, then left behin
         CHECK(report.roots[1].status == RootStatus::Failed);
         CHECK_THAT(report.roots[1].reason, StartsWith("run aborted: call 'boom'"));
     }
-    gate->open.store(true);  // the detached actor finishes into the closed queue
-    CHECK(wait_until([&] { return gate->finished.load(); }, 5000ms));
-    std::this_thread::sleep_for(300ms);
+    slow->gate.open();  // the detached actor finishes into the closed queue
+    CHECK(wait_sole_owner(slow));
+    CHECK(slow->finished.load());
 }
 
 TEST_CASE("abort: a batch that finishes within stop_grace still commits",
           "[runtime][recovery][stuck]") {
-    AbortAndSlow p([](Batch& b) {
-        std::this_thread::sleep_for(150ms);
+    // The slow batch returns only once the driver has taken in boom's failure (a progress
+    // snapshot counts it), so it is in flight when the run aborts. The grace is far longer than
+    // the test: run() returns because the batch came back, not because the grace ran out (were
+    // it to wait out the grace, the test would hang).
+    auto aborted = std::make_shared<Gate>();
+    AbortAndSlow p([aborted](Batch& b) {
+        aborted->wait();
         b.set_output(0, 0, b.input(0, 0));
     });
     Recorder rec;
     VecSource source({1});
-    RunOptions options;  // default stop_grace: 2 s
+    RunOptions options;
     options.observer = &rec;
-    const auto t0 = Clock::now();
+    options.stop_grace = std::chrono::hours(1);
+    options.progress_interval = 1ms;
+    options.on_progress = [aborted](const Progress& progress) {
+        if (progress.calls.at(1).failed > 0) aborted->open();  // 'boom'
+    };
     const RunReport report = run(p.plan, source, options);
-    CHECK(seconds_since(t0) < 1.5);
     CHECK(report.aborted);
     CHECK(rec.of(p.slow_out) == std::multiset<std::string>{"1"});
     CHECK(report.roots[0].status == RootStatus::Failed);
@@ -232,29 +235,34 @@ TEST_CASE("abort: a batch that finishes within stop_grace still commits",
 
 TEST_CASE("a contract error does not wait for a stuck, abandoned actor",
           "[runtime][recovery][stuck]") {
-    auto first = std::make_shared<std::atomic<bool>>(false);
-    auto late = std::make_shared<std::atomic<bool>>(false);
+    struct Stuck {
+        std::atomic<bool> first{false};
+        Gate gate;  // opened once run() has thrown
+        std::atomic<bool> late{false};
+    };
+    auto stuck = std::make_shared<Stuck>();
     auto o = opts(1, 1);
     o.timeout = 100ms;
     {
-        // Page 100x+i: the first attempt blocks 2 s; page 201 breaks the ABI (no output).
-        OneMap p(o, [first, late](Batch& b) {
-            if (!first->exchange(true)) {
-                std::this_thread::sleep_for(2s);
+        // Page 100x+i: the first attempt blocks until run() has thrown; page 201 breaks the ABI
+        // (no output).
+        OneMap p(o, [stuck](Batch& b) {
+            if (!stuck->first.exchange(true)) {
+                stuck->gate.wait();
                 plus_one(b);
-                late->store(true);
+                stuck->late.store(true);
                 return;
             }
             if (b.input(0, 0).get<long>() == 201) return;
             plus_one(b);
         });
         VecSource source({1, 2});
-        const auto t0 = Clock::now();
         CHECK_THROWS_WITH(run(p.plan, source, {}), ContainsSubstring("no result"));
-        CHECK(seconds_since(t0) < 1.8);  // not the 2 s of the stuck attempt
+        CHECK_FALSE(stuck->late.load());  // run() did not wait for the stuck attempt
     }
-    CHECK(wait_until([&] { return late->load(); }, 5000ms));
-    std::this_thread::sleep_for(300ms);
+    stuck->gate.open();
+    CHECK(wait_sole_owner(stuck));
+    CHECK(stuck->late.load());
 }
 
 TEST_CASE("ReportQueue custody: after close, a late Done frees its adopted job",

