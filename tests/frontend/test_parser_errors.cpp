@@ -152,25 +152,45 @@ TEST_CASE("frontend: duplicate named argument is E0017 with a note", "[frontend]
     CHECK(p->program.statements.size() == 1);  // not a syntax error: the statement is kept
 }
 
-TEST_CASE("frontend: duplicate arguments are found in linear time among 100,000", "[frontend]") {
-    // Quadratic checking took over a minute here; a hash set takes milliseconds. The bound is
-    // loose on purpose (a slow sanitizer build stays far below it): it only catches the square.
-    constexpr int kArgs = 100'000;
+namespace {
+
+// One statement with 100,000 named arguments, a77 given twice, on one 1.3 MB line.
+constexpr int kArgs = 100'000;
+std::string many_arguments() {
     std::string text = test::kHeader + "a = map x with f(";
     for (int i = 0; i < kArgs; ++i) text += "a" + std::to_string(i) + ": 1, ";
     text += "a77: 2);\n";
-    auto start = std::chrono::steady_clock::now();
+    return text;
+}
+
+}  // namespace
+
+// Quadratic checking took over a minute here; a hash set takes milliseconds. How long it takes is
+// measured by the hidden "[.bench]" case below, not here: a shared machine's load would decide a
+// time bound.
+TEST_CASE("frontend: duplicate arguments are found in linear time among 100,000", "[frontend]") {
+    const std::string text = many_arguments();
     auto p = parse_text(text);
-    auto elapsed = std::chrono::steady_clock::now() - start;
     REQUIRE(p->diags.size() == 1);
     CHECK(p->diags[0].message == "argument 'a77' is given twice");
     const std::size_t first = text.find("a77:");
     CHECK(p->diags[0].notes.at(0).range->begin == first);
     REQUIRE(p->program.statements.size() == 1);
     CHECK(std::get<ast::Stage>(p->program.statements[0]).op->args.size() == kArgs + 1);
-    CHECK(elapsed < std::chrono::seconds(20));
     // The one diagnostic on that 1.3 MB line prints a window of it, not all of it.
     CHECK(render_text(p->sources, p->diags).size() < 1000);
+}
+
+// A benchmark, not a test (hidden: `rop_frontend_tests "[.bench]"` runs it), with the bound the
+// test had: loose on purpose (a sanitizer build stays far below it), it only catches the square.
+TEST_CASE("frontend bench: duplicate arguments among 100,000", "[frontend][.bench]") {
+    const std::string text = many_arguments();
+    const auto start = std::chrono::steady_clock::now();
+    auto p = parse_text(text);
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    REQUIRE(p->diags.size() == 1);
+    WARN("parsing 100,000 arguments: " << elapsed.count() << " s");
+    CHECK(elapsed.count() < 20);
 }
 
 TEST_CASE("frontend: a name written with a non-ASCII letter is one error, not a cascade",

@@ -69,7 +69,7 @@ TEST_CASE("the MinerU shape lowers to a CheckedProgram", "[sema][program]") {
     CHECK_FALSE(fixed.inputs[0].optional);
     CHECK(fixed.inputs[1].optional);
     CHECK(fixed.options.retries == 3);
-    CHECK(fixed.options.timeout_ms == 30000);
+    CHECK(fixed.options.timeout.count() == 30000);
     const sema::Call& reduce = p.calls[7];
     CHECK(reduce.domain == 0u);
     REQUIRE(reduce.op.has_value());
@@ -123,9 +123,11 @@ TEST_CASE("the DOT graph nests child Domain clusters", "[sema][program]") {
     CHECK(dot.find("c1 -> p1;") != std::string::npos);       // expand -> pages
 }
 
-TEST_CASE("a 5000-stage deep and wide pipeline checks fast", "[sema][scale]") {
-    // Levels D0..D9, each opened by an expand; per level maps, filters, a broadcast from the
-    // parent and a reduce back; then 4,000 more maps fanned out and zipped pairwise.
+namespace {
+
+// 5,000 stages: levels D0..D9, each opened by an expand; per level maps, filters, a broadcast
+// from the parent and a reduce back; then 4,000 more maps fanned out and zipped pairwise.
+std::string deep_and_wide_pipeline() {
     std::string text = "pipeline big;\nsource s0 : D0 = std.files(glob: \"x\");\n";
     std::string prev = "s0";
     int stages = 0;
@@ -156,13 +158,30 @@ TEST_CASE("a 5000-stage deep and wide pipeline checks fast", "[sema][scale]") {
             name + " = map (" + in + (i >= 3 ? ", w" + std::to_string(i - 3) : "") + ") with f;\n";
     }
     text += "sink (s0) -> out;\n";
-    const auto start = std::chrono::steady_clock::now();
-    const auto run = run_sema(text);
-    const auto elapsed = std::chrono::steady_clock::now() - start;
+    return text;
+}
+
+}  // namespace
+
+// How fast it checks is measured by the hidden "[.bench]" case below, not here: a shared
+// machine's load would decide a time bound.
+TEST_CASE("a 5000-stage deep and wide pipeline checks fast", "[sema][scale]") {
+    const auto run = run_sema(deep_and_wide_pipeline());
     CHECK(run.found().empty());
     CHECK(run.program.has_value());
     CHECK(run.program->calls.size() > 5000);
-    CHECK(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count() < 5);  // debug build
+}
+
+// A benchmark, not a test (hidden: `rop_sema_tests "[.bench]"` runs it), with the bound the
+// test had (meant for a debug build).
+TEST_CASE("sema bench: a 5000-stage deep and wide pipeline", "[sema][.bench]") {
+    const std::string text = deep_and_wide_pipeline();
+    const auto start = std::chrono::steady_clock::now();
+    const auto run = run_sema(text);
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    REQUIRE(run.found().empty());
+    WARN("sema of 5000 stages: " << elapsed.count() << " s");
+    CHECK(elapsed.count() < 5);
 }
 
 TEST_CASE("a 100000-statement chain does not recurse deeply", "[sema][scale]") {
