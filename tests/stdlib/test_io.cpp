@@ -4,6 +4,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,6 +65,28 @@ TEST_CASE("Files lists a glob's matches sorted by path") {
     CHECK_THROWS_AS(io::Files(dir / "missing/*.pdf"), std::runtime_error);
     CHECK_THROWS_AS(io::Files(dir / "missing.pdf"), std::runtime_error);
     CHECK(names(io::Files(dir / "c.txt")) == std::vector<std::string>{dir / "c.txt"});
+}
+
+TEST_CASE("Files skips a folder the glob matches, with a warning naming it") {
+    TempDir dir;
+    touch(dir / "a.pdf");
+    touch(dir / "old.pdf/b.pdf");  // a folder named like the inputs
+    touch(dir / "sub/c.txt");
+    std::ostringstream err;
+    std::streambuf* saved = std::cerr.rdbuf(err.rdbuf());
+    std::vector<std::string> listed = names(io::Files(dir / "*.pdf"));
+    std::vector<std::string> all = names(io::Files(dir / "*"));
+    std::cerr.rdbuf(saved);
+    CHECK(listed == std::vector<std::string>{dir / "a.pdf"});
+    CHECK(all == std::vector<std::string>{dir / "a.pdf"});
+    const std::string folder =
+        "' but is a folder (to read the files in it, name the folder as "
+        "the input)\n";
+    CHECK(err.str() == "warning: std.io.Files: skipped '" + dir / "old.pdf" + "', which matches '" +
+                           dir / "*.pdf" + folder + "warning: std.io.Files: skipped '" +
+                           dir / "old.pdf" + "', which matches '" + dir / "*" + folder +
+                           "warning: std.io.Files: skipped '" + dir / "sub" + "', which matches '" +
+                           dir / "*" + folder);
 }
 
 TEST_CASE("Files lists a folder, with a suffix filter and recursively") {

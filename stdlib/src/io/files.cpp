@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string_view>
@@ -79,9 +80,20 @@ std::vector<File> expand_glob(const std::string& pattern, const std::string& suf
     if (status == 0) {
         for (std::size_t i = 0; i < matches.gl_pathc; ++i) {
             const std::string path = matches.gl_pathv[i];
+            if (!suffix.empty() && !ends_with(path, suffix)) continue;
             std::error_code error;
-            if (!fs::is_regular_file(path, error)) continue;
-            if (suffix.empty() || ends_with(path, suffix)) paths.push_back(path);
+            if (fs::is_regular_file(path, error)) {
+                paths.push_back(path);
+                continue;
+            }
+            // Skipped, but said: a folder named like the inputs is easily taken for one.
+            std::cerr << "warning: std.io.Files: skipped '" << path << "', which matches '"
+                      << pattern << "' but "
+                      << (fs::is_directory(path, error)
+                              ? "is a folder (to read the files in it, name the folder as the "
+                                "input)"
+                              : "is not a regular file")
+                      << "\n";
         }
     }
     ::globfree(&matches);

@@ -34,7 +34,8 @@ namespace rop::stdlib::io {
 //   - a directory: its regular files whose names end in `suffix` (all when empty), sorted by path;
 //     with `recursive`, subfolders too.
 //   - a glob pattern (`in/*.pdf`) or one file path: the matches, sorted by path, filtered by
-//     `suffix`. A pattern that matches nothing gives no roots.
+//     `suffix`. A pattern that matches nothing gives no roots. A match that is a folder (or
+//     anything else but a regular file) is skipped with a warning line on stderr naming it.
 // Throws std::runtime_error when the input cannot be read (a missing folder or manifest, a bad
 // manifest line).
 class Files {
