@@ -41,8 +41,11 @@ struct BindContext {
     // so what reads it is not type-checked and one mistake is reported once.
     std::vector<std::optional<CxxType>> port_types;
     std::vector<const UdfDecl*> linted;  // UDFs the nondeterminism lint has reported on
-    bool missing_header = false;         // a `use` header was not found (E0507)
-    bool headers_stopped = false;        // Clang gave up at its error limit
+    // Item types found without a codec under --mpi (canonical names), each reported once (E0512)
+    // or left to E0306 (an `isolation process` Call's).
+    std::vector<std::string> without_rank_codec;
+    bool missing_header = false;   // a `use` header was not found (E0507)
+    bool headers_stopped = false;  // Clang gave up at its error limit
 };
 
 // Helpers the checks share to find what to point at and to word their messages.

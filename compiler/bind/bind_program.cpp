@@ -15,6 +15,7 @@
 #include "bind/checks/check_header_errors.h"
 #include "bind/checks/check_input_types.h"
 #include "bind/checks/check_isolation_codecs.h"
+#include "bind/checks/check_mpi_codecs.h"
 #include "bind/checks/check_optional_inputs.h"
 #include "bind/checks/check_output_count.h"
 #include "bind/checks/check_record_types.h"
@@ -185,9 +186,10 @@ void bind_call(BindContext& ctx, const sema::Call& call) {
         set_output(ctx, call, o, binding->outputs[o]);
     }
 
-    // 5. Process isolation: what crosses has a codec (E0306); a record source or sink's type
-    //    maps onto records (E0511).
+    // 5. Process isolation, and every Call under --mpi: what crosses has a codec (E0306, E0512);
+    //    a record source or sink's type maps onto records (E0511).
     check_isolation_codecs(ctx, call, bound);
+    check_mpi_codecs(ctx, call, bound);
     check_record_types(ctx, call, bound);
 }
 

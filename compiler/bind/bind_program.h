@@ -31,6 +31,10 @@ struct ProgramBindOptions {
     std::string pch_seed_dir;   // see ReadOptions::pch_seed_dir; empty: none
     bool pch_mark_used = true;  // see ReadOptions::pch_mark_used
     bool lint = true;           // the nondeterminism lint (a warning per finding)
+    // `--mpi` (ropc build and check): every Call's actors may run on another rank, so the items of
+    // every Call cross as bytes and each item type needs a codec (E0512), not only those of an
+    // `isolation process` Call (E0306).
+    bool every_call_crosses = false;
     // Where notes that point into a C++ header load it, so they render as
     // `udfs/x.hpp:12:1: note: declared here` with the line (the SourceManager `diags` renders
     // with). Null: such notes point nowhere and start their message with `file:line:col: `.

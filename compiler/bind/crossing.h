@@ -1,7 +1,7 @@
 // What crosses a process boundary: the item types of an `isolation process` Call, their codec
 // entries (UdfLibrary::codecs), and the struct codecs the generated file defines. Read by bind's
-// E0306 check and by codegen; inline, over BoundProgram's plain values only, so codegen needs no
-// Clang.
+// E0306 and E0512 (--mpi) checks and by codegen; inline, over BoundProgram's plain values only, so
+// codegen needs no Clang.
 #pragma once
 
 #include <set>
@@ -49,7 +49,7 @@ inline const TypeCodec* codec_of(const UdfLibrary& library, const CxxType& type)
 }
 
 // Why a type without a codec (CodecKind::None) cannot cross, for a message: "it has no codec",
-// "field 'cache' has type 'X', which has no codec". Shared by E0306 and `ropc build --mpi`.
+// "field 'cache' has type 'X', which has no codec". Shared by E0306 and E0512 (--mpi).
 inline std::string codec_problem_text(const TypeCodec& codec) {
     if (codec.problem_field.empty()) return "it " + codec.problem;
     const std::string field = "field '" + codec.problem_field + "'";

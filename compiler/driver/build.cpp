@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "bind/crossing.h"
 #include "codegen/generate.h"
 #include "codegen/printer.h"
 #include "driver/build_info.h"
@@ -275,7 +274,7 @@ class Builder {
         h.add(toolchain_.lib_dir);
         h.add(options_.bundle.empty() ? "" : "--bundle")
             .add(options_.static_link ? "--static" : "")
-            .add(options_.mpi ? "--mpi" : "");
+            .add(options_.front.mpi ? "--mpi" : "");
         return h.hex();
     }
 
@@ -340,9 +339,8 @@ class Builder {
         gen_options.cpp_file = generated_name;
         gen_options.rop_file = options_.rop_path;
         gen_options.version = std::string("built by ropc ") + ROP_VERSION;
-        gen_options.every_call_crosses = options_.mpi;
+        gen_options.every_call_crosses = options_.front.mpi;
         gen_options.rop_hash = rop_sha256(sources.text(*file));
-        if (options_.mpi && !mpi_codecs_ok(bound, sources)) return kErrors;
         codegen::GeneratedCode generated = codegen::generate(bound, sources, gen_options);
 
         // --keep-cpp and --emit=cpp give the same file: the generated code alone.
@@ -671,30 +669,6 @@ class Builder {
         fs::remove(pch.image, ec);
     }
 
-    // --mpi: every Call's items cross between ranks as bytes, so each needs a codec (the rule
-    // E0306 applies to `isolation process` Calls). False, with an error per type, otherwise.
-    bool mpi_codecs_ok(const bind::BoundProgram& bound, const SourceManager& sources) {
-        bool ok = true;
-        std::set<std::string> told;
-        for (const sema::Call& call : bound.program->calls) {
-            if (call.id >= bound.calls.size() || !call.op) continue;
-            for (const bind::CxxType& type : bind::crossing_types(bound.calls[call.id])) {
-                const bind::TypeCodec* codec = bind::codec_of(bound.library, type);
-                if (!codec || codec->kind != bind::CodecKind::None) continue;
-                if (!told.insert(type.canonical).second) continue;
-                const SourceRange range = call.op->name_range;
-                const LineCol at = sources.line_col(range.file, range.begin);
-                err_ << sources.name(range.file) << ":" << at.line << ":" << at.column
-                     << ": error: --mpi: item type '" << type.canonical << "' of call '"
-                     << call.op->name
-                     << "' cannot cross between ranks: " << bind::codec_problem_text(*codec)
-                     << "; give it a rop::Codec specialization (docs/udfs.md)\n";
-                ok = false;
-            }
-        }
-        return ok;
-    }
-
     int link(const bind::BoundProgram& bound, const std::vector<std::string>& objects,
              const std::vector<std::string>& object_keys, Manifest& pipeline) {
         std::vector<std::string> libs;
@@ -718,7 +692,7 @@ class Builder {
             err_ << "ropc: error: the runtime library '" << runtime << "' does not exist\n";
             return kErrors;
         }
-        if (options_.mpi) {  // before the runtime, whose weak reference it satisfies
+        if (options_.front.mpi) {  // before the runtime, whose weak reference it satisfies
             const std::string mpi =
                 (fs::path(toolchain_.lib_dir) / "librop_runtime_mpi.a").string();
             if (!fs::exists(mpi)) {
@@ -733,7 +707,7 @@ class Builder {
         }
         libs.push_back(runtime);
         pipeline.add(runtime);
-        if (options_.mpi) {
+        if (options_.front.mpi) {
             // Open MPI's own wrapper knows where its library is (Debian: a private lib folder).
             const ProcessResult flags = run_process({"mpicc", "--showme:link"});
             if (flags.exit_code != 0) {

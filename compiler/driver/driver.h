@@ -18,7 +18,7 @@ namespace rop::driver {
 enum class BuildEmit { None, Cpp, Plan };
 
 struct BuildOptions {
-    FrontOptions front;                // -I, -Werror, --max-errors, --color (binding is on)
+    FrontOptions front;                // -I, -Werror, --max-errors, --color, --mpi (binding is on)
     std::string rop_path;              // the pipeline
     std::string output;                // -o: the binary to write (optional with --bundle)
     std::string cxx;                   // --cxx; empty: find_host_compiler's discovery
@@ -30,8 +30,8 @@ struct BuildOptions {
     bool verbose = false;              // -v: print the commands run and the cache decisions
     std::string bundle;                // --bundle DIR|FILE.tar.gz (bundle.h); -o is then optional
     bool static_link = false;          // --static: refused when a system library has no .a
-    bool mpi =
-        false;  // --mpi: link the MPI executor (librop_runtime_mpi.a, Open MPI; docs/cluster.md)
+    // --mpi is front.mpi: binding then asks every Call's item types for a codec (E0512), and the
+    // binary links the MPI executor (librop_runtime_mpi.a, Open MPI; docs/cluster.md).
 };
 
 // `ropc warm`: the precompiled headers made ahead of the first build (build.cpp).

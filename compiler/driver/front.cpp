@@ -56,6 +56,19 @@ void attach_bindings(sema::CheckedProgram& program, const bind::BoundProgram& bo
 
 }  // namespace
 
+bind::ProgramBindOptions bind_options(const FrontOptions& options, const Toolchain& toolchain) {
+    bind::ProgramBindOptions out;
+    out.stdlib_include_dirs = toolchain.stdlib_include_dirs;
+    out.include_dirs = options.include_dirs;
+    out.pch_cache_dir = (std::filesystem::path(cache_dir(options.cache_dir)) / "bind").string();
+    if (!toolchain.seed_dir.empty()) {
+        out.pch_seed_dir = (std::filesystem::path(toolchain.seed_dir) / "bind").string();
+    }
+    out.pch_mark_used = options.mark_cache_used;
+    out.every_call_crosses = options.mpi;
+    return out;
+}
+
 FrontResult run_front(FileId file, SourceManager& sources, const FrontOptions& options,
                       const Toolchain& toolchain) {
     DiagnosticEngine diags(sources);
@@ -70,18 +83,9 @@ FrontResult run_front(FileId file, SourceManager& sources, const FrontOptions& o
         }
     }
     if (options.bind && result.program) {
-        bind::ProgramBindOptions bind_options;
-        bind_options.stdlib_include_dirs = toolchain.stdlib_include_dirs;
-        bind_options.include_dirs = options.include_dirs;
-        bind_options.pch_cache_dir =
-            (std::filesystem::path(cache_dir(options.cache_dir)) / "bind").string();
-        if (!toolchain.seed_dir.empty()) {
-            bind_options.pch_seed_dir =
-                (std::filesystem::path(toolchain.seed_dir) / "bind").string();
-        }
-        bind_options.pch_mark_used = options.mark_cache_used;
-        bind_options.sources = &sources;
-        result.bound = bind::bind_program(*result.program, sources.name(file), bind_options, diags);
+        bind::ProgramBindOptions binding = bind_options(options, toolchain);
+        binding.sources = &sources;
+        result.bound = bind::bind_program(*result.program, sources.name(file), binding, diags);
         if (result.bound) attach_bindings(*result.program, *result.bound);
     }
     result.has_errors = diags.has_errors();

@@ -28,10 +28,11 @@ struct FrontOptions {
     bool warnings_as_errors = false;        // -Werror
     std::size_t max_errors = 50;            // --max-errors=N (0: no limit)
     bool bind = true;                       // --no-bind: stop after the language checks
-    Format format = Format::Text;           // --format=text|json|sarif (check)
-    ColorMode color = ColorMode::Auto;      // --color=auto|always|never
-    std::string cache_dir;                  // empty: cache_dir()'s discovery (toolchain.h)
-    bool mark_cache_used = true;            // false: `ropc warm`, which may fill a seed
+    bool mpi = false;  // --mpi (build, check): every Call's items cross between ranks (E0512)
+    Format format = Format::Text;       // --format=text|json|sarif (check)
+    ColorMode color = ColorMode::Auto;  // --color=auto|always|never
+    std::string cache_dir;              // empty: cache_dir()'s discovery (toolchain.h)
+    bool mark_cache_used = true;        // false: `ropc warm`, which may fill a seed
 };
 
 struct FrontResult {
@@ -43,6 +44,11 @@ struct FrontResult {
     std::vector<Diagnostic> diagnostics;  // sorted, capped (DiagnosticEngine::finish)
     bool has_errors = false;
 };
+
+// What binding reads under `options`: the stdlib headers of `toolchain`, the -I directories, the
+// precompiled prelude in the cache's bind/ folder (and the seed's), --mpi. Shared by run_front
+// and the language server's binding for hover; `sources` is left for the caller to set.
+bind::ProgramBindOptions bind_options(const FrontOptions& options, const Toolchain& toolchain);
 
 // Runs the front half over `file` (already in `sources`). Binding reads the stdlib headers of
 // `toolchain` and keeps its precompiled headers in the cache's bind/ folder.

@@ -56,12 +56,13 @@ enum Group : unsigned {
     kNoBind = 1u << 3,       // --no-bind
     kEmit = 1u << 4,         // --emit=STAGE
     kTopLevel = 1u << 5,     // --explain ID, --version
-    kBuild = 1u << 6,        // -o, --keep-cpp, --src, -j, --bundle, --static, --mpi
+    kBuild = 1u << 6,        // -o, --keep-cpp, --src, -j, --bundle, --static
     kFmt = 1u << 7,          // --check, -i/--in-place
     kLsp = 1u << 8,          // --bind
     kWarm = 1u << 9,         // --into
     kCompiler = 1u << 10,    // --cxx, -O, -v: the host compiler's (build and warm)
     kCache = 1u << 11,       // --max-size, --older-than, --dry-run
+    kMpi = 1u << 12,         // --mpi: check and build as every Call's items cross ranks
 };
 
 // What CLI11 fills for one (sub)command; validated afterwards, so the messages stay ropc's.
@@ -119,8 +120,8 @@ void register_words(CLI::App& app, Words& w, unsigned groups) {
         last_wins(app.add_option("-j,--jobs", w.jobs));
         last_wins(app.add_option("--bundle", w.bundle));
         app.add_flag("--static", w.static_link);
-        app.add_flag("--mpi", w.mpi);
     }
+    if (groups & kMpi) app.add_flag("--mpi", w.mpi);
     if (groups & kFmt) {
         app.add_flag("--check", w.check);
         app.add_flag("-i,--in-place", w.in_place);
@@ -223,6 +224,7 @@ class Validator {
             }
         }
         if (w.no_bind) out.bind = false;
+        if (w.mpi) out.mpi = true;
         return true;
     }
 
@@ -248,7 +250,6 @@ class Validator {
         b.verbose = w.verbose;
         b.bundle = w.bundle;
         b.static_link = w.static_link;
-        b.mpi = w.mpi;
         if (w.given("--bundle") && w.bundle.empty()) {
             return fail("--bundle needs a directory or a .tar.gz file");
         }
@@ -367,9 +368,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
     Words top, check, build, emit, graph, explain, version, help, fmt, lsp, warm, cache;
     register_words(app, top, kTopLevel | kEmit | kIncludes | kDiagnostics | kNoBind);
     register_words(*app.add_subcommand("check"), check,
-                   kIncludes | kDiagnostics | kFormat | kNoBind);
+                   kIncludes | kDiagnostics | kFormat | kNoBind | kMpi);
     register_words(*app.add_subcommand("build"), build,
-                   kIncludes | kDiagnostics | kEmit | kBuild | kCompiler);
+                   kIncludes | kDiagnostics | kEmit | kBuild | kMpi | kCompiler);
     register_words(*app.add_subcommand("emit"), emit, kIncludes | kDiagnostics | kNoBind | kEmit);
     register_words(*app.add_subcommand("graph"), graph, kDiagnostics);
     register_words(*app.add_subcommand("explain"), explain, 0);

@@ -32,7 +32,7 @@ struct CacheRequest {
 struct Request {
     Command command = Command::Help;
     std::vector<std::string> files;
-    driver::FrontOptions front;  // -I, -Werror, --max-errors, --format, --color, --no-bind
+    driver::FrontOptions front;  // -I, -Werror, --max-errors, --format, --color, --no-bind, --mpi
     EmitStage emit = EmitStage::Plan;
     driver::BuildOptions build;       // Command::Build (its `front` and `rop_path` are set too)
     driver::WarmOptions warm;         // Command::Warm

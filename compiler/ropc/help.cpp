@@ -35,7 +35,8 @@ std::string build_help() {
            "                   has no static archive (poppler, FFmpeg's on Debian)\n"
            "  --mpi            link the MPI executor: the binary runs under mpirun or srun,\n"
            "                   rank 0 driving, the other ranks hosting actors\n"
-           "                   (docs/cluster.md)\n"
+           "                   (docs/cluster.md); every Call's item types then need a codec\n"
+           "                   (E0512)\n"
            "  -Werror          treat warnings as errors (the build stops)\n"
            "  --max-errors=N   stop listing after N errors (0: no limit; default 50)\n"
            "  --color=WHEN     colour diagnostics: auto (the default), always or never\n\n"
@@ -55,7 +56,7 @@ std::string help_text(std::optional<Command> command) {
         case Command::Check:
             return "usage: ropc check FILE... [-Werror] [--format=text|json|sarif] "
                    "[--max-errors=N] [-I DIR]... [--no-bind]\n"
-                   "                        [--color=auto|always|never]\n\n"
+                   "                        [--color=auto|always|never] [--mpi]\n\n"
                    "Parses and checks each .rop file without building it, binding every "
                    "operator to its C++\ndeclaration in the `use` headers and the stdlib.\n"
                    "  -Werror            treat warnings as errors\n"
@@ -69,7 +70,11 @@ std::string help_text(std::optional<Command> command) {
                    "default 50)\n"
                    "  --color=WHEN       colour text diagnostics: auto (on a terminal, unless "
                    "NO_COLOR\n"
-                   "                     is set and non-empty; the default), always or never\n\n"
+                   "                     is set and non-empty; the default), always or never\n"
+                   "  --mpi              check as `ropc build --mpi` builds: every Call's items "
+                   "cross\n"
+                   "                     between ranks, so each item type needs a codec "
+                   "(E0512)\n\n"
                    "Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error or a file "
                    "that cannot be read,\n3 internal compiler error (a bug in ropc).\n";
         case Command::Emit:

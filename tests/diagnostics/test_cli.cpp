@@ -2,6 +2,7 @@
 // subcommand, and the examples checking clean.
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "ropc_runner.h"
@@ -142,8 +143,8 @@ TEST_CASE("cli: ropc build rejects isolation process with a type without a codec
 
 // The generated file defines the codecs of the structs an `isolation process` Call sends, each
 // after the codecs it uses; without such a Call it defines none.
-TEST_CASE("cli: emit cpp writes the codecs of the structs that cross", "[cli]") {
-    const auto isolated = run_ropc({"emit", "cpp", "clean/isolated.rop"});
+TEST_CASE("cli: build --emit=cpp writes the codecs of the structs that cross", "[cli]") {
+    const auto isolated = run_ropc({"build", "clean/isolated.rop", "--emit=cpp"});
     REQUIRE(isolated.exit_code == 0);
     const std::string& cpp = isolated.out;
     const auto entry = cpp.find("struct rop::Codec<isolation::Entry>");
@@ -158,7 +159,52 @@ TEST_CASE("cli: emit cpp writes the codecs of the structs that cross", "[cli]") 
     CHECK(cpp.find("&isolation::Entry::pages> {};") != std::string::npos);
     CHECK(index < cpp.find("namespace {"));  // before any use of the types
     CHECK(cpp.find("#include \"../udfs/isolation.hpp\"") < entry);
-    const auto bound = run_ropc({"emit", "cpp", "clean/bound.rop"});
+    const auto bound = run_ropc({"build", "clean/bound.rop", "--emit=cpp"});
     REQUIRE(bound.exit_code == 0);
     CHECK(bound.out.find("rop::Codec") == std::string::npos);
+}
+
+// --mpi: every Call's item types need a codec, a binding diagnostic like any other (E0512, its
+// golden is E0512_mpi_without_codec): `ropc check --mpi` and `ropc build --mpi` report it the same
+// way, in JSON and SARIF too, and a type an `isolation process` Call carries stays E0306's.
+TEST_CASE("cli: --mpi asks every Call's item types for a codec (E0512)", "[cli]") {
+    const auto checked = run_ropc({"check", "--mpi", "E0512_mpi_without_codec.rop"});
+    CHECK(checked.exit_code == 1);
+    const std::string first_line =
+        "E0512_mpi_without_codec.rop:4:23: error: --mpi: item type 'isolation::Page' of call "
+        "'isolation.render' cannot cross between ranks: field 'cache' has type "
+        "'std::shared_ptr<isolation::Cache>', which has no codec; give it a rop::Codec "
+        "specialization (docs/udfs.md) [E0512]\n";
+    CHECK(checked.err.rfind(first_line, 0) == 0);
+    CHECK(run_ropc({"check", "E0512_mpi_without_codec.rop"}).exit_code == 0);  // without --mpi
+
+    const std::filesystem::path output =
+        std::filesystem::temp_directory_path() / "rop_cli_e0512_never_built";
+    std::filesystem::remove(output);
+    const auto built =
+        run_ropc({"build", "--mpi", "E0512_mpi_without_codec.rop", "-o", output.string()});
+    CHECK(built.exit_code == 1);
+    CHECK(built.err == checked.err);
+    CHECK_FALSE(std::filesystem::exists(output));
+    const auto emitted = run_ropc({"build", "--mpi", "E0512_mpi_without_codec.rop", "--emit=cpp"});
+    CHECK(emitted.exit_code == 1);
+    CHECK(emitted.out.empty());
+
+    const auto json = run_ropc({"check", "--mpi", "--format=json", "E0512_mpi_without_codec.rop"});
+    CHECK(json.exit_code == 1);
+    const nlohmann::json diags = nlohmann::json::parse(json.out);
+    REQUIRE(diags.size() == 1);  // once for Page, though keep and show take it too
+    CHECK(diags[0]["id"] == "E0512");
+    CHECK(diags[0]["line"] == 4);
+    CHECK(diags[0]["column"] == 23);
+    const auto sarif =
+        run_ropc({"check", "--mpi", "--format=sarif", "E0512_mpi_without_codec.rop"});
+    const nlohmann::json results = nlohmann::json::parse(sarif.out)["runs"][0]["results"];
+    REQUIRE(results.size() == 1);
+    CHECK(results[0]["ruleId"] == "E0512");
+
+    // render runs in processes: E0306 at its option; keep and show take the same Page.
+    const auto isolated = run_ropc({"check", "--mpi", "E0306_isolation_process.rop"});
+    CHECK(isolated.exit_code == 1);
+    CHECK(isolated.err == run_ropc({"check", "E0306_isolation_process.rop"}).err);
 }

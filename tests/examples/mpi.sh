@@ -123,7 +123,7 @@ if [ -n "$video" ]; then
     fetched video
 fi
 # --mpi: every Call's items cross between ranks, so a type without a codec is an error at its
-# Call (the E0306 fixture without `isolation process`).
+# Call (E0512; the E0306 fixture without `isolation process`, as tests/diagnostics' E0512 golden).
 rm -rf "$work/codec" && mkdir -p "$work/codec" && cd "$work/codec"
 cp -r "$src/tests/diagnostics/udfs" .
 sed 's/ isolation process//' "$src/tests/diagnostics/E0306_isolation_process.rop" >p.rop
@@ -132,7 +132,7 @@ out=$("$ropc" build p.rop -o p --mpi 2>&1)
 code=$?
 set -e
 [ $code = 1 ] || fail "a type without a codec under --mpi: exit $code: $out"
-want="p.rop:4:23: error: --mpi: item type 'isolation::Page' of call 'isolation.render' cannot cross between ranks: field 'cache' has type 'std::shared_ptr<isolation::Cache>', which has no codec; give it a rop::Codec specialization (docs/udfs.md)"
+want="p.rop:4:23: error: --mpi: item type 'isolation::Page' of call 'isolation.render' cannot cross between ranks: field 'cache' has type 'std::shared_ptr<isolation::Cache>', which has no codec; give it a rop::Codec specialization (docs/udfs.md) [E0512]"
 grep -qxF "$want" <<<"$out" || fail "the codec error: $out"
 [ ! -e p ] || fail "a binary was written"
 "$ropc" check p.rop >/dev/null 2>&1 || fail "without --mpi the same pipeline is not clean"

@@ -8,7 +8,7 @@
 # value is completed from the lists after it.
 _ropc_commands="check build emit graph fmt lsp warm cache"
 _ropc_flags_top="--explain --version --help"
-_ropc_flags_check="-Werror --format= --max-errors= -I --no-bind --color= --help"
+_ropc_flags_check="-Werror --format= --max-errors= -I --no-bind --color= --mpi --help"
 _ropc_flags_build="-o --cxx --emit= --keep-cpp -I --src -O -j -v --bundle --static --mpi -Werror --max-errors= --color= --help"
 _ropc_flags_emit="-I --no-bind -Werror --max-errors= --color= --emit= --help"
 _ropc_flags_graph="-Werror --max-errors= --color= --help"

@@ -1,6 +1,6 @@
-// UDFs for the E0306 golden (tests/diagnostics/E0306_isolation_process.rop) and the clean
-// clean/isolated.rop: an item type with a field that has no codec, and types that have codecs.
-// The golden quotes lines of this file: append, do not insert.
+// UDFs for the E0306 and E0512 goldens (E0306_isolation_process.rop, E0512_mpi_without_codec.rop)
+// and clean/isolated.rop: an item type with a field that has no codec, and types that have codecs.
+// The goldens quote lines of this file: append, do not insert.
 #pragma once
 
 #include <map>
