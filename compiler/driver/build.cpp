@@ -1,15 +1,10 @@
 #include <openssl/evp.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <filesystem>
-#include <future>
 #include <iostream>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,10 +14,13 @@
 #include "driver/bundle.h"
 #include "driver/cache.h"
 #include "driver/cache_admin.h"
+#include "driver/compile.h"
 #include "driver/cxx_errors.h"
 #include "driver/driver.h"
 #include "driver/front.h"
 #include "driver/hash.h"
+#include "driver/link.h"
+#include "driver/pch.h"
 #include "driver/process.h"
 #include "driver/toolchain.h"
 #include "sema/plan_json.h"
@@ -55,66 +53,6 @@ std::string rop_sha256(std::string_view text) {
     return out;
 }
 
-// The precompiled header the generated file is compiled with: rop/runtime/generated.h (the
-// runtime and standard headers every pipeline includes first), made once per compiler, flags
-// and header contents in the cache's pch/ folder and shared by every pipeline built so.
-constexpr const char* kPchText = "#include \"rop/runtime/generated.h\"\n";
-
-struct PchOutcome {
-    std::string header;  // what -include names (the compiled image lies beside it); empty: none
-    std::string image;   // header + ".gch" (GCC) or ".pch" (Clang)
-    std::vector<std::pair<std::string, std::string>> files;  // the headers it read
-    std::string log;                                         // -v lines
-    std::string cache_dir;  // the cache's pch/KEY/ folder (where a seed's refusal is noted)
-    bool seed = false;      // header is the seed's (Toolchain::seed_dir): never written
-};
-
-// In the cache's pch/KEY/ folder: the compiler refused the seed's image for KEY, so builds make
-// their own there instead.
-constexpr const char* kSeedRefused = "seed-refused";
-
-// One C++ file to compile: the generated one (with `context`, to map its errors to the .rop
-// file, and the precompiled header when there is one), a `use` header's sibling .cpp or a
-// --src file.
-struct CompileJob {
-    std::string source;
-    const CxxErrorContext* context = nullptr;
-    std::shared_future<PchOutcome>* pch = nullptr;
-};
-
-// Whether a failed or noisy compile's output is about the precompiled header (stale, truncated,
-// made by another compiler, or GCC crashing on a damaged one) rather than about the code.
-bool mentions_pch(const std::string& output, const PchOutcome& pch) {
-    return output.find(pch.image) != std::string::npos || output.find("PCH") != std::string::npos ||
-           output.find("precompiled header") != std::string::npos ||
-           output.find("internal compiler error") != std::string::npos;
-}
-
-// `output` without the lines that name the precompiled header (-Winvalid-pch's warnings).
-std::string without_pch_lines(const std::string& output, const PchOutcome& pch) {
-    std::string out;
-    std::size_t begin = 0;
-    while (begin < output.size()) {
-        std::size_t end = output.find('\n', begin);
-        end = end == std::string::npos ? output.size() : end + 1;
-        const std::string_view line(output.data() + begin, end - begin);
-        if (line.find(pch.image) == std::string_view::npos) out += line;
-        begin = end;
-    }
-    return out;
-}
-
-// What compiling one file produced. Jobs run concurrently: each fills only its own outcome, and
-// the outcomes are reported in job order, so the output does not depend on the schedule.
-struct CompileOutcome {
-    bool ok = false;
-    std::string object;
-    std::string object_key;                                  // the object's inputs, hashed
-    std::vector<std::pair<std::string, std::string>> files;  // what it read, for the manifest
-    std::string log;      // -v lines and the compiler's messages, rendered
-    std::string failure;  // the summary line when !ok
-};
-
 class Builder {
   public:
     Builder(const BuildOptions& options, std::ostream& out, std::ostream& err)
@@ -140,10 +78,7 @@ class Builder {
         }
         const int status = full_build();
         // A precompiled header the build did not wait for: its -v lines once it is made.
-        if (pch_.valid() && !pch_log_shown_ &&
-            pch_.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) {
-            err_ << pch_.get().log;
-        }
+        err_ << pch_.unshown_log();
         if (status == kOk && options_.emit == BuildEmit::None) keep_cache_limit();
         return status;
     }
@@ -180,7 +115,7 @@ class Builder {
         cache_ = cache_dir(warm.into);  // no --into: the user's cache
         if (!compiler_identity()) return kUsage;
         int status = kOk;
-        const PchOutcome pch = prepare_pch();
+        const PchOutcome pch = prepare_pch(pch_settings());
         err_ << pch.log;
         if (pch.header.empty()) {
             err_ << "ropc: error: could not precompile rop/runtime/generated.h with '" << cxx_
@@ -189,7 +124,7 @@ class Builder {
             status = kErrors;
         } else {
             out_ << "precompiled rop/runtime/generated.h (" << compiler_id_ << ", -O"
-                 << options_.opt_level << "): " << pch.image << (pch_making_ ? "" : " (unchanged)")
+                 << options_.opt_level << "): " << pch.image << (pch.made ? "" : " (unchanged)")
                  << "\n";
         }
         SourceManager sources;
@@ -256,6 +191,19 @@ class Builder {
         return flags;
     }
 
+    // What generated.h's image is found or made with: the generated file's own flags.
+    PchSettings pch_settings() const {
+        PchSettings settings;
+        settings.cxx = cxx_;
+        settings.compiler_id = compiler_id_;
+        settings.flags = compile_flags();
+        settings.cache_dir = cache_;
+        settings.seed_dir = toolchain_.seed_dir;
+        settings.mark_used = mark_used_;
+        settings.verbose = options_.verbose;
+        return settings;
+    }
+
     // The key of everything but the headers' and sources' contents (which the manifest holds).
     std::string fast_key() const {
         Hasher h;
@@ -310,12 +258,7 @@ class Builder {
         // The precompiled header does not depend on the pipeline: it is found (or made) while
         // the front half parses and binds, on another core. With -j 1, when the generated file
         // needs it. The process waits for one being made before it exits.
-        if (options_.emit == BuildEmit::None) {
-            pch_ =
-                std::async(options_.jobs == 1 ? std::launch::deferred : std::launch::async, [this] {
-                    return prepare_pch();
-                }).share();
-        }
+        if (options_.emit == BuildEmit::None) pch_.start(pch_settings(), options_.jobs == 1);
         SourceManager sources;
         std::string error;
         const std::optional<FileId> file = sources.add_file(options_.rop_path, &error);
@@ -390,8 +333,11 @@ class Builder {
     int compile_and_link(const std::vector<CompileJob>& jobs, const std::vector<std::string>& flags,
                          const bind::BoundProgram& bound) {
         std::vector<CompileOutcome> outcomes(jobs.size());
-        run_parallel(jobs.size(), options_.jobs,
-                     [&](std::size_t i) { outcomes[i] = compile(jobs[i], flags); });
+        const CompileSettings settings{cxx_, compiler_id_, cache_, options_.rop_path,
+                                       options_.verbose};
+        run_parallel(jobs.size(), options_.jobs, [&](std::size_t i) {
+            outcomes[i] = compile_object(jobs[i], flags, settings);
+        });
         Manifest pipeline;  // what the fast path checks next time
         pipeline.add(absolute(options_.rop_path));
         std::vector<std::string> objects;
@@ -438,317 +384,27 @@ class Builder {
         return out;
     }
 
-    // Compiles one file into the object cache (or finds it there). Runs on a worker thread:
-    // reads only the builder's settings and writes only its result.
-    CompileOutcome compile(const CompileJob& job, const std::vector<std::string>& flags) const {
-        CompileOutcome outcome;
-        const std::string& source = job.source;
-        outcome.failure = job.context != nullptr
-                              ? "ropc: error: the generated C++ of '" + options_.rop_path +
-                                    "' does not compile (see above; --keep-cpp DIR keeps it)\n"
-                              : "ropc: error: " + source + " does not compile\n";
-        auto note = [&](const std::string& message) {
-            if (options_.verbose) outcome.log += "ropc: " + message + "\n";
-        };
-        std::optional<std::string> content = hash_file(source);
-        if (!content) {
-            outcome.log += "ropc: error: cannot read '" + source + "'\n";
-            return outcome;
-        }
-        Hasher h;
-        h.add("object").add(cxx_).add(compiler_id_).add(source).add(*content);
-        for (const std::string& flag : flags) h.add(flag);
-        const std::string key = h.hex();
-        const fs::path object = fs::path(cache_) / "obj" / (key + ".o");
-        const fs::path manifest_path = fs::path(cache_) / "obj" / (key + ".manifest");
-        if (std::optional<std::string> text = read_whole_file(manifest_path)) {
-            std::optional<Manifest> m = Manifest::parse(*text);
-            if (m && m->fresh() && fs::exists(object)) {
-                note("cache: " + source + " unchanged");
-                mark_used(object);
-                mark_used(manifest_path);
-                outcome.ok = true;
-                outcome.object = object.string();
-                outcome.object_key = m->value;
-                outcome.files = m->files;
-                return outcome;
-            }
-        }
-        std::error_code ec;
-        fs::create_directories(object.parent_path(), ec);
-        const std::string temp_object = object.string() + ".tmp." + std::to_string(getpid());
-        const std::string deps = temp_object + ".d";
-        // The generated file with the precompiled header when there is one; without it when the
-        // compiler cannot use it (it says so: -Winvalid-pch), which never fails the build.
-        // One being made is not waited for: that would cost more than it saves (made while the
-        // front half binds, it is ready for the next build).
-        const PchOutcome* pch = nullptr;
-        if (job.pch != nullptr && job.pch->valid()) {
-            if (pch_making_ &&
-                job.pch->wait_for(std::chrono::seconds(0)) == std::future_status::timeout) {
-                note("precompiled header not made yet, compiling without it");
-            } else {
-                pch = &job.pch->get();
-                outcome.log += pch->log;
-                pch_log_shown_ = true;
-                if (pch->header.empty()) pch = nullptr;
-            }
-        }
-        auto run = [&](bool with_pch) {
-            std::vector<std::string> argv = {cxx_};
-            argv.insert(argv.end(), flags.begin(), flags.end());
-            if (with_pch) argv.insert(argv.end(), {"-include", pch->header, "-Winvalid-pch"});
-            argv.insert(argv.end(), {"-MMD", "-MF", deps, "-c", source, "-o", temp_object});
-            note(command_line(argv));
-            return run_process(argv);
-        };
-        ProcessResult result = run(pch != nullptr);
-        // A compile error exits with 1; anything else (a crash reading a damaged image) or a
-        // message about the image is the image's fault.
-        if (pch != nullptr && (mentions_pch(result.output, *pch) ||
-                               (result.exit_code != 0 && result.exit_code != 1))) {
-            const std::string why = result.output.substr(0, result.output.find('\n'));
-            forget_pch(*pch);
-            if (result.exit_code != 0) {
-                note("precompiled header " + pch->image + " unusable (" + why +
-                     "); compiling without it");
-                pch = nullptr;
-                result = run(false);
-            } else {
-                note("precompiled header " + pch->image + " not used (" + why +
-                     "); it is made again next time");
-                result.output = without_pch_lines(result.output, *pch);
-            }
-        }
-        if (!result.spawn_error.empty()) {
-            outcome.log += "ropc: error: cannot run '" + cxx_ + "': " + result.spawn_error + "\n";
-        }
-        if (!result.output.empty()) {
-            outcome.log += job.context != nullptr ? render_cxx_errors(result.output, *job.context)
-                                                  : result.output;
-        }
-        if (result.exit_code != 0) {
-            fs::remove(deps, ec);
-            fs::remove(temp_object, ec);
-            return outcome;
-        }
-        Manifest m;
-        m.files.emplace_back(source, *content);
-        // What the precompiled header read is not in -MMD's list, yet the object depends on it.
-        if (pch != nullptr) m.files.insert(m.files.end(), pch->files.begin(), pch->files.end());
-        if (std::optional<std::string> dep_text = read_whole_file(deps)) {
-            for (const std::string& dep : parse_deps(*dep_text)) {
-                const std::string path = absolute(dep);
-                if (path != source) m.add(path);
-            }
-        }
-        fs::remove(deps, ec);
-        // The object's identity for the link key: its inputs' contents.
-        Hasher id;
-        id.add(key);
-        for (const auto& [path, hash] : m.files) id.add(path).add(hash);
-        m.value = id.hex();
-        fs::rename(temp_object, object, ec);
-        if (ec) {
-            outcome.log += "ropc: error: cannot write " + object.string() + "\n";
-            return outcome;
-        }
-        write_file_atomically(manifest_path, m.text());
-        outcome.ok = true;
-        outcome.object = object.string();
-        outcome.object_key = m.value;
-        outcome.files = std::move(m.files);
-        return outcome;
-    }
-
-    // The cache's pch/KEY/ folder: rop_pch.h (kPchText), its compiled image beside it and a
-    // manifest of the headers it read. KEY is the compiler and the flags (never a mismatching
-    // image: the flags that change it change KEY); the manifest's hashes say whether the headers
-    // changed since (then it is made again, in the same folder). Runs on its own thread while
-    // the front half binds: reads only the builder's settings. Nothing when it cannot be made.
-    PchOutcome prepare_pch() const {
-        PchOutcome pch;
-        auto note = [&](const std::string& message) {
-            if (options_.verbose) pch.log += "ropc: " + message + "\n";
-        };
-        const std::vector<std::string> flags = compile_flags();
-        Hasher h;
-        h.add("pch-1").add(cxx_).add(compiler_id_).add(kPchText);
-        for (const std::string& flag : flags) h.add(flag);
-        const fs::path dir = fs::path(cache_) / "pch" / h.hex();
-        const fs::path header = dir / "rop_pch.h";
-        const bool clang = compiler_id_.find("clang") != std::string::npos;
-        const std::string image = header.string() + (clang ? ".pch" : ".gch");
-        const fs::path manifest_path = dir / "manifest";
-        pch.cache_dir = dir.string();
-        // The image is in its own manifest by contents: a truncated or damaged one is made
-        // again like one whose headers changed (hashing it costs ~20 ms, a compile seconds).
-        // The cache's own first, then the seed's (made when rop was built or installed).
-        auto fresh = [&](const fs::path& in) {
-            const fs::path in_header = in / "rop_pch.h";
-            const std::string in_image = in_header.string() + (clang ? ".pch" : ".gch");
-            std::optional<std::string> text = read_whole_file(in / "manifest");
-            std::optional<Manifest> m = text ? Manifest::parse(*text) : std::nullopt;
-            if (!m || !m->fresh() || !fs::exists(in_header)) return false;
-            pch.header = in_header.string();
-            pch.image = in_image;
-            for (const auto& file : m->files) {
-                if (file.first != in_image) pch.files.push_back(file);
-            }
-            return true;
-        };
-        const bool old = fs::exists(manifest_path);
-        if (fresh(dir)) {
-            note("cache: precompiled header " + image + " unchanged");
-            if (mark_used_) mark_used(dir);
-            return pch;
-        }
-        if (!toolchain_.seed_dir.empty() && !fs::exists(dir / kSeedRefused) &&
-            fresh(fs::path(toolchain_.seed_dir) / "pch" / h.hex())) {
-            note("cache: precompiled header " + pch.image + " from rop's installation");
-            pch.seed = true;
-            return pch;
-        }
-        pch_making_ = true;
-        note(old ? "cache: precompiled header " + image + " is stale, making it again"
-                 : "cache: making precompiled header " + image);
-        std::error_code ec;
-        fs::remove(manifest_path, ec);
-        if (!write_file_atomically(header, kPchText)) return pch;
-        const std::string temp = image + ".tmp." + std::to_string(getpid());
-        const std::string deps = temp + ".d";
-        std::vector<std::string> argv = {cxx_};
-        argv.insert(argv.end(), flags.begin(), flags.end());
-        argv.insert(argv.end(),
-                    {"-MMD", "-MF", deps, "-x", "c++-header", header.string(), "-o", temp});
-        note(command_line(argv));
-        const ProcessResult result = run_process(argv);
-        if (result.exit_code != 0) {
-            // The generated file's own compile shows what is wrong with these headers.
-            note("precompiled header not made (" +
-                 result.output.substr(0, result.output.find('\n')) + "); compiling without it");
-            fs::remove(temp, ec);
-            fs::remove(deps, ec);
-            return pch;
-        }
-        Manifest m;
-        m.value = "pch";
-        // Without the list of what it read, its headers could change unnoticed: not used.
-        const std::optional<std::string> dep_text = read_whole_file(deps);
-        fs::remove(deps, ec);
-        if (dep_text) {
-            for (const std::string& dep : parse_deps(*dep_text)) {
-                const std::string path = absolute(dep);
-                if (path != header.string()) m.add(path);
-            }
-        }
-        if (dep_text) fs::rename(temp, image, ec);
-        if (!dep_text || ec) {
-            fs::remove(temp, ec);
-            return pch;
-        }
-        pch.files = m.files;
-        if (!m.add(image)) return pch;
-        write_file_atomically(manifest_path, m.text());
-        pch.header = header.string();
-        pch.image = image;
-        return pch;
-    }
-
-    // An image the compiler would not use: dropped, so the next build makes it again. The
-    // seed's is left as it is (it may be read-only, and shared): the cache notes the refusal
-    // and makes its own from then on.
-    static void forget_pch(const PchOutcome& pch) {
-        std::error_code ec;
-        if (pch.seed) {
-            fs::create_directories(pch.cache_dir, ec);
-            write_file_atomically(fs::path(pch.cache_dir) / kSeedRefused, pch.image + "\n");
-            return;
-        }
-        fs::remove(fs::path(pch.header).parent_path() / "manifest", ec);
-        fs::remove(pch.image, ec);
-    }
-
+    // The binary, from the link cache (bin/) or linked now, copied to -o; the fast path's
+    // manifest for next time; the bundle.
     int link(const bind::BoundProgram& bound, const std::vector<std::string>& objects,
              const std::vector<std::string>& object_keys, Manifest& pipeline) {
-        std::vector<std::string> libs;
-        for (const std::string& token : bound.link) {
-            if (token.rfind("rop_", 0) == 0) {
-                const std::string archive =
-                    (fs::path(toolchain_.lib_dir) / ("lib" + token + ".a")).string();
-                if (!fs::exists(archive)) {
-                    err_ << "ropc: error: library '" << archive << "' (rop-link: " << token
-                         << ") does not exist\n";
-                    return kErrors;
-                }
-                libs.push_back(archive);
-                pipeline.add(archive);
-            } else {
-                libs.push_back("-l" + token);
-            }
-        }
-        const std::string runtime = (fs::path(toolchain_.lib_dir) / "librop_runtime.a").string();
-        if (!fs::exists(runtime)) {
-            err_ << "ropc: error: the runtime library '" << runtime << "' does not exist\n";
+        LinkSettings settings;
+        settings.cxx = cxx_;
+        settings.lib_dir = toolchain_.lib_dir;
+        settings.mpi = options_.front.mpi;
+        settings.static_link = options_.static_link;
+        settings.bundle = !options_.bundle.empty();
+        const LinkLine line = link_line(bound.link, settings);
+        if (!line.error.empty()) {
+            err_ << "ropc: error: " << line.error << "\n";
             return kErrors;
         }
-        if (options_.front.mpi) {  // before the runtime, whose weak reference it satisfies
-            const std::string mpi =
-                (fs::path(toolchain_.lib_dir) / "librop_runtime_mpi.a").string();
-            if (!fs::exists(mpi)) {
-                err_ << "ropc: error: --mpi: the MPI executor '" << mpi
-                     << "' was not built (rop was configured without Open MPI: install "
-                        "libopenmpi-dev and rebuild rop)\n";
-                return kErrors;
-            }
-            libs.push_back(mpi);
-            pipeline.add(mpi);
-            libs.push_back("-Wl,--undefined=rop_mpi_runtime");
-        }
-        libs.push_back(runtime);
-        pipeline.add(runtime);
-        if (options_.front.mpi) {
-            // Open MPI's own wrapper knows where its library is (Debian: a private lib folder).
-            const ProcessResult flags = run_process({"mpicc", "--showme:link"});
-            if (flags.exit_code != 0) {
-                err_ << "ropc: error: --mpi: cannot ask Open MPI for its link flags (`mpicc "
-                        "--showme:link`"
-                     << (flags.spawn_error.empty() ? "" : ": " + flags.spawn_error)
-                     << "); install libopenmpi-dev\n";
-                return kErrors;
-            }
-            std::istringstream words(flags.output);
-            for (std::string word; words >> word;) libs.push_back(word);
-        }
-        libs.push_back("-pthread");
-        if (!options_.bundle.empty()) {
-            for (const std::string& flag : bundle_link_flags()) libs.push_back(flag);
-        }
-        if (options_.static_link) {
-            std::vector<std::string> system;
-            for (const std::string& token : bound.link) {
-                if (!token.starts_with("rop_")) system.push_back(token);
-            }
-            const std::vector<std::string> missing = missing_static_archives(cxx_, system);
-            if (!missing.empty()) {
-                err_ << "ropc: error: --static: no static archive for";
-                for (const std::string& archive : missing) err_ << " " << archive;
-                err_ << " (the `// rop-link:` libraries of the stdlib modules used; Debian ships "
-                        "these only as shared libraries): use --bundle DIR instead "
-                        "(docs/shipping.md)\n";
-                return kErrors;
-            }
-            libs.push_back("-static");
-        }
-
-        // LLVM's linker when there is one: the link is on every build's critical path and
-        // lld does it in half GNU ld's time (B5 in docs/benchmarks.md).
-        if (on_path("ld.lld")) libs.push_back("-fuse-ld=lld");
+        for (const std::string& archive : line.archives) pipeline.add(archive);
 
         Hasher h;
         h.add("binary").add(cxx_).add(compiler_id_);
         for (const std::string& key : object_keys) h.add(key);
-        for (const std::string& lib : libs) {
+        for (const std::string& lib : line.libs) {
             h.add(lib);
             if (lib.ends_with(".a")) h.add(Manifest::identity(lib, true).value_or(""));
         }
@@ -760,19 +416,9 @@ class Builder {
             std::error_code ec;
             fs::create_directories(binary.parent_path(), ec);
             const std::string temp = binary.string() + ".tmp." + std::to_string(getpid());
-            std::vector<std::string> argv = {cxx_};
-            argv.insert(argv.end(), objects.begin(), objects.end());
-            argv.insert(argv.end(), libs.begin(), libs.end());
-            argv.insert(argv.end(), {"-o", temp});
-            verbose(command_line(argv));
-            ProcessResult result = run_process(argv);
-            // A compiler that does not know -fuse-ld=lld links with its own linker.
-            if (result.exit_code != 0 && libs.back() == "-fuse-ld=lld" &&
-                result.output.find("-fuse-ld") != std::string::npos) {
-                argv.erase(std::find(argv.begin(), argv.end(), "-fuse-ld=lld"));
-                verbose("the C++ compiler does not take -fuse-ld=lld: " + command_line(argv));
-                result = run_process(argv);
-            }
+            const ProcessResult result =
+                run_link(cxx_, objects, line.libs, temp,
+                         [this](const std::string& message) { verbose(message); });
             if (result.exit_code != 0) {
                 err_ << result.output
                      << (result.spawn_error.empty() ? ""
@@ -821,9 +467,7 @@ class Builder {
     std::string cache_;
     std::optional<std::uintmax_t> cache_limit_;  // ROP_CACHE_MAX_SIZE (0: none)
     bool mark_used_ = true;                      // mark the cache entries a build reuses
-    std::shared_future<PchOutcome> pch_;
-    mutable std::atomic<bool> pch_making_{false};     // pch_ is being made, not just found
-    mutable std::atomic<bool> pch_log_shown_{false};  // its -v lines are printed
+    PchJob pch_;  // generated.h's image, found or made while the front half binds
 };
 
 }  // namespace
