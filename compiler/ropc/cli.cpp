@@ -37,9 +37,13 @@ std::optional<EmitStage> emit_stage(std::string_view word) {
     if (word == "tokens") return EmitStage::Tokens;
     if (word == "ast") return EmitStage::Ast;
     if (word == "plan") return EmitStage::Plan;
-    if (word == "cpp") return EmitStage::Cpp;
     return std::nullopt;
 }
+
+// The generated C++ has one road, build's (it follows build's options: --mpi changes it);
+// `ropc emit cpp` and `ropc --emit=cpp` are usage errors that point there.
+constexpr const char* kEmitCpp =
+    "the generated C++ is `ropc build FILE --emit=cpp`; `ropc emit` prints tokens, ast or plan";
 
 // "; did you mean 'check'?" or "".
 std::string did_you_mean(std::string_view word, const auto& candidates) {
@@ -230,10 +234,10 @@ class Validator {
 
     bool emit(const Words& w, Request& request) {
         if (!w.given("--emit")) return true;
+        if (w.emit == "cpp") return fail(kEmitCpp);
         const std::optional<EmitStage> stage = emit_stage(w.emit);
         if (!stage) {
-            return fail("unknown --emit stage '" + w.emit +
-                        "' (expected tokens, ast, plan or cpp)");
+            return fail("unknown --emit stage '" + w.emit + "' (expected tokens, ast or plan)");
         }
         request.emit = *stage;
         return true;
@@ -445,7 +449,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         }
         if (!validate.front(top, request.front)) return result;
     }
-    if (!validate.front(*words, request.front) || !validate.emit(*words, request)) return result;
+    if (!validate.front(*words, request.front)) return result;
+    // build's --emit (cpp or plan) is build's own (Validator::build).
+    if (explicit_command != Command::Build && !validate.emit(*words, request)) return result;
     if (explicit_command) {
         request.command = *explicit_command;
     } else if (top.version) {
@@ -471,6 +477,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         case Command::Emit:
             // `ropc emit plan FILE`: the stage as a word, as `--emit=plan`.
             if (explicit_command && !words->given("--emit") && !request.files.empty()) {
+                if (request.files.front() == "cpp") return {std::nullopt, kEmitCpp};
                 if (const auto stage = emit_stage(request.files.front())) {
                     request.emit = *stage;
                     request.files.erase(request.files.begin());

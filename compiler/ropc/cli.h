@@ -18,7 +18,8 @@ enum class Command { Check, Build, Emit, Graph, Explain, Version, Help, Fmt, Lsp
 using Format = driver::Format;
 using ColorMode = driver::ColorMode;
 using driver::use_color;
-enum class EmitStage { Tokens, Ast, Plan, Cpp };  // Cpp: what `ropc build --emit=cpp` prints
+// `ropc emit` (`ropc --emit=`); the generated C++ is build's alone (`ropc build --emit=cpp`).
+enum class EmitStage { Tokens, Ast, Plan };
 
 // `ropc cache [info|prune|clear]` (cache_command.cpp).
 enum class CacheAction { Info, Prune, Clear };

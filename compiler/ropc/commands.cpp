@@ -77,14 +77,6 @@ int run_check(const Request& request) {
 }
 
 int run_emit(const Request& request) {
-    if (request.emit == EmitStage::Cpp) {
-        // The generated C++ comes from the build driver: `ropc build FILE --emit=cpp`.
-        driver::BuildOptions options;
-        options.front = request.front;
-        options.rop_path = request.files.front();
-        options.emit = driver::BuildEmit::Cpp;
-        return driver::build(options, std::cout, std::cerr);
-    }
     SourceManager sources;
     const std::optional<FileId> file = load(sources, request.files.front());
     if (!file) return kUsage;

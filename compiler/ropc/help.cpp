@@ -78,7 +78,7 @@ std::string help_text(std::optional<Command> command) {
                    "Exit status: 0 clean (warnings allowed), 1 errors, 2 usage error or a file "
                    "that cannot be read,\n3 internal compiler error (a bug in ropc).\n";
         case Command::Emit:
-            return "usage: ropc emit tokens|ast|plan|cpp FILE [-I DIR]... [--no-bind] [-Werror]\n"
+            return "usage: ropc emit tokens|ast|plan FILE [-I DIR]... [--no-bind] [-Werror]\n"
                    "                 [--max-errors=N] [--color=WHEN]   (or: ropc --emit=STAGE "
                    "FILE)\n\n"
                    "Prints one stage of the compiler on stdout:\n"
@@ -88,7 +88,7 @@ std::string help_text(std::optional<Command> command) {
                    "           expand/reduce pairs), each Call's `binding` giving its bound C++ "
                    "UDF\n"
                    "           and types (null with --no-bind); needs a program that checks clean\n"
-                   "  cpp      the generated C++, as `ropc build FILE --emit=cpp`\n"
+                   "The generated C++ is `ropc build FILE --emit=cpp` (it takes build's options).\n"
                    "  -I DIR, --no-bind, -Werror, --max-errors=N, --color=WHEN as for `ropc "
                    "check`.\n"
                    "Diagnostics go to stderr; exit status as for `ropc check`.\n";
@@ -174,7 +174,7 @@ std::string help_text(std::optional<Command> command) {
            "Commands:\n"
            "  check FILE...          check pipelines; GCC-style diagnostics (or JSON/SARIF)\n"
            "  build FILE -o BINARY   build a pipeline into one standalone binary\n"
-           "  emit STAGE FILE        print tokens, ast, plan or cpp (also: --emit=STAGE FILE)\n"
+           "  emit STAGE FILE        print tokens, ast or plan (also: --emit=STAGE FILE)\n"
            "  graph FILE             print the pipeline as Graphviz DOT\n"
            "  fmt FILE...            print or rewrite (-i) pipelines in canonical layout\n"
            "  lsp                    serve editors: a Language Server on stdin/stdout\n"

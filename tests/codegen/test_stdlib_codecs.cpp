@@ -112,8 +112,8 @@ TEST_CASE("codecs: a mineru-like pipeline isolates its OCR Calls; stdlib types r
 
     const std::filesystem::path generated = dir / "generated.cpp";
     const t::CommandResult emit =
-        t::run_command("(" + env + t::shell_quote(ROP_ROPC) + " emit cpp " + t::shell_quote(rop) +
-                           " >" + t::shell_quote(generated.string()) + ")",
+        t::run_command("(" + env + t::shell_quote(ROP_ROPC) + " build " + t::shell_quote(rop) +
+                           " --emit=cpp >" + t::shell_quote(generated.string()) + ")",
                        dir / "emit.log");
     INFO(emit.output);
     REQUIRE(emit.exit_code == 0);

@@ -99,8 +99,10 @@ def main():
           "ropc check --format=j<TAB> (split at '=') -> json")
     check(complete(script_path, ["ropc", "lsp", "--"], 2) == ["--bind", "--help"],
           "ropc lsp --<TAB> -> --bind --help")
-    check(complete(script_path, ["ropc", "emit", ""], 2) == ["tokens", "ast", "plan", "cpp"],
+    check(complete(script_path, ["ropc", "emit", ""], 2) == ["tokens", "ast", "plan"],
           "ropc emit <TAB> -> the stages")
+    check(complete(script_path, ["ropc", "build", "--emit="], 2) == ["--emit=cpp", "--emit=plan"],
+          "ropc build --emit=<TAB> -> build's stages (the generated C++ is build's)")
     check(complete(script_path, ["ropc", "cache", ""], 2) == ["info", "prune", "clear"],
           "ropc cache <TAB> -> the actions")
     check(complete(script_path, ["ropc", "cache", "prune", "--o"], 3) == ["--older-than"],

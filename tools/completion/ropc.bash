@@ -5,7 +5,8 @@
 # The words below are ropc's, per subcommand, as `ropc --help` and `ropc SUBCOMMAND --help` list
 # them; tests/lsp/test_completion.py fails when the two differ, so a flag added to ropc without
 # its completion (or left here after ropc drops it) is caught. A trailing '=' marks a flag whose
-# value is completed from the lists after it.
+# value is completed from the lists after it (_ropc_values_COMMAND_FLAG first, then
+# _ropc_values_FLAG).
 _ropc_commands="check build emit graph fmt lsp warm cache"
 _ropc_flags_top="--explain --version --help"
 _ropc_flags_check="-Werror --format= --max-errors= -I --no-bind --color= --mpi --help"
@@ -18,7 +19,8 @@ _ropc_flags_warm="--into --cxx -O -v --help"
 _ropc_flags_cache="--max-size --older-than --dry-run --help"
 _ropc_values_format="text json sarif"
 _ropc_values_color="auto always never"
-_ropc_values_emit="tokens ast plan cpp"
+_ropc_values_emit="tokens ast plan"
+_ropc_values_build_emit="cpp plan"
 _ropc_values_cache="info prune clear"
 _ropc_values_O="0 1 2 3 s"
 
@@ -41,7 +43,8 @@ _ropc() {
         flag=$prev; value=""
     fi
     if [[ -n $flag ]]; then
-        local values_var="_ropc_values_${flag#--}"
+        local values_var="_ropc_values_${command}_${flag#--}"
+        [[ -n $command && -n ${!values_var:-} ]] || values_var="_ropc_values_${flag#--}"
         if [[ -n ${!values_var:-} ]]; then
             COMPREPLY=($(compgen -W "${!values_var}" -- "$value"))
             [[ $cur == --*=* ]] && COMPREPLY=("${COMPREPLY[@]/#/$flag=}")
