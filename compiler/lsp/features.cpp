@@ -37,13 +37,7 @@ const bind::BoundProgram* binding(Document& doc, const Context& context) {
     if (doc.front.bound) return &*doc.front.bound;
     if (!doc.front.program) return nullptr;
     if (!doc.hover_binding) {
-        bind::ProgramBindOptions options;
-        options.stdlib_include_dirs = context.toolchain.stdlib_include_dirs;
-        options.include_dirs = context.front.include_dirs;
-        options.pch_cache_dir = (fs::path(driver::cache_dir(context.front.cache_dir)) / "bind");
-        if (!context.toolchain.seed_dir.empty()) {
-            options.pch_seed_dir = (fs::path(context.toolchain.seed_dir) / "bind");
-        }
+        bind::ProgramBindOptions options = driver::bind_options(context.front, context.toolchain);
         options.sources = doc.sources.get();
         DiagnosticEngine scratch(*doc.sources);  // `ropc check` reports these
         doc.hover_binding = bind::bind_program(*doc.front.program, doc.path, options, scratch);

@@ -1,6 +1,5 @@
 #include "lsp/server.h"
 
-#include <filesystem>
 #include <istream>
 #include <map>
 #include <memory>
@@ -44,10 +43,9 @@ Position position_of(const json& params) { return position_at(params.at("positio
 
 class Server {
   public:
-    explicit Server(const ServerOptions& options) : udfs_(index_options(options)) {
-        context_.front.bind = options.bind;
-        context_.front.include_dirs = options.include_dirs;
-        context_.front.cache_dir = options.cache_dir;
+    explicit Server(const ServerOptions& options)
+        : udfs_(index_options(front_options(options), driver::find_toolchain())) {
+        context_.front = front_options(options);
         context_.toolchain = driver::find_toolchain();
         context_.udfs = &udfs_;
     }
@@ -100,16 +98,24 @@ class Server {
     int exit_status() const { return shutdown_ ? 0 : 1; }
 
   private:
-    static UdfIndexOptions index_options(const ServerOptions& options) {
+    // `ropc check`'s options with the server's -I and --bind.
+    static driver::FrontOptions front_options(const ServerOptions& options) {
+        driver::FrontOptions front;
+        front.bind = options.bind;
+        front.include_dirs = options.include_dirs;
+        front.cache_dir = options.cache_dir;
+        return front;
+    }
+
+    // The index reads the headers as binding does (driver::bind_options).
+    static UdfIndexOptions index_options(const driver::FrontOptions& front,
+                                         const driver::Toolchain& toolchain) {
+        const bind::ProgramBindOptions binding = driver::bind_options(front, toolchain);
         UdfIndexOptions index;
-        const driver::Toolchain toolchain = driver::find_toolchain();
-        index.stdlib_include_dirs = toolchain.stdlib_include_dirs;
-        index.include_dirs = options.include_dirs;
-        index.pch_cache_dir =
-            (std::filesystem::path(driver::cache_dir(options.cache_dir)) / "bind").string();
-        if (!toolchain.seed_dir.empty()) {
-            index.pch_seed_dir = (std::filesystem::path(toolchain.seed_dir) / "bind").string();
-        }
+        index.stdlib_include_dirs = binding.stdlib_include_dirs;
+        index.include_dirs = binding.include_dirs;
+        index.pch_cache_dir = binding.pch_cache_dir;
+        index.pch_seed_dir = binding.pch_seed_dir;
         return index;
     }
 
