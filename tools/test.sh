@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds with warnings as errors and runs every
 # ctest; then rebuilds the runtime under ThreadSanitizer and AddressSanitizer+UBSan and runs its
-# tests there (the runtime is the concurrent part; the parser is covered by the fuzz target);
-# last, the mutation suite: every rule of SEMANTICS.md broken in turn must fail a test.
+# tests there, the ctests labelled sanitizer (the runtime is the concurrent part; the parser is
+# covered by the fuzz target); last, the mutation suite: every rule of SEMANTICS.md broken in turn
+# must fail a test. A quicker loop while working: ctest --preset fast (docs/testing.md).
 # Usage: tools/test.sh [ctest args...]      e.g. tools/test.sh -R sema
 #        ROP_SANITIZERS=0 tools/test.sh    skips the sanitizer builds
 #        ROP_MUTATION=0 tools/test.sh      skips the mutation suite (tests/mutation/run_mutations.sh)
@@ -28,7 +29,7 @@ if [ "${ROP_SANITIZERS:-1}" != 0 ] && [ $# -eq 0 ]; then
         cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROP_WERROR=ON \
             -DROP_SANITIZE="$san" -DROP_BUILD_COMPILER=OFF -DROP_BUILD_STDLIB=OFF -DROP_BUILD_BENCH=OFF >/dev/null
         cmake --build "$dir" -j "$(nproc)"
-        ROP_RANDOM_SEEDS=${ROP_SANITIZER_SEEDS:-400} ctest --test-dir "$dir" -R runtime \
+        ROP_RANDOM_SEEDS=${ROP_SANITIZER_SEEDS:-400} ctest --test-dir "$dir" -L sanitizer \
             -j "$(nproc)" --output-on-failure
         took "-fsanitize=$san (build and runtime tests)"
     done
