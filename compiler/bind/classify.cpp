@@ -7,17 +7,7 @@
 
 namespace rop::bind {
 
-std::string_view to_string(Primitive primitive) {
-    switch (primitive) {
-        case Primitive::Map: return "map";
-        case Primitive::Filter: return "filter";
-        case Primitive::Expand: return "expand";
-        case Primitive::Reduce: return "reduce";
-        case Primitive::Source: return "source";
-        case Primitive::Sink: return "sink";
-    }
-    return "?";
-}
+std::string_view to_string(Primitive primitive) { return vocab::word(primitive); }
 
 std::string_view to_string(Shape shape) {
     switch (shape) {
@@ -77,7 +67,8 @@ Classification Classifier::run() {
     bool ok = false;
     switch (primitive_) {
         case Primitive::Source:
-        case Primitive::Sink: break;
+        case Primitive::Sink:
+        case Primitive::Broadcast: break;  // bound above; a broadcast runs no UDF
         case Primitive::Map: ok = bind_map(); break;
         case Primitive::Filter: ok = bind_filter(); break;
         case Primitive::Expand: ok = bind_expand(); break;

@@ -10,11 +10,14 @@
 #include <vector>
 
 #include "bind/udf_decl.h"
+#include "rop/vocab/call_kind.h"
 
 namespace rop::bind {
 
-// Source and Sink are the `source` and `sink` statements' operators (classes, docs/udfs.md).
-enum class Primitive : std::uint8_t { Map, Filter, Expand, Reduce, Source, Sink };
+// The Call kind a UDF is bound for: the one enumeration of sema and the runtime
+// (rop/vocab/call_kind.h). Source and Sink are the `source` and `sink` statements' operators
+// (classes, docs/udfs.md); a broadcast binds no UDF.
+using Primitive = vocab::CallKind;
 
 // How generated code calls the UDF (docs/udfs.md has one example per shape).
 enum class Shape : std::uint8_t {

@@ -507,15 +507,13 @@ class Generator {
 
     // --- the plan -----------------------------------------------------------------------------
 
+    // `rop::runtime::CallKind::Map`: the enumerator named after the kind's word ("map" -> Map,
+    // "broadcast" -> Broadcast), the one enumeration ropc and the runtime share.
     static std::string runtime_kind(sema::CallKind kind) {
-        switch (kind) {
-            case sema::CallKind::Map: return "rop::runtime::CallKind::Map";
-            case sema::CallKind::Filter: return "rop::runtime::CallKind::Filter";
-            case sema::CallKind::Expand: return "rop::runtime::CallKind::Expand";
-            case sema::CallKind::Broadcast: return "rop::runtime::CallKind::Broadcast";
-            case sema::CallKind::Reduce: return "rop::runtime::CallKind::Reduce";
-            default: fail("sources and sinks are not plan Calls");
-        }
+        if (!vocab::in_plan(kind)) fail("sources and sinks are not plan Calls");
+        std::string name(vocab::word(kind));
+        name[0] = static_cast<char>(name[0] - 'a' + 'A');
+        return "rop::runtime::CallKind::" + name;
     }
 
     // `.options = {...}`: the fields that differ from the defaults. The compiler's defaults and

@@ -12,16 +12,7 @@ std::string QualifiedName::str() const {
     return out;
 }
 
-const char* to_string(StageKind kind) {
-    switch (kind) {
-        case StageKind::Map: return "map";
-        case StageKind::Filter: return "filter";
-        case StageKind::Expand: return "expand";
-        case StageKind::Broadcast: return "broadcast";
-        case StageKind::Reduce: return "reduce";
-    }
-    return "?";
-}
+const char* to_string(StageKind kind) { return vocab::word(kind).data(); }
 
 const char* to_string(Value::Kind kind) {
     switch (kind) {

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "rop/vocab/call_kind.h"
 #include "support/source_manager.h"
 
 namespace rop::ast {
@@ -65,7 +66,10 @@ struct InputRef {
     SourceRange range;
 };
 
-enum class StageKind { Map, Filter, Expand, Broadcast, Reduce };
+// What a stage writes first: map, filter, expand, broadcast or reduce (a source and a sink are
+// statements of their own). The one Call-kind enumeration sema, bind, codegen and the runtime
+// use too (rop/vocab/call_kind.h).
+using StageKind = vocab::CallKind;
 
 // `outs = <kind> inputs [as|to Domain] [with op] options... ;`
 //   map (a, b?) with f batch 8        filter x with pred        expand d as Page with split

@@ -7,14 +7,7 @@ namespace {
 CallKind call_kind(const ast::Statement& statement) {
     if (std::holds_alternative<ast::Source>(statement)) return CallKind::Source;
     if (std::holds_alternative<ast::Sink>(statement)) return CallKind::Sink;
-    switch (std::get<ast::Stage>(statement).kind) {
-        case ast::StageKind::Map: return CallKind::Map;
-        case ast::StageKind::Filter: return CallKind::Filter;
-        case ast::StageKind::Expand: return CallKind::Expand;
-        case ast::StageKind::Broadcast: return CallKind::Broadcast;
-        case ast::StageKind::Reduce: return CallKind::Reduce;
-    }
-    return CallKind::Map;
+    return std::get<ast::Stage>(statement).kind;  // the same enumeration
 }
 
 OpRef lower_op(const ast::OpRef& op) { return {op.name.str(), op.args, op.range, op.name.range}; }
@@ -144,17 +137,6 @@ CheckedProgram build_program(const ast::Program& program, const Resolution& reso
     return Lowering(program, resolution, inference).run();
 }
 
-const char* to_string(CallKind kind) {
-    switch (kind) {
-        case CallKind::Source: return "source";
-        case CallKind::Map: return "map";
-        case CallKind::Filter: return "filter";
-        case CallKind::Expand: return "expand";
-        case CallKind::Broadcast: return "broadcast";
-        case CallKind::Reduce: return "reduce";
-        case CallKind::Sink: return "sink";
-    }
-    return "?";
-}
+const char* to_string(CallKind kind) { return vocab::word(kind).data(); }
 
 }  // namespace rop::sema

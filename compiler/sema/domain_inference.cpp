@@ -67,6 +67,8 @@ DomainInference infer_domains(const ast::Program& program, const Resolution& res
                                                      inference.domains[input_domain].depth + 1};
                     }
                     break;
+                case ast::StageKind::Source:
+                case ast::StageKind::Sink: break;  // statements of their own, not stages
             }
         } else {
             continue;

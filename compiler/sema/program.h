@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/ast.h"
+#include "rop/vocab/call_kind.h"
 #include "sema/call_options.h"
 #include "support/source_manager.h"
 
@@ -37,8 +38,10 @@ struct Port {
     SourceRange range;
 };
 
-enum class CallKind { Source, Map, Filter, Expand, Broadcast, Reduce, Sink };
-const char* to_string(CallKind kind);
+// Sources and sinks are Calls here; the other five kinds are the stages' (ast::StageKind) and the
+// runtime plan's: one enumeration (rop/vocab/call_kind.h).
+using vocab::CallKind;
+const char* to_string(CallKind kind);  // "source", "map", ...
 
 struct CallInput {
     PortId port = 0;

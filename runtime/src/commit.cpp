@@ -283,7 +283,9 @@ void Committer::commit_grain(BatchJob& job, std::size_t g) {
         case CallKind::Expand:
             store_.set_expansion(job.call, local, ExpansionState::Succeeded);
             break;
-        case CallKind::Broadcast: break;
+        case CallKind::Broadcast:
+        case CallKind::Source:
+        case CallKind::Sink: break;  // not in a Plan (PlanBuilder refuses them)
     }
     ++counters.grains;
     store_.seal(job.call, local, GrainEvent::Commit);

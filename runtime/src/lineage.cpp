@@ -65,6 +65,8 @@ LineageStore::LineageStore(const Plan& plan, const RunOptions& options,
                 break;
             }
             case CallKind::Broadcast: ports_[spec.inputs[0].port].broadcasters.push_back(c); break;
+            case CallKind::Source:
+            case CallKind::Sink: break;  // not in a Plan (PlanBuilder refuses them)
         }
         if (spec.kind == CallKind::Expand) {
             ExpansionTable table;
@@ -304,7 +306,9 @@ void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
             for (const CallInput& in : spec.inputs) release_ref(in.port, local);
             break;
         case CallKind::Reduce: groups_[call].erase(local); break;
-        case CallKind::Broadcast: break;
+        case CallKind::Broadcast:
+        case CallKind::Source:
+        case CallKind::Sink: break;
     }
     RootState& r = root_of(entity_of(spec.domain, local));
     ++grains_sealed_;

@@ -18,6 +18,9 @@ bool is_strict_ancestor(const Plan& plan, DomainId ancestor, DomainId domain) {
 void check_call(const Plan& plan, const CallSpec& call, std::vector<bool>& produced,
                 std::vector<int>& opened_by, std::size_t index) {
     const std::string where = "call '" + call.name + "' (" + to_string(call.kind) + ")";
+    if (!vocab::in_plan(call.kind)) {
+        reject(where + ": a source or sink is not a plan Call (SourceDefinition, SinkDefinition)");
+    }
     if (call.domain >= plan.domains.size()) reject(where + ": unknown domain");
     for (const CallInput& in : call.inputs) {
         if (in.port >= plan.ports.size()) reject(where + ": unknown input port");
@@ -72,6 +75,8 @@ void check_call(const Plan& plan, const CallSpec& call, std::vector<bool>& produ
             }
             break;
         }
+        case CallKind::Source:
+        case CallKind::Sink: break;  // refused above
     }
     if (call.kind == CallKind::Filter && (call.inputs.size() != 1 || call.outputs.size() != 1)) {
         reject(where + ": takes one input and one output");
@@ -100,16 +105,7 @@ void check_call(const Plan& plan, const CallSpec& call, std::vector<bool>& produ
 
 }  // namespace
 
-const char* to_string(CallKind kind) {
-    switch (kind) {
-        case CallKind::Map: return "map";
-        case CallKind::Filter: return "filter";
-        case CallKind::Expand: return "expand";
-        case CallKind::Broadcast: return "broadcast";
-        case CallKind::Reduce: return "reduce";
-    }
-    return "?";
-}
+const char* to_string(CallKind kind) { return vocab::word(kind).data(); }
 
 DomainId PlanBuilder::add_domain(std::string name, DomainId parent) {
     if (plan_.domains.empty() && parent != kNoDomain) reject("the first domain is the root");

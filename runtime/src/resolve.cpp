@@ -141,6 +141,8 @@ void Resolver::resolve(CallId call, std::uint32_t local) {
             }
             return;
         }
+        case CallKind::Source:
+        case CallKind::Sink: return;  // not in a Plan (PlanBuilder refuses them)
     }
 }
 

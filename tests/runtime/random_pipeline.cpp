@@ -25,16 +25,7 @@ std::string named(const char* prefix, std::uint64_t n) {
     return out;
 }
 
-const char* kind_name(CallKind k) {
-    switch (k) {
-        case CallKind::Map: return "map";
-        case CallKind::Filter: return "filter";
-        case CallKind::Expand: return "expand";
-        case CallKind::Broadcast: return "broadcast";
-        case CallKind::Reduce: return "reduce";
-    }
-    return "?";
-}
+const char* kind_name(CallKind k) { return to_string(k); }
 
 const char* recovery_name(Recovery r) {
     switch (r) {

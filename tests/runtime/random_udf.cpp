@@ -100,6 +100,8 @@ class RandomUdf final : public Actor {
                 break;
             }
             case CallKind::Broadcast: throw std::logic_error("broadcast has no UDF");
+            case CallKind::Source:
+            case CallKind::Sink: throw std::logic_error("not a plan Call");
         }
     }
 

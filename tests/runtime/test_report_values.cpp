@@ -118,6 +118,12 @@ TEST_CASE("PlanBuilder rejects malformed plans with a clear message", "[runtime]
         {{"e", CallKind::Expand, 0, {{0}}, {2}, opts(1, 1), f}, "direct child domain"},
         {{"b", CallKind::Broadcast, 0, {{0}}, {2}, opts(1, 1), {}}, "ancestor domain"},
         {{"m", CallKind::Map, 0, {{0}}, {2}, opts(0, 1), f}, "batch must be at least 1"},
+        // The one Call-kind enumeration has the compiler's source and sink too; a plan does not.
+        {{"s", CallKind::Source, 0, {{0}}, {2}, opts(1, 1), f},
+         "plan: call 's' (source): a source or sink is not a plan Call (SourceDefinition, "
+         "SinkDefinition)"},
+        {{"k", CallKind::Sink, 0, {{0}}, {2}, opts(1, 1), {}},
+         "plan: call 'k' (sink): a source or sink is not a plan Call"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.message);

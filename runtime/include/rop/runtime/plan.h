@@ -12,11 +12,14 @@
 
 #include "rop/runtime/ids.h"
 #include "rop/runtime/udf.h"
+#include "rop/vocab/call_kind.h"
 #include "rop/vocab/call_options.h"
 
 namespace rop::runtime {
 
-enum class CallKind : std::uint8_t { Map, Filter, Expand, Broadcast, Reduce };
+// The Call kinds are the compiler's too, one enumeration from the vocabulary
+// (rop/vocab/call_kind.h). A Plan holds no source or sink Call (PlanBuilder refuses them).
+using vocab::CallKind;
 const char* to_string(CallKind kind);  // "map", "filter", "expand", "broadcast", "reduce"
 enum class InputMode : std::uint8_t { Required, Optional };
 // The option enumerations and their spellings are the compiler's too (rop/vocab/call_options.h).
