@@ -516,59 +516,31 @@ class Generator {
         return "rop::runtime::CallKind::" + name;
     }
 
-    // `.options = {...}`: the fields that differ from the defaults. The compiler's defaults and
-    // the runtime's CallOptions initializers both come from one option table
-    // (rop/vocab/call_options.h), so a left-out field runs with what the compiler checked.
-    static Expr options_expression(const sema::CallOptions& o) {
-        auto recovery = [](sema::Recovery r) {
-            switch (r) {
-                case sema::Recovery::Abort: return "Abort";
-                case sema::Recovery::RetryBatch: return "RetryBatch";
-                case sema::Recovery::RetryTail: return "RetryTail";
-                case sema::Recovery::IsolateTail: return "IsolateTail";
+    // `.options = rop::vocab::options_with({{"batch", 16}, {"recovery", "retry_tail"}})`: each
+    // option of the table whose value differs from its default, as the table counts it (a
+    // duration in milliseconds, an enumeration by its word), checked again when the generated
+    // code compiles. An option added to the table reaches the binary without a change here.
+    static Expr options_expression(const sema::CallOptions& options) {
+        std::vector<std::string> settings;
+        for (const sema::OptionSpec& spec : sema::option_specs()) {
+            const double value = sema::option_value(options, spec);
+            if (value == spec.default_value) continue;
+            std::string text;
+            switch (spec.kind) {
+                case sema::OptionKind::Int:
+                case sema::OptionKind::Duration:
+                    text = std::to_string(static_cast<long long>(value));
+                    break;
+                case sema::OptionKind::Number:
+                case sema::OptionKind::Gpus: text = float_literal(value); break;
+                case sema::OptionKind::Enum:
+                    text = cpp_string_literal(spec.enumerators[static_cast<std::size_t>(value)]);
+                    break;
             }
-            return "Abort";
-        };
-        const sema::CallOptions defaults;
-        std::vector<std::string> fields;
-        // In declaration order, as designated initializers must be.
-        if (o.batch != defaults.batch)
-            fields.push_back(".batch = " + std::to_string(o.batch) + "u");
-        if (o.actors != defaults.actors) {
-            fields.push_back(".actors = " + std::to_string(o.actors) + "u");
+            settings.push_back("{" + cpp_string_literal(spec.name) + ", " + text + "}");
         }
-        if (o.gpus != defaults.gpus) fields.push_back(".gpus = " + float_literal(o.gpus));
-        if (o.batching != defaults.batching) {
-            fields.push_back(
-                std::string(".batching = rop::runtime::Batching::") +
-                (o.batching == sema::Batching::AnyParent ? "AnyParent" : "SingleParent"));
-        }
-        if (o.recovery != defaults.recovery) {
-            fields.push_back(std::string(".recovery = rop::runtime::Recovery::") +
-                             recovery(o.recovery));
-        }
-        if (o.retries != defaults.retries) {
-            fields.push_back(".retries = " + std::to_string(o.retries) + "u");
-        }
-        if (o.infra_retries != defaults.infra_retries) {
-            fields.push_back(".infra_retries = " + std::to_string(o.infra_retries) + "u");
-        }
-        if (o.timeout_ms.value_or(0) != defaults.timeout_ms.value_or(0)) {
-            fields.push_back(".timeout = std::chrono::milliseconds(" +
-                             std::to_string(o.timeout_ms.value_or(0)) + ")");
-        }
-        if (o.isolation != defaults.isolation) {
-            fields.push_back(std::string(".isolation = rop::runtime::Isolation::") +
-                             (o.isolation == sema::Isolation::Thread ? "Thread" : "Process"));
-        }
-        if (o.on_failure != defaults.on_failure) {
-            fields.push_back(std::string(".on_failure = rop::runtime::OnFailure::") +
-                             (o.on_failure == sema::OnFailure::Skip ? "Skip" : "Suppress"));
-        }
-        if (o.memory_mb != defaults.memory_mb) {
-            fields.push_back(".memory_mb = " + std::to_string(o.memory_mb) + "u");
-        }
-        return list(".options = {", leaves(fields), "}");
+        if (settings.empty()) return leaf(".options = {}");
+        return list(".options = rop::vocab::options_with({", leaves(settings), "})");
     }
 
     std::string op_text(const sema::Call& call) const {

@@ -1,10 +1,9 @@
 // Call options (`batch 48 actors 4 recovery isolate_tail ...`): their values after checking,
-// with defaults. Names, kinds, ranges, defaults and spellings come from the one table both ropc
-// and the runtime read (rop/vocab/call_options.h); this header adds the compiler's view of it.
+// with defaults. Names, kinds, ranges, defaults, spellings and the struct of values itself come
+// from the one table ropc and the runtime both read (rop/vocab/call_options.h); this header
+// adds the compiler's view of it.
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <span>
 #include <string_view>
 
@@ -23,22 +22,9 @@ const char* to_string(Batching batching);
 const char* to_string(Isolation isolation);
 const char* to_string(OnFailure on_failure);
 
-// Every option with its default from the table; SEMANTICS.md says what each one means at run
-// time.
-struct CallOptions {
-    std::int64_t batch = vocab::default_of<std::int64_t>("batch");
-    std::int64_t actors = vocab::default_of<std::int64_t>("actors");
-    double gpus = vocab::default_of<double>("gpus");
-    std::int64_t retries = vocab::default_of<std::int64_t>("retries");
-    std::int64_t infra_retries = vocab::default_of<std::int64_t>("infra_retries");
-    Recovery recovery = vocab::default_of<Recovery>("recovery");  // the default isolates
-    std::optional<std::int64_t> timeout_ms;  // empty: no timeout (the table's default, 0)
-    Batching batching = vocab::default_of<Batching>("batching");
-    Isolation isolation = vocab::default_of<Isolation>("isolation");
-    OnFailure on_failure = vocab::default_of<OnFailure>("on_failure");
-    std::int64_t memory_mb = vocab::default_of<std::int64_t>("memory_mb");
-};
-static_assert(vocab::call_option("timeout").default_value == 0, "timeout_ms: none by default");
+// Every option with its default from the table, a field each named as the option; the
+// runtime's CallOptions is the same struct. SEMANTICS.md says what each one means at run time.
+using vocab::CallOptions;
 
 using vocab::OptionKind;
 using vocab::OptionSite;
@@ -49,11 +35,10 @@ const OptionSpec* find_option_spec(std::string_view name);
 using vocab::allowed_at;
 
 // An option's value in `options` as the table counts it: the number (Int, Number, Gpus), the
-// milliseconds (Duration; 0: none) or the enumerator's index (Enum). Ties the struct above to
-// the table: a test compares it with the table's defaults and with the runtime's CallOptions.
-double option_value(const CallOptions& options, const OptionSpec& spec);
+// milliseconds (Duration; 0: none) or the enumerator's index (Enum).
+using vocab::option_value;
 
-// Stores one option, already checked for kind and range, into `options`.
+// Stores one option, already checked for kind and range (check_options.cpp), into `options`.
 void apply_option(const ast::Option& option, CallOptions& options);
 
 }  // namespace rop::sema

@@ -214,7 +214,22 @@ std::string set_int(const std::string& where, std::string_view value,
     if (static_cast<double>(*n) < spec.min || static_cast<double>(*n) > spec.max) {
         return where + ": " + std::to_string(*n) + " is out of range " + cli::accepted_values(spec);
     }
-    set_option_value(into, spec.name, static_cast<double>(*n));
+    vocab::set_option_value(into, spec, static_cast<double>(*n));
+    return {};
+}
+
+std::string set_number(const std::string& where, std::string_view value,
+                       const vocab::CallOptionSpec& spec, CallOptions& into) {
+    double v = 0;
+    const char* end = value.data() + value.size();
+    auto [ptr, ec] = std::from_chars(value.data(), end, v);
+    if (value.empty() || ec != std::errc() || ptr != end || !std::isfinite(v)) {
+        return where + ": '" + std::string(value) + "' is not a number";
+    }
+    if (v < spec.min || v > spec.max) {
+        return where + ": " + std::string(value) + " is out of range " + cli::accepted_values(spec);
+    }
+    vocab::set_option_value(into, spec, v);
     return {};
 }
 
@@ -223,7 +238,7 @@ std::string set_word(const std::string& where, std::string_view value,
     std::vector<std::string> names;
     for (std::size_t i = 0; i < spec.enumerators.size(); ++i) {
         if (spec.enumerators[i] == value) {
-            set_option_value(into, spec.name, static_cast<double>(i));
+            vocab::set_option_value(into, spec, static_cast<double>(i));
             return {};
         }
         names.emplace_back(spec.enumerators[i]);
@@ -297,8 +312,9 @@ std::string apply_environment(const EnvironmentLookup& env, std::vector<CallDefi
     return {};
 }
 
-// --set CALL.OPTION=VALUE or CALL.ARG=VALUE
-std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls) {
+// --set CALL.OPTION=VALUE or CALL.ARG=VALUE. An option is set in the Call's CallSpec of
+// `args.plan`, the plan the run gets; an argument in `args.calls`.
+std::string apply_set(std::string_view text, ParsedArgs& args) {
     const std::size_t eq = text.find('=');
     const std::size_t dot = text.substr(0, eq).find('.');
     if (eq == std::string_view::npos || dot == std::string_view::npos || dot == 0 ||
@@ -311,14 +327,15 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
 
     // A Call answers to its name and, with several outputs ("a,b"), to each output's name.
     std::vector<std::string> known;
-    CallDefinition* target = nullptr;
-    for (CallDefinition& c : calls) {
-        for (const std::string& name : call_names(c)) {
+    std::optional<std::size_t> index;  // of the Call, in args.calls and args.plan.calls
+    for (std::size_t i = 0; i < args.calls.size(); ++i) {
+        for (const std::string& name : call_names(args.calls[i])) {
             known.push_back(name);
-            if (name == call && !target) target = &c;
+            if (name == call && !index) index = i;
         }
-        if (c.name == call) target = &c;
+        if (args.calls[i].name == call) index = i;
     }
+    CallDefinition* target = index ? &args.calls[*index] : nullptr;
     if (!target) {
         std::string hint = did_you_mean(call, known);
         if (hint.empty()) hint = " (Calls: " + join(known) + ")";
@@ -350,7 +367,10 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
     if (!cli::applies_to(*spec, target->kind)) {
         return where + ": only a reduce takes " + option;
     }
-    CallOptions& o = target->options;
+    if (*index >= args.plan.calls.size()) {
+        return where + ": the plan has no Call '" + call + "'";  // a malformed definition
+    }
+    CallOptions& o = args.plan.calls[*index].options;
     if (spec->name == "memory_mb" && o.isolation != Isolation::Process) {
         return where +
                ": only a Call with isolation process runs in a worker process whose "
@@ -363,13 +383,13 @@ std::string apply_set(std::string_view text, std::vector<CallDefinition>& calls)
         case vocab::OptionKind::Duration: {
             std::chrono::milliseconds ms{0};
             std::string error = set_duration(where, value, ms);
-            if (error.empty()) set_option_value(o, spec->name, static_cast<double>(ms.count()));
+            if (error.empty()) vocab::set_option_value(o, *spec, static_cast<double>(ms.count()));
             return error;
         }
-        case vocab::OptionKind::Number:
-        case vocab::OptionKind::Gpus: break;
+        case vocab::OptionKind::Number: return set_number(where, value, *spec, o);
+        case vocab::OptionKind::Gpus: break;  // whole or a fraction of one: fixed at build
     }
-    return where + ": cannot be set at run time";  // no run-time option of these kinds yet
+    return where + ": cannot be set at run time";
 }
 
 }  // namespace
@@ -408,7 +428,7 @@ std::vector<CallDefinition> call_definitions(const PipelineDefinition& def) {
     if (!def.calls.empty()) return def.calls;
     std::vector<CallDefinition> calls;
     for (const CallSpec& spec : def.plan.calls) {
-        calls.push_back({spec.name, spec.kind, {}, spec.options});
+        calls.push_back({spec.name, spec.kind, {}});
     }
     return calls;
 }
@@ -417,6 +437,7 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
                                  const EnvironmentLookup& env) {
     ParsedArgs args;
     args.calls = call_definitions(def);
+    args.plan = def.plan;  // --set edits its options
     if (env) {
         if (std::string error = apply_environment(env, args.calls); !error.empty()) {
             return {std::nullopt, std::move(error)};
@@ -480,7 +501,7 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
         } else if (name == "--output") {
             error = parse_endpoint(name, "sink", value, sink_names, args.outputs);
         } else if (name == "--set") {
-            error = apply_set(value, args.calls);
+            error = apply_set(value, args);
         } else if (name == "--progress") {
             args.progress = ProgressMode::On;
         } else if (name == "--no-progress") {

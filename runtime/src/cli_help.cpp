@@ -160,13 +160,17 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
         rows.clear();
     }
     std::string several;  // a Call with several outputs, for the note below the table
-    for (const CallDefinition& c : args.calls) {
+    for (std::size_t i = 0; i < args.calls.size(); ++i) {
+        const CallDefinition& c = args.calls[i];
         const std::vector<std::string> names = call_names(c);
         std::string listed;
         for (const std::string& n : names) listed += (listed.empty() ? "" : ", ") + n;
         if (names.size() > 1 && several.empty()) several = names[0];
+        // The options --set left in the plan (a malformed definition: the defaults).
+        const CallOptions options =
+            i < args.plan.calls.size() ? args.plan.calls[i].options : CallOptions{};
         rows.push_back({listed, to_string(c.kind), c.udf.empty() ? "-" : c.udf,
-                        cli::format_options(c.options, c.kind)});
+                        cli::format_options(options, c.kind)});
     }
     out << "Calls (--set CALL.OPTION=VALUE):\n" << table(rows);
     if (!several.empty()) {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <thread>
 
+#include "cli_text.h"
 #include "crash.h"
 #include "gpu_devices.h"
 #include "log.h"
@@ -59,6 +60,17 @@ std::string write_atomically(const std::string& path, const std::string& text) {
         return "cannot rename '" + temp + "' to '" + path + "': " + error;
     }
     return {};
+}
+
+// Takes `flag` (a flag without a value) out of `arguments`; whether it was there.
+bool take_flag(std::vector<const char*>& arguments, std::string_view flag) {
+    for (std::size_t i = 1; i < arguments.size(); ++i) {
+        if (std::string_view(arguments[i]) == flag) {
+            arguments.erase(arguments.begin() + static_cast<std::ptrdiff_t>(i));
+            return true;
+        }
+    }
+    return false;
 }
 
 // A file to be written after the run must be writable as its writer will write it (checked
@@ -272,6 +284,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             break;
         }
     }
+    // Hidden, for tests: print each Call's options in the plan this run would get, one
+    // `CALL.OPTION=VALUE` line per option of the table (cli::options_dump), and run nothing.
+    const bool dump_options = take_flag(arguments, "--rop-dump-options");
     // --selfcheck checks the node instead of running (selfcheck.h); a bundle's Tesseract data.
     if (detail::take_selfcheck_flag(arguments)) return detail::run_selfcheck(def, arguments, out);
     detail::use_bundled_tessdata();
@@ -304,29 +319,20 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         return internal_error("the runtime runs exactly one source, the definition has " +
                               std::to_string(def.sources.size()));
     }
-    std::vector<CallOptions> options;
-    for (const CallDefinition& c : args.calls) options.push_back(c.options);
-    Plan plan;
-    try {
-        if (def.build_plan) {
-            plan = def.build_plan(options);
-        } else {
-            plan = std::move(def.plan);
-            if (plan.calls.size() == options.size()) {
-                for (std::size_t i = 0; i < options.size(); ++i) plan.calls[i].options = options[i];
-            }
-        }
-    } catch (const std::exception& e) {
-        return internal_error(std::string("building the plan: ") + e.what());
-    }
-    if (plan.calls.size() != options.size()) {
+    Plan plan = std::move(parsed.args->plan);  // --set edited its options (cli_args.cpp)
+    if (plan.calls.size() != args.calls.size()) {
         return internal_error("the plan has " + std::to_string(plan.calls.size()) +
-                              " Calls, the definition documents " + std::to_string(options.size()));
+                              " Calls, the definition documents " +
+                              std::to_string(args.calls.size()));
     }
     // Calls with run-time arguments get actors built from the effective ones (--set, env).
-    for (std::size_t i = 0; i < options.size(); ++i) {
+    for (std::size_t i = 0; i < args.calls.size(); ++i) {
         const CallDefinition& call = args.calls[i];
         if (call.bind_arguments) plan.calls[i].factory = call.bind_arguments(call.arguments);
+    }
+    if (dump_options) {
+        out << cli::options_dump(args.calls, plan);
+        return kExitOk;
     }
     if (!worker_spec.empty()) return detail::serve_process_worker(plan, worker_spec, err);
 

@@ -7,67 +7,6 @@
 
 namespace rop::runtime {
 
-namespace {
-
-template <class E>
-double index_of(E value) {
-    return static_cast<double>(static_cast<std::size_t>(value));
-}
-
-template <class E>
-E enumerator(double index) {
-    return static_cast<E>(static_cast<std::size_t>(index));
-}
-
-std::uint32_t count(double value) { return static_cast<std::uint32_t>(value); }
-
-}  // namespace
-
-// Declared in plan.h; defined here beside the only code that reads options by name.
-std::optional<double> option_value(const CallOptions& o, std::string_view name) {
-    if (name == "batch") return o.batch;
-    if (name == "actors") return o.actors;
-    if (name == "gpus") return o.gpus;
-    if (name == "retries") return o.retries;
-    if (name == "infra_retries") return o.infra_retries;
-    if (name == "recovery") return index_of(o.recovery);
-    if (name == "timeout") return static_cast<double>(o.timeout.count());
-    if (name == "batching") return index_of(o.batching);
-    if (name == "isolation") return index_of(o.isolation);
-    if (name == "on_failure") return index_of(o.on_failure);
-    if (name == "memory_mb") return o.memory_mb;
-    return std::nullopt;
-}
-
-bool set_option_value(CallOptions& o, std::string_view name, double value) {
-    if (name == "batch") {
-        o.batch = count(value);
-    } else if (name == "actors") {
-        o.actors = count(value);
-    } else if (name == "gpus") {
-        o.gpus = value;
-    } else if (name == "retries") {
-        o.retries = count(value);
-    } else if (name == "infra_retries") {
-        o.infra_retries = count(value);
-    } else if (name == "recovery") {
-        o.recovery = enumerator<Recovery>(value);
-    } else if (name == "timeout") {
-        o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(value));
-    } else if (name == "batching") {
-        o.batching = enumerator<Batching>(value);
-    } else if (name == "isolation") {
-        o.isolation = enumerator<Isolation>(value);
-    } else if (name == "on_failure") {
-        o.on_failure = enumerator<OnFailure>(value);
-    } else if (name == "memory_mb") {
-        o.memory_mb = count(value);
-    } else {
-        return false;
-    }
-    return true;
-}
-
 namespace cli {
 
 std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
@@ -112,7 +51,7 @@ std::string format_number(double value) {
 }
 
 std::string format_option(const CallOptions& options, const vocab::CallOptionSpec& spec) {
-    const double value = option_value(options, spec.name).value_or(spec.default_value);
+    const double value = vocab::option_value(options, spec);
     switch (spec.kind) {
         case vocab::OptionKind::Duration: return format_duration(static_cast<std::int64_t>(value));
         case vocab::OptionKind::Enum:
@@ -131,6 +70,18 @@ std::string format_options(const CallOptions& options, CallKind kind) {
         // A worker's memory limit means something only for a Call in worker processes.
         if (spec.name == "memory_mb" && options.isolation != Isolation::Process) continue;
         s += (s.empty() ? "" : " ") + std::string(spec.name) + " " + format_option(options, spec);
+    }
+    return s;
+}
+
+std::string options_dump(const std::vector<CallDefinition>& calls, const Plan& plan) {
+    std::string s;
+    for (std::size_t i = 0; i < plan.calls.size(); ++i) {
+        const std::string& name = i < calls.size() ? calls[i].name : plan.calls[i].name;
+        for (const vocab::CallOptionSpec& spec : vocab::call_options()) {
+            s += name + "." + std::string(spec.name) + "=" +
+                 format_option(plan.calls[i].options, spec) + "\n";
+        }
     }
     return s;
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rop/runtime/pipeline_main.h"
 #include "rop/runtime/plan.h"
 #include "rop/vocab/call_options.h"
 
@@ -30,6 +31,11 @@ std::string format_option(const CallOptions& options, const vocab::CallOptionSpe
 // The run-time options of a Call of `kind`, in table order:
 // "batch 48 actors 4 retries 3 infra_retries 3 recovery isolate_tail timeout 30s ..."
 std::string format_options(const CallOptions& options, CallKind kind);
+// Every option of the table for every Call of `plan`, one `CALL.OPTION=VALUE` line each, in
+// plan and table order: the Call named as `calls` names it, the value as format_option spells
+// it (so a run-time option's line is a valid --set). What a binary's hidden --rop-dump-options
+// prints: the options the run would get, after --set.
+std::string options_dump(const std::vector<CallDefinition>& calls, const Plan& plan);
 // What `--set` accepts for an option: "1..65536", "abort|retry_batch|...", "500ms, ... or none".
 std::string accepted_values(const vocab::CallOptionSpec& spec);
 

@@ -166,9 +166,9 @@ TEST_CASE("a reduce with on_failure skip gets the option and its skipped childre
     // plan entry, from which rop::gen::PipelineBuilder derives its Call definition (what --set
     // starts from).
     std::vector<std::size_t> at;
-    for (std::size_t i = code.code.find(".on_failure = rop::runtime::OnFailure::Skip");
-         i != std::string::npos;
-         i = code.code.find(".on_failure = rop::runtime::OnFailure::Skip", i + 1)) {
+    const std::string skip = ".options = rop::vocab::options_with({{\"on_failure\", \"skip\"}})";
+    for (std::size_t i = code.code.find(skip); i != std::string::npos;
+         i = code.code.find(skip, i + 1)) {
         at.push_back(i);
     }
     REQUIRE(at.size() == 1);

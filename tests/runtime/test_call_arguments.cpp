@@ -80,7 +80,7 @@ TEST_CASE("call arguments: --set parses each type", "[runtime][cli][arguments]")
     // An option's name wins over an argument's.
     ParseOutcome retries = parse({"--set", "m.retries=2"}, def);
     REQUIRE(retries.args);
-    CHECK(retries.args->calls[1].options.retries == 2);
+    CHECK(retries.args->plan.calls[1].options.retries == 2);
     CHECK(argument(*retries.args, "retries").value == "7");
     // The last --set wins; an empty string is a value.
     ParseOutcome twice = parse({"--set", "m.base_url=a", "--set", "m.base_url="}, def);

@@ -44,8 +44,8 @@ TEST_CASE("pipeline_main: defaults when no flag is given", "[runtime][cli]") {
     CHECK(a.max_payload_mb == 1024);
     REQUIRE(a.calls.size() == 3);
     CHECK(a.calls[1].name == "m");
-    CHECK(a.calls[1].options.batch == 16);
-    CHECK(a.calls[1].options.actors == 2);
+    CHECK(a.plan.calls[1].options.batch == 16);
+    CHECK(a.plan.calls[1].options.actors == 2);
 }
 
 TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
@@ -88,8 +88,8 @@ TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
     CHECK(args({"--max-payload-mb=16"}).max_payload_mb == 16);
     CHECK(args({"--commit-group", "1"}).commit_group == 1);
     CHECK(args({}).commit_group == 1024);
-    CHECK(args({"--set", "m.batch=48"}).calls[1].options.batch == 48);
-    CHECK(args({"--set=split.actors=3"}).calls[0].options.actors == 3);
+    CHECK(args({"--set", "m.batch=48"}).plan.calls[1].options.batch == 48);
+    CHECK(args({"--set=split.actors=3"}).plan.calls[0].options.actors == 3);
     CHECK(args({}).stuck_after == std::chrono::seconds(10));
     CHECK(args({"--stuck-after", "2m"}).stuck_after == std::chrono::minutes(2));
     CHECK(args({"--stuck-after=none"}).stuck_after.count() == 0);
@@ -253,17 +253,17 @@ TEST_CASE("pipeline_main: --set validation table", "[runtime][cli]") {
         ParseOutcome out = parse({"--set", ok.set}, def);
         INFO(out.error);
         REQUIRE(out.args);
-        CHECK(ok.check(out.args->calls[1].options));
+        CHECK(ok.check(out.args->plan.calls[1].options));
         // Other Calls keep their compiled options.
-        CHECK(out.args->calls[0].options.batch == 8);
-        CHECK(out.args->calls[2].options.batch == 4);
+        CHECK(out.args->plan.calls[0].options.batch == 8);
+        CHECK(out.args->plan.calls[2].options.batch == 4);
     }
     // Several --set accumulate; a later one for the same option wins.
     ParseOutcome out =
         parse({"--set", "m.batch=2", "--set", "m.actors=3", "--set", "m.batch=5"}, def);
     REQUIRE(out.args);
-    CHECK(out.args->calls[1].options.batch == 5);
-    CHECK(out.args->calls[1].options.actors == 3);
+    CHECK(out.args->plan.calls[1].options.batch == 5);
+    CHECK(out.args->plan.calls[1].options.actors == 3);
 }
 
 TEST_CASE("pipeline_main: a source without default input needs --input", "[runtime][cli]") {
@@ -287,8 +287,12 @@ TEST_CASE("pipeline_main: Calls come from the plan when the definition has none"
     CHECK(calls[0].name == "split");
     CHECK(calls[0].kind == CallKind::Expand);
     CHECK(calls[2].kind == CallKind::Reduce);
-    CHECK(calls[1].options.batch == 16);
     CHECK(calls[1].udf.empty());
+    // Their options are the plan's, which --set edits in place.
+    ParseOutcome out = parse({"--set", "m.batch=7"}, def);
+    REQUIRE(out.args);
+    CHECK(out.args->plan.calls[1].options.batch == 7);
+    CHECK(def.plan.calls[1].options.batch == 16);  // the definition's plan is left as compiled
 }
 
 TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runtime][cli]") {
@@ -356,12 +360,12 @@ TEST_CASE("pipeline_main: a multi-output Call answers to each output's name", "[
         REQUIRE(out.args);
         return *out.args;
     };
-    CHECK(set("a.batch=8").calls[1].options.batch == 8);
-    CHECK(set("b.batch=9").calls[1].options.batch == 9);
-    CHECK(set("a,b.batch=5").calls[1].options.batch == 5);  // the whole name still works
-    CHECK(set("ra.batch=3").calls[2].options.batch == 3);
-    CHECK(set("a.batch=8").calls[2].options.batch == 4);  // not ra's
-    CHECK(set("b.timeout=30s").calls[1].options.timeout.count() == 30'000);
+    CHECK(set("a.batch=8").plan.calls[1].options.batch == 8);
+    CHECK(set("b.batch=9").plan.calls[1].options.batch == 9);
+    CHECK(set("a,b.batch=5").plan.calls[1].options.batch == 5);  // the whole name still works
+    CHECK(set("ra.batch=3").plan.calls[2].options.batch == 3);
+    CHECK(set("a.batch=8").plan.calls[2].options.batch == 4);  // not ra's
+    CHECK(set("b.timeout=30s").plan.calls[1].options.timeout.count() == 30'000);
     CHECK(parse_error({"--set", "c.batch=1"}, def) ==
           "--set: unknown Call 'c' (Calls: split, a, b, ra)");
     CHECK(parse_error({"--set", "a.bach=1"}, def) ==

@@ -130,9 +130,9 @@ inline PipelineDefinition demo_definition(DemoSinks& sinks, std::string default_
              };
              return binding;
          }});
-    def.calls = {{"split", CallKind::Expand, "split_pages", opts(8, 1)},
-                 {"m", CallKind::Map, "double_page", opts(16, 2)},
-                 {"sum", CallKind::Reduce, "sum_pages", opts(4, 1)}};
+    def.calls = {{"split", CallKind::Expand, "split_pages"},
+                 {"m", CallKind::Map, "double_page"},
+                 {"sum", CallKind::Reduce, "sum_pages"}};
     return def;
 }
 

@@ -436,7 +436,7 @@ TEST_CASE("reduce on_failure skip: --set CALL.on_failure on a reduce only", "[ru
         return parse_pipeline_args(a.argc(), a.argv(), def);
     };
     auto options_of = [](const ParsedArgs& args, const std::string& call) {
-        for (const CallDefinition& c : args.calls) {
+        for (const CallSpec& c : args.plan.calls) {
             if (c.name == call) return c.options;
         }
         FAIL("no call " << call);

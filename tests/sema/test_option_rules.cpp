@@ -222,12 +222,12 @@ TEST_CASE("checked options reach the Call with defaults filled in", "[sema][opti
     CHECK(call.options.retries == 0);
     CHECK(call.options.infra_retries == 3);
     CHECK(call.options.recovery == rop::sema::Recovery::IsolateTail);
-    CHECK(call.options.timeout_ms == 120000);
+    CHECK(call.options.timeout.count() == 120000);
     CHECK(call.options.batching == rop::sema::Batching::SingleParent);
     CHECK(call.options.isolation == rop::sema::Isolation::Thread);
     const auto& other = run.program->calls[3];
     CHECK(other.options.batch == 1);
-    CHECK_FALSE(other.options.timeout_ms.has_value());
+    CHECK(other.options.timeout.count() == 0);  // none
     CHECK(other.options.recovery == rop::sema::Recovery::IsolateTail);  // SEMANTICS.md
 }
 

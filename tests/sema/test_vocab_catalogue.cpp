@@ -1,6 +1,7 @@
 // The Call option table (rop/vocab/call_options.h) is the one vocabulary: docs/language.md's
-// option table is rendered from it row by row, the compiler's and the runtime's CallOptions
-// default to its values, and both map every option it lists to a field (a set value reads back).
+// option table is rendered from it row by row, the one CallOptions (the compiler's and the
+// runtime's) defaults to its values and maps every option it lists to a field (a set value
+// reads back), and generated code spells options through it (options_with).
 #include <catch2/catch_test_macros.hpp>
 #include <cmath>
 #include <fstream>
@@ -8,12 +9,14 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "rop/runtime/plan.h"
 #include "rop/vocab/call_options.h"
 #include "sema/call_options.h"
 #include "sema/plan_json.h"
+#include "sema/program.h"
 #include "sema_test_util.h"
 
 namespace vocab = rop::vocab;
@@ -174,20 +177,35 @@ TEST_CASE("the docs table check notices a changed cell", "[vocab][docs]") {
     CHECK(rows != docs_rows());
 }
 
-TEST_CASE("compiler and runtime CallOptions default to the table, option by option",
+TEST_CASE("one CallOptions for compiler and runtime, defaulting to the table, option by option",
           "[vocab][defaults]") {
-    const sema::CallOptions compiler{};
-    const runtime::CallOptions run_time{};
+    static_assert(std::is_same_v<sema::CallOptions, vocab::CallOptions>);
+    static_assert(std::is_same_v<runtime::CallOptions, vocab::CallOptions>);
+    static_assert(std::is_same_v<sema::CallKind, runtime::CallKind>);
+    const vocab::CallOptions defaults{};
     for (const vocab::CallOptionSpec& spec : vocab::call_options()) {
         INFO(spec.name);
-        CHECK(sema::option_value(compiler, spec) == spec.default_value);
-        const std::optional<double> value = runtime::option_value(run_time, spec.name);
-        REQUIRE(value.has_value());
-        CHECK(*value == spec.default_value);
+        CHECK(vocab::option_value(defaults, spec) == spec.default_value);
     }
-    CHECK(compiler.infra_retries == 3);
-    CHECK(run_time.infra_retries == 3u);
-    CHECK_FALSE(runtime::option_value(run_time, "colour").has_value());
+    CHECK(defaults.infra_retries == 3u);
+    CHECK(defaults.timeout.count() == 0);  // none
+}
+
+TEST_CASE("options_with: generated code's spelling of the options that differ",
+          "[vocab][codegen]") {
+    constexpr vocab::CallOptions options = vocab::options_with(
+        {{"batch", 16}, {"recovery", "retry_tail"}, {"timeout", 30000}, {"gpus", 0.5}});
+    CHECK(options.batch == 16u);
+    CHECK(options.recovery == vocab::Recovery::RetryTail);
+    CHECK(options.timeout.count() == 30'000);
+    CHECK(options.gpus == 0.5);
+    vocab::CallOptions expected;
+    expected.batch = 16;
+    expected.recovery = vocab::Recovery::RetryTail;
+    expected.timeout = std::chrono::milliseconds(30'000);
+    expected.gpus = 0.5;
+    CHECK(options == expected);  // and every other field at its default
+    CHECK(vocab::options_with({}) == vocab::CallOptions{});
 }
 
 TEST_CASE("every option of the table reaches a field on both sides", "[vocab][fields]") {
@@ -219,13 +237,16 @@ TEST_CASE("every option of the table reaches a field on both sides", "[vocab][fi
         REQUIRE(call != nullptr);
         CHECK(sema::option_value(call->options, spec) == sample.value);
 
-        // The runtime: --set's setter and getter agree.
-        runtime::CallOptions options;
-        REQUIRE(runtime::set_option_value(options, spec.name, sample.value));
-        CHECK(runtime::option_value(options, spec.name) == sample.value);
+        // The one setter (--set's) and getter agree, and change that field only.
+        vocab::CallOptions options;
+        vocab::set_option_value(options, spec, sample.value);
+        CHECK(vocab::option_value(options, spec) == sample.value);
+        for (const vocab::CallOptionSpec& other : vocab::call_options()) {
+            if (other.name != spec.name) {
+                CHECK(vocab::option_value(options, other) == other.default_value);
+            }
+        }
     }
-    runtime::CallOptions options;
-    CHECK_FALSE(runtime::set_option_value(options, "colour", 1));
 }
 
 TEST_CASE("the enumerations have one spelling on both sides", "[vocab][words]") {

@@ -278,8 +278,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "regions", .kind = rop::runtime::CallKind::Expand,
                    .domain = rop_domain_1, .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.actors = 2u}, .factory = {}}, "std.layout.Regions",
-                  rop::gen::bind_arguments<Call_regions>, rop_arguments_3);
+                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {}},
+                  "std.layout.Regions", rop::gen::bind_arguments<Call_regions>, rop_arguments_3);
     pipeline.call({.name = "meta", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_1}}, .outputs = {rop_port_4},
                    .options = {}, .factory = {}});
@@ -294,8 +294,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "read", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_5}}, .outputs = {rop_port_6},
-                   .options = {.batch = 16u, .actors = 2u}, .factory = {}}, "std.ocr.RegionText",
-                  rop::gen::bind_arguments<Call_read>, rop_arguments_6);
+                   .options = rop::vocab::options_with({{"batch", 16}, {"actors", 2}}),
+                   .factory = {}}, "std.ocr.RegionText", rop::gen::bind_arguments<Call_read>,
+                  rop_arguments_6);
     pipeline.call({.name = "kept", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}}, .outputs = {rop_port_7}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>}, "std.ocr.has_text");
@@ -319,7 +320,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 323 "docling.generated.cpp"
+            #line 324 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -330,7 +331,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 334 "docling.generated.cpp"
+            #line 335 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -341,7 +342,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 23 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 345 "docling.generated.cpp"
+            #line 346 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -352,7 +353,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 356 "docling.generated.cpp"
+            #line 357 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

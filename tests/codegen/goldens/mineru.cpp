@@ -220,8 +220,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "ocr", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = {.batch = 4u, .actors = 2u}, .factory = {}}, "std.ocr.Tesseract",
-                  rop::gen::bind_arguments<Call_ocr>, rop_arguments_3);
+                   .options = rop::vocab::options_with({{"batch", 4}, {"actors", 2}}),
+                   .factory = {}}, "std.ocr.Tesseract", rop::gen::bind_arguments<Call_ocr>,
+                  rop_arguments_3);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
                    .factory = rop::gen::make_actor<Call_content>}, "std.assemble.from_page");
@@ -238,7 +239,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 242 "mineru.generated.cpp"
+            #line 243 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -249,7 +250,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 253 "mineru.generated.cpp"
+            #line 254 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -260,7 +261,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 264 "mineru.generated.cpp"
+            #line 265 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

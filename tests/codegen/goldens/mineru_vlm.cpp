@@ -235,9 +235,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         rop::gen::argument<bool>("probe", std::nullopt, "true"),
     };
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {.batch = 16u},
-                   .factory = {}}, "std.model.ChatPages", rop::gen::bind_arguments<Call_answers>,
-                  rop_arguments_3);
+                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
+                   .options = rop::vocab::options_with({{"batch", 16}}), .factory = {}},
+                  "std.model.ChatPages", rop::gen::bind_arguments<Call_answers>, rop_arguments_3);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
                    .factory = rop::gen::make_actor<Call_content>}, "std.model.page_content");

@@ -96,7 +96,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "doc,stats", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_3}},
                    .outputs = {rop_port_4, rop_port_5},
-                   .options = {.on_failure = rop::runtime::OnFailure::Skip},
+                   .options = rop::vocab::options_with({{"on_failure", "skip"}}),
                    .factory = rop::gen::make_actor<Call_doc_stats>}, "pages.assemble");
     pipeline.source({
         .name = "docs",

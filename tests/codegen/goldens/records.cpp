@@ -87,7 +87,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_1 = pipeline.port("invoices", rop_domain_0);
     const rop::runtime::PortId rop_port_2 = pipeline.port("shipped", rop_domain_0);
     pipeline.call({.name = "invoices", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {.actors = 4u},
+                   .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
+                   .options = rop::vocab::options_with({{"actors", 4}}),
                    .factory = rop::gen::make_actor<Call_invoices>}, "shop.invoice");
     pipeline.call({.name = "shipped", .kind = rop::runtime::CallKind::Filter,
                    .domain = rop_domain_0, .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
@@ -100,7 +101,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "records.rop"
             auto source = std::make_unique<::shop::OrderRows>(input);
-            #line 104 "records.generated.cpp"
+            #line 105 "records.generated.cpp"
             return rop::gen::adapt_source<shop::Order>(std::move(source));
         }});
     pipeline.sink({
@@ -111,7 +112,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 14 "records.rop"
             auto sink = std::make_shared<::shop::InvoiceOut>(output, true);
-            #line 115 "records.generated.cpp"
+            #line 116 "records.generated.cpp"
             return rop::gen::bind_sink<shop::Invoice>(std::move(sink));
         }});
     return pipeline.finish();

@@ -191,8 +191,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                   rop_arguments_6);
     pipeline.call({.name = "notes", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}, {rop_port_5}}, .outputs = {rop_port_7},
-                   .options = {.batch = 8u}, .factory = rop::gen::make_actor<Call_notes>},
-                  "sections.note");
+                   .options = rop::vocab::options_with({{"batch", 8}}),
+                   .factory = rop::gen::make_actor<Call_notes>}, "sections.note");
     pipeline.call({.name = "per_sec", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_1, .inputs = {{rop_port_7}}, .outputs = {rop_port_8},
                    .options = {}, .factory = rop::gen::make_actor<Call_per_sec>},

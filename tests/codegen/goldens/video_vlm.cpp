@@ -417,9 +417,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
         rop::gen::argument<bool>("probe", std::nullopt, "true"),
     };
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_10}}, .outputs = {rop_port_11}, .options = {.batch = 16u},
-                   .factory = {}}, "std.model.ChatPages", rop::gen::bind_arguments<Call_answers>,
-                  rop_arguments_11);
+                   .inputs = {{rop_port_10}}, .outputs = {rop_port_11},
+                   .options = rop::vocab::options_with({{"batch", 16}}), .factory = {}},
+                  "std.model.ChatPages", rop::gen::bind_arguments<Call_answers>, rop_arguments_11);
     pipeline.call({.name = "answered", .kind = rop::runtime::CallKind::Filter,
                    .domain = rop_domain_1, .inputs = {{rop_port_11}}, .outputs = {rop_port_12},
                    .options = {}, .factory = rop::gen::make_actor<Call_answered>}, "std.model.ok");

@@ -130,7 +130,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>}, "wordcount.not_blank");
     pipeline.call({.name = "words", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4}, .options = {.batch = 16u},
+                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
+                   .options = rop::vocab::options_with({{"batch", 16}}),
                    .factory = rop::gen::make_actor<Call_words>}, "wordcount.count_words");
     pipeline.call({.name = "totals", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_4}}, .outputs = {rop_port_5},
@@ -152,7 +153,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "wordcount.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 156 "wordcount.generated.cpp"
+            #line 157 "wordcount.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -163,7 +164,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "wordcount.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 167 "wordcount.generated.cpp"
+            #line 168 "wordcount.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     return pipeline.finish();

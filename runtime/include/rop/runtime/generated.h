@@ -430,9 +430,9 @@ rop::runtime::RootSinkBinding bind_sink(std::shared_ptr<Sink> sink) {
     return binding;
 }
 
-// What make_pipeline() fills: the plan (Domains, Ports, Calls) and, next to it, each Call as
-// --help and --set know it (its UDF and options, taken from the one CallSpec: the options are
-// written once), the source and the sinks.
+// What make_pipeline() fills: the plan (Domains, Ports, Calls, each with its options) and, next
+// to it, each Call as --help and --set know it (its name, kind, UDF and run-time arguments; --set
+// edits the options in the plan's CallSpec), the source and the sinks.
 class PipelineBuilder {
   public:
     PipelineBuilder(std::string name, std::string version, std::string rop_path) {
@@ -454,7 +454,7 @@ class PipelineBuilder {
     }
     // `udf`: the `.rop` operator (`std.text.read`); empty for broadcast and a reduce without one.
     void call(rop::runtime::CallSpec spec, std::string udf = {}) {
-        definition_.calls.push_back({spec.name, spec.kind, std::move(udf), spec.options});
+        definition_.calls.push_back({spec.name, spec.kind, std::move(udf)});
         plan_.add_call(std::move(spec));
     }
     // A Call whose actor takes run-time arguments: its factory is `bind(arguments)`, again with

@@ -58,12 +58,12 @@ struct CallArgument {
 bool is_secret_argument(std::string_view name);
 
 // One Call as the user knows it: its `.rop` name (what --set addresses), kind, UDF and the
-// options and arguments compiled into the binary.
+// arguments compiled into the binary. Its options are its CallSpec's in the plan (one place:
+// --set edits them there).
 struct CallDefinition {
     std::string name;  // its output stream; a Call with several outputs: "a,b"
     CallKind kind = CallKind::Map;
     std::string udf;  // "ocr_page", "std.pdf_pages"; empty for broadcast / UDF-less reduce
-    CallOptions options;
     std::vector<CallArgument> arguments = {};  // the operator's run-time settable arguments
     // The Call's actor factory for the effective arguments (pipeline_main replaces the plan's
     // factory with it after --set); empty: the plan's factory as is.
@@ -75,13 +75,10 @@ struct PipelineDefinition {
     std::string version;            // --version (ropc stamps its own version)
     std::string rop_path;           // the `.rop` file it was compiled from (optional)
     std::string rop_hash;           // a hash of the `.rop` text (optional; the report's rop_hash)
-    Plan plan;                      // used as is, with the effective options, unless build_plan
-    // Builds the plan from the effective options, one per Call in plan order (for generated code
-    // whose actor setup depends on them). Empty: `plan` with its Calls' options replaced.
-    std::function<Plan(const std::vector<CallOptions>&)> build_plan;
+    Plan plan;  // its Calls' options as compiled; the run gets a copy --set has edited
     std::vector<SourceDefinition> sources;  // the runtime runs exactly one today
     std::vector<SinkDefinition> sinks;
-    // One per plan Call, same order. Empty: taken from `plan` (names, kinds, options).
+    // One per plan Call, same order. Empty: taken from `plan` (names and kinds).
     std::vector<CallDefinition> calls;
 };
 
@@ -96,7 +93,8 @@ struct ParsedArgs {
     bool version = false;
     std::map<std::string, std::string> inputs;   // source name -> input
     std::map<std::string, std::string> outputs;  // sink name -> output
-    std::vector<CallDefinition> calls;           // effective options after --set
+    std::vector<CallDefinition> calls;           // effective arguments after --set
+    Plan plan;  // the definition's, its Calls' options after --set: the plan the run gets
     ProgressMode progress = ProgressMode::Auto;
     std::string trace_path;
     std::string report_path;

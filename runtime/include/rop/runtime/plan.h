@@ -17,12 +17,12 @@
 
 namespace rop::runtime {
 
-// The Call kinds are the compiler's too, one enumeration from the vocabulary
-// (rop/vocab/call_kind.h). A Plan holds no source or sink Call (PlanBuilder refuses them).
+// The Call kinds and the options are the compiler's too, one enumeration and one struct from
+// the vocabulary (rop/vocab/call_kind.h, rop/vocab/call_options.h). A Plan holds no source or
+// sink Call (PlanBuilder refuses them).
 using vocab::CallKind;
 const char* to_string(CallKind kind);  // "map", "filter", "expand", "broadcast", "reduce"
 enum class InputMode : std::uint8_t { Required, Optional };
-// The option enumerations and their spellings are the compiler's too (rop/vocab/call_options.h).
 // OnFailure: what a reduce does with members that FAILED or were SUPPRESSED: suppress its group
 // (the default), or skip them like DROPPED ones and fold the rest (fail-open; docs/runtime.md).
 using vocab::Batching;
@@ -30,32 +30,10 @@ using vocab::Isolation;
 using vocab::OnFailure;
 using vocab::Recovery;
 
-// Defaults come from the option table, so a hand-built plan runs like a compiled one. The
-// field order is what generated code's designated initializers follow (compiler/codegen).
-struct CallOptions {
-    std::uint32_t batch = vocab::default_of<std::uint32_t>("batch");
-    std::uint32_t actors = vocab::default_of<std::uint32_t>("actors");
-    double gpus = vocab::default_of<double>("gpus");
-    Batching batching = vocab::default_of<Batching>("batching");
-    Recovery recovery = vocab::default_of<Recovery>("recovery");  // SEMANTICS.md: isolates
-    // Opaque-error retries for retry_* / isolate_tail.
-    std::uint32_t retries = vocab::default_of<std::uint32_t>("retries");
-    // Replays after an infra failure (crash, timeout).
-    std::uint32_t infra_retries = vocab::default_of<std::uint32_t>("infra_retries");
-    std::chrono::milliseconds timeout{vocab::default_of<std::int64_t>("timeout")};  // 0: none
-    Isolation isolation = vocab::default_of<Isolation>("isolation");
-    OnFailure on_failure = vocab::default_of<OnFailure>("on_failure");  // reduce only
-    // isolation process: each worker's address-space limit in MiB (setrlimit RLIMIT_AS; 0: none).
-    std::uint32_t memory_mb = vocab::default_of<std::uint32_t>("memory_mb");
-};
-
-// An option's value in `options` as the table counts it: the number (Int, Number, Gpus), the
-// milliseconds (Duration; 0: none) or the enumerator's index (Enum); nullopt for a name the
-// struct has no field for. `--set` and `--help` go through these two, and a test holds them
-// equal to the table's defaults and to the compiler's CallOptions for every option.
-std::optional<double> option_value(const CallOptions& options, std::string_view name);
-// Stores a value already checked against the table (kind, range); false for an unknown name.
-bool set_option_value(CallOptions& options, std::string_view name, double value);
+// Every option of the table, with its default, a field each named as the option (`batch`,
+// `timeout` in std::chrono::milliseconds, 0: none, ...), so a hand-built plan runs like a
+// compiled one. Option by name: vocab::visit_field, vocab::option_value, vocab::set_option_value.
+using vocab::CallOptions;
 
 struct DomainSpec {
     std::string name;

@@ -1,15 +1,19 @@
 // The Call options (`batch 48 actors 4 recovery isolate_tail ...`) in one table: name, kind,
-// range, default, spellings, where each may appear and what it means. ropc checks `.rop` files
-// against it, the plan JSON takes its keys from it, the runtime's CallOptions take their
-// defaults from it, a pipeline binary's `--set` and `--help` read it, and a test holds the
-// option table in docs/language.md equal to it. Header-only and standalone: it includes only the
-// standard library, so the compiler may include it without depending on the runtime
-// (tests/check_layering.sh).
+// range, default, spellings, where each may appear and what it means; and CallOptions, the one
+// struct of their values that ropc and the runtime share, a field per option. ropc checks `.rop`
+// files against the table, its plan JSON and generated code take their keys from it, a pipeline
+// binary's `--set` and `--help` read it, and a test holds the option table in docs/language.md
+// equal to it; every name-to-field access goes through visit_field below. Header-only and
+// standalone: it includes only the standard library, so the compiler may include it without
+// depending on the runtime (tests/check_layering.sh).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -159,6 +163,189 @@ consteval T default_of(std::string_view name) {
     } else {
         return static_cast<T>(value);
     }
+}
+
+// --- The values: one CallOptions for the compiler and the runtime ------------------------------
+
+// Each option's field, named as the option, in declaration order (the order designated
+// initializers follow). A field whose name is not in the table does not compile; an option of
+// the table without its field, or a field whose type cannot hold the option's values (Int: an
+// integer type wide enough for the range; Number and Gpus: a floating type; Duration:
+// std::chrono::milliseconds; Enum: its enumeration), fails a static_assert below.
+// clang-format off
+#define ROP_VOCAB_CALL_OPTION_FIELDS(FIELD)   \
+    FIELD(std::uint32_t, batch)               \
+    FIELD(std::uint32_t, actors)              \
+    FIELD(double, gpus)                       \
+    FIELD(Batching, batching)                 \
+    FIELD(Recovery, recovery)                 \
+    FIELD(std::uint32_t, retries)             \
+    FIELD(std::uint32_t, infra_retries)       \
+    FIELD(std::chrono::milliseconds, timeout) \
+    FIELD(Isolation, isolation)               \
+    FIELD(OnFailure, on_failure)              \
+    FIELD(std::uint32_t, memory_mb)
+// clang-format on
+
+namespace detail {
+
+// A field's value as the table counts it (the number, the milliseconds or the enumerator's
+// index), and back.
+template <class T>
+constexpr double table_value(const T& field) {
+    if constexpr (std::is_same_v<T, std::chrono::milliseconds>) {
+        return static_cast<double>(field.count());
+    } else if constexpr (std::is_enum_v<T>) {
+        return static_cast<double>(static_cast<std::size_t>(field));
+    } else {
+        return static_cast<double>(field);
+    }
+}
+
+template <class T>
+constexpr T field_value(double value) {
+    if constexpr (std::is_same_v<T, std::chrono::milliseconds>) {
+        return T(static_cast<typename T::rep>(value));
+    } else if constexpr (std::is_enum_v<T>) {
+        return static_cast<T>(static_cast<std::size_t>(value));
+    } else if constexpr (std::is_integral_v<T>) {
+        return static_cast<T>(static_cast<long long>(value));
+    } else {
+        return static_cast<T>(value);
+    }
+}
+
+// The index of option `name` in kCallOptions; kCallOptions' size when it has none.
+constexpr std::size_t option_index(std::string_view name) {
+    std::size_t i = 0;
+    while (i < std::size(kCallOptions) && kCallOptions[i].name != name) ++i;
+    return i;
+}
+
+// A field's default. A variable, not a consteval call in each default member initializer: Clang
+// (19) refuses those in a CallOptions that a consteval function (options_with) constructs.
+template <class T, std::size_t Option>
+inline constexpr T kDefault = field_value<T>(kCallOptions[Option].default_value);
+
+// Whether a field of type T holds every value of option `name`.
+template <class T>
+consteval bool holds(std::string_view name) {
+    const CallOptionSpec& spec = call_option(name);
+    if constexpr (std::is_same_v<T, std::chrono::milliseconds>) {
+        return spec.kind == OptionKind::Duration;
+    } else if constexpr (std::is_enum_v<T>) {
+        const auto words = words_of(T{});
+        if (spec.kind != OptionKind::Enum || words.size() != spec.enumerators.size()) return false;
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            if (words[i] != spec.enumerators[i]) return false;
+        }
+        return true;
+    } else if constexpr (std::is_integral_v<T>) {
+        return spec.kind == OptionKind::Int &&
+               spec.min >= static_cast<double>(std::numeric_limits<T>::min()) &&
+               spec.max <= static_cast<double>(std::numeric_limits<T>::max());
+    } else {
+        return std::is_floating_point_v<T> &&
+               (spec.kind == OptionKind::Number || spec.kind == OptionKind::Gpus);
+    }
+}
+
+}  // namespace detail
+
+// Every option with its default from the table. SEMANTICS.md says what each one means at run
+// time; rop::runtime::CallOptions and rop::sema::CallOptions are this struct.
+struct CallOptions {
+#define ROP_VOCAB_DECLARE(type, field) \
+    type field = detail::kDefault<type, detail::option_index(#field)>;
+    ROP_VOCAB_CALL_OPTION_FIELDS(ROP_VOCAB_DECLARE)
+#undef ROP_VOCAB_DECLARE
+    friend bool operator==(const CallOptions&, const CallOptions&) = default;
+};
+
+#define ROP_VOCAB_CHECK(type, field)           \
+    static_assert(detail::holds<type>(#field), \
+                  "CallOptions::" #field ": its type does not hold the option's values");
+ROP_VOCAB_CALL_OPTION_FIELDS(ROP_VOCAB_CHECK)
+#undef ROP_VOCAB_CHECK
+
+namespace detail {
+inline constexpr std::string_view kFieldNames[] = {
+#define ROP_VOCAB_NAME(type, field) #field,
+    ROP_VOCAB_CALL_OPTION_FIELDS(ROP_VOCAB_NAME)
+#undef ROP_VOCAB_NAME
+};
+consteval bool one_field_per_option() {
+    if (std::size(kFieldNames) != std::size(kCallOptions)) return false;
+    for (const CallOptionSpec& spec : kCallOptions) {
+        std::size_t fields = 0;
+        for (std::string_view name : kFieldNames) fields += name == spec.name ? 1 : 0;
+        if (fields != 1) return false;
+    }
+    return true;
+}
+}  // namespace detail
+static_assert(detail::one_field_per_option(),
+              "every option of kCallOptions has one CallOptions field");
+
+// Calls visit(field) with option `spec`'s field of `options` (a CallOptions, const or not): the
+// one name-to-field access, which option_value and set_option_value below, ropc's checks, its
+// plan JSON and generated code, and a pipeline binary's --set and --help all go through.
+template <class Options, class Visit>
+constexpr void visit_field(Options& options, const CallOptionSpec& spec, Visit&& visit) {
+#define ROP_VOCAB_VISIT(type, field) \
+    if (spec.name == #field) return static_cast<void>(visit(options.field));
+    ROP_VOCAB_CALL_OPTION_FIELDS(ROP_VOCAB_VISIT)
+#undef ROP_VOCAB_VISIT
+}
+
+// An option's value in `options` as the table counts it: the number (Int, Number, Gpus), the
+// milliseconds (Duration; 0: none) or the enumerator's index (Enum).
+constexpr double option_value(const CallOptions& options, const CallOptionSpec& spec) {
+    double value = spec.default_value;
+    visit_field(options, spec, [&](const auto& field) { value = detail::table_value(field); });
+    return value;
+}
+
+// Stores `value` (as the table counts it, already checked against the option's kind and range).
+constexpr void set_option_value(CallOptions& options, const CallOptionSpec& spec, double value) {
+    visit_field(options, spec, [&](auto& field) {
+        field = detail::field_value<std::remove_cvref_t<decltype(field)>>(value);
+    });
+}
+
+// One option as generated code writes it: {"batch", 16}, {"timeout", 30000} (milliseconds),
+// {"recovery", "retry_tail"}.
+struct OptionSetting {
+    std::string_view name;
+    double number = 0;
+    std::string_view word;  // Enum: the option's word
+    consteval OptionSetting(std::string_view option, double value) : name(option), number(value) {}
+    consteval OptionSetting(std::string_view option, std::string_view word_)
+        : name(option), word(word_) {}
+};
+
+// The defaults but for `settings`, at compile time: a name not in the table, a word not of its
+// option or a number out of its range does not compile. ropc writes each Call's options so,
+// those that differ from the default (compiler/codegen).
+consteval CallOptions options_with(std::initializer_list<OptionSetting> settings) {
+    CallOptions options;
+    for (const OptionSetting& setting : settings) {
+        const CallOptionSpec& spec = call_option(setting.name);
+        double value = setting.number;
+        if (spec.kind == OptionKind::Enum) {
+            std::size_t i = 0;
+            while (i < spec.enumerators.size() && spec.enumerators[i] != setting.word) ++i;
+            if (i == spec.enumerators.size()) throw "rop::vocab::options_with: no such word";
+            value = static_cast<double>(i);
+        } else if (!setting.word.empty()) {
+            throw "rop::vocab::options_with: this option takes a number";
+        } else if ((value < spec.min || value > spec.max) &&
+                   !(spec.kind == OptionKind::Duration && value == 0)) {
+            throw "rop::vocab::options_with: out of the option's range";
+        }
+        set_option_value(options, spec, value);
+    }
+    return options;
 }
 
 }  // namespace rop::vocab
