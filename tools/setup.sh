@@ -16,6 +16,7 @@ packages=(
     libssl-dev openssl                  # std.model: https (OpenSSL); its tests make certificates (openssl)
     llvm-19-dev libclang-19-dev clang-19 libclang-rt-19-dev
     libpoppler-cpp-dev poppler-utils
+    libpoppler-private-dev              # std.pdf: poppler's core API (a page's drawing operators, a budget)
     libtesseract-dev tesseract-ocr-eng
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
     libswresample-dev                   # std.video: a clip's audio resampled to PCM

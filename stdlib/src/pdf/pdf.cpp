@@ -1,10 +1,9 @@
-// std.pdf on poppler-cpp: open a document, stream its pages as images plus native text.
+// std.pdf on poppler-cpp and poppler's core API (core.h): open a document, stream its pages with
+// their native text, render their images in the expand or in std.pdf.Render.
 #include "rop/stdlib/pdf.h"
 
 #include <poppler-document.h>
 #include <poppler-global.h>
-#include <poppler-image.h>
-#include <poppler-page-renderer.h>
 #include <poppler-page.h>
 #include <poppler-toc.h>
 
@@ -13,12 +12,17 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <list>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "core.h"
 #include "render_size.h"
+#include "rule_candidates.h"
 #include "text_layer.h"
 
 namespace rop::stdlib::pdf {
@@ -102,29 +106,29 @@ std::string points(double width, double height) {
     return text;
 }
 
-// Renders `page` at its `dpi` and checks the image against its size: poppler answers a bitmap
-// it cannot allocate with a 1x1 image, which must fail the page, never pass as a blank one.
-Image render(poppler::page_renderer& renderer, poppler::page& page, const Page& size, int channels,
-             const std::string& where) {
+std::string seconds(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+std::string over_budget(const std::string& where, const char* what, double max_seconds) {
+    return where + ": over its time budget: " + what + " the page took more than " +
+           seconds(max_seconds) + " CPU-s (max_page_seconds)";
+}
+
+// Renders page `index` at `size.dpi` and checks the image against its size: poppler answers a
+// bitmap it cannot allocate with a 1x1 image, which must fail the page, never pass as a blank one.
+Image render_image(CoreDocument& doc, int index, const Page& size, int channels, double max_seconds,
+                   const std::string& where) {
     const PixelSize expected = expected_pixels(size.width, size.height, size.dpi);
-    const poppler::image image = renderer.render_page(&page, size.dpi, size.dpi);
-    const std::string mismatch =
-        image_mismatch(image.is_valid(), PixelSize{image.width(), image.height()}, expected);
+    Rendered rendered = render_page(doc, index, size.dpi, channels, max_seconds);
+    if (rendered.over_budget)
+        throw rop::RecordFailure(over_budget(where, "rendering", max_seconds));
+    const std::string mismatch = image_mismatch(
+        rendered.valid, PixelSize{rendered.image.width, rendered.image.height}, expected);
     if (!mismatch.empty()) throw rop::RecordFailure(where + ": render failed: " + mismatch);
-    auto pixels = std::make_shared<std::vector<std::uint8_t>>(
-        static_cast<std::size_t>(image.width()) * image.height() * channels);
-    const std::size_t row = static_cast<std::size_t>(image.width()) * channels;
-    const char* data = image.const_data();
-    for (int y = 0; y < image.height(); ++y) {
-        std::memcpy(pixels->data() + row * y,
-                    data + static_cast<std::size_t>(image.bytes_per_row()) * y, row);
-    }
-    Image result;
-    result.width = image.width();
-    result.height = image.height();
-    result.channels = channels;
-    result.pixels = std::move(pixels);
-    return result;
+    return std::move(rendered.image);
 }
 
 // The page's native text layer: its text in reading order, and its words with their fonts as
@@ -184,6 +188,64 @@ void decide(TextSource source, Page& page) {
     page.text_check = check.why;
 }
 
+// render: needed | all. Decides what the text layer and the page's marks decide without its
+// image (decide() with the image decides the same, from the same rules), and says why the page
+// needs its image, if it does.
+void plan(TextSource source, Rendering render, const PageMarks& drawn, Page& page) {
+    std::vector<BBox> marks = drawn.marks;
+    for (const Word& word : page.words) {
+        if (rule_word(word.text)) marks.push_back(word.bbox);
+    }
+    std::string all;
+    for (const Word& word : page.words) all += word.text;
+    const CharCounts chars = count_chars(all);
+    const std::string count = std::to_string(chars.total) + " characters";
+    switch (source) {
+        case TextSource::layer: decide(source, page); break;
+        case TextSource::ocr:
+            decide(source, page);
+            page.image_needed = "OCR (text: ocr)";
+            break;
+        case TextSource::detect: {
+            // check_layer's rules in their order: unreadable characters need no ink.
+            const LayerCheck unreadable = check_layer(chars, InkCoverage{});
+            if (!unreadable.usable) {
+                page.text_source = "ocr";
+                page.text_check = unreadable.why;
+                page.image_needed = "OCR (" + unreadable.why + ")";
+            } else if (chars.total >= kEnoughChars) {
+                page.text_source = "layer";
+                page.text_check = "layer: " + count + " (" + std::to_string(kEnoughChars) +
+                                  " or more: the ink is not checked)";
+            } else if (marks.empty()) {
+                // Nothing is drawn but the text, whose ink lies in its words' boxes.
+                page.text_source = "layer";
+                page.text_check = "layer: " + count + ", nothing drawn besides them";
+            } else {
+                page.text_source.clear();  // std.pdf.Render checks the ink
+                page.text_check =
+                    "ink check: " + count + " and " + std::to_string(marks.size()) + " marks drawn";
+                page.image_needed =
+                    "ink check (" + count + ", " + std::to_string(marks.size()) + " marks drawn)";
+            }
+            break;
+        }
+    }
+    if (page.image_needed.empty()) {
+        const std::vector<RuleCandidate> rules = rule_candidates(marks, page.dpi);
+        if (!rules.empty())
+            page.image_needed = "may hold a ruled table: " + describe(rules.front());
+    }
+    if (page.image_needed.empty() && render == Rendering::all) page.image_needed = "render: all";
+}
+
+std::unique_ptr<CoreDocument> open_core(const std::string& uri, const std::string& who) {
+    std::unique_ptr<CoreDocument> core = CoreDocument::open(local_path(uri));
+    // poppler-cpp opened it a moment ago: only a file changed or removed in between gets here.
+    if (!core) throw rop::RecordFailure(who + ": " + open_failure(local_path(uri)));
+    return core;
+}
+
 }  // namespace
 
 Document open(const File& file) {
@@ -218,7 +280,7 @@ std::string title(const Document& doc) {
 int page_count(const Document& doc) { return doc.page_count; }
 
 void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, TextSource text,
-           std::int64_t max_pixels) {
+           std::int64_t max_pixels, Rendering render, double max_page_seconds) {
     const std::string who = display(doc.name, doc.path);
     if (dpi < 36 || dpi > 1200) {
         throw rop::RecordFailure(who + ": dpi " + std::to_string(dpi) + " is outside 36..1200");
@@ -227,15 +289,15 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
         throw rop::RecordFailure(who + ": max_pixels " + std::to_string(max_pixels) +
                                  " is below 1");
     }
+    if (!(max_page_seconds > 0)) {
+        throw rop::RecordFailure(who + ": max_page_seconds " + seconds(max_page_seconds) +
+                                 " is not above 0");
+    }
     Opened opened = load(doc.path, who);
-    poppler::page_renderer renderer;
-    renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
-    renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
-    renderer.set_image_format(color == Color::gray ? poppler::image::format_gray8
-                                                   : poppler::image::format_rgb24);
+    std::unique_ptr<CoreDocument> core = open_core(doc.path, who);
     const int channels = color == Color::gray ? 1 : 3;
     const Outline outline = outline_of(*opened.doc);
-    // The page count is known before the first page renders: the progress ETA weighs this
+    // The page count is known before the first page is read: the progress ETA weighs this
     // document by its pages from the start (docs/runtime.md "Progress").
     rop::expected_children(static_cast<std::uint64_t>(std::max(opened.pages, 0)));
     for (int index = 0; index < opened.pages; ++index) {
@@ -262,12 +324,68 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
                                      " pt page does not fit max_pixels " +
                                      std::to_string(max_pixels) + " even at 1 dpi");
         }
-        result.image = render(renderer, *page, result, channels, where);
+        result.image_channels = channels;
         result.outline = outline;
-        read_layer(*page, result);
-        decide(text, result);
+        // The first pass over the page's content is the one under the budget (the render, or
+        // the reading of its marks): the text layer's passes come after it.
+        if (render == Rendering::here) {
+            result.image = render_image(*core, index, result, channels, max_page_seconds, where);
+            read_layer(*page, result);
+            decide(text, result);
+        } else {
+            const PageMarks marks = page_marks(*core, index, max_page_seconds);
+            if (marks.over_budget) {
+                throw rop::RecordFailure(over_budget(where, "reading", max_page_seconds));
+            }
+            read_layer(*page, result);
+            plan(text, render, marks, result);
+        }
         out.emit(std::move(result));
     }
+}
+
+// The documents an actor has open, the most recently used first.
+struct Render::Documents {
+    static constexpr std::size_t kKeep = 4;
+    std::list<std::pair<std::string, std::unique_ptr<CoreDocument>>> open;
+
+    CoreDocument& get(const std::string& path, const std::string& who) {
+        auto it = std::find_if(open.begin(), open.end(),
+                               [&](const auto& entry) { return entry.first == path; });
+        if (it != open.end()) {
+            open.splice(open.begin(), open, it);
+        } else {
+            open.emplace_front(path, open_core(path, who));
+            if (open.size() > kKeep) open.pop_back();
+        }
+        return *open.front().second;
+    }
+};
+
+Render::Render(double max_page_seconds)
+    : documents_(std::make_unique<Documents>()), max_page_seconds_(max_page_seconds) {
+    if (!(max_page_seconds > 0)) {
+        throw std::invalid_argument("std.pdf.Render: max_page_seconds " +
+                                    seconds(max_page_seconds) + " is not above 0");
+    }
+}
+Render::~Render() = default;
+Render::Render(Render&&) noexcept = default;
+Render& Render::operator=(Render&&) noexcept = default;
+
+Page Render::operator()(const Page& page) {
+    if (page.image_needed.empty() || !page.image.empty()) return page;
+    const std::string who = display(page.doc_name, page.doc_path);
+    const std::string where = who + ": page " + std::to_string(page.index + 1);
+    CoreDocument& doc = documents_->get(page.doc_path, who);
+    if (page.index < 0 || page.index >= doc.pages()) {
+        throw rop::RecordFailure(where + ": cannot read the page");
+    }
+    Page result = page;
+    result.image = render_image(doc, page.index, page, page.image_channels == 3 ? 3 : 1,
+                                max_page_seconds_, where);
+    if (result.text_source.empty()) decide(TextSource::detect, result);
+    return result;
 }
 
 int page_number(const Page& page) { return page.index; }

@@ -68,7 +68,8 @@ struct rop::DerivedByteSize<rop::stdlib::Page> {
         return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
                                      value.page_count, value.width, value.height, value.dpi,
                                      value.image, value.text, value.words, value.lines,
-                                     value.text_source, value.text_check, value.outline);
+                                     value.text_source, value.text_check, value.outline,
+                                     value.image_needed, value.image_channels);
     }
 };
 template <>
@@ -119,70 +120,88 @@ struct rop::DerivedByteSize<rop::stdlib::JsonText> {
 
 namespace {
 
-// Call docs (map), from docling.rop:10:27: one UDF call per Grain.
+// Call docs (map), from docling.rop:11:27: one UDF call per Grain.
 struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
-        #line 10 "docling.rop"
+        #line 11 "docling.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 128 "docling.generated.cpp"
+        #line 129 "docling.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
 
-// Call pages (expand), from docling.rop:11:37: each Grain's children, emitted in order.
+// Call pages (expand), from docling.rop:12:37: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Page>& emitter) {
-        #line 11 "docling.rop"
+        #line 12 "docling.rop"
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 150,
-        #line 11 "docling.rop"
+        #line 12 "docling.rop"
                                   rop::stdlib::pdf::Color::gray,
-        #line 11 "docling.rop"
-                                  rop::stdlib::pdf::TextSource::detect);
-        #line 142 "docling.generated.cpp"
+        #line 12 "docling.rop"
+                                  rop::stdlib::pdf::TextSource::detect, 100'000'000,
+        #line 12 "docling.rop"
+                                  rop::stdlib::pdf::Rendering::all);
+        #line 145 "docling.generated.cpp"
     }
 };
 
-// Call regions (expand), from docling.rop:12:40: each Grain's children, emitted in order.
+// Call images (map), from docling.rop:14:27: one UDF call per Grain.
+struct Call_images final : rop::gen::ElementActor<Call_images> {
+    #line 14 "docling.rop"
+    explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
+    #line 14 "docling.rop"
+        arguments.get<double>("max_page_seconds", 10)) {}
+    #line 155 "docling.generated.cpp"
+    void run(rop::gen::Grain grain) {
+        #line 14 "docling.rop"
+        auto result = udf_(grain.in<rop::stdlib::Page>(0));
+        #line 159 "docling.generated.cpp"
+        grain.out<rop::stdlib::Page>(0, std::move(result));
+    }
+    ::rop::stdlib::pdf::Render udf_;
+};
+
+// Call regions (expand), from docling.rop:15:41: each Grain's children, emitted in order.
 struct Call_regions final : rop::gen::ExpandActor<Call_regions, rop::stdlib::Region> {
-    #line 12 "docling.rop"
+    #line 15 "docling.rop"
     explicit Call_regions(const rop::gen::Arguments& arguments) : udf_(
-    #line 12 "docling.rop"
+    #line 15 "docling.rop"
         arguments.get<bool>("tables"), arguments.get<double>("heading_ratio", 1.3)) {}
-    #line 152 "docling.generated.cpp"
+    #line 171 "docling.generated.cpp"
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Region>& emitter) {
-        #line 12 "docling.rop"
+        #line 15 "docling.rop"
         rop::gen::emit_each(emitter, udf_(grain.in<rop::stdlib::Page>(0)));
-        #line 156 "docling.generated.cpp"
+        #line 175 "docling.generated.cpp"
     }
     ::rop::stdlib::layout::Regions udf_;
 };
 
-// Call tagged (map), from docling.rop:14:37: one UDF call per Grain.
+// Call tagged (map), from docling.rop:17:37: one UDF call per Grain.
 struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
     void run(rop::gen::Grain grain) {
-        #line 14 "docling.rop"
+        #line 17 "docling.rop"
         auto result = ::rop::stdlib::layout::tag(grain.in<rop::stdlib::Region>(0),
-        #line 14 "docling.rop"
+        #line 17 "docling.rop"
                                                  grain.in<rop::stdlib::Document>(1));
-        #line 168 "docling.generated.cpp"
+        #line 187 "docling.generated.cpp"
         grain.out<rop::stdlib::Region>(0, std::move(result));
     }
 };
 
-// Call read (batch map), from docling.rop:15:28: one UDF call per batch, over spans.
+// Call read (batch map), from docling.rop:18:28: one UDF call per batch, over spans.
 struct Call_read final : rop::gen::BatchActor<Call_read> {
-    #line 15 "docling.rop"
+    #line 18 "docling.rop"
     explicit Call_read(const rop::gen::Arguments& arguments) : udf_(
-    #line 15 "docling.rop"
+    #line 18 "docling.rop"
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::single_block,
-    #line 15 "docling.rop"
+    #line 18 "docling.rop"
         arguments.get<std::string>("datapath", "")) {}
-    #line 181 "docling.generated.cpp"
+    #line 200 "docling.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Region>(0);
-        #line 15 "docling.rop"
+        #line 18 "docling.rop"
         auto results = udf_(std::span<const rop::stdlib::Region>(input_0));
-        #line 186 "docling.generated.cpp"
+        #line 205 "docling.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::RegionText");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::Region>(0, std::move(results[i]));
@@ -191,169 +210,180 @@ struct Call_read final : rop::gen::BatchActor<Call_read> {
     ::rop::stdlib::ocr::RegionText udf_;
 };
 
-// Call kept (filter), from docling.rop:16:29: one UDF call per Grain.
+// Call kept (filter), from docling.rop:19:29: one UDF call per Grain.
 struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
-        #line 16 "docling.rop"
+        #line 19 "docling.rop"
         auto result = ::rop::stdlib::ocr::has_text(grain.in<rop::stdlib::Region>(0));
-        #line 200 "docling.generated.cpp"
+        #line 219 "docling.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
 
-// Call per_page (reduce), from docling.rop:17:37: one Grain per parent, folding its children.
+// Call per_page (reduce), from docling.rop:20:37: one Grain per parent, folding its children.
 struct Call_per_page final : rop::gen::ReduceActor<Call_per_page, rop::stdlib::Region> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::Region> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 17 "docling.rop"
+        #line 20 "docling.rop"
         auto result = ::rop::stdlib::assemble::page(children);
-        #line 211 "docling.generated.cpp"
+        #line 230 "docling.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from docling.rop:18:40: one Grain per parent, folding its children.
+// Call md (reduce), from docling.rop:21:40: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 18 "docling.rop"
+        #line 21 "docling.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 222 "docling.generated.cpp"
+        #line 241 "docling.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from docling.rop:19:40: one Grain per parent, folding its children.
+// Call list (reduce), from docling.rop:22:40: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 19 "docling.rop"
+        #line 22 "docling.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 233 "docling.generated.cpp"
+        #line 252 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
 
-// Call summary (map), from docling.rop:20:32: one UDF call per Grain.
+// Call summary (map), from docling.rop:23:32: one UDF call per Grain.
 struct Call_summary final : rop::gen::ElementActor<Call_summary> {
     void run(rop::gen::Grain grain) {
-        #line 20 "docling.rop"
+        #line 23 "docling.rop"
         auto result = ::docling::summary(grain.in<rop::stdlib::Document>(0),
-        #line 20 "docling.rop"
+        #line 23 "docling.rop"
                                          grain.in<rop::stdlib::Markdown>(1));
-        #line 245 "docling.generated.cpp"
+        #line 264 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("docling", "built by ropc 0.1.0", "docling.rop");
-    pipeline.rop_hash("sha256:d1aec87c95eb1b37dd227bc10a7fbd3c1e47d17e745df73ba92934e1471d4c00");
+    pipeline.rop_hash("sha256:953a5c3a986092dbf7f38c956198c217022e19a32404bca6482dd65bc13545ca");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::DomainId rop_domain_2 = pipeline.domain("Region", rop_domain_1);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
     const rop::runtime::PortId rop_port_1 = pipeline.port("docs", rop_domain_0);
     const rop::runtime::PortId rop_port_2 = pipeline.port("pages", rop_domain_1);
-    const rop::runtime::PortId rop_port_3 = pipeline.port("regions", rop_domain_2);
-    const rop::runtime::PortId rop_port_4 = pipeline.port("meta", rop_domain_2);
-    const rop::runtime::PortId rop_port_5 = pipeline.port("tagged", rop_domain_2);
-    const rop::runtime::PortId rop_port_6 = pipeline.port("read", rop_domain_2);
-    const rop::runtime::PortId rop_port_7 = pipeline.port("kept", rop_domain_2);
-    const rop::runtime::PortId rop_port_8 = pipeline.port("per_page", rop_domain_1);
-    const rop::runtime::PortId rop_port_9 = pipeline.port("md", rop_domain_0);
-    const rop::runtime::PortId rop_port_10 = pipeline.port("list", rop_domain_0);
-    const rop::runtime::PortId rop_port_11 = pipeline.port("summary", rop_domain_0);
+    const rop::runtime::PortId rop_port_3 = pipeline.port("images", rop_domain_1);
+    const rop::runtime::PortId rop_port_4 = pipeline.port("regions", rop_domain_2);
+    const rop::runtime::PortId rop_port_5 = pipeline.port("meta", rop_domain_2);
+    const rop::runtime::PortId rop_port_6 = pipeline.port("tagged", rop_domain_2);
+    const rop::runtime::PortId rop_port_7 = pipeline.port("read", rop_domain_2);
+    const rop::runtime::PortId rop_port_8 = pipeline.port("kept", rop_domain_2);
+    const rop::runtime::PortId rop_port_9 = pipeline.port("per_page", rop_domain_1);
+    const rop::runtime::PortId rop_port_10 = pipeline.port("md", rop_domain_0);
+    const rop::runtime::PortId rop_port_11 = pipeline.port("list", rop_domain_0);
+    const rop::runtime::PortId rop_port_12 = pipeline.port("summary", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
-    // The arguments of regions that the pipeline binary may change when it runs (--set or the
+    // The arguments of images that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
+        rop::gen::argument<double>("max_page_seconds", std::nullopt, "10"),
+    };
+    pipeline.call({.name = "images", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
+                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
+                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {}},
+                  "std.pdf.Render", rop::gen::bind_arguments<Call_images>, rop_arguments_3);
+    // The arguments of regions that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_4 = {
         rop::gen::argument<bool>("tables", "true"),
         rop::gen::argument<double>("heading_ratio", std::nullopt, "1.3"),
     };
     pipeline.call({.name = "regions", .kind = rop::runtime::CallKind::Expand,
-                   .domain = rop_domain_1, .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
+                   .domain = rop_domain_1, .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
                    .options = rop::vocab::options_with({{"actors", 2}}), .factory = {}},
-                  "std.layout.Regions", rop::gen::bind_arguments<Call_regions>, rop_arguments_3);
+                  "std.layout.Regions", rop::gen::bind_arguments<Call_regions>, rop_arguments_4);
     pipeline.call({.name = "meta", .kind = rop::runtime::CallKind::Broadcast,
-                   .domain = rop_domain_2, .inputs = {{rop_port_1}}, .outputs = {rop_port_4},
+                   .domain = rop_domain_2, .inputs = {{rop_port_1}}, .outputs = {rop_port_5},
                    .options = {}, .factory = {}});
     pipeline.call({.name = "tagged", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
-                   .inputs = {{rop_port_3}, {rop_port_4}}, .outputs = {rop_port_5}, .options = {},
+                   .inputs = {{rop_port_4}, {rop_port_5}}, .outputs = {rop_port_6}, .options = {},
                    .factory = rop::gen::make_actor<Call_tagged>}, "std.layout.tag");
     // The arguments of read that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
-    const std::vector<rop::runtime::CallArgument> rop_arguments_6 = {
+    const std::vector<rop::runtime::CallArgument> rop_arguments_7 = {
         rop::gen::argument<std::string>("lang", "eng"),
         rop::gen::argument<std::string>("datapath", std::nullopt, "\"\""),
     };
     pipeline.call({.name = "read", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
-                   .inputs = {{rop_port_5}}, .outputs = {rop_port_6},
+                   .inputs = {{rop_port_6}}, .outputs = {rop_port_7},
                    .options = rop::vocab::options_with({{"batch", 16}, {"actors", 2}}),
                    .factory = {}}, "std.ocr.RegionText", rop::gen::bind_arguments<Call_read>,
-                  rop_arguments_6);
+                  rop_arguments_7);
     pipeline.call({.name = "kept", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
-                   .inputs = {{rop_port_6}}, .outputs = {rop_port_7}, .options = {},
+                   .inputs = {{rop_port_7}}, .outputs = {rop_port_8}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>}, "std.ocr.has_text");
     pipeline.call({.name = "per_page", .kind = rop::runtime::CallKind::Reduce,
-                   .domain = rop_domain_1, .inputs = {{rop_port_7}}, .outputs = {rop_port_8},
+                   .domain = rop_domain_1, .inputs = {{rop_port_8}}, .outputs = {rop_port_9},
                    .options = {}, .factory = rop::gen::make_actor<Call_per_page>},
                   "std.assemble.page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_8}}, .outputs = {rop_port_9}, .options = {},
+                   .inputs = {{rop_port_9}}, .outputs = {rop_port_10}, .options = {},
                    .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_8}}, .outputs = {rop_port_10}, .options = {},
+                   .inputs = {{rop_port_9}}, .outputs = {rop_port_11}, .options = {},
                    .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
     pipeline.call({.name = "summary", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
-                   .inputs = {{rop_port_1}, {rop_port_9}}, .outputs = {rop_port_11}, .options = {},
-                   .factory = rop::gen::make_actor<Call_summary>}, "docling.summary");
+                   .inputs = {{rop_port_1}, {rop_port_10}}, .outputs = {rop_port_12},
+                   .options = {}, .factory = rop::gen::make_actor<Call_summary>},
+                  "docling.summary");
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
         .default_input = "in/*.pdf",
         .open = [](const std::string& input) {
-            #line 8 "docling.rop"
+            #line 9 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 324 "docling.generated.cpp"
+            #line 354 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
         .name = "md",
         .description = "rop::stdlib::Markdown: std.io.MarkdownDir(path, extension)",
-        .port = rop_port_9,
+        .port = rop_port_10,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 22 "docling.rop"
+            #line 25 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 335 "docling.generated.cpp"
+            #line 365 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
         .name = "list",
         .description = "rop::stdlib::JsonText: std.io.JsonDir(path, extension)",
-        .port = rop_port_10,
+        .port = rop_port_11,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 23 "docling.rop"
+            #line 26 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 346 "docling.generated.cpp"
+            #line 376 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
         .name = "summary",
         .description = "rop::stdlib::JsonText: std.io.Jsonl(path)",
-        .port = rop_port_11,
+        .port = rop_port_12,
         .default_output = "out/summary.jsonl",
         .open = [](const std::string& output) {
-            #line 24 "docling.rop"
+            #line 27 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 357 "docling.generated.cpp"
+            #line 387 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -66,7 +66,8 @@ struct rop::DerivedByteSize<rop::stdlib::Page> {
         return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
                                      value.page_count, value.width, value.height, value.dpi,
                                      value.image, value.text, value.words, value.lines,
-                                     value.text_source, value.text_check, value.outline);
+                                     value.text_source, value.text_check, value.outline,
+                                     value.image_needed, value.image_channels);
     }
 };
 template <>
@@ -115,43 +116,61 @@ struct rop::DerivedByteSize<rop::stdlib::JsonText> {
 
 namespace {
 
-// Call docs (map), from mineru.rop:11:26: one UDF call per Grain.
+// Call docs (map), from mineru.rop:15:26: one UDF call per Grain.
 struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
-        #line 11 "mineru.rop"
+        #line 15 "mineru.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 124 "mineru.generated.cpp"
+        #line 125 "mineru.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
 
-// Call pages (expand), from mineru.rop:12:36: each Grain's children, emitted in order.
+// Call pages (expand), from mineru.rop:16:36: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Page>& emitter) {
-        #line 12 "mineru.rop"
+        #line 16 "mineru.rop"
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 150,
-        #line 12 "mineru.rop"
+        #line 16 "mineru.rop"
                                   rop::stdlib::pdf::Color::gray,
-        #line 12 "mineru.rop"
-                                  rop::stdlib::pdf::TextSource::detect);
-        #line 138 "mineru.generated.cpp"
+        #line 16 "mineru.rop"
+                                  rop::stdlib::pdf::TextSource::detect, 100'000'000,
+        #line 16 "mineru.rop"
+                                  rop::stdlib::pdf::Rendering::needed);
+        #line 141 "mineru.generated.cpp"
     }
 };
 
-// Call ocr (batch map), from mineru.rop:13:26: one UDF call per batch, over spans.
+// Call images (map), from mineru.rop:18:26: one UDF call per Grain.
+struct Call_images final : rop::gen::ElementActor<Call_images> {
+    #line 18 "mineru.rop"
+    explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
+    #line 18 "mineru.rop"
+        arguments.get<double>("max_page_seconds", 10)) {}
+    #line 151 "mineru.generated.cpp"
+    void run(rop::gen::Grain grain) {
+        #line 18 "mineru.rop"
+        auto result = udf_(grain.in<rop::stdlib::Page>(0));
+        #line 155 "mineru.generated.cpp"
+        grain.out<rop::stdlib::Page>(0, std::move(result));
+    }
+    ::rop::stdlib::pdf::Render udf_;
+};
+
+// Call ocr (batch map), from mineru.rop:19:27: one UDF call per batch, over spans.
 struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
-    #line 13 "mineru.rop"
+    #line 19 "mineru.rop"
     explicit Call_ocr(const rop::gen::Arguments& arguments) : udf_(
-    #line 13 "mineru.rop"
+    #line 19 "mineru.rop"
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::auto_layout,
-    #line 13 "mineru.rop"
+    #line 19 "mineru.rop"
         arguments.get<std::string>("datapath", "")) {}
-    #line 150 "mineru.generated.cpp"
+    #line 169 "mineru.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
-        #line 13 "mineru.rop"
+        #line 19 "mineru.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 155 "mineru.generated.cpp"
+        #line 174 "mineru.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::Tesseract");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::OcrResult>(0, std::move(results[i]));
@@ -160,108 +179,118 @@ struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
     ::rop::stdlib::ocr::Tesseract udf_;
 };
 
-// Call content (map), from mineru.rop:14:33: one UDF call per Grain.
+// Call content (map), from mineru.rop:20:34: one UDF call per Grain.
 struct Call_content final : rop::gen::ElementActor<Call_content> {
     void run(rop::gen::Grain grain) {
-        #line 14 "mineru.rop"
+        #line 20 "mineru.rop"
         auto result = ::rop::stdlib::assemble::from_page(grain.in<rop::stdlib::OcrResult>(0),
-        #line 14 "mineru.rop"
+        #line 20 "mineru.rop"
                                                          grain.in<rop::stdlib::Page>(1));
-        #line 171 "mineru.generated.cpp"
+        #line 190 "mineru.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from mineru.rop:15:38: one Grain per parent, folding its children.
+// Call md (reduce), from mineru.rop:21:38: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 15 "mineru.rop"
+        #line 21 "mineru.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 182 "mineru.generated.cpp"
+        #line 201 "mineru.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from mineru.rop:16:38: one Grain per parent, folding its children.
+// Call list (reduce), from mineru.rop:22:38: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 16 "mineru.rop"
+        #line 22 "mineru.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 193 "mineru.generated.cpp"
+        #line 212 "mineru.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("mineru", "built by ropc 0.1.0", "mineru.rop");
-    pipeline.rop_hash("sha256:7328990dfbee2321a200f1f888fc154db05fe8be178196752aef2ff86d45f936");
+    pipeline.rop_hash("sha256:db7d4d8737e6b8262fdcb81068ac37d23796c7086d366d7f8f2a537448e6b345");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
     const rop::runtime::PortId rop_port_1 = pipeline.port("docs", rop_domain_0);
     const rop::runtime::PortId rop_port_2 = pipeline.port("pages", rop_domain_1);
-    const rop::runtime::PortId rop_port_3 = pipeline.port("ocr", rop_domain_1);
-    const rop::runtime::PortId rop_port_4 = pipeline.port("content", rop_domain_1);
-    const rop::runtime::PortId rop_port_5 = pipeline.port("md", rop_domain_0);
-    const rop::runtime::PortId rop_port_6 = pipeline.port("list", rop_domain_0);
+    const rop::runtime::PortId rop_port_3 = pipeline.port("images", rop_domain_1);
+    const rop::runtime::PortId rop_port_4 = pipeline.port("ocr", rop_domain_1);
+    const rop::runtime::PortId rop_port_5 = pipeline.port("content", rop_domain_1);
+    const rop::runtime::PortId rop_port_6 = pipeline.port("md", rop_domain_0);
+    const rop::runtime::PortId rop_port_7 = pipeline.port("list", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
                    .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
                    .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
-    // The arguments of ocr that the pipeline binary may change when it runs (--set or the
+    // The arguments of images that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
+        rop::gen::argument<double>("max_page_seconds", std::nullopt, "10"),
+    };
+    pipeline.call({.name = "images", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
+                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
+                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {}},
+                  "std.pdf.Render", rop::gen::bind_arguments<Call_images>, rop_arguments_3);
+    // The arguments of ocr that the pipeline binary may change when it runs (--set or the
+    // environment; docs/runtime.md), as the .rop sets them.
+    const std::vector<rop::runtime::CallArgument> rop_arguments_4 = {
         rop::gen::argument<std::string>("lang", "eng"),
         rop::gen::argument<std::string>("datapath", std::nullopt, "\"\""),
     };
     pipeline.call({.name = "ocr", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
+                   .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
                    .options = rop::vocab::options_with({{"batch", 4}, {"actors", 2}}),
                    .factory = {}}, "std.ocr.Tesseract", rop::gen::bind_arguments<Call_ocr>,
-                  rop_arguments_3);
+                  rop_arguments_4);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
-                   .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
+                   .inputs = {{rop_port_4}, {rop_port_3}}, .outputs = {rop_port_5}, .options = {},
                    .factory = rop::gen::make_actor<Call_content>}, "std.assemble.from_page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
+                   .inputs = {{rop_port_5}}, .outputs = {rop_port_6}, .options = {},
                    .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {},
+                   .inputs = {{rop_port_5}}, .outputs = {rop_port_7}, .options = {},
                    .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
         .default_input = "in/*.pdf",
         .open = [](const std::string& input) {
-            #line 9 "mineru.rop"
+            #line 13 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 243 "mineru.generated.cpp"
+            #line 272 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
         .name = "md",
         .description = "rop::stdlib::Markdown: std.io.MarkdownDir(path, extension)",
-        .port = rop_port_5,
+        .port = rop_port_6,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 18 "mineru.rop"
+            #line 24 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 254 "mineru.generated.cpp"
+            #line 283 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
         .name = "list",
         .description = "rop::stdlib::JsonText: std.io.JsonDir(path, extension)",
-        .port = rop_port_6,
+        .port = rop_port_7,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 19 "mineru.rop"
+            #line 25 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 265 "mineru.generated.cpp"
+            #line 294 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -66,7 +66,8 @@ struct rop::DerivedByteSize<rop::stdlib::Page> {
         return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
                                      value.page_count, value.width, value.height, value.dpi,
                                      value.image, value.text, value.words, value.lines,
-                                     value.text_source, value.text_check, value.outline);
+                                     value.text_source, value.text_check, value.outline,
+                                     value.image_needed, value.image_channels);
     }
 };
 template <>
@@ -119,7 +120,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 9 "mineru_vlm.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 123 "mineru_vlm.generated.cpp"
+        #line 124 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -131,7 +132,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 144,
         #line 10 "mineru_vlm.rop"
                                   rop::stdlib::pdf::Color::rgb, rop::stdlib::pdf::TextSource::ocr);
-        #line 135 "mineru_vlm.generated.cpp"
+        #line 136 "mineru_vlm.generated.cpp"
     }
 };
 
@@ -153,12 +154,12 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
         arguments.get<std::string>("system_prompt", ""),
     #line 11 "mineru_vlm.rop"
         arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
-    #line 157 "mineru_vlm.generated.cpp"
+    #line 158 "mineru_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 11 "mineru_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 162 "mineru_vlm.generated.cpp"
+        #line 163 "mineru_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -174,7 +175,7 @@ struct Call_content final : rop::gen::ElementActor<Call_content> {
         auto result = ::rop::stdlib::model::page_content(
         #line 15 "mineru_vlm.rop"
             grain.in<rop::stdlib::model::Completion>(0), grain.in<rop::stdlib::Page>(1));
-        #line 178 "mineru_vlm.generated.cpp"
+        #line 179 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -185,7 +186,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 16 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 189 "mineru_vlm.generated.cpp"
+        #line 190 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -196,7 +197,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 200 "mineru_vlm.generated.cpp"
+        #line 201 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -254,7 +255,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 258 "mineru_vlm.generated.cpp"
+            #line 259 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -265,7 +266,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 269 "mineru_vlm.generated.cpp"
+            #line 270 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -276,7 +277,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 280 "mineru_vlm.generated.cpp"
+            #line 281 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

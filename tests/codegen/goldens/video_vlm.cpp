@@ -88,7 +88,8 @@ struct rop::DerivedByteSize<rop::stdlib::Page> {
         return rop::fields_byte_size(value, value.doc_path, value.doc_name, value.index,
                                      value.page_count, value.width, value.height, value.dpi,
                                      value.image, value.text, value.words, value.lines,
-                                     value.text_source, value.text_check, value.outline);
+                                     value.text_source, value.text_check, value.outline,
+                                     value.image_needed, value.image_channels);
     }
 };
 template <>
@@ -128,7 +129,7 @@ struct Call_videos final : rop::gen::ElementActor<Call_videos> {
     void run(rop::gen::Grain grain) {
         #line 9 "video_vlm.rop"
         auto result = ::rop::stdlib::video::open(grain.in<rop::stdlib::File>(0));
-        #line 132 "video_vlm.generated.cpp"
+        #line 133 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Video>(0, std::move(result));
     }
 };
@@ -140,7 +141,7 @@ struct Call_clips final : rop::gen::ExpandActor<Call_clips, rop::stdlib::video::
         ::rop::stdlib::video::clips(grain.in<rop::stdlib::video::Video>(0), emitter, 10, 0, true,
         #line 10 "video_vlm.rop"
                                     27.0);
-        #line 144 "video_vlm.generated.cpp"
+        #line 145 "video_vlm.generated.cpp"
     }
 };
 
@@ -149,7 +150,7 @@ struct Call_scored final : rop::gen::ElementActor<Call_scored> {
     void run(rop::gen::Grain grain) {
         #line 11 "video_vlm.rop"
         auto result = ::rop::stdlib::video::with_motion(grain.in<rop::stdlib::video::Clip>(0));
-        #line 153 "video_vlm.generated.cpp"
+        #line 154 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Clip>(0, std::move(result));
     }
 };
@@ -159,7 +160,7 @@ struct Call_moving final : rop::gen::ElementActor<Call_moving> {
     void run(rop::gen::Grain grain) {
         #line 12 "video_vlm.rop"
         auto result = ::rop::stdlib::video::moving(grain.in<rop::stdlib::video::Clip>(0), 0.5);
-        #line 163 "video_vlm.generated.cpp"
+        #line 164 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -171,7 +172,7 @@ struct Call_saved final : rop::gen::ElementActor<Call_saved> {
         auto result = ::rop::stdlib::video::transcode(grain.in<rop::stdlib::video::Clip>(0),
         #line 13 "video_vlm.rop"
                                                       std::string("out/clips", 9));
-        #line 175 "video_vlm.generated.cpp"
+        #line 176 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -183,7 +184,7 @@ struct Call_frames final : rop::gen::ExpandActor<Call_frames, rop::stdlib::video
         ::rop::stdlib::video::frames(grain.in<rop::stdlib::video::Clip>(0), emitter, 2.0,
         #line 14 "video_vlm.rop"
                                      rop::stdlib::video::Color::rgb, 320);
-        #line 187 "video_vlm.generated.cpp"
+        #line 188 "video_vlm.generated.cpp"
     }
 };
 
@@ -192,7 +193,7 @@ struct Call_rated final : rop::gen::ElementActor<Call_rated> {
     void run(rop::gen::Grain grain) {
         #line 15 "video_vlm.rop"
         auto result = ::rop::stdlib::video::with_sharpness(grain.in<rop::stdlib::video::Frame>(0));
-        #line 196 "video_vlm.generated.cpp"
+        #line 197 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Frame>(0, std::move(result));
     }
 };
@@ -202,7 +203,7 @@ struct Call_sharp final : rop::gen::ElementActor<Call_sharp> {
     void run(rop::gen::Grain grain) {
         #line 16 "video_vlm.rop"
         auto result = ::rop::stdlib::video::sharp(grain.in<rop::stdlib::video::Frame>(0), 50.0);
-        #line 206 "video_vlm.generated.cpp"
+        #line 207 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -213,7 +214,7 @@ struct Call_stats final : rop::gen::ReduceActor<Call_stats, rop::stdlib::video::
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "video_vlm.rop"
         auto result = ::rop::stdlib::video::frame_stats(children);
-        #line 217 "video_vlm.generated.cpp"
+        #line 218 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::FrameStats>(0, std::move(result));
     }
 };
@@ -225,7 +226,7 @@ struct Call_sheets final : rop::gen::ReduceActor<Call_sheets, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Clip>();
         #line 18 "video_vlm.rop"
         auto result = ::rop::stdlib::video::contact_sheet(children, parent, 2, 4);
-        #line 229 "video_vlm.generated.cpp"
+        #line 230 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
     }
 };
@@ -248,12 +249,12 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
         arguments.get<std::string>("system_prompt", ""),
     #line 19 "video_vlm.rop"
         arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
-    #line 252 "video_vlm.generated.cpp"
+    #line 253 "video_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 19 "video_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 257 "video_vlm.generated.cpp"
+        #line 258 "video_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -267,7 +268,7 @@ struct Call_answered final : rop::gen::ElementActor<Call_answered> {
     void run(rop::gen::Grain grain) {
         #line 24 "video_vlm.rop"
         auto result = ::rop::stdlib::model::ok(grain.in<rop::stdlib::model::Completion>(0));
-        #line 271 "video_vlm.generated.cpp"
+        #line 272 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -277,7 +278,7 @@ struct Call_captions final : rop::gen::ElementActor<Call_captions> {
     void run(rop::gen::Grain grain) {
         #line 25 "video_vlm.rop"
         auto result = ::rop::stdlib::model::text(grain.in<rop::stdlib::model::Completion>(0));
-        #line 281 "video_vlm.generated.cpp"
+        #line 282 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -291,7 +292,7 @@ struct Call_records final : rop::gen::ElementActor<Call_records> {
                                                    grain.in<std::string>(1),
         #line 26 "video_vlm.rop"
                                                    grain.in<rop::stdlib::video::FrameStats>(2));
-        #line 295 "video_vlm.generated.cpp"
+        #line 296 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -303,7 +304,7 @@ struct Call_captioned final : rop::gen::ElementActor<Call_captioned> {
         auto result = ::rop::stdlib::video::with_caption(
         #line 27 "video_vlm.rop"
             grain.in<rop::stdlib::video::ClipRecord>(0), grain.in_optional<std::string>(1));
-        #line 307 "video_vlm.generated.cpp"
+        #line 308 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -315,7 +316,7 @@ struct Call_summary final : rop::gen::ReduceActor<Call_summary, rop::stdlib::vid
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 28 "video_vlm.rop"
         auto result = ::rop::stdlib::video::video_json(children, parent);
-        #line 319 "video_vlm.generated.cpp"
+        #line 320 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -325,7 +326,7 @@ struct Call_sound final : rop::gen::ElementActor<Call_sound> {
     void run(rop::gen::Grain grain) {
         #line 30 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio(grain.in<rop::stdlib::video::Clip>(0), 16000, 1);
-        #line 329 "video_vlm.generated.cpp"
+        #line 330 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Audio>(0, std::move(result));
     }
 };
@@ -337,7 +338,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 31 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio_json(children, parent);
-        #line 341 "video_vlm.generated.cpp"
+        #line 342 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -453,7 +454,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "video_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 457 "video_vlm.generated.cpp"
+            #line 458 "video_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -464,7 +465,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 33 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 468 "video_vlm.generated.cpp"
+            #line 469 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -475,7 +476,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 34 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 479 "video_vlm.generated.cpp"
+            #line 480 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

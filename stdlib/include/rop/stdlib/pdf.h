@@ -1,6 +1,7 @@
-// rop/stdlib/pdf.h: PDF documents on poppler — open a document (page count, metadata, title) and
-// expand it into pages, streaming, each with its image at a chosen dpi and its native text layer.
-// rop-link: rop_stdlib_pdf poppler-cpp
+// rop/stdlib/pdf.h: PDF documents on poppler — open a document (page count, metadata, title),
+// expand it into pages, streaming, each with its native text layer, and render their images at a
+// chosen dpi, in the expand or in a map of their own that spreads a document over its actors.
+// rop-link: rop_stdlib_pdf poppler-cpp poppler
 //
 // Broken inputs fail their own document, never the run: a file poppler cannot open, an encrypted
 // or zero-page one, or one with a page that cannot be rendered throws rop::RecordFailure with a
@@ -11,6 +12,7 @@
 #include <rop/udf.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace rop::stdlib::pdf {
@@ -34,20 +36,57 @@ int page_count(const Document& doc);
 // layer when it is present and sane, OCR when not. `layer` and `ocr` force one for every page.
 enum class TextSource { detect, layer, ocr };
 
-// expand Document -> Page (streaming): renders the pages in order and emits each as soon as it
-// is rendered, so page 0 can be OCR'd while later pages render. `dpi` is the image resolution
-// (36..1200), `color` gray or rgb. Every page also carries its native text layer: its text, its
-// words (boxes, font names and sizes) and their lines and paragraphs. `text` sets
-// Page::text_source: under `detect`, "layer" unless the layer's characters are more than 10%
-// unreadable (U+FFFD, private-use, control, invalid UTF-8) or, with fewer than 200 characters,
-// the ink outside its words is over 0.2% of the page and more than the ink inside them (a scan,
-// an image of text); Page::text_check says why. std.ocr passes "layer" pages through without
-// running its engine. `max_pixels` bounds each page's image: a page whose size x dpi would exceed
-// it is rendered at the largest dpi that fits (Page::dpi says which). Any page that fails fails the
-// whole document with rop::RecordFailure ("page N: cannot read the page", "page N: render failed:
-// poppler returned a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
+// Where pages' images are drawn (`render:` of pages). `here`: pages renders each page itself,
+// one after another on its actor, and decides every page's text source at once. `needed` and
+// `all`: pages renders nothing (it reads the text layer and the page's drawing operators, which
+// is cheap) and leaves each image to std.pdf.Render, a map that spreads a document's pages over
+// its actors: under `needed` only the pages that need one, under `all` every page.
+enum class Rendering { here, needed, all };
+
+// expand Document -> Page (streaming): emits the pages in order, each as soon as it is read, so
+// page 0 can be OCR'd while later pages are read. `dpi` is the image resolution (36..1200),
+// `color` gray or rgb. Every page carries its native text layer: its text, its words (boxes,
+// font names and sizes) and their lines and paragraphs. `text` sets Page::text_source: under
+// `detect`, "layer" unless the layer's characters are more than 10% unreadable (U+FFFD,
+// private-use, control, invalid UTF-8) or, with fewer than 200 characters, the ink outside its
+// words is over 0.2% of the page and more than the ink inside them (a scan, an image of text);
+// Page::text_check says why. std.ocr passes "layer" pages through without running its engine.
+// `max_pixels` bounds each page's image: a page whose size x dpi would exceed it is rendered at
+// the largest dpi that fits (Page::dpi says which). `render` (above): under `needed` a page needs
+// its image when its text is OCR'd, when it has fewer than 200 characters and draws anything
+// besides its text (the ink check; Page::text_source stays "" until std.pdf.Render decides), or
+// when what it draws could hold a table drawn with rules (std.assemble.from_page finds those in
+// the image); Page::image_needed says why, empty when it needs none. `max_page_seconds` is the
+// CPU time one pass over a page's content may take (reading its drawing operators, or rendering
+// it): past it the page fails ("page N: over its time budget: ..."), as a content stream that
+// inflates to gigabytes would otherwise hold an actor for minutes. Any page that fails fails the
+// whole document with rop::RecordFailure ("page N: cannot read the page", "page N: render
+// failed: poppler returned a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
 void pages(const Document& doc, rop::Emitter<Page>& out, int dpi = 150, Color color = Color::gray,
-           TextSource text = TextSource::detect, std::int64_t max_pixels = 100'000'000);
+           TextSource text = TextSource::detect, std::int64_t max_pixels = 100'000'000,
+           Rendering render = Rendering::here, double max_page_seconds = 10);
+
+// map Page -> Page: draws the image of a page std.pdf.pages(render: needed | all) left to it
+// (Page::image_needed not empty), at the page's dpi and in its color, and decides its text
+// source from the ink when pages left it open; passes every other page through as it is. Each
+// actor keeps the last few documents it opened, so a document's pages cost one open per actor.
+// Failures are the page's (rop::RecordFailure, which fails its document): "page N: render failed:
+// ...", "page N: over its time budget: ...", and the open's reasons if the file went away.
+class Render {
+  public:
+    explicit Render(double max_page_seconds = 10);
+    ~Render();
+    Render(Render&&) noexcept;
+    Render& operator=(Render&&) noexcept;
+
+    Page operator()(const Page& page);
+
+    struct Documents;
+
+  private:
+    std::unique_ptr<Documents> documents_;
+    double max_page_seconds_;
+};
 
 // map Page -> int: the page's zero-based index.
 int page_number(const Page& page);

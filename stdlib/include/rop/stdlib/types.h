@@ -95,7 +95,8 @@ struct OutlineEntry {
 using Outline = std::shared_ptr<const std::vector<OutlineEntry>>;
 
 // One page of a document (std.pdf.pages): its rendered image, its native text layer, and which
-// of the two its text is to come from.
+// of the two its text is to come from. With std.pdf.pages(render: needed | all) the image is
+// drawn later, by std.pdf.Render, and only for a page whose image_needed says why.
 struct Page {
     std::string doc_path;
     std::string doc_name;
@@ -103,14 +104,18 @@ struct Page {
     int page_count = 0;  // pages in the document
     double width = 0;    // page size in points (after the page's rotation)
     double height = 0;
-    int dpi = 0;  // resolution the image was rendered at
+    int dpi = 0;  // resolution the image was (or is to be) rendered at
     Image image;
     std::string text;         // the native text layer (empty for scanned pages)
     std::vector<Word> words;  // the native text layer's words with boxes and fonts
     std::vector<Line> lines;  // those words as lines and paragraphs, in reading order
-    std::string text_source;  // "layer": read the text layer; "ocr": OCR the image
-    std::string text_check;   // why (std.pdf.pages' check of the layer, one line)
-    Outline outline;          // the document's outline
+    // "layer": read the text layer; "ocr": OCR the image; "" until std.pdf.Render has checked
+    // the ink (a page of few characters that draws more than its text).
+    std::string text_source;
+    std::string text_check;    // why (std.pdf.pages' check of the layer, one line)
+    Outline outline;           // the document's outline
+    std::string image_needed;  // why std.pdf.Render is to draw the image; "" when not needed
+    int image_channels = 0;    // the image pages was asked for: 1 gray, 3 RGB
 };
 
 // What OCR read on one page (std.ocr.Tesseract).

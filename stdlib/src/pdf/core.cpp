@@ -1,0 +1,247 @@
+// poppler's core API for std.pdf (see core.h): a page's marks and its image, under a budget.
+#include "core.h"
+
+#include <GfxState.h>
+#include <GlobalParams.h>
+#include <OutputDev.h>
+#include <PDFDoc.h>
+#include <SplashOutputDev.h>
+#include <goo/GooString.h>
+#include <splash/SplashBitmap.h>
+
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+
+namespace rop::stdlib::pdf {
+namespace {
+
+double thread_cpu_s() {
+    timespec now{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+// poppler's abort check (Gfx asks between operators of the content stream): stop once the
+// thread has spent its budget.
+struct Budget {
+    double start = thread_cpu_s();
+    double max_seconds = 0;
+    bool over = false;
+
+    static bool check(void* data) {
+        auto* budget = static_cast<Budget*>(data);
+        budget->over = budget->over || thread_cpu_s() - budget->start > budget->max_seconds;
+        return budget->over;
+    }
+    double spent() const { return thread_cpu_s() - start; }
+};
+
+void silent(ErrorCategory, Goffset, const char*) {}
+
+bool light(const GfxRGB& rgb) {
+    const double r = colToDbl(rgb.r), g = colToDbl(rgb.g), b = colToDbl(rgb.b);
+    const double gray = 0.299 * r + 0.587 * g + 0.114 * b;
+    return gray >= kLightColor && (r + g + b) / 3 >= kLightColor;
+}
+
+// Records the boxes of what a page paints (core.h, PageMarks). Text is neither drawn nor its
+// Type 3 glyphs run: Gfx only moves the text position.
+class MarksOutputDev final : public OutputDev {
+  public:
+    explicit MarksOutputDev(PageMarks& out) : out_(out) {}
+
+    bool upsideDown() override { return true; }
+    bool useDrawChar() override { return false; }
+    bool interpretType3Chars() override { return false; }
+    bool useShadedFills(int) override { return true; }
+
+    void startPage(int, GfxState* state, XRef*) override {
+        width_ = state ? state->getPageWidth() : 0;
+        height_ = state ? state->getPageHeight() : 0;
+    }
+
+    void stroke(GfxState* state) override {
+        GfxRGB rgb;
+        state->getStrokeRGB(&rgb);
+        if (light(rgb)) return;
+        const double half = std::max(0.5, state->getTransformedLineWidth() / 2);
+        const GfxPath* path = state->getPath();
+        for (int s = 0; s < path->getNumSubpaths(); ++s) {
+            const GfxSubpath* sub = path->getSubpath(s);
+            for (int i = 1; i < sub->getNumPoints(); ++i) {
+                double x0, y0, x1, y1;
+                state->transform(sub->getX(i - 1), sub->getY(i - 1), &x0, &y0);
+                state->transform(sub->getX(i), sub->getY(i), &x1, &y1);
+                add(BBox{std::min(x0, x1) - half, std::min(y0, y1) - half, std::max(x0, x1) + half,
+                         std::max(y0, y1) + half});
+            }
+            if (sub->isClosed() || sub->getNumPoints() != 1) continue;
+            double x, y;  // a lone point: a dot with a round cap
+            state->transform(sub->getX(0), sub->getY(0), &x, &y);
+            add(BBox{x - half, y - half, x + half, y + half});
+        }
+    }
+    void fill(GfxState* state) override { filled(state); }
+    void eoFill(GfxState* state) override { filled(state); }
+
+    bool functionShadedFill(GfxState* state, GfxFunctionShading*) override {
+        return shading(state);
+    }
+    bool axialShadedFill(GfxState* state, GfxAxialShading*, double, double) override {
+        return shading(state);
+    }
+    bool radialShadedFill(GfxState* state, GfxRadialShading*, double, double) override {
+        return shading(state);
+    }
+    bool gouraudTriangleShadedFill(GfxState* state, GfxGouraudTriangleShading*) override {
+        return shading(state);
+    }
+    bool patchMeshShadedFill(GfxState* state, GfxPatchMeshShading*) override {
+        return shading(state);
+    }
+
+    // Images: the unit square through the CTM. The base class reads past an inline image's
+    // data, which the content stream's parser needs.
+    void drawImageMask(GfxState* state, Object* ref, Stream* str, int width, int height,
+                       bool invert, bool interpolate, bool inline_image) override {
+        image(state);
+        OutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inline_image);
+    }
+    void drawImage(GfxState* state, Object* ref, Stream* str, int width, int height,
+                   GfxImageColorMap* map, bool interpolate, const int* mask_colors,
+                   bool inline_image) override {
+        image(state);
+        OutputDev::drawImage(state, ref, str, width, height, map, interpolate, mask_colors,
+                             inline_image);
+    }
+    void drawMaskedImage(GfxState* state, Object*, Stream*, int, int, GfxImageColorMap*, bool,
+                         Stream*, int, int, bool, bool) override {
+        image(state);
+    }
+    void drawSoftMaskedImage(GfxState* state, Object*, Stream*, int, int, GfxImageColorMap*, bool,
+                             Stream*, int, int, GfxImageColorMap*, bool) override {
+        image(state);
+    }
+
+  private:
+    void add(BBox box) {
+        box.x0 = std::max(box.x0, 0.0);
+        box.y0 = std::max(box.y0, 0.0);
+        box.x1 = std::min(box.x1, width_);
+        box.y1 = std::min(box.y1, height_);
+        if (box.x1 < box.x0 || box.y1 < box.y0) return;  // off the page
+        out_.marks.push_back(box);
+    }
+
+    void filled(GfxState* state) {
+        GfxRGB rgb;
+        state->getFillRGB(&rgb);
+        if (light(rgb)) return;
+        const GfxPath* path = state->getPath();
+        for (int s = 0; s < path->getNumSubpaths(); ++s) {
+            const GfxSubpath* sub = path->getSubpath(s);
+            BBox box{1e300, 1e300, -1e300, -1e300};
+            for (int i = 0; i < sub->getNumPoints(); ++i) {
+                double x, y;
+                state->transform(sub->getX(i), sub->getY(i), &x, &y);
+                box = BBox{std::min(box.x0, x), std::min(box.y0, y), std::max(box.x1, x),
+                           std::max(box.y1, y)};
+            }
+            if (sub->getNumPoints() > 0) add(box);
+        }
+    }
+
+    bool shading(GfxState* state) {
+        double x0, y0, x1, y1;
+        state->getClipBBox(&x0, &y0, &x1, &y1);
+        add(BBox{std::min(x0, x1), std::min(y0, y1), std::max(x0, x1), std::max(y0, y1)});
+        ++out_.images;
+        return true;
+    }
+
+    void image(GfxState* state) {
+        BBox box{1e300, 1e300, -1e300, -1e300};
+        for (const auto& [u, v] : {std::pair{0.0, 0.0}, {1.0, 0.0}, {0.0, 1.0}, {1.0, 1.0}}) {
+            double x, y;
+            state->transform(u, v, &x, &y);
+            box = BBox{std::min(box.x0, x), std::min(box.y0, y), std::max(box.x1, x),
+                       std::max(box.y1, y)};
+        }
+        add(box);
+        ++out_.images;
+    }
+
+    PageMarks& out_;
+    double width_ = 0;
+    double height_ = 0;
+};
+
+}  // namespace
+
+struct CoreDocument::Impl {
+    GlobalParamsIniter params{silent};  // poppler's globals, counted across its users
+    std::unique_ptr<PDFDoc> doc;
+};
+
+CoreDocument::CoreDocument(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CoreDocument::~CoreDocument() = default;
+
+std::unique_ptr<CoreDocument> CoreDocument::open(const std::string& path) {
+    auto impl = std::make_unique<Impl>();
+    impl->doc = std::make_unique<PDFDoc>(std::make_unique<GooString>(path));
+    if (!impl->doc->isOk() || impl->doc->getNumPages() <= 0) return nullptr;
+    return std::unique_ptr<CoreDocument>(new CoreDocument(std::move(impl)));
+}
+
+int CoreDocument::pages() const { return impl_->doc->getNumPages(); }
+
+PageMarks page_marks(CoreDocument& doc, int index, double max_seconds) {
+    PageMarks marks;
+    MarksOutputDev out(marks);
+    Budget budget;
+    budget.max_seconds = max_seconds;
+    // 72 dpi: device space is points. Cropped, as the renderer crops, annotations included.
+    doc.impl().doc->displayPage(&out, index + 1, 72, 72, 0, false, true, false, Budget::check,
+                                &budget);
+    marks.over_budget = budget.over;
+    marks.cpu_s = budget.spent();
+    return marks;
+}
+
+Rendered render_page(CoreDocument& doc, int index, int dpi, int channels, double max_seconds) {
+    Rendered result;
+    SplashColor paper;
+    paper[0] = paper[1] = paper[2] = 0xff;
+    // poppler-cpp's page_renderer (antialiasing and text_antialiasing hints, no hinting, gray8
+    // or rgb24): the same device with the same settings, so the same pixels.
+    SplashOutputDev out(channels == 1 ? splashModeMono8 : splashModeRGB8, 4, false, paper, true,
+                        splashThinLineDefault);
+    out.setFontAntialias(true);
+    out.setVectorAntialias(true);
+    out.setFreeTypeHinting(false, false);
+    out.startDoc(doc.impl().doc.get());
+    Budget budget;
+    budget.max_seconds = max_seconds;
+    doc.impl().doc->displayPageSlice(&out, index + 1, dpi, dpi, 0, false, true, false, -1, -1, -1,
+                                     -1, Budget::check, &budget, nullptr, nullptr, true);
+    result.over_budget = budget.over;
+    result.cpu_s = budget.spent();
+    SplashBitmap* bitmap = out.getBitmap();
+    if (!bitmap || bitmap->getWidth() <= 0 || bitmap->getHeight() <= 0) return result;
+    result.valid = true;
+    Image& image = result.image;
+    image.width = bitmap->getWidth();
+    image.height = bitmap->getHeight();
+    image.channels = channels;
+    auto pixels = std::make_shared<std::vector<std::uint8_t>>(image.stride() * image.height);
+    const auto* data = reinterpret_cast<const std::uint8_t*>(bitmap->getDataPtr());
+    for (int y = 0; y < image.height; ++y) {
+        std::memcpy(pixels->data() + image.stride() * y,
+                    data + static_cast<std::size_t>(bitmap->getRowSize()) * y, image.stride());
+    }
+    image.pixels = std::move(pixels);
+    return result;
+}
+
+}  // namespace rop::stdlib::pdf

@@ -1,0 +1,334 @@
+// std.pdf's rendering as a Call of its own: pages(render: needed | all) reads the text layer and
+// the page's marks without rendering, std.pdf.Render draws what pages left to it, and together
+// they give each page the image and text source pages(render: here) gives it; the marks' rule
+// candidates on made-up boxes; the core renderer against poppler-cpp's; and the time budget
+// (max_page_seconds) on a page whose content is a million operators.
+#include <poppler-document.h>
+#include <poppler-image.h>
+#include <poppler-page-renderer.h>
+#include <poppler-page.h>
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core.h"
+#include "rop/stdlib/pdf.h"
+#include "rule_candidates.h"
+
+using namespace rop::stdlib;
+
+namespace {
+
+const std::string kData = ROP_TEST_DATA_DIR;
+
+Document open_doc(const std::string& relative) {
+    return pdf::open(File{kData + "/" + relative, relative, {}});
+}
+
+std::vector<Page> read_pages(const std::string& relative, pdf::Rendering render,
+                             pdf::TextSource text = pdf::TextSource::detect, int dpi = 100,
+                             pdf::Color color = pdf::Color::gray) {
+    rop::CollectingEmitter<Page> out;
+    pdf::pages(open_doc(relative), out, dpi, color, text, 100'000'000, render);
+    return out.children;
+}
+
+bool same_pixels(const Image& a, const Image& b) {
+    return a.width == b.width && a.height == b.height && a.channels == b.channels && a.pixels &&
+           b.pixels && *a.pixels == *b.pixels;
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) {
+    return text.rfind(prefix, 0) == 0;
+}
+
+// A one-page PDF (US Letter) whose content stream is `content` (Helvetica is its font F1), with a
+// correct xref table.
+std::string one_page_pdf(const std::string& content) {
+    const std::vector<std::string> objects = {
+        "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << "
+        "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+        "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream"};
+    std::string pdf = "%PDF-1.4\n";
+    std::vector<std::size_t> offsets;
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        offsets.push_back(pdf.size());
+        pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+    }
+    const std::size_t xref = pdf.size();
+    pdf += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+    for (std::size_t offset : offsets) {
+        char line[32];
+        std::snprintf(line, sizeof line, "%010zu 00000 n \n", offset);
+        pdf += line;
+    }
+    pdf += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
+           " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+    return pdf;
+}
+
+struct TempPdf {
+    std::string path;
+    explicit TempPdf(const std::string& content) {
+        static int count = 0;
+        path = (std::filesystem::temp_directory_path() /
+                ("rop-pdf-render-" + std::to_string(::getpid()) + "-" + std::to_string(count++) +
+                 ".pdf"))
+                   .string();
+        std::ofstream(path, std::ios::binary) << one_page_pdf(content);
+    }
+    ~TempPdf() { std::filesystem::remove(path); }
+};
+
+// A million tiny strokes: 14 MB of operators on one page (what a content stream that inflates
+// without end costs, in small).
+std::string million_strokes() {
+    std::string content;
+    content.reserve(14'000'000);
+    for (int i = 0; i < 1'000'000; ++i) content += "0 0 m 1 1 l S\n";
+    return content;
+}
+
+// Five lines of 53 characters (not counting spaces) at 10 pt: 265, enough to need no ink check.
+std::string text_lines() {
+    std::string content = "BT /F1 10 Tf 72 740 Td 12 TL\n";
+    for (int i = 0; i < 5; ++i) {
+        content += "(Lorem ipsum dolor sit amet consectetur adipiscing elit sed do e) '\n";
+    }
+    return content + "ET\n";
+}
+
+Page needs(const std::string& content) {
+    const TempPdf pdf(text_lines() + content);
+    rop::CollectingEmitter<Page> out;
+    pdf::pages(pdf::open(File{pdf.path, "page.pdf", {}}), out, 150, pdf::Color::gray,
+               pdf::TextSource::detect, 100'000'000, pdf::Rendering::needed);
+    REQUIRE(out.children.size() == 1);
+    return out.children[0];
+}
+
+std::string failure_of(const std::function<void()>& run) {
+    try {
+        run();
+    } catch (const rop::RecordFailure& failure) {
+        return failure.reason();
+    }
+    return "(no failure)";
+}
+
+}  // namespace
+
+TEST_CASE("the core renderer draws the pixels poppler-cpp's page_renderer draws") {
+    for (const char* relative : {"docs/report.pdf", "text/mixed.pdf", "structure/structure.pdf"}) {
+        const std::string path = kData + "/" + relative;
+        std::unique_ptr<poppler::document> doc(poppler::document::load_from_file(path));
+        REQUIRE(doc);
+        std::unique_ptr<pdf::CoreDocument> core = pdf::CoreDocument::open(path);
+        REQUIRE(core);
+        REQUIRE(core->pages() == doc->pages());
+        for (int index = 0; index < doc->pages(); ++index) {
+            for (const int channels : {1, 3}) {
+                INFO(relative << " page " << index << " channels " << channels);
+                poppler::page_renderer renderer;
+                renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
+                renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
+                renderer.set_image_format(channels == 1 ? poppler::image::format_gray8
+                                                        : poppler::image::format_rgb24);
+                std::unique_ptr<poppler::page> page(doc->create_page(index));
+                const poppler::image expected = renderer.render_page(page.get(), 100, 100);
+                const pdf::Rendered got = pdf::render_page(*core, index, 100, channels, 60);
+                REQUIRE(got.valid);
+                REQUIRE(got.image.width == expected.width());
+                REQUIRE(got.image.height == expected.height());
+                bool same = true;
+                for (int y = 0; y < expected.height() && same; ++y) {
+                    same = std::memcmp(got.image.pixels->data() + got.image.stride() * y,
+                                       expected.const_data() +
+                                           static_cast<std::size_t>(expected.bytes_per_row()) * y,
+                                       got.image.stride()) == 0;
+                }
+                CHECK(same);
+            }
+        }
+    }
+}
+
+TEST_CASE("render: needed renders nothing and says which pages need an image and why") {
+    // report.pdf: page 2 holds a ruled table; letter.pdf: plain paragraphs.
+    const std::vector<Page> report = read_pages("docs/report.pdf", pdf::Rendering::needed);
+    REQUIRE(report.size() == 3);
+    for (const Page& page : report) {
+        INFO("page " << page.index << ": " << page.image_needed);
+        CHECK(page.image.empty());
+        CHECK(page.image_channels == 1);
+        CHECK(page.dpi == 100);
+        CHECK_FALSE(page.words.empty());
+    }
+    CHECK(report[0].text_check == "layer: 123 characters, nothing drawn besides them");
+    CHECK(report[0].image_needed.empty());
+    CHECK(report[2].image_needed.empty());
+    // Page 2: 104 characters and its table's 8 rules: the ink decides, from the image.
+    CHECK(report[1].text_source.empty());
+    CHECK(report[1].image_needed == "ink check (104 characters, 8 marks drawn)");
+    for (const Page& page : read_pages("docs/letter.pdf", pdf::Rendering::needed)) {
+        CHECK(page.image_needed.empty());
+    }
+    // mixed.pdf's page 2 is a scan: no text, an image; the ink decides, so Render does.
+    const std::vector<Page> mixed = read_pages("text/mixed.pdf", pdf::Rendering::needed);
+    REQUIRE(mixed.size() == 4);
+    CHECK(mixed[1].text_source.empty());
+    CHECK(mixed[1].text_check == "ink check: 0 characters and 1 marks drawn");
+    CHECK(mixed[1].image_needed == "ink check (0 characters, 1 marks drawn)");
+    CHECK(mixed[0].text_source == "layer");
+    CHECK(mixed[0].text_check == "layer: 100 characters, nothing drawn besides them");
+    CHECK(mixed[0].image_needed.empty());
+    // text: ocr needs every image; render: all draws every page.
+    for (const Page& page :
+         read_pages("docs/letter.pdf", pdf::Rendering::needed, pdf::TextSource::ocr)) {
+        CHECK(page.image_needed == "OCR (text: ocr)");
+    }
+    for (const Page& page : read_pages("docs/letter.pdf", pdf::Rendering::all)) {
+        CHECK(page.image_needed == "render: all");
+    }
+}
+
+TEST_CASE("a page of enough text needs its image only for what could be a ruled table") {
+    const Page text = needs("");
+    CHECK(text.text_source == "layer");
+    CHECK(text.text_check == "layer: 265 characters (200 or more: the ink is not checked)");
+    CHECK(text.image_needed.empty());
+    // A 2x2 grid of 1 pt rules, 200 x 60 pt (PDF space: y up).
+    const std::string grid =
+        "1 w 72 500 m 272 500 l S 72 530 m 272 530 l S 72 560 m 272 560 l S "
+        "72 500 m 72 560 l S 172 500 m 172 560 l S 272 500 m 272 560 l S\n";
+    CHECK(needs(grid).image_needed ==
+          "may hold a ruled table: a 201x61 pt group of 6 marks at (72, 232) pt");
+    // The same rules in light gray draw no ink the rule finder sees; a header rule alone is no
+    // table; a dark box is one (the rule finder takes its edges for a 1x1 table).
+    CHECK(needs("0.8 G " + grid).image_needed.empty());
+    CHECK(needs("72 760 m 540 760 l S\n").image_needed.empty());
+    CHECK(needs("72 400 200 40 re S\n").image_needed ==
+          "may hold a ruled table: a 201x41 pt group of 4 marks at (72, 352) pt");
+    CHECK(needs("0.9 g 72 400 200 40 re f\n").image_needed.empty());
+    // Rules drawn with underscores are words, and count as marks.
+    const Page underscores = needs(
+        "BT /F1 10 Tf 72 300 Td (____________________) Tj 0 -10 Td "
+        "(|) Tj 0 -10 Td (|) Tj ET\n");
+    CHECK(starts_with(underscores.image_needed, "may hold a ruled table: "));
+}
+
+TEST_CASE("Render gives a page the image and text source render: here gives it") {
+    pdf::Render render;
+    for (const char* relative : {"docs/report.pdf", "text/mixed.pdf", "structure/structure.pdf"}) {
+        for (const pdf::Color color : {pdf::Color::gray, pdf::Color::rgb}) {
+            const std::vector<Page> here =
+                read_pages(relative, pdf::Rendering::here, pdf::TextSource::detect, 100, color);
+            const std::vector<Page> later =
+                read_pages(relative, pdf::Rendering::all, pdf::TextSource::detect, 100, color);
+            REQUIRE(here.size() == later.size());
+            for (std::size_t i = 0; i < here.size(); ++i) {
+                INFO(relative << " page " << i << ": " << later[i].image_needed);
+                const Page drawn = render(later[i]);
+                CHECK(same_pixels(drawn.image, here[i].image));
+                CHECK(drawn.text_source == here[i].text_source);
+                CHECK(drawn.words.size() == here[i].words.size());
+                CHECK(drawn.text == here[i].text);
+                if (later[i].text_source.empty()) CHECK(drawn.text_check == here[i].text_check);
+            }
+        }
+    }
+    // A page that needs no image passes through as it is.
+    const std::vector<Page> letter = read_pages("docs/letter.pdf", pdf::Rendering::needed);
+    const Page passed = render(letter[0]);
+    CHECK(passed.image.empty());
+    CHECK(passed.text == letter[0].text);
+}
+
+TEST_CASE("a page over max_page_seconds fails its document, whichever pass ran over") {
+    const TempPdf bomb(million_strokes());
+    const Document doc = pdf::open(File{bomb.path, "bomb.pdf", {}});
+    rop::CollectingEmitter<Page> out;
+    CHECK(failure_of([&] {
+              pdf::pages(doc, out, 72, pdf::Color::gray, pdf::TextSource::detect, 100'000'000,
+                         pdf::Rendering::needed, 0.05);
+          }) ==
+          "bomb.pdf: page 1: over its time budget: reading the page took more than 0.05 "
+          "CPU-s (max_page_seconds)");
+    CHECK(failure_of([&] {
+              pdf::pages(doc, out, 72, pdf::Color::gray, pdf::TextSource::detect, 100'000'000,
+                         pdf::Rendering::here, 0.05);
+          }) ==
+          "bomb.pdf: page 1: over its time budget: rendering the page took more than 0.05 "
+          "CPU-s (max_page_seconds)");
+    Page page;
+    page.doc_path = bomb.path;
+    page.doc_name = "bomb.pdf";
+    page.width = 612;
+    page.height = 792;
+    page.dpi = 72;
+    page.image_needed = "render: all";
+    page.image_channels = 1;
+    pdf::Render render(0.05);
+    CHECK(failure_of([&] { render(page); }) ==
+          "bomb.pdf: page 1: over its time budget: rendering the page took more than 0.05 "
+          "CPU-s (max_page_seconds)");
+    CHECK(out.children.empty());
+    CHECK(failure_of([&] {
+              pdf::pages(doc, out, 72, pdf::Color::gray, pdf::TextSource::detect, 100'000'000,
+                         pdf::Rendering::needed, 0);
+          }) == "bomb.pdf: max_page_seconds 0 is not above 0");
+}
+
+TEST_CASE("rule candidates: marks that could hold a ruled table, at the renderer's dpi") {
+    // At 150 dpi a horizontal rule is 75 px (36 pt), a vertical one 30 px (14.4 pt).
+    const pdf::RuleThresholds t = pdf::rule_thresholds(150);
+    CHECK(t.row_min == 36);
+    CHECK(std::abs(t.column_min - 14.4) < 1e-9);
+    CHECK(t.tolerance == 6 * 72.0 / 150);
+    // A 2x2 grid of 1 pt rules, 200 x 60 pt: one group of 6 marks.
+    std::vector<BBox> grid;
+    for (double y : {100.0, 130.0, 160.0}) grid.push_back(BBox{72, y - 0.5, 272, y + 0.5});
+    for (double x : {72.0, 172.0, 272.0}) grid.push_back(BBox{x - 0.5, 100, x + 0.5, 160});
+    const std::vector<pdf::RuleCandidate> found = pdf::rule_candidates(grid, 150);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].marks == 6);
+    CHECK(pdf::describe(found[0]) == "a 201x61 pt group of 6 marks at (72, 100) pt");
+    // A header rule alone, and a short box (a link's border), hold none.
+    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}}, 150).empty());
+    CHECK(pdf::rule_candidates({BBox{72, 60, 140, 72}}, 150).empty());
+    // Rules 10 pt apart do not join; 2 pt apart they do (the rule finder's tolerance is 2.9 pt).
+    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}, BBox{72, 71, 73, 90}}, 150).empty());
+    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}, BBox{72, 63, 73, 80}}, 150).size() == 1);
+    // At 36 dpi the minimum run is 20 px: 40 pt.
+    CHECK(pdf::rule_thresholds(36).row_min == 40);
+    CHECK(pdf::rule_candidates({BBox{0, 0, 35.5, 20}}, 36).empty());
+    CHECK(pdf::rule_candidates({BBox{0, 0, 35.5, 20}}, 150).size() == 1);
+    // Past kMaxGroupedMarks a page is a drawing: one candidate over all of it.
+    std::vector<BBox> dots(pdf::kMaxGroupedMarks + 1, BBox{10, 10, 11, 11});
+    dots.back() = BBox{500, 700, 501, 701};
+    REQUIRE(pdf::rule_candidates(dots, 150).size() == 1);
+    CHECK(pdf::rule_candidates(dots, 150)[0].box.x1 == 501);
+}
+
+TEST_CASE("rule words: underscores, dashes, bars and box drawing, nothing else") {
+    CHECK(pdf::rule_word("________"));
+    CHECK(pdf::rule_word("+---+---+"));
+    CHECK(pdf::rule_word("|"));
+    CHECK(pdf::rule_word("====="));
+    CHECK(pdf::rule_word("\u2014\u2014\u2014"));        // em dashes
+    CHECK(pdf::rule_word("\u250c\u2500\u252c\u2510"));  // box drawing
+    CHECK_FALSE(pdf::rule_word(""));
+    CHECK_FALSE(pdf::rule_word("a_b"));
+    CHECK_FALSE(pdf::rule_word("--verbose"));
+    CHECK_FALSE(pdf::rule_word("\u2022"));  // a bullet
+    CHECK_FALSE(pdf::rule_word("\xe2\x80"));
+}
