@@ -7,6 +7,7 @@ and docs/benchmarks.md (B4) for what each row is. Standard library only.
 """
 
 import argparse
+import html
 import json
 import os
 import re
@@ -60,7 +61,11 @@ def bags_from_rop(list_dir):
         doc = name[:-len(".json")] + ".pdf"
         for item in json.load(open(os.path.join(list_dir, name))):
             key = (doc, item.get("page_idx", -1))
-            pages.setdefault(key, []).extend(words(item.get("text", "") or ""))
+            # MinerU's shape: a list's, code's or table's words are in its own field, no "text"
+            text = (item.get("text") or "\n".join(item.get("list_items", [])) or
+                    item.get("code_body", "") or
+                    re.sub(r"<[^>]+>", " ", item.get("table_body", "")))
+            pages.setdefault(key, []).extend(words(html.unescape(text)))
     return pages
 
 

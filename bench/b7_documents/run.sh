@@ -141,6 +141,9 @@ cp "$ROOT/examples/mineru/mineru.rop" "$WORK/mineru_auto/mineru.rop"
 sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" > "$WORK/mineru_ocr/mineru.rop"
 cp "$ROOT/examples/docling/docling.rop" "$ROOT/examples/docling/docling.hpp" "$WORK/docling_auto/"
 for v in mineru_auto mineru_ocr docling_auto; do
+    # rop's extras in the content list: score.py counts the pages read from the layer by them
+    sed -i 's/with std\.assemble\.content_list;/with std.assemble.content_list(extras: true);/' \
+        "$WORK/$v"/*.rop
     (cd "$WORK/$v" && "$ROPC" build ./*.rop -o ./pipeline)
 done
 

@@ -88,6 +88,8 @@ def item_text(item):
         return "\n".join(item["list_items"])
     if item.get("code_body"):
         return item["code_body"].replace("```", "")
+    if item.get("table_body"):  # MinerU has no "text" beside a table's HTML
+        return html.unescape(re.sub(r"<[^>]+>", " ", item["table_body"]))
     return ""
 
 

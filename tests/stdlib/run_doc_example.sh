@@ -13,6 +13,13 @@ rm -rf "$work/out" "$work/in"
 mkdir -p "$work/in"
 cp "$data"/docs/*.pdf "$data"/text/*.pdf "$data"/corrupt/*.pdf "$work/in/"
 cd "$work"
+# docling's content list with rop's extras, so the check sees each page's text source; mineru's
+# stays MinerU's shape exactly.
+if [ "$name" = docling ]; then
+    sed -i 's/with std\.assemble\.content_list;/with std.assemble.content_list(extras: true);/' \
+        "$name.rop"
+    grep -q 'content_list(extras: true)' "$name.rop"
+fi
 export ROP_CACHE_DIR=$cache
 export OMP_THREAD_LIMIT=1  # libgomp reads it at process start (docs/stdlib.md)
 "$ropc" build "$name.rop" -o "./$name" -O1

@@ -90,8 +90,8 @@ std::size_t add_code(const std::vector<Line>& lines,
 // hanging indent), up to the first other line, a code line, a heading or a gap of 1.5 line heights.
 // Markers that can be ordinary text ("1.", OCR's "e") make a list only as two or more items whose
 // texts start at one indent (an item at another indent ends the list). Sets `list` to a "list"
-// block (its text the items as Markdown lines) and returns the line after it, or returns `first`
-// when the lines are no list.
+// block (its text the items, one a line, each its marker as read and its text) and returns the line
+// after it, or returns `first` when the lines are no list.
 std::size_t find_list(const std::vector<Line>& lines, const std::vector<bool>& code,
                       const std::vector<bool>& tall, const std::vector<detail::ListStart>& starts,
                       std::size_t first, Block& list) {
@@ -134,7 +134,7 @@ std::size_t find_list(const std::vector<Line>& lines, const std::vector<bool>& c
     }
     for (const Item& item : items) {
         if (!block.text.empty()) block.text += '\n';
-        block.text += item.start->marker + " " + item.text;
+        block.text += item.start->read + " " + item.text;
     }
     block.confidence = static_cast<float>(confidence / static_cast<double>(end - first));
     list = std::move(block);
@@ -324,7 +324,7 @@ PageContent page(std::span<const Region> regions) {
                         start_of(lines[i], region.text_source != "layer");
                     if (item.found) {
                         if (!list.text.empty()) list.text += '\n';
-                        list.text += item.marker + " " + item.text;
+                        list.text += item.read + " " + item.text;
                     } else {
                         list.text += ' ' + lines[i];  // continues the item
                     }

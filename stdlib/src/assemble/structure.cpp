@@ -14,6 +14,8 @@ namespace {
 // Bullet glyphs that are no ordinary text: U+2022, U+25CF, U+25AA, U+25A0, U+25E6, U+00B7, U+2013.
 constexpr std::array<std::string_view, 7> kBulletGlyphs = {"\u2022", "\u25CF", "\u25AA", "\u25A0",
                                                            "\u25E6", "\u00B7", "\u2013"};
+// How a bullet reads whose glyph the text cannot show (a symbol font's letter, Tesseract's "e").
+constexpr std::string_view kBullet = "\u2022";
 // What Tesseract reads a bullet as.
 constexpr std::array<std::string_view, 5> kOcrBullets = {"e", "e@", "\u00A9", "\u00B0", "\u00AB"};
 
@@ -129,18 +131,33 @@ ListStart list_start(const Line& line, const std::vector<const Word*>& words, bo
     }
     const bool symbol =
         !words.empty() && code_points(first) == 1 && symbol_font(words.front()->font);
-    if (one_of(first, kBulletGlyphs) || first == "-" || first == "*" || symbol) {
+    if (one_of(first, kBulletGlyphs) || first == "-" || first == "*") {
         start.found = start.sure = true;
-        start.marker = "-";
+        start.read = first;
+    } else if (symbol) {
+        start.found = start.sure = true;
+        start.read = kBullet;
     } else if (ocr && one_of(first, kOcrBullets)) {
         start.found = true;
-        start.marker = "-";
+        start.read = kBullet;
     } else {
-        start.marker = enumerator(first);
-        start.found = !start.marker.empty();
+        start.found = !enumerator(first).empty();
+        start.read = first;
     }
     if (start.found) start.text = rest;
     return start;
+}
+
+std::string markdown_item(std::string_view item) {
+    const std::size_t space = item.find(' ');
+    if (space == std::string_view::npos) return std::string(item);
+    const std::string marker(item.substr(0, space));
+    const std::string_view text = item.substr(space + 1);
+    if (one_of(marker, kBulletGlyphs) || marker == "-" || marker == "*") {
+        return "- " + std::string(text);
+    }
+    const std::string lead = enumerator(marker);
+    return lead.empty() ? std::string(item) : lead + " " + std::string(text);
 }
 
 std::string code_text(const std::vector<const Word*>& words, double left, double char_width) {

@@ -28,23 +28,30 @@ bool symbol_font(std::string_view font);
 // words in a text font).
 bool code_line(const std::vector<const Word*>& words);
 
-// How a line starts a list item. `marker` is the Markdown lead the item is written with: "-" for
-// every bullet (U+2022, U+25CF, U+25AA, U+25A0, U+25E6, U+00B7, U+2013, '-', '*', a one-character
-// word in a symbol font; with `ocr`, also what Tesseract reads bullets as: "e", "e@", "©", "°",
-// "«"), "N." for "N." and "N)" (N up to 3 digits), "- a)" / "- (iv)" for letters and roman
-// numerals (Markdown has no lettered lists). `sure`: the marker cannot be ordinary text (a bullet
-// glyph or a symbol-font word); other markers make a list only as two or more items at one
-// indent. `text` is the item's text after the marker, `marker_x` and `text_x` where the marker and
-// that text start (points; text_x is -1 when the line has no words to tell).
+// How a line starts a list item. The markers: a bullet (U+2022, U+25CF, U+25AA, U+25A0, U+25E6,
+// U+00B7, U+2013, '-', '*', a one-character word in a symbol font; with `ocr`, also what Tesseract
+// reads bullets as: "e", "e@", "©", "°", "«") or an enumerator ("N." and "N)" with N up to 3
+// digits, a letter or a roman numeral: "a)", "B.", "(iv)"). `read` is the marker as the page has
+// it ("1)", "–", "*"), except a bullet whose glyph the text cannot show (a symbol-font letter,
+// Tesseract's "e") reads "•". `sure`: the marker cannot be ordinary text (a bullet glyph or a
+// symbol-font word); other markers make a list only as two or more items at one indent. `text` is
+// the item's text after the marker, `marker_x` and `text_x` where the marker and that text start
+// (points; text_x is -1 when the line has no words to tell).
 struct ListStart {
     bool found = false;
     bool sure = false;
-    std::string marker;
+    std::string read;
     std::string text;
     double marker_x = 0;
     double text_x = -1;
 };
 ListStart list_start(const Line& line, const std::vector<const Word*>& words, bool ocr);
+
+// A list item as a list block holds it ("<marker as read> <text>", list_start) written as a
+// Markdown list line: "- text" for every bullet, "N. text" for "N." and "N)", "- a) text" /
+// "- (iv) text" for letters and roman numerals (Markdown has no lettered lists); a line that
+// starts with no marker stays as it is.
+std::string markdown_item(std::string_view item);
 
 // A code line's text with its layout: each word placed at the column its left edge is from `left`
 // in characters of `char_width` points (the indentation and runs of spaces survive; poppler drops

@@ -40,17 +40,28 @@ PageContent page(std::span<const Region> regions);
 // footers or page numbers.
 Markdown markdown(std::span<const PageContent> pages);
 
-// reduce PageContent -> JsonText: MinerU's content_list.json (its pipeline backend, 2.x), a JSON
-// array in reading order, one object per block: {"type": "text"|"header"|"footer"|"page_number"|
-// "table"|"image"|"equation", "text", "text_level" (headings only, 1 = top), "bbox": [x0, y0, x1,
-// y1] as integers 0..1000 of the page's width and height, "page_idx"}; tables and images add
-// MinerU's "img_path" (empty) and caption/footnote lists, tables "table_body" (an HTML table)
-// when they have cells; rop's extras "text_source" and "confidence" (docs/stdlib.md).
-JsonText content_list(std::span<const PageContent> pages);
+// Which MinerU's content_list.json content_list() writes: MinerU 2.5's (code bodies bare, with a
+// "guess_lang"; text as read) or MinerU 3's (code bodies fenced with the language; Markdown's
+// inline marks in text escaped; images with a "content").
+enum class ContentListFormat { mineru25, mineru3 };
+
+// reduce PageContent -> JsonText: MinerU's content_list.json as its VLM backend writes it, a JSON
+// array, each page's blocks in reading order and then its headers, footers and page numbers:
+// {"type": "text", "text", "text_level" (headings only, 1..4), "bbox": [x0, y0, x1, y1] as
+// integers 0..1000 of the page's width and height, "page_idx"}; "header", "footer",
+// "page_number" the same without a level; "list" with "sub_type" and "list_items" (each item's
+// marker as read, then its text); "code" with "sub_type", "code_caption", "code_body" (and
+// "guess_lang"); "table" with "img_path" (empty), caption and footnote lists and "table_body"
+// (HTML); "image"; "equation". No "text" beside list items, code or tables. With `extras`, rop's
+// "text_source" and "confidence" on each item (docs/stdlib.md).
+JsonText content_list(std::span<const PageContent> pages,
+                      ContentListFormat format = ContentListFormat::mineru25, bool extras = false);
 
 // reduce OcrResult -> Markdown / JsonText: from_ocr with the defaults, then markdown() /
 // content_list(), for pipelines that go straight from OCR to the document.
 Markdown markdown_from_ocr(std::span<const OcrResult> pages);
-JsonText content_list_from_ocr(std::span<const OcrResult> pages);
+JsonText content_list_from_ocr(std::span<const OcrResult> pages,
+                               ContentListFormat format = ContentListFormat::mineru25,
+                               bool extras = false);
 
 }  // namespace rop::stdlib::assemble
