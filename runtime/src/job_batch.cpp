@@ -83,6 +83,7 @@ class JobBatch final : public Batch {
             first = job_.children.empty();
             job_.children.push_back({g, job_.emitted[grain]++, std::move(child)});
         }
+        job_.progress_ns.store(now_ns(), std::memory_order_relaxed);  // not stuck (stuck.cpp)
         if (first && reports_.driver_waiting())
             reports_.push(Report{Report::Kind::Emitted, nullptr, {}, 0, {}});
         // Fairness (priority rule 6): every kYieldEvery children, a reentrant actor runs another

@@ -77,7 +77,11 @@ void Engine::check_stuck() {
         if (job->paused) continue;  // waiting on purpose (backpressure)
         const std::int64_t started = job->started_ns.load(std::memory_order_relaxed);
         if (started == 0) continue;
-        const double running_s = static_cast<double>(now_at - started) / 1e9;
+        // A streaming expand that still emits children is making progress: its time counts
+        // from its last child (a PDF streaming 400 pages for a minute is not stuck).
+        const std::int64_t since =
+            std::max(started, job->progress_ns.load(std::memory_order_relaxed));
+        const double running_s = static_cast<double>(now_at - since) / 1e9;
         if (running_s <= min_s) continue;  // the common case: no median needed
         if (!batch_stuck(running_s, median_batch_s(job->call), options_.stuck_factor,
                          options_.stuck_min)) {

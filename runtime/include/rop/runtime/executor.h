@@ -90,6 +90,10 @@ struct BatchJob {
     // start_ns as the driver may read it while the batch runs (stuck batches); 0 until the
     // batch starts on its actor (a queued batch is not running yet).
     std::atomic<std::int64_t> started_ns{0};
+    // When the batch last emitted a child (steady_clock ns; a streaming expand): the stuck check
+    // counts time from here, since a batch still emitting is making progress, however long it
+    // has run (a 400-page PDF streaming its pages).
+    std::atomic<std::int64_t> progress_ns{0};
     // rop::count calls of the UDF while this batch ran (written by the actor thread, read by
     // the driver after the batch's Done report); summed into CallCounters::udf_counters.
     std::map<std::string, std::uint64_t, std::less<>> udf_counters;
