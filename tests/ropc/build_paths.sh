@@ -42,16 +42,26 @@ expected='{"length":11,"tag":"from --src","text":"HELLO WORLD"}'
 [ "$(cat out.jsonl)" = "$expected" ] || fail "out.jsonl is '$(cat out.jsonl)', expected '$expected'"
 
 # Concurrency, bounded by -j: a compiler (itself at a path with a space) that logs when each
-# compile starts and ends and takes at least a second; with -j 2, the four compiles (not cached:
-# the compiler is part of each object's key) overlap exactly two at a time. It also refuses
-# -fuse-ld=lld, as a compiler without that option does: the link is done without it.
+# compile starts and ends, and holds each compile until a second one has started beside it (the
+# first and second, the third and fourth: no sleep decides it, and a driver that ran them one at
+# a time would leave the first waiting out the 60 s guard); with -j 2, the four compiles (not
+# cached: the compiler is part of each object's key) overlap exactly two at a time. It also
+# refuses -fuse-ld=lld, as a compiler without that option does: the link is done without it.
 cat > "slow c++" <<'SLOW'
 #!/usr/bin/env bash
 log="$(dirname "$0")/compile.log"
 case " $* " in
     *" -fuse-ld=lld "*) echo "c++: error: unrecognized command-line option '-fuse-ld=lld'" >&2
                         exit 1 ;;
-    *" -c "*) echo start >> "$log"; sleep 1; c++ "$@"; code=$?; echo end >> "$log"; exit $code ;;
+    *" -c "*)
+        echo start >> "$log"
+        started=$(grep -c start "$log")
+        partner=$(( (started + 1) / 2 * 2 ))  # this compile's pair has started
+        for _ in $(seq 600); do
+            [ "$(grep -c start "$log")" -ge "$partner" ] && break
+            sleep 0.1
+        done
+        c++ "$@"; code=$?; echo end >> "$log"; exit $code ;;
 esac
 exec c++ "$@"
 SLOW
