@@ -10,7 +10,8 @@ packages=(
     nlohmann-json3-dev
     libxxhash-dev                       # ropc build's cache keys (XXH3-128)
     libcli11-dev                        # ropc's and the generated binaries' command lines
-    clang-format-19                     # the format gate (tests/check_format.sh)
+    clang-format-19                     # the format gate (tests/check_format.sh): C++
+    shfmt black                         # ... shell (shfmt 3.6) and Python (black 23.1)
     libboost1.81-dev
     zlib1g-dev libpng-dev               # std.model: PNG data URLs (libpng on zlib)
     libssl-dev openssl                  # std.model: https (OpenSSL); its tests make certificates (openssl)
