@@ -227,7 +227,7 @@ TEST_CASE("checked options reach the Call with defaults filled in", "[sema][opti
     CHECK(call.options.isolation == rop::sema::Isolation::Thread);
     const auto& other = run.program->calls[3];
     CHECK(other.options.batch == 1);
-    CHECK(other.options.timeout.count() == 0);  // none
+    CHECK(other.options.timeout.count() == 0);                          // none
     CHECK(other.options.recovery == rop::sema::Recovery::IsolateTail);  // SEMANTICS.md
 }
 
