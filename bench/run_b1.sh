@@ -21,7 +21,7 @@ mkdir -p "$OUT"
 rm -f "$OUT"/b1.* "$OUT"/rayorch_*.log
 
 if [[ -n "${B1_BIN:-}" ]]; then
-    B1=$B1_BIN  # a prebuilt bench_b1
+    B1=$B1_BIN # a prebuilt bench_b1
 else
     echo "== build bench_b1 ($BUILD)"
     cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_BUILD_COMPILER=OFF \
@@ -55,7 +55,7 @@ if [[ "${SKIP_RAYORCH:-0}" != 1 ]]; then
     done
 fi
 
-find "$OUT" -name 'rayorch_*.log' -empty -delete  # keep only logs that say something
+find "$OUT" -name 'rayorch_*.log' -empty -delete # keep only logs that say something
 
 echo
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"

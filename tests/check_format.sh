@@ -8,12 +8,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fmt=${CLANG_FORMAT:-clang-format-19}
-command -v "$fmt" >/dev/null || { echo "format: $fmt not found (run tools/setup.sh)"; exit 1; }
+command -v "$fmt" >/dev/null || {
+    echo "format: $fmt not found (run tools/setup.sh)"
+    exit 1
+}
 mapfile -t files < <(git ls-files '*.h' '*.hpp' '*.cpp' '*.cc' |
     grep -vE '(^|/)fixtures/|^tests/codegen/goldens/|^tests/diagnostics/udfs/|^tests/examples/compile_error/')
 bad=()
 for f in "${files[@]}"; do
-    [ -f "$f" ] || continue  # deleted in the working tree
+    [ -f "$f" ] || continue # deleted in the working tree
     if ! "$fmt" --dry-run -Werror "$f" >/dev/null 2>&1; then bad+=("$f"); fi
 done
 if [ "${1:-}" = --fix ]; then

@@ -15,34 +15,42 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 fail=0
-includes() {  # the #include lines under DIR, as file:line:text
+includes() { # the #include lines under DIR, as file:line:text
     grep -rnE '^\s*#\s*include' "$root/$1" 2>/dev/null
 }
-check() {  # check DIR PATTERN WHY: no #include under DIR names PATTERN
+check() { # check DIR PATTERN WHY: no #include under DIR names PATTERN
     local hits
     hits=$(includes "$1" | grep -E ":\s*#\s*include\s*[<\"]($2)")
     if [ -n "$hits" ]; then
-        echo "layering violation: $3"; echo "$hits" | sed "s|$root/||"; fail=1
+        echo "layering violation: $3"
+        echo "$hits" | sed "s|$root/||"
+        fail=1
     fi
 }
-only() {  # only DIR PATTERN WHY: every #include under DIR is a standard header or names PATTERN
-    local hits   # (an empty PATTERN: standard headers only)
+only() {       # only DIR PATTERN WHY: every #include under DIR is a standard header or names PATTERN
+    local hits # (an empty PATTERN: standard headers only)
     hits=$(includes "$1" | grep -vE ":\s*#\s*include\s*<[a-z_]+>")
     [ -n "$2" ] && hits=$(echo "$hits" | grep -vE ":\s*#\s*include\s*[<\"]($2)[>\"]")
     if [ -n "$hits" ]; then
-        echo "layering violation: $3"; echo "$hits" | sed "s|$root/||"; fail=1
+        echo "layering violation: $3"
+        echo "$hits" | sed "s|$root/||"
+        fail=1
     fi
 }
 for dir in api/include/rop vocab/include/rop/vocab; do
-    [ -d "$root/$dir" ] || { echo "layering: $dir is missing"; fail=1; }
+    [ -d "$root/$dir" ] || {
+        echo "layering: $dir is missing"
+        fail=1
+    }
 done
 api='rop/(udf|codec|fields|records|byte_size)\.h'
 only api/include "$api" "the UDF API (api/) includes only the standard library and itself"
 hits=$(includes api/include | grep -E "[<\"]$api" |
-       grep -vE '/rop/records\.h:[0-9]+:\s*#\s*include\s*<rop/fields\.h>')
+    grep -vE '/rop/records\.h:[0-9]+:\s*#\s*include\s*<rop/fields\.h>')
 if [ -n "$hits" ]; then
     echo "layering violation: the UDF API's headers include each other only records.h -> fields.h"
-    echo "$hits" | sed "s|$root/||"; fail=1
+    echo "$hits" | sed "s|$root/||"
+    fail=1
 fi
 only vocab/include '' \
     "rop/vocab/ is shared by compiler and runtime: it includes only the standard library"

@@ -10,21 +10,24 @@ echo "== ropc check on every example =="
 status=0
 for f in examples/*.rop examples/*/*.rop; do
     [ -e "$f" ] || continue
-    if "$ropc" check "$f"; then echo "ok   $f"; else echo "FAIL $f"; status=1; fi
+    if "$ropc" check "$f"; then echo "ok   $f"; else
+        echo "FAIL $f"
+        status=1
+    fi
 done
 echo "== the checked plan of each example (JSON) and its Domain graph (DOT) are in out/ =="
 mkdir -p out
 for f in examples/*/*.rop; do
     [ -e "$f" ] || continue
     name=$(basename "$f" .rop)
-    "$ropc" --emit=plan "$f" > "out/$name.plan.json"
-    "$ropc" graph "$f" > "out/$name.dot"
+    "$ropc" --emit=plan "$f" >"out/$name.plan.json"
+    "$ropc" graph "$f" >"out/$name.dot"
     echo "  out/$name.plan.json  out/$name.dot"
 done
 echo "== ropc build examples/wordcount/wordcount.rop -o out/wordcount =="
 start=$(date +%s%N)
 "$ropc" build examples/wordcount/wordcount.rop -o out/wordcount
-echo "  built in $(( ($(date +%s%N) - start) / 1000000 )) ms (an unchanged rebuild comes from the cache)"
+echo "  built in $((($(date +%s%N) - start) / 1000000)) ms (an unchanged rebuild comes from the cache)"
 rm -rf out/wordcount-out
 out/wordcount --input 'files=examples/wordcount/in/*.txt' --output report=out/wordcount-out \
     --report out/wordcount-report.json
@@ -38,10 +41,10 @@ echo "  run report: out/wordcount-report.json; try: out/wordcount --help"
 echo "== ropc build examples/mineru/mineru.rop -o out/mineru =="
 "$ropc" build examples/mineru/mineru.rop -o out/mineru
 manifest=out/mineru-inputs.jsonl
-: > "$manifest"
+: >"$manifest"
 for f in "$PWD"/examples/mineru/in/*.pdf /usr/share/doc/libtasn1-doc/libtasn1.pdf \
-         /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf; do
-    if [ -r "$f" ]; then printf '{"path": "%s"}\n' "$f" >> "$manifest"; fi
+    /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf; do
+    if [ -r "$f" ]; then printf '{"path": "%s"}\n' "$f" >>"$manifest"; fi
 done
 rm -rf out/mineru-out
 set +e

@@ -12,9 +12,10 @@ for shape in $SHAPES; do
     roots=${shape%%:*} children=${shape##*:}
     for executor in $EXECUTORS; do
         for i in $(seq 1 "$REPS"); do
-            if (( i % 2 )); then order="old new"; else order="new old"; fi
+            if ((i % 2)); then order="old new"; else order="new old"; fi
             for which in $order; do
-                bin=$OLD; [[ $which == new ]] && bin=$NEW
+                bin=$OLD
+                [[ $which == new ]] && bin=$NEW
                 "$bin" --roots "$roots" --children "$children" --executor "$executor" --repeat 3 |
                     python3 -c 'import json, sys
 j = json.load(sys.stdin)

@@ -24,7 +24,7 @@ measure() {
     shift
     rm -rf out.jsonl out.jsonl.journal report.json
     # Wall time and the child's peak RSS (KiB), from getrusage.
-    python3 - "$@" >time.txt 2>run.err <<'PY' || { cat run.err; exit 1; }
+    python3 - "$@" >time.txt 2>run.err <<'PY' || {
 import resource, subprocess, sys, time
 start = time.monotonic()
 code = subprocess.run(["./tiny", "--no-progress"] + sys.argv[1:]).returncode
@@ -33,6 +33,9 @@ if code != 0:
     sys.exit(f"exit {code}")
 print(f"{wall:.1f} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}")
 PY
+        cat run.err
+        exit 1
+    }
     read -r wall kib <time.txt
     printf '%-40s %8s s  peak RSS %6d MiB  (%s lines out)\n' "$name" "$wall" $((kib / 1024)) \
         "$(wc -l <out.jsonl)"

@@ -15,8 +15,12 @@ cd "$ROOT"
 ROPC=${ROPC:-$ROOT/build/release/bin/ropc}
 OUT=${OUT:-$ROOT/bench/results/b4}
 CORES=$(nproc)
-[ -x "$ROPC" ] || { echo "b4: no ropc at $ROPC (bash tools/build.sh release first)" >&2; exit 2; }
-rm -rf "$OUT/work" "$OUT/b4.json"; mkdir -p "$OUT/work"  # keeps peer.json (run_b4_peer.sh)
+[ -x "$ROPC" ] || {
+    echo "b4: no ropc at $ROPC (bash tools/build.sh release first)" >&2
+    exit 2
+}
+rm -rf "$OUT/work" "$OUT/b4.json"
+mkdir -p "$OUT/work" # keeps peer.json (run_b4_peer.sh)
 export OMP_THREAD_LIMIT=1
 
 if [ -z "${PDFS:-}" ]; then
@@ -24,20 +28,27 @@ if [ -z "${PDFS:-}" ]; then
 /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf"
 fi
 manifest=$OUT/work/corpus.jsonl
-: > "$manifest"
+: >"$manifest"
 for f in $PDFS; do
-    [ -r "$f" ] || { echo "b4: cannot read $f (tools/setup.sh installs libtasn1-doc)" >&2; exit 2; }
-    printf '{"path": "%s"}\n' "$f" >> "$manifest"
+    [ -r "$f" ] || {
+        echo "b4: cannot read $f (tools/setup.sh installs libtasn1-doc)" >&2
+        exit 2
+    }
+    printf '{"path": "%s"}\n' "$f" >>"$manifest"
 done
 
 echo "== ropc build examples/mineru/mineru.rop (text: ocr, so every page is OCR'd as B4 measures)"
-sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" > "$OUT/work/mineru.rop"
-grep -q 'text: ocr' "$OUT/work/mineru.rop" || { echo "b4: mineru.rop has no 'text: detect'" >&2; exit 2; }
+sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" >"$OUT/work/mineru.rop"
+grep -q 'text: ocr' "$OUT/work/mineru.rop" || {
+    echo "b4: mineru.rop has no 'text: detect'" >&2
+    exit 2
+}
 "$ROPC" build "$OUT/work/mineru.rop" -o "$OUT/work/mineru"
 bin=$OUT/work/mineru
 
-run() {  # run LABEL MANIFEST EXTRA... : one run, its report in $OUT/work/LABEL.json
-    local label=$1 input=$2; shift 2
+run() { # run LABEL MANIFEST EXTRA... : one run, its report in $OUT/work/LABEL.json
+    local label=$1 input=$2
+    shift 2
     rm -rf "$OUT/work/$label-out"
     "$bin" --input "files=$input" --output "md=$OUT/work/$label-out/md" \
         --output "list=$OUT/work/$label-out/list" --report "$OUT/work/$label.json" \
@@ -47,27 +58,30 @@ run() {  # run LABEL MANIFEST EXTRA... : one run, its report in $OUT/work/LABEL.
 echo "== serial (1 OCR actor, 1 document in flight): t_page = its CPU time per page"
 start=$(date +%s%N)
 TIMEFORMAT='%3U %3S'
-cpu=$( { time run serial "$manifest" --set ocr.actors=1 --max-inflight-roots 1 >/dev/null 2>&1; } 2>&1 )
-serial_s=$(( ($(date +%s%N) - start) / 1000000 ))
+cpu=$({ time run serial "$manifest" --set ocr.actors=1 --max-inflight-roots 1 >/dev/null 2>&1; } 2>&1)
+serial_s=$((($(date +%s%N) - start) / 1000000))
 serial_cpu_ms=$(awk -v t="$cpu" 'BEGIN { split(t, a, " "); printf "%d", (a[1] + a[2]) * 1000 }')
 
 echo "== rop (as written: OCR batches across documents)"
 start=$(date +%s%N)
 run rop "$manifest"
-rop_s=$(( ($(date +%s%N) - start) / 1000000 ))
+rop_s=$((($(date +%s%N) - start) / 1000000))
 
 echo "== per-document ($CORES workers, each owns whole documents)"
 i=0
-while read -r line; do echo "$line" > "$OUT/work/doc$i.jsonl"; i=$((i + 1)); done < "$manifest"
+while read -r line; do
+    echo "$line" >"$OUT/work/doc$i.jsonl"
+    i=$((i + 1))
+done <"$manifest"
 export bin OUT
 start=$(date +%s%N)
-echo "$start" > "$OUT/work/perdoc.start"
+echo "$start" >"$OUT/work/perdoc.start"
 ls "$OUT"/work/doc*.jsonl | xargs -P "$CORES" -I{} sh -c \
     'n=$(basename {} .jsonl); date +%s%N > "$OUT/work/perdoc-$n.start"
      "$bin" --input "files={}" --output "md=$OUT/work/perdoc-$n/md" \
         --output "list=$OUT/work/perdoc-$n/list" --report "$OUT/work/perdoc-$n.json" \
         --no-progress --set ocr.actors=1 || [ $? -eq 3 ]'
-perdoc_s=$(( ($(date +%s%N) - start) / 1000000 ))
+perdoc_s=$((($(date +%s%N) - start) / 1000000))
 
 python3 - "$OUT" "$CORES" "$serial_s" "$rop_s" "$perdoc_s" "$serial_cpu_ms" <<'PY'
 import glob, json, os, sys

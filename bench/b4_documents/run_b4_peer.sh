@@ -18,8 +18,14 @@ ROPC=${ROPC:-$ROOT/build/release/bin/ropc}
 OUT=${OUT:-$ROOT/bench/results/b4}
 VENV=${VENV:-$ROOT/bench/.venv}
 WORK=$OUT/work/peer
-[ -x "$ROPC" ] || { echo "b4-peer: no ropc at $ROPC (bash tools/build.sh release first)" >&2; exit 2; }
-command -v pdftoppm >/dev/null || { echo "b4-peer: needs poppler-utils (pdftoppm)" >&2; exit 2; }
+[ -x "$ROPC" ] || {
+    echo "b4-peer: no ropc at $ROPC (bash tools/build.sh release first)" >&2
+    exit 2
+}
+command -v pdftoppm >/dev/null || {
+    echo "b4-peer: needs poppler-utils (pdftoppm)" >&2
+    exit 2
+}
 if [ -z "${PDFS:-}" ]; then
     PDFS="$(ls "$ROOT"/examples/mineru/in/*.pdf) /usr/share/doc/libtasn1-doc/libtasn1.pdf \
 /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf"
@@ -34,14 +40,17 @@ if ! "$VENV/bin/python" -c 'import ray.data, pypdfium2, tesserocr, PIL' 2>/dev/n
 fi
 "$VENV/bin/python" -c 'import tesserocr, sys; v = tesserocr.tesseract_version().split()[1]
 sys.exit(0 if v == sys.argv[1] else "b4-peer: tesserocr runs Tesseract " + v + ", rop " + sys.argv[1])' \
-    "$(pkg-config --modversion tesseract)"  # the libtesseract rop links (no CLI needed)
+    "$(pkg-config --modversion tesseract)" # the libtesseract rop links (no CLI needed)
 
 mkdir -p "$WORK"
 echo "== ropc build examples/mineru/mineru.rop with text: ocr"
-sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" > "$WORK/mineru.rop"
-grep -q 'text: ocr' "$WORK/mineru.rop" || { echo "b4-peer: mineru.rop has no 'text: detect'" >&2; exit 2; }
+sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" >"$WORK/mineru.rop"
+grep -q 'text: ocr' "$WORK/mineru.rop" || {
+    echo "b4-peer: mineru.rop has no 'text: detect'" >&2
+    exit 2
+}
 "$ROPC" build "$WORK/mineru.rop" -o "$WORK/mineru"
-cp "$WORK/mineru" "$OUT/work/mineru-peer"  # the driver clears $WORK
+cp "$WORK/mineru" "$OUT/work/mineru-peer" # the driver clears $WORK
 
 echo "== uptime before: $(uptime)"
 # shellcheck disable=SC2086

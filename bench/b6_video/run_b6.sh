@@ -50,26 +50,29 @@ echo "== ropc build (b6_stride, b6_scenes) with $ROPC"
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 now() { date +%s%N; }
 results=$work/runs.txt
-: > "$results"
+: >"$results"
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 for r in $(seq 1 "$REPEAT"); do
     start=$(now)
     for v in "$work"/videos/*.mp4; do
         ffmpeg -nostdin -hide_banner -loglevel error -threads "$CORES" -i "$v" -f null -
     done
-    echo "ffmpeg_threads $(( ($(now) - start) / 1000000 ))" >> "$results"
+    echo "ffmpeg_threads $((($(now) - start) / 1000000))" >>"$results"
     start=$(now)
     ls "$work"/videos/*.mp4 | xargs -P "$CORES" -I{} \
         ffmpeg -nostdin -hide_banner -loglevel error -threads 1 -i {} -f null -
-    echo "ffmpeg_procs $(( ($(now) - start) / 1000000 ))" >> "$results"
+    echo "ffmpeg_procs $((($(now) - start) / 1000000))" >>"$results"
     for p in stride scenes; do
         rm -rf "$work/out"
         start=$(now)
-        (cd "$work" && "./b6_$p" --no-progress --report "report-$p.json" > /dev/null)
-        echo "rop_$p $(( ($(now) - start) / 1000000 ))" >> "$results"
+        (cd "$work" && "./b6_$p" --no-progress --report "report-$p.json" >/dev/null)
+        echo "rop_$p $((($(now) - start) / 1000000))" >>"$results"
         got=$(python3 -c "import json,sys; print(sum(json.loads(l)['frames'] for l in open(sys.argv[1])))" \
-              "$work/out/$p.jsonl")
-        [ "$got" = "$frames_total" ] || { echo "b6: rop $p counted $got frames, not $frames_total" >&2; exit 1; }
+            "$work/out/$p.jsonl")
+        [ "$got" = "$frames_total" ] || {
+            echo "b6: rop $p counted $got frames, not $frames_total" >&2
+            exit 1
+        }
     done
 done
 load_after=$(cut -d' ' -f1 /proc/loadavg)

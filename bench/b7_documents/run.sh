@@ -69,16 +69,19 @@ glpk-doc_glpk=/usr/share/doc/glpk-doc/glpk.pdf
 rm -rf "$WORK"
 mkdir -p "$WORK/pdf" "$WORK/ref" "$WORK/runs"
 manifest=$WORK/corpus.jsonl
-: > "$manifest"
+: >"$manifest"
 total=0
 for entry in $CANDIDATES; do
     name=${entry%%=*}
     src=${entry#*=}
-    [ -r "$src" ] || { echo "b7: cannot read $src (skipped)" >&2; continue; }
+    [ -r "$src" ] || {
+        echo "b7: cannot read $src (skipped)" >&2
+        continue
+    }
     pdf=$WORK/pdf/$name.pdf
     case "$src" in
-        *.gz) gzip -dc "$src" > "$pdf" ;;
-        *) cp "$src" "$pdf" ;;
+    *.gz) gzip -dc "$src" >"$pdf" ;;
+    *) cp "$src" "$pdf" ;;
     esac
     pages=$(pdfinfo "$pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
     if [ -z "$pages" ] || [ $((total + pages)) -gt "$MAX_PAGES" ]; then
@@ -86,10 +89,13 @@ for entry in $CANDIDATES; do
         continue
     fi
     total=$((total + pages))
-    printf '{"path": "%s"}\n' "$pdf" >> "$manifest"
+    printf '{"path": "%s"}\n' "$pdf" >>"$manifest"
 done
-[ -s "$manifest" ] || { echo "b7: no document fits in $MAX_PAGES pages" >&2; exit 2; }
-echo "== corpus: $(wc -l < "$manifest") documents, $total pages (MAX_PAGES $MAX_PAGES)"
+[ -s "$manifest" ] || {
+    echo "b7: no document fits in $MAX_PAGES pages" >&2
+    exit 2
+}
+echo "== corpus: $(wc -l <"$manifest") documents, $total pages (MAX_PAGES $MAX_PAGES)"
 
 now() { date +%s%N; }
 TIMEFORMAT='%3U %3S'
@@ -100,15 +106,18 @@ timed() {
     shift
     load=$(cut -d' ' -f1 /proc/loadavg)
     start=$(now)
-    cpu=$( { time "$@" > "$WORK/runs/$label.log" 2>&1; } 2>&1 ) || rc=$?
+    cpu=$({ time "$@" >"$WORK/runs/$label.log" 2>&1; } 2>&1) || rc=$?
     local wall_ms=$((($(now) - start) / 1000000))
     local cpu_ms
     cpu_ms=$(awk -v t="$cpu" 'BEGIN { n = split(t, a, " "); printf "%d", (a[n-1] + a[n]) * 1000 }')
-    echo "$label $wall_ms $cpu_ms $load" >> "$WORK/runs/times.txt"
+    echo "$label $wall_ms $cpu_ms $load" >>"$WORK/runs/times.txt"
     printf '   %s: %d.%03d s wall, %d CPU-ms, rc %d\n' "$label" $((wall_ms / 1000)) \
         $((wall_ms % 1000)) "$cpu_ms" "$rc"
     # a pipeline exits 3 when some documents failed: they are reported, not fatal
-    [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || { cat "$WORK/runs/$label.log" >&2; exit 1; }
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || {
+        cat "$WORK/runs/$label.log" >&2
+        exit 1
+    }
 }
 
 # (3) The reference: pdftotext -layout per document (pages end with a form feed), timed as a row.
@@ -117,9 +126,9 @@ ref_all() {
         local pdf=${line#*\"path\": \"}
         pdf=${pdf%\"\}}
         pdftotext -layout "$pdf" "$WORK/ref/$(basename "$pdf" .pdf).txt"
-    done < "$manifest"
+    done <"$manifest"
 }
-: > "$WORK/runs/times.txt"
+: >"$WORK/runs/times.txt"
 echo "== pdftotext -layout (the reference)"
 timed pdftotext ref_all
 # The outline (bookmarks) as poppler reads it, for the heading scores.
@@ -127,18 +136,24 @@ while read -r line; do
     pdf=${line#*\"path\": \"}
     pdf=${pdf%\"\}}
     xml=$WORK/ref/$(basename "$pdf" .pdf).xml
-    pdftohtml -xml -i -stdout -q "$pdf" > "$xml" 2>/dev/null || true
-done < "$manifest"
+    pdftohtml -xml -i -stdout -q "$pdf" >"$xml" 2>/dev/null || true
+done <"$manifest"
 
 # (4) The pipelines, built with ropc from the examples (the forced-OCR variant is generated here).
 echo "== ropc build (mineru auto, mineru ocr, docling auto) with $ROPC"
 mkdir -p "$WORK/mineru_auto" "$WORK/mineru_ocr" "$WORK/docling_auto"
 grep -q 'text: detect' "$ROOT/examples/mineru/mineru.rop" ||
-    { echo "b7: examples/mineru/mineru.rop has no 'text: detect'" >&2; exit 2; }
+    {
+        echo "b7: examples/mineru/mineru.rop has no 'text: detect'" >&2
+        exit 2
+    }
 grep -q 'text: detect' "$ROOT/examples/docling/docling.rop" ||
-    { echo "b7: examples/docling/docling.rop has no 'text: detect'" >&2; exit 2; }
+    {
+        echo "b7: examples/docling/docling.rop has no 'text: detect'" >&2
+        exit 2
+    }
 cp "$ROOT/examples/mineru/mineru.rop" "$WORK/mineru_auto/mineru.rop"
-sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" > "$WORK/mineru_ocr/mineru.rop"
+sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" >"$WORK/mineru_ocr/mineru.rop"
 cp "$ROOT/examples/docling/docling.rop" "$ROOT/examples/docling/docling.hpp" "$WORK/docling_auto/"
 for v in mineru_auto mineru_ocr docling_auto; do
     # rop's extras in the content list: score.py counts the pages read from the layer by them
@@ -147,7 +162,7 @@ for v in mineru_auto mineru_ocr docling_auto; do
     (cd "$WORK/$v" && "$ROPC" build ./*.rop -o ./pipeline)
 done
 
-run_pipeline() {  # run_pipeline VARIANT: the whole corpus, default actors, --report
+run_pipeline() { # run_pipeline VARIANT: the whole corpus, default actors, --report
     local dir=$WORK/$1
     rm -rf "$dir/out"
     local extra=()
@@ -166,18 +181,18 @@ if [ "$TESS_PAGES" -gt 0 ]; then
     echo "== tesseract command line ($TESS_PAGES sample pages, $CORES at a time)"
     mkdir -p "$WORK/tesseract"
     step=$(((total + TESS_PAGES - 1) / TESS_PAGES))
-    : > "$WORK/tesseract/sample.txt"
+    : >"$WORK/tesseract/sample.txt"
     i=0
     while read -r line; do
         pdf=${line#*\"path\": \"}
         pdf=${pdf%\"\}}
         n=$(pdfinfo "$pdf" | awk '/^Pages:/ { print $2 }')
         for p in $(seq 1 "$n"); do
-            [ $((i % step)) -eq 0 ] && echo "$pdf $p" >> "$WORK/tesseract/sample.txt"
+            [ $((i % step)) -eq 0 ] && echo "$pdf $p" >>"$WORK/tesseract/sample.txt"
             i=$((i + 1))
         done
-    done < "$manifest"
-    tess_one() {  # tess_one PDF PAGE (1-based) -> $WORK/tesseract/NAME-PAGE.txt
+    done <"$manifest"
+    tess_one() { # tess_one PDF PAGE (1-based) -> $WORK/tesseract/NAME-PAGE.txt
         local base
         base=$WORK/tesseract/$(basename "$1" .pdf)-$2
         pdftoppm -r 150 -gray -png -f "$2" -l "$2" -singlefile "$1" "$base" &&
@@ -186,7 +201,7 @@ if [ "$TESS_PAGES" -gt 0 ]; then
     export -f tess_one
     export WORK
     tess_all() {
-        xargs -P "$CORES" -L 1 bash -c 'tess_one "$0" "$1"' < "$WORK/tesseract/sample.txt"
+        xargs -P "$CORES" -L 1 bash -c 'tess_one "$0" "$1"' <"$WORK/tesseract/sample.txt"
     }
     timed tesseract tess_all
 fi

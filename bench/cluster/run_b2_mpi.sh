@@ -19,18 +19,30 @@ ROUNDS=${ROUNDS:-2}
 SCALE=1 COMPRESS=1000
 if [[ ${1:-} == --quick ]]; then SCALE=0.05 COMPRESS=250 ROUNDS=1; fi
 for tool in "$ROPC" "$BENCH_STUDY"; do
-    [[ -x $tool ]] || { echo "missing $tool (build the ci preset, or set ROPC / BENCH_STUDY)" >&2; exit 2; }
+    [[ -x $tool ]] || {
+        echo "missing $tool (build the ci preset, or set ROPC / BENCH_STUDY)" >&2
+        exit 2
+    }
 done
-command -v mpirun >/dev/null || { echo "mpirun not found: apt-get install openmpi-bin libopenmpi-dev" >&2; exit 2; }
+command -v mpirun >/dev/null || {
+    echo "mpirun not found: apt-get install openmpi-bin libopenmpi-dev" >&2
+    exit 2
+}
 mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 echo "== ropc build study.rop, plain and --mpi"
 "$ROPC" build "$ROOT/bench/study/rop/study.rop" -o "$WORK/study" 2>"$WORK/build.log" ||
-    { cat "$WORK/build.log"; exit 1; }
+    {
+        cat "$WORK/build.log"
+        exit 1
+    }
 "$ROPC" build --mpi "$ROOT/bench/study/rop/study.rop" -o "$WORK/study_mpi" 2>"$WORK/build_mpi.log" ||
-    { cat "$WORK/build_mpi.log"; exit 1; }
+    {
+        cat "$WORK/build_mpi.log"
+        exit 1
+    }
 "$BENCH_STUDY" corpus --scale "$SCALE" --compress "$COMPRESS" >"$WORK/corpus.json"
 
 # The cost model the UDFs sleep, from the corpus (as bench/study/peers.py passes it).
@@ -52,8 +64,8 @@ sys.exit(code)
 PY
 
 args=(--input "$WORK/corpus.json" --output "$WORK/roots.log" --no-progress
-      --set "pages.actors=$ACTORS" --set "texts.actors=$ACTORS" --set "texts.batch=$CAP"
-      --set "documents.actors=$ACTORS" --max-inflight-roots $((4 * ACTORS)))
+    --set "pages.actors=$ACTORS" --set "texts.actors=$ACTORS" --set "texts.batch=$CAP"
+    --set "documents.actors=$ACTORS" --max-inflight-roots $((4 * ACTORS)))
 mpirun=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
 : >"$OUT/b2_mpi.jsonl"
 for round in $(seq 1 "$ROUNDS"); do

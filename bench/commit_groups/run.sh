@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 cp -r "$here/." "$work/"
 cd "$work"
 "$ropc" build commit_groups.rop -o ./commit_groups -O2 >/dev/null
-run() {  # run LABEL ARGS...: one timed run, roots/s from the report's wall time
+run() { # run LABEL ARGS...: one timed run, roots/s from the report's wall time
     local label=$1
     shift
     rm -rf out out.journal

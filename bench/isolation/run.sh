@@ -9,9 +9,9 @@ bin=${ROP_PROCESS_PIPELINE:-$root/build/ci/bin/rop_process_pipeline}
 n=${1:-20000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for ((i = 0; i < n; i++)); do echo "r$i $i"; done > "$work/docs.txt"
+for ((i = 0; i < n; i++)); do echo "r$i $i"; done >"$work/docs.txt"
 pages=$(awk '{ s += $2 % 5 + 2 } END { print s }' "$work/docs.txt")
-run() {  # run ISOLATE: prints the run's wall seconds
+run() { # run ISOLATE: prints the run's wall seconds
     ROP_TEST_SLEEP_US=1000 ROP_TEST_ISOLATE=$1 "$bin" --no-progress --commit-group 1024 \
         --input docs="$work/docs.txt" --output totals="$work/totals.txt" \
         --report "$work/report.json" --set m.batch=48 --set m.actors=2 >/dev/null

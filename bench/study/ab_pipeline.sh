@@ -13,17 +13,17 @@ mkdir -p "$OUT"
 ROUNDS=${ROUNDS:-3}
 cd "$ROOT"
 [ -x "$OUT/study_pipeline" ] || "$BUILD/bin/ropc" build bench/study/rop/study.rop -o "$OUT/study_pipeline"
-[ -f "$OUT/corpus.json" ] || "$S" corpus --scale 1 --compress 1000 > "$OUT/corpus.json"
-: > "$OUT/runs.jsonl"
+[ -f "$OUT/corpus.json" ] || "$S" corpus --scale 1 --compress 1000 >"$OUT/corpus.json"
+: >"$OUT/runs.jsonl"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$ROUNDS"); do
     python3 bench/study/peers.py --system rop-pipeline --system-name pipeline-disk-journal \
         --binary "$OUT/study_pipeline" --binary-args "--journal $OUT/j_$r.journal" \
-        --corpus "$OUT/corpus.json" --actors 64 --label main | grep "^{" >> "$OUT/runs.jsonl"
+        --corpus "$OUT/corpus.json" --actors 64 --label main | grep "^{" >>"$OUT/runs.jsonl"
     python3 bench/study/peers.py --system rop-pipeline --system-name pipeline-tmpfs-journal \
         --binary "$OUT/study_pipeline" --binary-args "--journal /dev/shm/b2j_$r.journal" \
-        --corpus "$OUT/corpus.json" --actors 64 --label main | grep "^{" >> "$OUT/runs.jsonl"
-    "$S" run --label main --strategy lineage --actors 64 --scale 1 --compress 1000 >> "$OUT/runs.jsonl"
+        --corpus "$OUT/corpus.json" --actors 64 --label main | grep "^{" >>"$OUT/runs.jsonl"
+    "$S" run --label main --strategy lineage --actors 64 --scale 1 --compress 1000 >>"$OUT/runs.jsonl"
     rm -f "$OUT"/j_*.journal /dev/shm/b2j_*.journal
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -31,8 +31,8 @@ VENV=$ROOT/bench/.venv
 # JOURNAL_DIR=/dev/shm puts it on tmpfs; DISK_JOURNAL_ROW=1 adds a "rop-pipeline-disk-journal"
 # row (the default journal path) beside such a headline row.
 JOURNAL_DIR=${JOURNAL_DIR:-}
-[[ -z $JOURNAL_DIR || ( -d $JOURNAL_DIR && -w $JOURNAL_DIR ) ]] || JOURNAL_DIR=
-pipeline() {  # label, corpus file, actors [, system name, binary flags]
+[[ -z $JOURNAL_DIR || (-d $JOURNAL_DIR && -w $JOURNAL_DIR) ]] || JOURNAL_DIR=
+pipeline() { # label, corpus file, actors [, system name, binary flags]
     [[ -n $PIPELINE ]] || return 0
     local name=${4:-rop-pipeline} journal=
     [[ -n $JOURNAL_DIR ]] && journal="--journal $JOURNAL_DIR/rop_study_$$.journal"
@@ -40,16 +40,19 @@ pipeline() {  # label, corpus file, actors [, system name, binary flags]
     echo "== $1: $name (ropc build) --actors $3 $flags" >&2
     python3 "$ROOT/bench/study/peers.py" --system rop-pipeline --system-name "$name" \
         --binary "$PIPELINE" --binary-args "$flags" --corpus "$2" --actors "$3" --label "$1" |
-        grep "^{" >> "$RUNS" || echo "$name failed" >&2
+        grep "^{" >>"$RUNS" || echo "$name failed" >&2
     [[ -z $JOURNAL_DIR ]] || rm -f "$JOURNAL_DIR/rop_study_$$.journal"
 }
 
 QUICK=0 TAIL_SWEEP=0
 for arg in "$@"; do
     case $arg in
-        --quick) QUICK=1 ;;
-        --tail-sweep) TAIL_SWEEP=1 ;;
-        *) echo "usage: bench/study/run.sh [--quick] [--tail-sweep]" >&2; exit 2 ;;
+    --quick) QUICK=1 ;;
+    --tail-sweep) TAIL_SWEEP=1 ;;
+    *)
+        echo "usage: bench/study/run.sh [--quick] [--tail-sweep]" >&2
+        exit 2
+        ;;
     esac
 done
 
@@ -65,7 +68,7 @@ fi
 SWEEP=${SWEEP:-"4 8 16 32 64"}
 PEERS=${PEERS:-"rayorch raydata daft"}
 
-if [[ "${NO_BUILD:-0}" == 1 ]]; then  # use $BUILD/bin/bench_study as it is
+if [[ "${NO_BUILD:-0}" == 1 ]]; then # use $BUILD/bin/bench_study as it is
     echo "== bench_study of $BUILD (NO_BUILD=1: not rebuilt)"
 else
     echo "== build bench_study ($BUILD)"
@@ -76,14 +79,17 @@ else
     ninja -C "$BUILD" -j2 bench_study >/dev/null
 fi
 S=$BUILD/bin/bench_study
-if [[ -z ${ROPC:-} ]]; then  # the study's own build has no compiler: use a full build's ropc
+if [[ -z ${ROPC:-} ]]; then # the study's own build has no compiler: use a full build's ropc
     for candidate in "$BUILD/bin/ropc" "$ROOT/build/release/bin/ropc" "$ROOT/build/ci/bin/ropc"; do
-        if [[ -x $candidate ]]; then ROPC=$candidate; break; fi
+        if [[ -x $candidate ]]; then
+            ROPC=$candidate
+            break
+        fi
     done
     ROPC=${ROPC:-$BUILD/bin/ropc}
 fi
 PIPELINE=
-if [[ -n ${PIPELINE_BIN:-} ]]; then  # a binary built from study.rop before
+if [[ -n ${PIPELINE_BIN:-} ]]; then # a binary built from study.rop before
     echo "== rop-pipeline: $PIPELINE_BIN (PIPELINE_BIN, not rebuilt)"
     PIPELINE=$PIPELINE_BIN
 elif [[ -x $ROPC ]] && "$ROPC" build --help >/dev/null 2>&1; then
@@ -108,17 +114,19 @@ if [[ $TAIL_SWEEP == 1 ]]; then
         echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
     } | tee "$T/machine.txt"
     TAILS=${TAILS:-"0 0.02 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.6"}
-    for r in $(seq 1 "$REPEAT"); do  # interleaved, so that load changes hit every row alike
+    for r in $( # interleaved, so that load changes hit every row alike
+        seq 1 "$REPEAT"
+    ); do
         for f in $TAILS; do
             knobs=(--tail "$f" --shuffle-fixed "${SHUFFLE_FIXED:-2}")
             for s in lineage flat-regroup; do
                 echo "== tail $f ($r): $s" >&2
                 "$S" run --label tail --strategy "$s" --actors "$MAIN_ACTORS" --scale "$SCALE" \
-                    --compress "$COMPRESS" "${knobs[@]}" >> "$T/runs.jsonl"
+                    --compress "$COMPRESS" "${knobs[@]}" >>"$T/runs.jsonl"
             done
             if [[ -n $PIPELINE ]]; then
                 [[ -f $T/corpus_$f.json ]] ||
-                    "$S" corpus --scale "$SCALE" --compress "$COMPRESS" "${knobs[@]}" > "$T/corpus_$f.json"
+                    "$S" corpus --scale "$SCALE" --compress "$COMPRESS" "${knobs[@]}" >"$T/corpus_$f.json"
                 RUNS=$T/runs.jsonl pipeline tail "$T/corpus_$f.json" "$MAIN_ACTORS"
             fi
         done
@@ -140,26 +148,28 @@ RUNS=$OUT/runs.jsonl
     echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$OUT/machine.txt"
 
-"$S" corpus --scale "$SCALE" --compress "$COMPRESS" > "$OUT/corpus.json"
-"$S" corpus --scale "$PEER_SCALE" --compress "$PEER_COMPRESS" > "$OUT/corpus_peers.json"
-"$S" corpus --b3 --roots "$B3_ROOTS" --pages "$B3_PAGES" --poison > "$OUT/corpus_b3.json"
-"$S" corpus --b3 --roots "$B3_ROOTS" --pages "$B3_PAGES" > "$OUT/corpus_b3_clean.json"
+"$S" corpus --scale "$SCALE" --compress "$COMPRESS" >"$OUT/corpus.json"
+"$S" corpus --scale "$PEER_SCALE" --compress "$PEER_COMPRESS" >"$OUT/corpus_peers.json"
+"$S" corpus --b3 --roots "$B3_ROOTS" --pages "$B3_PAGES" --poison >"$OUT/corpus_b3.json"
+"$S" corpus --b3 --roots "$B3_ROOTS" --pages "$B3_PAGES" >"$OUT/corpus_b3_clean.json"
 python3 "$ROOT/bench/study/histogram.py" "$OUT/corpus.json" "$OUT"
 
-run() {  # label, then bench_study run arguments
+run() { # label, then bench_study run arguments
     local label=$1
     shift
     echo "== $label: $*" >&2
-    "$S" run --label "$label" "$@" >> "$RUNS"
+    "$S" run --label "$label" "$@" >>"$RUNS"
 }
 
 # B2: every strategy at MAIN_ACTORS, then the sweep for rop-pipeline, lineage and flat-regroup.
-main_pipelines() {  # the headline row, then (DISK_JOURNAL_ROW=1) the journal-on-disk diagnostic
+main_pipelines() { # the headline row, then (DISK_JOURNAL_ROW=1) the journal-on-disk diagnostic
     pipeline main "$OUT/corpus.json" "$MAIN_ACTORS"
     [[ -n $JOURNAL_DIR && "${DISK_JOURNAL_ROW:-0}" == 1 ]] || return 0
     pipeline main "$OUT/corpus.json" "$MAIN_ACTORS" rop-pipeline-disk-journal ""
 }
-for r in $(seq 1 "$REPEAT"); do  # interleaved, so that load changes hit every strategy alike
+for r in $( # interleaved, so that load changes hit every strategy alike
+    seq 1 "$REPEAT"
+); do
     main_pipelines
     for s in lineage flat-regroup per-parent single-parent tbb-lineage; do
         run main --strategy "$s" --actors "$MAIN_ACTORS" --scale "$SCALE" --compress "$COMPRESS"
@@ -190,8 +200,8 @@ if [[ "${SKIP_PEERS:-0}" != 1 ]]; then
         echo "== peers: $p (actors $PEER_ACTORS per stage)" >&2
         if RAY_AUTH_MODE=disabled timeout 900 "$VENV/bin/python" "$ROOT/bench/study/peers.py" \
             --system "$p" --corpus "$OUT/corpus_peers.json" --actors "$PEER_ACTORS" --label peers \
-            > "$OUT/peer_$p.json" 2> "$OUT/peer_$p.log"; then
-            grep "^{" "$OUT/peer_$p.json" >> "$RUNS"  # Ray may print warnings on stdout
+            >"$OUT/peer_$p.json" 2>"$OUT/peer_$p.log"; then
+            grep "^{" "$OUT/peer_$p.json" >>"$RUNS" # Ray may print warnings on stdout
         else
             echo "$p: failed (exit $?), see peer_$p.log: $(tail -1 "$OUT/peer_$p.log")" | tee -a "$OUT/peers_skipped.txt"
         fi
@@ -209,15 +219,15 @@ if [[ "${SKIP_B3:-0}" != 1 ]]; then
             run b3-poison --strategy "$s" --actors 4 --b3 --roots "$B3_ROOTS" --pages "$B3_PAGES" --poison
         done
     done
-    if [[ "${SKIP_PEERS:-0}" != 1 && " $PEERS " == *" rayorch "* ]]; then  # one RayOrch pair
+    if [[ "${SKIP_PEERS:-0}" != 1 && " $PEERS " == *" rayorch "* ]]; then # one RayOrch pair
         for kind in clean poison; do
             c=$OUT/corpus_b3.json
             [[ $kind == clean ]] && c=$OUT/corpus_b3_clean.json
             echo "== b3-$kind: rayorch" >&2
             if RAY_AUTH_MODE=disabled timeout 600 "$VENV/bin/python" "$ROOT/bench/study/peers.py" \
                 --system rayorch --corpus "$c" --actors 4 --label "b3-$kind" \
-                > "$OUT/peer_b3.json" 2> "$OUT/peer_b3_$kind.log"; then
-                grep "^{" "$OUT/peer_b3.json" >> "$RUNS"
+                >"$OUT/peer_b3.json" 2>"$OUT/peer_b3_$kind.log"; then
+                grep "^{" "$OUT/peer_b3.json" >>"$RUNS"
             fi
             rm -f "$OUT/peer_b3.json"
         done
@@ -227,4 +237,4 @@ fi
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/machine.txt"
 find "$OUT" -name '*.log' -empty -delete
 python3 "$ROOT/bench/study/report.py" "$OUT" | tee "$OUT/report.md"
-gzip -f "$RUNS"  # report.py reads runs.jsonl.gz too
+gzip -f "$RUNS" # report.py reads runs.jsonl.gz too

@@ -21,10 +21,10 @@ for pipeline in batch_failure batch_item_result batch_isolated; do
     rm -rf out out.journal
     "$ropc" build "$pipeline.rop" -o "./$pipeline" -O1
     set +e
-    "./$pipeline" --report "$pipeline.json" > "$pipeline.stdout" 2> "$pipeline.stderr"
+    "./$pipeline" --report "$pipeline.json" >"$pipeline.stdout" 2>"$pipeline.stderr"
     code=$?
     set -e
-    if [ "$code" != 3 ]; then  # 3: some roots failed
+    if [ "$code" != 3 ]; then # 3: some roots failed
         echo "FAIL: $pipeline exited $code, expected 3"
         cat "$pipeline.stderr"
         exit 1

@@ -18,18 +18,27 @@ declare -A seen
 for rop in "$src"/examples/*/*.rop; do
     name=$(basename "$rop" .rop)
     if [ -n "${seen[$name]:-}" ]; then
-        echo "FAIL: two examples named $name: ${seen[$name]} and $rop"; fail=1; continue
+        echo "FAIL: two examples named $name: ${seen[$name]} and $rop"
+        fail=1
+        continue
     fi
     seen[$name]=$rop
     out=$work/$name.cpp
-    if ! (cd "$(dirname "$rop")" && "$ropc" build "$name.rop" --emit=cpp > "$out" 2> "$work/$name.err"); then
-        echo "FAIL: ropc build $name.rop --emit=cpp failed:"; cat "$work/$name.err"; fail=1; continue
+    if ! (cd "$(dirname "$rop")" && "$ropc" build "$name.rop" --emit=cpp >"$out" 2>"$work/$name.err"); then
+        echo "FAIL: ropc build $name.rop --emit=cpp failed:"
+        cat "$work/$name.err"
+        fail=1
+        continue
     fi
     golden=$goldens/$name.cpp
     if [ "$update" = 1 ]; then
-        cmp -s "$out" "$golden" || { cp "$out" "$golden"; echo "updated: tests/codegen/goldens/$name.cpp"; }
+        cmp -s "$out" "$golden" || {
+            cp "$out" "$golden"
+            echo "updated: tests/codegen/goldens/$name.cpp"
+        }
     elif [ ! -f "$golden" ]; then
-        echo "FAIL: missing golden tests/codegen/goldens/$name.cpp for ${rop#"$src"/}; $how"; fail=1
+        echo "FAIL: missing golden tests/codegen/goldens/$name.cpp for ${rop#"$src"/}; $how"
+        fail=1
     elif ! diff -u "$golden" "$out"; then
         echo "FAIL: the generated C++ of ${rop#"$src"/} differs from tests/codegen/goldens/$name.cpp (above: - golden, + now); $how"
         fail=1
@@ -40,20 +49,29 @@ for golden in "$goldens"/*.cpp; do
     name=$(basename "$golden" .cpp)
     if [ -z "${seen[$name]:-}" ]; then
         if [ "$update" = 1 ]; then
-            rm "$golden"; echo "removed: tests/codegen/goldens/$name.cpp (no example)"
+            rm "$golden"
+            echo "removed: tests/codegen/goldens/$name.cpp (no example)"
         else
-            echo "FAIL: stale golden tests/codegen/goldens/$name.cpp: no examples/*/$name.rop; $how"; fail=1
+            echo "FAIL: stale golden tests/codegen/goldens/$name.cpp: no examples/*/$name.rop; $how"
+            fail=1
         fi
     fi
 done
 for golden in "$goldens"/*.cpp; do
     [ -e "$golden" ] || continue
     long=$(awk -v f="${golden#"$src"/}" 'length > 99 { print f ":" NR ": " length " columns" }' "$golden")
-    [ -z "$long" ] || { echo "FAIL: generated lines of 100 columns or more:"; echo "$long"; fail=1; }
+    [ -z "$long" ] || {
+        echo "FAIL: generated lines of 100 columns or more:"
+        echo "$long"
+        fail=1
+    }
 done
 if [ -f "$goldens/wordcount.cpp" ]; then
-    lines=$(wc -l < "$goldens/wordcount.cpp")
-    [ "$lines" -lt 200 ] || { echo "FAIL: wordcount's generated C++ has $lines lines (want under 200)"; fail=1; }
+    lines=$(wc -l <"$goldens/wordcount.cpp")
+    [ "$lines" -lt 200 ] || {
+        echo "FAIL: wordcount's generated C++ has $lines lines (want under 200)"
+        fail=1
+    }
 fi
 [ $fail -eq 0 ] && echo "codegen goldens: ok (${#seen[@]} examples)"
 exit $fail

@@ -29,7 +29,10 @@ timed() {
     shift
     local t0 t1
     t0=$(date +%s%N)
-    "$@" 2> "$work/stderr.txt" || { cat "$work/stderr.txt"; exit 1; }
+    "$@" 2>"$work/stderr.txt" || {
+        cat "$work/stderr.txt"
+        exit 1
+    }
     t1=$(date +%s%N)
     into+=("$(ms "$t0" "$t1")")
 }
@@ -41,14 +44,14 @@ for name in "${examples[@]}"; do
     cp -r "$src/examples/$name" "$work/$name"
     cd "$work/$name"
     checks=() colds=() news=() edits=() cacheds=()
-    "$ropc" check "$name.rop" 2> /dev/null  # makes binding's prelude: check is timed warm
+    "$ropc" check "$name.rop" 2>/dev/null # makes binding's prelude: check is timed warm
     for ((i = 0; i < repeats; i++)); do
         timed checks "$ropc" check "$name.rop"
         rm -rf "$work/cache"
         timed colds "$ropc" build "$name.rop" -o "$name"
         rm -rf "$work/cache/obj" "$work/cache/bin" "$work/cache/gen" "$work/cache/pipelines"
         timed news "$ropc" build "$name.rop" -o "$name"
-        echo "# edit $i" >> "$name.rop"
+        echo "# edit $i" >>"$name.rop"
         timed edits "$ropc" build "$name.rop" -o "$name"
         timed cacheds "$ropc" build "$name.rop" -o "$name"
     done

@@ -12,11 +12,14 @@
 set -euo pipefail
 ropc=$1 src=$2 work=$3 cache=$4 pdfs=${5:-} video=${6:-}
 export ROP_CACHE_DIR=$cache
-export OMP_THREAD_LIMIT=1  # Tesseract's libgomp (docs/stdlib.md)
+export OMP_THREAD_LIMIT=1 # Tesseract's libgomp (docs/stdlib.md)
 # odls_base_sigkill_timeout 0: after a rank's non-zero exit (3: a root failed) Open MPI's mpirun
 # waits 1 to 2 s to kill the other ranks, which have exited already.
 mpirun=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca odls_base_sigkill_timeout 0)
-fail() { echo "FAIL: $*" >&2; exit 1; }
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
 "$ropc" build --help | grep -q -- "--mpi " || fail "ropc build --help does not name --mpi"
 # roots FILE: every root's name, status and failure reason from a --report file, sorted.
 roots() {
@@ -64,7 +67,7 @@ check() {
         done
         diff <(roots threads.json) <(roots mpi$np.json) ||
             fail "$name, $np ranks: the roots' statuses or reasons differ"
-        if [ "$name" = records ]; then  # an ordered sink: source order, byte for byte
+        if [ "$name" = records ]; then # an ordered sink: source order, byte for byte
             cmp threads_out/invoices.jsonl out/invoices.jsonl ||
                 fail "records, $np ranks: invoices.jsonl is not in source order"
         fi
@@ -97,7 +100,7 @@ echo "records, ranks 1 and 2 in an empty directory: the same invoices"
 # The heavy ones (poppler, Tesseract, FFmpeg; OCR costs about 1.3 CPU-s a page) run once, on 3
 # ranks: with 2, rank 1 hosts every actor and no item moves between worker ranks; with 3, page
 # images, regions and video frames made on one worker rank are fetched by the other (asserted).
-fetched() {  # NAME: the 3-rank run fetched items rank to rank
+fetched() { # NAME: the 3-rank run fetched items rank to rank
     grep -Eq "MiB of items in [1-9][0-9]* fetches rank to rank" "$work/$1/mpi3.err" ||
         fail "$1, 3 ranks: no item moved between worker ranks: $(grep -o 'mpi: .*' "$work/$1/mpi3.err")"
 }

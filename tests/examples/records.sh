@@ -14,12 +14,16 @@ cp -r "$src/examples/records/." "$work/"
 rm -rf "$work/out"
 cd "$work"
 export ROP_CACHE_DIR=$cache
-fail() { echo "FAIL: $*"; cat stderr.txt 2>/dev/null; exit 1; }
+fail() {
+    echo "FAIL: $*"
+    cat stderr.txt 2>/dev/null
+    exit 1
+}
 
 "$ropc" build records.rop -o ./records -O1
 
 set +e
-./records --report report.json --journal journal.jsonl > stdout.txt 2> stderr.txt
+./records --report report.json --journal journal.jsonl >stdout.txt 2>stderr.txt
 code=$?
 set -e
 [ "$code" = 3 ] || fail "exit $code, expected 3 (order o4 fails)"
@@ -38,7 +42,7 @@ PY
 
 # --resume of the finished run writes nothing again.
 set +e
-./records --resume --journal journal.jsonl > stdout.txt 2> stderr.txt
+./records --resume --journal journal.jsonl >stdout.txt 2>stderr.txt
 code=$?
 set -e
 [ "$code" = 3 ] || fail "--resume: exit $code, expected 3"
@@ -47,7 +51,7 @@ diff -u "$expected" out/invoices.jsonl || fail "--resume changed out/invoices.js
 # More actors, more out of order: the same bytes.
 rm -rf out
 set +e
-./records --set invoices.actors=8 > stdout.txt 2> stderr.txt
+./records --set invoices.actors=8 >stdout.txt 2>stderr.txt
 code=$?
 set -e
 [ "$code" = 3 ] || fail "actors 8: exit $code, expected 3"
@@ -58,17 +62,17 @@ printf '%s\n' \
     '{"id":"o1","customer":{"name":"Ann"},"items":[],"quantity":2,"unit_price":4.5}' \
     '{"id":"o2","customer":{"name":"Bo"},"items":[],"quantity":"seven","unit_price":1}' \
     '{"id":"o3","customer":{},"items":[],"quantity":1,"unit_price":1}' \
-    '{"id":"o4","customer":{"name":"Di"},"items":["a",3],"quantity":1,"unit_price":1}' > bad.jsonl
+    '{"id":"o4","customer":{"name":"Di"},"items":["a",3],"quantity":1,"unit_price":1}' >bad.jsonl
 rm -rf out
 set +e
-./records --input orders=bad.jsonl > stdout.txt 2> stderr.txt
+./records --input orders=bad.jsonl >stdout.txt 2>stderr.txt
 code=$?
 set -e
 [ "$code" = 2 ] || fail "bad input: exit $code, expected 2"
 for line in "input 'orders': 3 bad records in bad.jsonl:" \
-            "  bad.jsonl:2: field 'quantity': expected an integer, got \"seven\"" \
-            "  bad.jsonl:3: field 'customer.name': missing" \
-            "  bad.jsonl:4: field 'items[1]': expected a string, got 3"; do
+    "  bad.jsonl:2: field 'quantity': expected an integer, got \"seven\"" \
+    "  bad.jsonl:3: field 'customer.name': missing" \
+    "  bad.jsonl:4: field 'items[1]': expected a string, got 3"; do
     grep -qF -- "$line" stderr.txt || fail "bad input: stderr lacks: $line"
 done
 [ ! -s out/invoices.jsonl ] || fail "bad input: invoices were written"

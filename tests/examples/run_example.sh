@@ -17,23 +17,23 @@ now() { date +%s%N; }
 t0=$(now)
 "$ropc" build "$name.rop" -o "./$name" -O1
 t1=$(now)
-touch "$name.rop"  # same contents: still a cache hit
+touch "$name.rop" # same contents: still a cache hit
 "$ropc" build "$name.rop" -o "./$name.again" -O1
 t2=$(now)
-cold=$(( (t1 - t0) / 1000000 ))
-cached=$(( (t2 - t1) / 1000000 ))
+cold=$(((t1 - t0) / 1000000))
+cached=$(((t2 - t1) / 1000000))
 echo "ropc build $name: first ${cold} ms, unchanged rebuild ${cached} ms"
 cmp "./$name" "./$name.again"
-if (( cached >= 1000 )); then
+if ((cached >= 1000)); then
     echo "FAIL: the unchanged rebuild took ${cached} ms (should be well under a second)"
     exit 1
 fi
 
-"./$name" --help > help.txt
+"./$name" --help >help.txt
 grep -q -- "--input" help.txt
 
 set +e
-"./$name" --report report.json --journal journal.jsonl > stdout.txt 2> stderr.txt
+"./$name" --report report.json --journal journal.jsonl >stdout.txt 2>stderr.txt
 code=$?
 set -e
 expected_exit=$(cat "$golden/expected_exit")
@@ -51,7 +51,10 @@ if ! diff -r -x .rop-names -x '*.jsonl' "$golden/expected" out; then
 fi
 for f in out/*.jsonl; do
     [ -e "$f" ] || continue
-    [ -e "$golden/expected/${f##*/}" ] || { echo "FAIL: only in out: ${f##*/}"; exit 1; }
+    [ -e "$golden/expected/${f##*/}" ] || {
+        echo "FAIL: only in out: ${f##*/}"
+        exit 1
+    }
 done
 for f in "$golden"/expected/*.jsonl; do
     [ -e "$f" ] || continue

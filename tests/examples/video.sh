@@ -16,10 +16,10 @@ cd "$work"
 export ROP_CACHE_DIR=$cache
 "$ropc" build video.rop -o ./video -O1
 set +e
-./video --report report.json > stdout.txt 2> stderr.txt
+./video --report report.json >stdout.txt 2>stderr.txt
 code=$?
 set -e
-if [ "$code" != 3 ]; then  # 3: some roots failed (the broken ones), the rest ok
+if [ "$code" != 3 ]; then # 3: some roots failed (the broken ones), the rest ok
     echo "FAIL: exit $code, expected 3"
     cat stderr.txt
     exit 1

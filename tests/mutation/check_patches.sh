@@ -11,9 +11,18 @@ n=0
 for p in "$root"/tests/mutation/mutations/*.patch; do
     name=$(basename "$p" .patch)
     n=$((n + 1))
-    grep -q "^mutation: $name$" "$p" || { echo "$name: no 'mutation: $name' line"; fail=1; }
-    grep -q '^rule: ' "$p" || { echo "$name: no 'rule:' line"; fail=1; }
-    grep -q '^killed-by: ' "$p" || { echo "$name: no 'killed-by:' line"; fail=1; }
+    grep -q "^mutation: $name$" "$p" || {
+        echo "$name: no 'mutation: $name' line"
+        fail=1
+    }
+    grep -q '^rule: ' "$p" || {
+        echo "$name: no 'rule:' line"
+        fail=1
+    }
+    grep -q '^killed-by: ' "$p" || {
+        echo "$name: no 'killed-by:' line"
+        fail=1
+    }
     if ! patch -d "$root" -p1 -s --dry-run <"$p" >/dev/null 2>&1; then
         echo "$name: does not apply to the current sources (update the patch)"
         fail=1
@@ -28,13 +37,16 @@ for p in "$root"/tests/mutation/mutations/*.patch; do
             continue
         fi
         matched=$(cd "$bin" && eval "./$exe --list-tests $filter" | grep -oE '^[0-9]+ matching test case' |
-                  grep -oE '^[0-9]+')
+            grep -oE '^[0-9]+')
         if [ "${matched:-0}" -eq 0 ]; then
             echo "$name: killed-by '$spec' matches no test"
             fail=1
         fi
     done < <(sed -n 's/^killed-by: //p' "$p")
 done
-[ $n -gt 0 ] || { echo "no mutations found"; exit 1; }
+[ $n -gt 0 ] || {
+    echo "no mutations found"
+    exit 1
+}
 [ $fail -eq 0 ] && echo "mutation patches: $n apply and name existing tests"
 exit $fail

@@ -23,9 +23,12 @@ all=0
 filters=()
 for arg in "$@"; do
     case "$arg" in
-        --all) all=1 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-        *) filters+=("$arg") ;;
+    --all) all=1 ;;
+    -h | --help)
+        sed -n '2,18p' "$0"
+        exit 0
+        ;;
+    *) filters+=("$arg") ;;
     esac
 done
 
@@ -59,13 +62,17 @@ while IFS= read -r f; do
 done < <(sort -u "$dirty")
 
 targets=(rop_runtime_tests rop_runtime_reference_tests rop_conformance_tests rop_kill_pipeline
-         rop_kill_resume_test)
+    rop_kill_resume_test)
 echo "== mutation suite: ${#patches[@]} mutations, scratch build in $bld =="
 cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_WERROR=OFF \
     -DROP_BUILD_COMPILER=OFF -DROP_BUILD_STDLIB=OFF -DROP_BUILD_BENCH=OFF >"$work/configure.log"
 cmake --build "$bld" -j "$jobs" --target "${targets[@]}" >"$work/build.log" 2>&1 ||
-    { tail -30 "$work/build.log"; echo "mutation suite: the unmutated tree does not build"; exit 2; }
-: >"$dirty"  # the objects are the unmutated tree's now
+    {
+        tail -30 "$work/build.log"
+        echo "mutation suite: the unmutated tree does not build"
+        exit 2
+    }
+: >"$dirty" # the objects are the unmutated tree's now
 
 # Baseline: every killed-by command must match tests and pass on the unmutated tree, or a
 # "kill" would mean nothing (Catch2 also exits non-zero when a filter matches no test). Each
@@ -121,7 +128,7 @@ for p in "${patches[@]}"; do
     revert() {
         for f in $(touched "$p"); do cp "$work/pristine/$f" "$src/$f" && touch "$src/$f"; done
     }
-    trap revert EXIT  # an interrupted run leaves the scratch copy unmutated
+    trap revert EXIT # an interrupted run leaves the scratch copy unmutated
     if ! cmake --build "$bld" -j "$jobs" --target "${need[@]}" >>"$log" 2>&1; then
         revert
         trap - EXIT
@@ -153,5 +160,5 @@ printf '%s\n' "${results[@]}" | tee "$work/results.txt" | while IFS='|' read -r 
     printf '  %-32s %s\n' "$name" "$verdict"
 done
 killed=$(grep -c '|killed by' "$work/results.txt" || true)
-echo "mutations: $killed passed, $(( ${#patches[@]} - killed )) failed"
+echo "mutations: $killed passed, $((${#patches[@]} - killed)) failed"
 exit $bad

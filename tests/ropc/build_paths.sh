@@ -10,10 +10,14 @@ rm -rf "$work" && mkdir -p "$work" && cp -r "$fixture/." "$work/" && cd "$work"
 mkdir -p "src dir \"x\"" "out dir"
 mv extra.cpp "src dir \"x\"/it's extra.cpp"
 rm -rf "$cache"
-fail() { echo "FAIL: $*"; cat stderr.txt; exit 1; }
+fail() {
+    echo "FAIL: $*"
+    cat stderr.txt
+    exit 1
+}
 
 # Without the --src file, count::tag() is undefined: the link fails (exit 1), naming it.
-ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/it's bin" 2> stderr.txt
+ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/it's bin" 2>stderr.txt
 code=$?
 [ "$code" = 1 ] || fail "exit $code without --src, expected 1"
 grep -q "count::tag" stderr.txt || fail "the link error does not name count::tag"
@@ -21,7 +25,7 @@ grep -q "^ropc: error: linking 'out dir/it's bin' failed$" stderr.txt || fail "n
 [ ! -e "out dir/it's bin" ] || fail "a failed link wrote a binary"
 
 ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/it's bin" \
-    --src "src dir \"x\"/it's extra.cpp" -j 4 -v 2> stderr.txt
+    --src "src dir \"x\"/it's extra.cpp" -j 4 -v 2>stderr.txt
 code=$?
 [ "$code" = 0 ] || fail "exit $code with --src, expected 0"
 compiles=$(grep -c -- " -c " stderr.txt)
@@ -32,12 +36,15 @@ grep -q "cache: .*/count/count.cpp unchanged" stderr.txt || fail "count.cpp not 
 grep -q -- "-c '.*/src dir \"x\"/it'\\\\''s extra.cpp'" stderr.txt || fail "-v quoting of --src"
 [ -x "out dir/it's bin" ] || fail "no binary at 'out dir/it's bin'"
 # LLVM's linker links when it is on PATH.
-if command -v ld.lld > /dev/null; then
+if command -v ld.lld >/dev/null; then
     grep -q -- "-pthread -fuse-ld=lld -o " stderr.txt || fail "ld.lld is on PATH, not linked with it"
 fi
 
 rm -f out.jsonl
-"./out dir/it's bin" > run.txt 2>&1 || { cat run.txt; fail "the binary failed"; }
+"./out dir/it's bin" >run.txt 2>&1 || {
+    cat run.txt
+    fail "the binary failed"
+}
 expected='{"length":11,"tag":"from --src","text":"HELLO WORLD"}'
 [ "$(cat out.jsonl)" = "$expected" ] || fail "out.jsonl is '$(cat out.jsonl)', expected '$expected'"
 
@@ -47,7 +54,7 @@ expected='{"length":11,"tag":"from --src","text":"HELLO WORLD"}'
 # a time would leave the first waiting out the 60 s guard); with -j 2, the four compiles (not
 # cached: the compiler is part of each object's key) overlap exactly two at a time. It also
 # refuses -fuse-ld=lld, as a compiler without that option does: the link is done without it.
-cat > "slow c++" <<'SLOW'
+cat >"slow c++" <<'SLOW'
 #!/usr/bin/env bash
 log="$(dirname "$0")/compile.log"
 case " $* " in
@@ -68,17 +75,20 @@ SLOW
 chmod +x "slow c++"
 rm -f compile.log
 ROP_CACHE_DIR=$cache "$ropc" build two_uses.rop -o "out dir/slow bin" --cxx "$work/slow c++" \
-    --src "src dir \"x\"/it's extra.cpp" -j 2 -v 2> stderr.txt || fail "the -j 2 build failed"
-if command -v ld.lld > /dev/null; then
+    --src "src dir \"x\"/it's extra.cpp" -j 2 -v 2>stderr.txt || fail "the -j 2 build failed"
+if command -v ld.lld >/dev/null; then
     grep -q "^ropc: the C++ compiler does not take -fuse-ld=lld: " stderr.txt ||
         fail "no note on linking without lld"
 fi
-"./out dir/slow bin" --help > /dev/null 2>&1 || fail "the binary linked without lld does not run"
+"./out dir/slow bin" --help >/dev/null 2>&1 || fail "the binary linked without lld does not run"
 now=0 most=0 count=0
 while read -r event; do
-    if [ "$event" = start ]; then now=$((now + 1)); count=$((count + 1)); else now=$((now - 1)); fi
-    (( now > most )) && most=$now
-done < compile.log
+    if [ "$event" = start ]; then
+        now=$((now + 1))
+        count=$((count + 1))
+    else now=$((now - 1)); fi
+    ((now > most)) && most=$now
+done <compile.log
 [ "$count" = 4 ] || fail "$count compiles, expected 4"
 [ "$most" = 2 ] || fail "at most $most compiles ran at once with -j 2, expected 2"
 echo "ok"

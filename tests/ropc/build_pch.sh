@@ -10,11 +10,11 @@
 set -uo pipefail
 ropc=$1 src=$2 fixture=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/rop/bin" "$work/rop/include"
-source "$(dirname "$0")/fixture_build.sh"  # fail, build, has, hasnt, gen_compile
+source "$(dirname "$0")/fixture_build.sh" # fail, build, has, hasnt, gen_compile
 
 # The installed layout find_toolchain recognizes: bin/ropc, include/ (runtime and stdlib headers
 # merged, as `cmake --install` writes them), lib/ (the build tree's libraries).
-ln "$ropc" "$work/rop/bin/ropc" 2> /dev/null || cp "$ropc" "$work/rop/bin/ropc"
+ln "$ropc" "$work/rop/bin/ropc" 2>/dev/null || cp "$ropc" "$work/rop/bin/ropc"
 ln -s "$(cd "$(dirname "$ropc")/../lib" && pwd)" "$work/rop/lib"
 cp -r "$src/runtime/include/." "$src/api/include/." "$src/vocab/include/." \
     "$src/stdlib/include/." "$work/rop/include/"
@@ -59,10 +59,10 @@ gen_compile | grep -q -- "-include $(dirname "$pch_o1")/rop_pch.h" || fail "-O1 
 [ -s "$pch" ] || fail "the -O2 image is gone"
 
 # 4. An edited header: the image is stale and made again; the generated file recompiles.
-echo "// edited" >> "$work/rop/include/rop/runtime/generated.h"
+echo "// edited" >>"$work/rop/include/rop/runtime/generated.h"
 build one
 has "cache: precompiled header $pch is stale, making it again"
-gen_compile > /dev/null || fail "one's generated file was not recompiled"
+gen_compile >/dev/null || fail "one's generated file was not recompiled"
 build one
 has "cache: unchanged"
 
@@ -70,7 +70,7 @@ has "cache: unchanged"
 # a) Not an image at all: GCC warns (-Winvalid-pch) and reads the headers; ropc shows a -v
 #    note instead of the warning and drops the image.
 manifest=$(dirname "$pch")/manifest
-head -c 4096 /dev/urandom > "$pch"
+head -c 4096 /dev/urandom >"$pch"
 sed -i "\| $pch$|d" "$manifest"
 build three
 has "precompiled header $pch not used"

@@ -10,7 +10,7 @@
 set -uo pipefail
 ropc=$1 fixture=$2 work=$3
 rm -rf "$work" && mkdir -p "$work/rop/bin"
-source "$(dirname "$0")/fixture_build.sh"  # fail, build, has, hasnt
+source "$(dirname "$0")/fixture_build.sh" # fail, build, has, hasnt
 
 # A symbolic link: ropc finds rop's headers, libraries and seed where the real one is.
 ln -s "$ropc" "$work/rop/bin/ropc"
@@ -19,13 +19,13 @@ export ROP_CACHE_DIR=$work/cache
 unset ROP_CACHE_MAX_SIZE
 seed=$(cd "$(dirname "$ropc")/.." && pwd)/lib/rop/cache
 snapshot() { [ -d "$seed" ] && find "$seed" -printf '%p %s %T@ %i\n' | sort; }
-snapshot > "$work/seed.before"
+snapshot >"$work/seed.before"
 
 # 1. Usage errors (exit 2, the message).
-usage() {  # usage EXPECTED ARGS...
+usage() { # usage EXPECTED ARGS...
     local expected=$1
     shift
-    "$rop" "$@" > "$work/out.txt" 2> "$work/stderr.txt"
+    "$rop" "$@" >"$work/out.txt" 2>"$work/stderr.txt"
     [ $? = 2 ] || fail "ropc $* did not exit 2: $(cat "$work/out.txt")"
     grep -qF -- "$expected" "$work/stderr.txt" || fail "ropc $*: no '$expected'"
 }
@@ -44,7 +44,7 @@ ROP_CACHE_MAX_SIZE=lots usage "ROP_CACHE_MAX_SIZE is 'lots', not a size" cache
 # A build refuses it before doing anything.
 cp -r "$fixture/." "$work/refused"
 (cd "$work/refused" && ROP_CACHE_MAX_SIZE=lots "$rop" build two_uses.rop -o bin) \
-    > /dev/null 2> "$work/stderr.txt"
+    >/dev/null 2>"$work/stderr.txt"
 [ $? = 2 ] || fail "a build with ROP_CACHE_MAX_SIZE=lots did not exit 2"
 grep -qF "ropc: error: ROP_CACHE_MAX_SIZE is 'lots', not a size (e.g. 5G, 500M; 0 for no limit)" \
     "$work/stderr.txt" || fail "the build's message: $(cat "$work/stderr.txt")"
@@ -52,11 +52,11 @@ grep -qF "ropc: error: ROP_CACHE_MAX_SIZE is 'lots', not a size (e.g. 5G, 500M; 
 
 # info PART: the number of PART's entries `ropc cache info` lists.
 info() {
-    "$rop" cache info > "$work/info.txt" 2>&1 || fail "ropc cache info: $(cat "$work/info.txt")"
+    "$rop" cache info >"$work/info.txt" 2>&1 || fail "ropc cache info: $(cat "$work/info.txt")"
     awk -v part="$1" '$1 == part { print $2 }' "$work/info.txt"
 }
 total() {
-    "$rop" cache info > "$work/info.txt" 2>&1 || fail "ropc cache info: $(cat "$work/info.txt")"
+    "$rop" cache info >"$work/info.txt" 2>&1 || fail "ropc cache info: $(cat "$work/info.txt")"
     sed -n 's/^total: \([0-9]*\) entr.*/\1/p' "$work/info.txt"
 }
 age_all() { find "$ROP_CACHE_DIR" -exec touch -h -d '3 days ago' {} +; }
@@ -64,7 +64,7 @@ age_all() { find "$ROP_CACHE_DIR" -exec touch -h -d '3 days ago' {} +; }
 # regular expression, whole line).
 prune_matches() {
     local expected=${*: -1}
-    "$rop" cache prune "${@:1:$#-1}" > "$work/prune.txt" 2>&1 ||
+    "$rop" cache prune "${@:1:$#-1}" >"$work/prune.txt" 2>&1 ||
         fail "ropc cache prune ${*:1:$#-1}: $(cat "$work/prune.txt")"
     grep -qx -- "$expected" "$work/prune.txt" ||
         fail "ropc cache prune ${*:1:$#-1}: no line '$expected' in: $(cat "$work/prune.txt")"
@@ -75,7 +75,7 @@ prune_matches() {
 [ "$(total)" = 0 ] || fail "a new cache has entries: $(cat "$work/info.txt")"
 grep -qx "limit: 5.0 GiB (the default; ROP_CACHE_MAX_SIZE sets it)" "$work/info.txt" ||
     fail "the default limit: $(cat "$work/info.txt")"
-"$rop" warm > /dev/null 2> "$work/stderr.txt" || fail "ropc warm failed"
+"$rop" warm >/dev/null 2>"$work/stderr.txt" || fail "ropc warm failed"
 [ "$(info pch)" = 1 ] && [ "$(info bind)" = 1 ] || fail "after warm: $(cat "$work/info.txt")"
 build one
 [ "$(info obj)" = 4 ] ||
@@ -94,14 +94,14 @@ prune_matches --older-than 1d --dry-run "would remove 6 entries (.*): 4 obj, 1 p
 prune_matches --older-than 1d "removed 6 entries (.*): 4 obj, 1 pch, 1 bind"
 [ "$(info bin)" = 1 ] && [ "$(info pipelines)" = 1 ] && [ "$(info gen)" = 1 ] &&
     [ "$(total)" = 3 ] || fail "after pruning by age: $(cat "$work/info.txt")"
-build one  # the binary is still cached: nothing to compile
+build one # the binary is still cached: nothing to compile
 has "cache: unchanged"
 
 # 4. An edited pipeline: its 3 UDF objects, the precompiled headers and binding's prelude are
 #    reused and marked; its old generated code, object and binary are not.
-build one --keep-cpp "$work/kept"  # the full path (not the fast one): the objects again
+build one --keep-cpp "$work/kept" # the full path (not the fast one): the objects again
 age_all
-echo "# edited" >> "$work/one/two_uses.rop"
+echo "# edited" >>"$work/one/two_uses.rop"
 build one
 has "extra.cpp unchanged"
 prune_matches --older-than 1d --dry-run "would remove 3 entries (.*): 1 obj, 1 bin, 1 gen"
@@ -119,32 +119,32 @@ prune_matches --older-than 1d --dry-run "would remove 0 entries (0 B)"
 [ "$(info obj)" = 4 ] && [ "$(info bin)" = 1 ] && [ "$(info gen)" = 1 ] ||
     fail "the build past the limit lost its own entries: $(cat "$work/info.txt")"
 (cd "$work/small" && ROP_CACHE_MAX_SIZE=1K "$rop" build two_uses.rop -o bin --src extra.cpp -v) \
-    2> "$work/stderr.txt" || fail "a rebuild under the limit failed"
+    2>"$work/stderr.txt" || fail "a rebuild under the limit failed"
 has "cache: unchanged"
 
 # 6. Leftovers of an interrupted build go on any prune; a running build's (recent) stay.
-echo partial > "$ROP_CACHE_DIR/obj/0123.o.tmp.4242"
+echo partial >"$ROP_CACHE_DIR/obj/0123.o.tmp.4242"
 touch -d '1 hour ago' "$ROP_CACHE_DIR/obj/0123.o.tmp.4242"
-echo partial > "$ROP_CACHE_DIR/bin/4567.tmp.4343"
+echo partial >"$ROP_CACHE_DIR/bin/4567.tmp.4343"
 [ "$(info temp)" = 2 ] || fail "the leftovers are not listed: $(cat "$work/info.txt")"
 prune_matches "removed 1 entry (8 B): 1 temp"
 [ ! -e "$ROP_CACHE_DIR/obj/0123.o.tmp.4242" ] && [ -e "$ROP_CACHE_DIR/bin/4567.tmp.4343" ] ||
     fail "the wrong leftover went"
 # Recent entries stay under --max-size 0, and are counted.
-"$rop" cache prune --max-size 0 > "$work/prune.txt" || fail "prune --max-size 0"
+"$rop" cache prune --max-size 0 >"$work/prune.txt" || fail "prune --max-size 0"
 grep -qE "^kept [0-9]+ entries used in the last 5 min, which a running build may need$" \
     "$work/prune.txt" || fail "no kept line: $(cat "$work/prune.txt")"
 [ "$(info bin)" = 1 ] || fail "--max-size 0 removed a recent binary: $(cat "$work/info.txt")"
 
 # 7. clear: nothing left (not even recent entries); the next build works from scratch.
-"$rop" cache clear --dry-run > "$work/clear.txt" || fail "clear --dry-run"
+"$rop" cache clear --dry-run >"$work/clear.txt" || fail "clear --dry-run"
 [ "$(total)" -gt 0 ] || fail "clear --dry-run removed entries"
-"$rop" cache clear > "$work/clear.txt" || fail "ropc cache clear: $(cat "$work/clear.txt")"
+"$rop" cache clear >"$work/clear.txt" || fail "ropc cache clear: $(cat "$work/clear.txt")"
 grep -qx "left: 0 entries, 0 B" "$work/clear.txt" || fail "clear: $(cat "$work/clear.txt")"
 [ "$(total)" = 0 ] || fail "entries after clear: $(cat "$work/info.txt")"
 build one
 hasnt "cache: unchanged"
 
 # 8. rop's seed: not one file changed.
-snapshot | diff "$work/seed.before" - > /dev/null || fail "the seed changed"
+snapshot | diff "$work/seed.before" - >/dev/null || fail "the seed changed"
 echo "cache_command: ok"

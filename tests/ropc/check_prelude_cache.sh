@@ -11,14 +11,17 @@
 set -uo pipefail
 ropc=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work/rop/bin" "$work/rop/include" "$work/p"
-fail() { echo "FAIL: $*"; exit 1; }
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
 
 # The installed layout find_toolchain recognizes (`ropc check` needs no libraries).
-ln "$ropc" "$work/rop/bin/ropc" 2> /dev/null || cp "$ropc" "$work/rop/bin/ropc"
+ln "$ropc" "$work/rop/bin/ropc" 2>/dev/null || cp "$ropc" "$work/rop/bin/ropc"
 cp -r "$src/runtime/include/." "$src/api/include/." "$src/vocab/include/." \
     "$src/stdlib/include/." "$work/rop/include/"
 
-cat > "$work/p/p.rop" << 'EOF'
+cat >"$work/p/p.rop" <<'EOF'
 pipeline p;
 use "p.hpp";
 
@@ -29,8 +32,8 @@ sizes = map text with p.size;
 
 sink sizes -> std.io.Jsonl(path: "out.jsonl");
 EOF
-write_header() {  # write_header PARAMETER_TYPE [EXTRA_LINE]
-    cat > "$work/p/p.hpp" << EOF
+write_header() { # write_header PARAMETER_TYPE [EXTRA_LINE]
+    cat >"$work/p/p.hpp" <<EOF
 #pragma once
 
 #include <string>
@@ -49,17 +52,23 @@ EOF
 # check NAME: `ropc check p.rop` with the cache in $work/cache, its stderr, stdout and exit
 # status in NAME.txt; then the same with a cache it cannot create (below a regular file), which
 # must print the same bytes.
-: > "$work/not-a-dir"
+: >"$work/not-a-dir"
 check() {
-    (cd "$work/p" && ROP_CACHE_DIR=$work/cache "$work/rop/bin/ropc" check --color=never p.rop \
-        > "$work/$1.txt" 2>&1; echo "exit $?" >> "$work/$1.txt")
-    (cd "$work/p" && ROP_CACHE_DIR=$work/not-a-dir/cache "$work/rop/bin/ropc" check \
-        --color=never p.rop > "$work/$1.full.txt" 2>&1; echo "exit $?" >> "$work/$1.full.txt")
+    (
+        cd "$work/p" && ROP_CACHE_DIR=$work/cache "$work/rop/bin/ropc" check --color=never p.rop \
+            >"$work/$1.txt" 2>&1
+        echo "exit $?" >>"$work/$1.txt"
+    )
+    (
+        cd "$work/p" && ROP_CACHE_DIR=$work/not-a-dir/cache "$work/rop/bin/ropc" check \
+            --color=never p.rop >"$work/$1.full.txt" 2>&1
+        echo "exit $?" >>"$work/$1.full.txt"
+    )
     cmp -s "$work/$1.txt" "$work/$1.full.txt" ||
         fail "$1: the output with the prelude differs from a full parse's:
 $(diff "$work/$1.full.txt" "$work/$1.txt")"
 }
-prelude() {  # the one cached prelude
+prelude() { # the one cached prelude
     local files=("$work"/cache/bind/rop-bind-prelude-*.pch)
     [ "${#files[@]}" = 1 ] && [ -f "${files[0]}" ] || fail "not one prelude: ${files[*]}"
     [ "$(head -c 4 "${files[0]}")" = "CPCH" ] || fail "${files[0]} is not a Clang PCH"
@@ -98,7 +107,7 @@ grep -qxF "p.rop:2:5: error: C++ error in UDF header 'p.hpp': no type named 'Pre
 in namespace 'rop' [E0508]" "$work/probe_missing.txt" &&
     grep -qxF "p.hpp:9:6: note: Clang reports it here" "$work/probe_missing.txt" ||
     fail "no E0508 for rop::PreludeProbe at p.hpp:9:6: $(cat "$work/probe_missing.txt")"
-echo "namespace rop { struct PreludeProbe {}; }" >> "$work/rop/include/rop/udf.h"
+echo "namespace rop { struct PreludeProbe {}; }" >>"$work/rop/include/rop/udf.h"
 check probe_declared
 [ "$(cat "$work/probe_declared.txt")" = "exit 0" ] ||
     fail "the edited rop/udf.h was not seen: $(cat "$work/probe_declared.txt")"
@@ -110,7 +119,7 @@ check stdlib_probe_missing
 grep -qxF "p.rop:2:5: error: C++ error in UDF header 'p.hpp': no type named 'StdlibProbe' in \
 namespace 'rop::stdlib' [E0508]" "$work/stdlib_probe_missing.txt" ||
     fail "no E0508 for rop::stdlib::StdlibProbe: $(cat "$work/stdlib_probe_missing.txt")"
-echo "namespace rop::stdlib { struct StdlibProbe {}; }" >> "$work/rop/include/rop/stdlib/types.h"
+echo "namespace rop::stdlib { struct StdlibProbe {}; }" >>"$work/rop/include/rop/stdlib/types.h"
 check stdlib_probe_declared
 [ "$(cat "$work/stdlib_probe_declared.txt")" = "exit 0" ] ||
     fail "the edited rop/stdlib/types.h was not seen: $(cat "$work/stdlib_probe_declared.txt")"
@@ -123,7 +132,7 @@ write_header "int"
 check reference
 for damage in garbage truncated; do
     if [ $damage = garbage ]; then
-        head -c 4096 /dev/urandom > "$pch"
+        head -c 4096 /dev/urandom >"$pch"
     else
         truncate -s $(($(stat -c %s "$pch") / 2)) "$pch"
     fi
@@ -137,9 +146,9 @@ done
 # 5. A C++ error in a stdlib header: the prelude that would hold it cannot be made, so the plain
 #    one (rop/udf.h and the standard headers) is used, with the same output as a full parse.
 cp "$work/rop/include/rop/stdlib/video.h" "$work/video.h"
-echo "namespace rop::stdlib { BrokenProbe broken(); }" >> "$work/rop/include/rop/stdlib/video.h"
+echo "namespace rop::stdlib { BrokenProbe broken(); }" >>"$work/rop/include/rop/stdlib/video.h"
 check stdlib_error
-line=$(wc -l < "$work/rop/include/rop/stdlib/video.h")
+line=$(wc -l <"$work/rop/include/rop/stdlib/video.h")
 grep -q "^p.rop:4:23: error: .*video.h': unknown type name 'BrokenProbe' \[E0508\]$" \
     "$work/stdlib_error.txt" &&
     grep -qF "/rop/include/rop/stdlib/video.h:$line:25: note: Clang reports it here" \

@@ -17,10 +17,10 @@ cd "$work"
 export OMP_THREAD_LIMIT=1
 "$ropc" build mineru.rop -o ./mineru -O1 >/dev/null
 cp "$good" alone/in/good.pdf
-python3 "$src/tests/soak/mutate_pdfs.py" "$good" all/in "$count" "$seed" > mutations.txt
-(cd alone && ../mineru --no-progress --report report.json > /dev/null 2> stderr.txt)
+python3 "$src/tests/soak/mutate_pdfs.py" "$good" all/in "$count" "$seed" >mutations.txt
+(cd alone && ../mineru --no-progress --report report.json >/dev/null 2>stderr.txt)
 set +e
-(cd all && ../mineru --no-progress --report report.json > stdout.txt 2> stderr.txt)
+(cd all && ../mineru --no-progress --report report.json >stdout.txt 2>stderr.txt)
 code=$?
 set -e
 if [ "$code" != 0 ] && [ "$code" != 3 ]; then

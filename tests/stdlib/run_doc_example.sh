@@ -21,13 +21,13 @@ if [ "$name" = docling ]; then
     grep -q 'content_list(extras: true)' "$name.rop"
 fi
 export ROP_CACHE_DIR=$cache
-export OMP_THREAD_LIMIT=1  # libgomp reads it at process start (docs/stdlib.md)
+export OMP_THREAD_LIMIT=1 # libgomp reads it at process start (docs/stdlib.md)
 "$ropc" build "$name.rop" -o "./$name" -O1
 set +e
-"./$name" --report report.json > stdout.txt 2> stderr.txt
+"./$name" --report report.json >stdout.txt 2>stderr.txt
 code=$?
 set -e
-if [ "$code" != 3 ]; then  # 3: some roots failed (the corrupt ones), the rest ok
+if [ "$code" != 3 ]; then # 3: some roots failed (the corrupt ones), the rest ok
     echo "FAIL: exit $code, expected 3"
     cat stderr.txt
     exit 1

@@ -27,20 +27,27 @@ _ropc_values_O="0 1 2 3 s"
 _ropc() {
     local cur prev command="" i
     cur=${COMP_WORDS[COMP_CWORD]}
-    prev=${COMP_CWORD:+${COMP_WORDS[COMP_CWORD-1]}}
+    prev=${COMP_CWORD:+${COMP_WORDS[COMP_CWORD - 1]}}
     for ((i = 1; i < COMP_CWORD; i++)); do
-        case " $_ropc_commands " in *" ${COMP_WORDS[i]} "*) command=${COMP_WORDS[i]}; break ;; esac
+        case " $_ropc_commands " in *" ${COMP_WORDS[i]} "*)
+            command=${COMP_WORDS[i]}
+            break
+            ;;
+        esac
     done
     COMPREPLY=()
 
     # A flag's value: `--format=json` (one word, or split at '=' by COMP_WORDBREAKS), `-I DIR`.
     local flag="" value=""
     if [[ $cur == --*=* ]]; then
-        flag=${cur%%=*}; value=${cur#*=}
+        flag=${cur%%=*}
+        value=${cur#*=}
     elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
-        flag=${COMP_WORDS[COMP_CWORD-2]}; value=$cur
+        flag=${COMP_WORDS[COMP_CWORD - 2]}
+        value=$cur
     elif [[ $cur == = ]]; then
-        flag=$prev; value=""
+        flag=$prev
+        value=""
     fi
     if [[ -n $flag ]]; then
         local values_var="_ropc_values_${command}_${flag#--}"
@@ -52,11 +59,23 @@ _ropc() {
         return 0
     fi
     case $prev in
-        -I | --keep-cpp | --bundle | --into) COMPREPLY=($(compgen -d -- "$cur")); return 0 ;;
-        -o | --src) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
-        --cxx) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;
-        -O) COMPREPLY=($(compgen -W "$_ropc_values_O" -- "$cur")); return 0 ;;
-        -j | --max-errors | --explain | --max-size | --older-than) return 0 ;;
+    -I | --keep-cpp | --bundle | --into)
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return 0
+        ;;
+    -o | --src)
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return 0
+        ;;
+    --cxx)
+        COMPREPLY=($(compgen -c -- "$cur"))
+        return 0
+        ;;
+    -O)
+        COMPREPLY=($(compgen -W "$_ropc_values_O" -- "$cur"))
+        return 0
+        ;;
+    -j | --max-errors | --explain | --max-size | --older-than) return 0 ;;
     esac
 
     if [[ -z $command ]]; then

@@ -18,24 +18,34 @@ trap 'umount "$root/proc" 2>/dev/null || true; rm -rf "$work"' EXIT
 if [ ! -x "$root/bin/sh" ] || [ ! -f "$root/.rop-debootstrap-done" ]; then
     echo "chroot_test: debootstrap --variant=minbase bookworm $root (once; a few minutes)"
     rm -rf "$root"
-    debootstrap --variant=minbase bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
-        { tail -20 "$work/debootstrap.log"; exit 1; }
+    debootstrap --variant=minbase bookworm "$root" "$mirror" >"$work/debootstrap.log" 2>&1 ||
+        {
+            tail -20 "$work/debootstrap.log"
+            exit 1
+        }
     touch "$root/.rop-debootstrap-done"
 fi
 # The node really is bare: none of the libraries the bundle carries.
 for lib in libpoppler libtesseract liblept libstdc++; do
     if chroot "$root" sh -c "ls /usr/lib/x86_64-linux-gnu/$lib.so* >/dev/null 2>&1"; then
-        [ "$lib" = libstdc++ ] && continue  # apt needs it; the bundle brings its own anyway
-        echo "chroot_test: FAIL: $root has $lib (not a bare node)"; exit 1
+        [ "$lib" = libstdc++ ] && continue # apt needs it; the bundle brings its own anyway
+        echo "chroot_test: FAIL: $root has $lib (not a bare node)"
+        exit 1
     fi
 done
-if [ -d "$root/usr/share/tesseract-ocr" ]; then echo "chroot_test: FAIL: tessdata in $root"; exit 1; fi
+if [ -d "$root/usr/share/tesseract-ocr" ]; then
+    echo "chroot_test: FAIL: tessdata in $root"
+    exit 1
+fi
 
 # Build the bundle on this host.
 cp -r "$src/examples/mineru" "$work/mineru"
 cd "$work/mineru"
 "$ropc" build mineru.rop -o mineru --bundle "$work/mineru.tar.gz"
-./mineru --no-progress > host.log 2>&1 || { cat host.log; exit 1; }
+./mineru --no-progress >host.log 2>&1 || {
+    cat host.log
+    exit 1
+}
 
 # Into the chroot: the tarball and the inputs, nothing else.
 node=$root/opt/rop-test
@@ -52,7 +62,7 @@ grep -q "language data: ok (eng in /opt/rop-test/mineru/share/tessdata/)" "$work
 ln -sfn /opt/rop-test/mineru/bin/mineru "$root/usr/local/bin/pipeline"
 mkdir -p "$root/data"
 chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin sh -c \
-    'cd /data && pipeline --selfcheck' > "$work/symlink.txt"
+    'cd /data && pipeline --selfcheck' >"$work/symlink.txt"
 grep -q "language data: ok (eng in /opt/rop-test/mineru/share/tessdata/)" "$work/symlink.txt"
 grep -q "^selfcheck: passed$" "$work/symlink.txt"
 rm -f "$root/usr/local/bin/pipeline"

@@ -31,8 +31,11 @@ cd "$work"
 # As root, Open MPI wants to be told; beyond the 2 cores, oversubscription is allowed. The
 # ranks share a node, so the shared-memory transport carries the frames.
 mpirun=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
-fail() { echo "FAIL: $*" >&2; exit 1; }
-same() { cmp <(sort "$1") <(sort "$2"); }  # the same lines (roots are written as they finish)
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+same() { cmp <(sort "$1") <(sort "$2"); } # the same lines (roots are written as they finish)
 
 # 40 documents: "dNN V" with V = NN * 7 % 23 + 1 (2 to 6 pages each).
 for i in $(seq 1 40); do echo "d$i $((i * 7 % 23 + 1))"; done >docs.txt
@@ -129,9 +132,9 @@ PY
     ;;
 crash)
     "$threads_bin" --input docs.txt --output totals=clean.txt 2>threads.err
-    export ROP_TEST_POISON=3001:segv  # d20's page, in a thread actor on rank 1 or 2
+    export ROP_TEST_POISON=3001:segv # d20's page, in a thread actor on rank 1 or 2
     args=(--input docs.txt --output totals=mpi.txt --journal run.journal --commit-group 1
-          --set m.actors=3)
+        --set m.actors=3)
     codes=()
     for run in 1 2 3; do
         set +e
@@ -141,7 +144,7 @@ crash)
             --report run$run.json 2>run$run.err
         codes+=($?)
         set -e
-        cp mpi.txt out$run.txt  # the test's sink starts afresh each run
+        cp mpi.txt out$run.txt # the test's sink starts afresh each run
     done
     echo "exit codes: ${codes[*]}"
     [ "${codes[0]}" != 0 ] && [ "${codes[0]}" != 124 ] || fail "run 1: exit ${codes[0]}"
@@ -173,11 +176,13 @@ kill)
     # Each map batch sleeps 0.3 s: the run takes seconds; one root is journaled at a time.
     export ROP_TEST_SLEEP_US=300000
     args=(--input docs.txt --output totals=mpi.txt --journal run.journal --commit-group 1
-          --max-inflight-roots 4 --set m.batch=2)
+        --max-inflight-roots 4 --set m.batch=2)
     "${mpirun[@]}" -np 3 "$mpi_bin" "${args[@]}" 2>first.err &
     launcher=$!
     victim=""
-    for _ in $(seq 1 300); do  # until some roots are journaled, then find rank 2
+    for _ in $( # until some roots are journaled, then find rank 2
+        seq 1 300
+    ); do
         if [ -s run.journal ] && [ "$(wc -l <run.journal)" -ge 4 ]; then
             for pid in $(pgrep -f "$mpi_bin" || true); do
                 if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null |
@@ -244,7 +249,8 @@ placement)
             timeout 60 "${mpirun[@]}" -x ROP_SIMULATE_GPUS -x ROP_TEST_GPUS -x ROP_TEST_ISOLATE \
             -x ROP_TEST_SHOW_DEVICES -np 3 "$mpi_bin" --input docs.txt --output totals=d.txt \
             --set m.actors=3 2>d.err || fail "devices ($iso): $(cat d.err)"
-        if [ -z "$iso" ]; then want=$'gpus=0; visible=\ngpus=1; visible=\ngpus=2; visible='
+        if [ -z "$iso" ]; then
+            want=$'gpus=0; visible=\ngpus=1; visible=\ngpus=2; visible='
         else want=$'gpus= visible=0\ngpus= visible=1\ngpus= visible=2'; fi
         got=$(sort devices.txt)
         [ "$got" = "$want" ] || fail "devices seen by the map's actors (isolate '$iso'): $got"
@@ -313,7 +319,8 @@ local)
             --output totals=l.txt --set m.actors=2 --explain-placement 2>&1) ||
             fail "local ($iso): $out"
         grep -qx "  m: rank 0 x2 \[gpu 0, gpu 1\]" <<<"$out" || fail "local placement: $out"
-        if [ -z "$iso" ]; then want=$'gpus=0; visible=\ngpus=1; visible='
+        if [ -z "$iso" ]; then
+            want=$'gpus=0; visible=\ngpus=1; visible='
         else want=$'gpus= visible=0\ngpus= visible=1'; fi
         got=$(sort devices.txt)
         [ "$got" = "$want" ] || fail "devices seen by the map's actors (isolate '$iso'): $got"

@@ -18,23 +18,33 @@ cd "$work"
 export ROP_CACHE_DIR=$cache
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ROP_SET_ANSWERS_BASE_URL
 "$ropc" build answers.rop -o ./answers -O1
-fail() { echo "FAIL: $*"; cat stderr.txt 2>/dev/null; exit 1; }
+fail() {
+    echo "FAIL: $*"
+    cat stderr.txt 2>/dev/null
+    exit 1
+}
 server_pid=
 start_server() {
     rm -f port.txt
     python3 "$src/tests/stdlib/model/fake_model_server.py" port.txt "$1" &
     server_pid=$!
-    for _ in $(seq 100); do [ -f port.txt ] && break; sleep 0.1; done
+    for _ in $(seq 100); do
+        [ -f port.txt ] && break
+        sleep 0.1
+    done
     port=$(cat port.txt)
 }
-stop_server() { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
+stop_server() {
+    kill "$server_pid"
+    wait "$server_pid" 2>/dev/null || true
+}
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true' EXIT
 
 # 1. --set points it at the fake server; two 503s are retried and counted.
 start_server flaky
 set +e
 ./answers --no-progress --set "answers.base_url=http://127.0.0.1:$port/v1" \
-    --report r1.json > stdout.txt 2> stderr.txt
+    --report r1.json >stdout.txt 2>stderr.txt
 code=$?
 set -e
 stop_server
@@ -53,7 +63,7 @@ grep -q "answer" out/markdown/a_letter.md || fail "no answer in a_letter.md"
 start_server fail_after
 set +e
 ROP_SET_ANSWERS_BASE_URL="http://127.0.0.1:$port/v1" ./answers --no-progress \
-    --max-inflight-roots 1 --report r2.json > stdout.txt 2> stderr.txt
+    --max-inflight-roots 1 --report r2.json >stdout.txt 2>stderr.txt
 code=$?
 set -e
 stop_server
@@ -70,7 +80,7 @@ grep -q "answers_e2e: 1 failed of 2 roots" stderr.txt || fail "no failure summar
 
 # 3. Nothing listening (the .rop's port): one clear stop at setup.
 set +e
-./answers --no-progress > stdout.txt 2> stderr.txt
+./answers --no-progress >stdout.txt 2>stderr.txt
 code=$?
 set -e
 [ "$code" = 1 ] || fail "server down: exit $code, expected 1"
@@ -79,7 +89,7 @@ n=$(grep -c "cannot reach http://127.0.0.1:9/v1/chat/completions: connect: Conne
 [ "$n" = 1 ] || fail "server down: the message $n times, expected once"
 
 # 4. --help shows the effective arguments.
-ROP_SET_ANSWERS_MODEL=other ./answers --help --set answers.base_url=http://h:1/v1 > help.txt
+ROP_SET_ANSWERS_MODEL=other ./answers --help --set answers.base_url=http://h:1/v1 >help.txt
 grep -q '^  answers.base_url  *"http://h:1/v1"  *(--set)$' help.txt || fail "help: base_url"
 grep -q '^  answers.model  *"other"  *(ROP_SET_ANSWERS_MODEL)$' help.txt || fail "help: model"
 grep -q '^  answers.api_key_env  *(hidden)$' help.txt || fail "help: api_key_env"

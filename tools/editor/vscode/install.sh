@@ -6,7 +6,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$here/package.json")
 dest="${1:-$HOME/.vscode/extensions}/rop.rop-lang-$version"
-command -v npm >/dev/null || { echo "install.sh: npm not found (Debian: apt-get install npm)"; exit 1; }
+command -v npm >/dev/null || {
+    echo "install.sh: npm not found (Debian: apt-get install npm)"
+    exit 1
+}
 rm -rf "$dest"
 mkdir -p "$dest"
 # -L: the grammar is a link to tools/editor/rop.tmLanguage.json; the copy holds the file.
