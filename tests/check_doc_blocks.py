@@ -52,8 +52,9 @@ class Block:
 
 def read_docs(root):
     docs = ["README.md"]
-    docs += sorted(os.path.join("docs", n) for n in os.listdir(os.path.join(root, "docs"))
-                   if n.endswith(".md"))
+    docs += sorted(
+        os.path.join("docs", n) for n in os.listdir(os.path.join(root, "docs")) if n.endswith(".md")
+    )
     return docs
 
 
@@ -114,7 +115,7 @@ def directives(block, failures):
         elif part.startswith("-I "):
             includes.append(part[3:].strip())
         elif part.startswith("expect "):
-            for item in part[len("expect "):].split(","):
+            for item in part[len("expect ") :].split(","):
                 m = EXPECT.match(item.strip())
                 if not m:
                     failures.append(f"{where}: cannot read '{item.strip()}' (want: E0300 at 4:42)")
@@ -127,13 +128,20 @@ def directives(block, failures):
 
 def ropc_check(ropc, folder, rop_file, args, failures, where):
     """The diagnostics of `ropc check --format=json`, or None when it did not answer in JSON."""
-    run = subprocess.run([ropc, "check", "--format=json", rop_file] + args, cwd=folder,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [ropc, "check", "--format=json", rop_file] + args,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     try:
         return json.loads(run.stdout)
     except json.JSONDecodeError:
-        failures.append(f"{where}: ropc check exited {run.returncode} without JSON:\n"
-                        f"{run.stdout}{run.stderr}")
+        failures.append(
+            f"{where}: ropc check exited {run.returncode} without JSON:\n"
+            f"{run.stdout}{run.stderr}"
+        )
         return None
 
 
@@ -141,13 +149,18 @@ def check_transcript(ropc, folder, args, shown, failures):
     """`shown` is a transcript block: `$ ropc check NAME.rop` and then exactly its stderr."""
     where = f"{shown.doc}:{shown.line}"
     command = shown.text[0].split() if shown.text else []
-    if len(command) != 4 or command[:3] != ["$", "ropc", "check"] or \
-            not command[3].endswith(".rop") or "/" in command[3]:
+    if (
+        len(command) != 4
+        or command[:3] != ["$", "ropc", "check"]
+        or not command[3].endswith(".rop")
+        or "/" in command[3]
+    ):
         failures.append(f"{where}: a transcript starts with '$ ropc check NAME.rop'")
         return
     shutil.copy(os.path.join(folder, "block.rop"), os.path.join(folder, command[3]))
-    run = subprocess.run([ropc, "check", command[3]] + args, cwd=folder, capture_output=True,
-                         text=True, timeout=300)
+    run = subprocess.run(
+        [ropc, "check", command[3]] + args, cwd=folder, capture_output=True, text=True, timeout=300
+    )
     want = "\n".join(shown.text[1:]) + "\n"
     if run.stderr != want:
         failures.append(f"{where}: the transcript is not what ropc prints now:\n{run.stderr}")
@@ -181,20 +194,28 @@ def check_block(ropc, root, work, block, shown, failures, counts):
     counts["expect" if expected else "clean"] += 1
     if got == expected:
         return
+
     # Doc line of block line L: the fence is on block.line, the block's first line after it.
     def shown(items):
-        return ", ".join(f"{i} at {l}:{c} ({block.doc}:{block.line + l})"
-                         for i, l, c in sorted(items)) or "nothing"
+        return (
+            ", ".join(f"{i} at {l}:{c} ({block.doc}:{block.line + l})" for i, l, c in sorted(items))
+            or "nothing"
+        )
+
     messages = "".join(f"\n    {d['id']} {d['line']}:{d['column']}: {d['message']}" for d in diags)
-    failures.append(f"{where}: ```rop block: expected {shown(expected)}, "
-                    f"ropc reported {shown(got)}{messages}")
+    failures.append(
+        f"{where}: ```rop block: expected {shown(expected)}, "
+        f"ropc reported {shown(got)}{messages}"
+    )
 
 
 def check_untagged(block, failures):
     starts = {line.split(" ", 1)[0] for line in block.text}
     if "pipeline" in starts and "source" in starts:
-        failures.append(f"{block.doc}:{block.line}: a whole pipeline in a fence not tagged rop; "
-                        "tag it ```rop so tests/check_doc_blocks.py checks it")
+        failures.append(
+            f"{block.doc}:{block.line}: a whole pipeline in a fence not tagged rop; "
+            "tag it ```rop so tests/check_doc_blocks.py checks it"
+        )
 
 
 def check_std_names(ropc, root, work, code, failures):
@@ -206,8 +227,11 @@ def check_std_names(ropc, root, work, code, failures):
     if not uses:
         return 0
     # `std.pdf` alone names a module, not an operator
-    modules = {"std." + n[:-2] for n in os.listdir(os.path.join(root, "stdlib", "include", "rop",
-                                                                  "stdlib")) if n.endswith(".h")}
+    modules = {
+        "std." + n[:-2]
+        for n in os.listdir(os.path.join(root, "stdlib", "include", "rop", "stdlib"))
+        if n.endswith(".h")
+    }
     names = sorted(name for name in uses if name not in modules)
     lines = ["pipeline doc_names;", 'source s : Doc = std.io.Files(glob: "*");']
     first = len(lines) + 1
@@ -251,13 +275,17 @@ def main():
     names = check_std_names(ropc, root, work, code, failures)
     skipped = counts["skipped"]
     if len(skipped) > MAX_SKIPS:
-        failures.append(f"{len(skipped)} ```rop blocks skipped, at most {MAX_SKIPS}: make the "
-                        "new ones whole pipelines, or raise MAX_SKIPS with a reason")
+        failures.append(
+            f"{len(skipped)} ```rop blocks skipped, at most {MAX_SKIPS}: make the "
+            "new ones whole pipelines, or raise MAX_SKIPS with a reason"
+        )
     for failure in failures:
         print("FAIL:", failure)
-    print(f"doc blocks: {counts['clean']} clean, {counts['expect']} with expected diagnostics, "
-          f"{len(skipped)} skipped{': ' if skipped else ''}{'; '.join(skipped)}; "
-          f"{names} stdlib names bound")
+    print(
+        f"doc blocks: {counts['clean']} clean, {counts['expect']} with expected diagnostics, "
+        f"{len(skipped)} skipped{': ' if skipped else ''}{'; '.join(skipped)}; "
+        f"{names} stdlib names bound"
+    )
     return 1 if failures else 0
 
 

@@ -24,13 +24,16 @@ def tour_commands(readme):
     """The `$ ` lines of the tour's sh block, each as (command, [files it says it writes])."""
     lines = readme.split("\n")
     for start, line in enumerate(lines):
-        if line.strip() == "```sh" and start + 1 < len(lines) and \
-                lines[start + 1].strip() == TOUR_START:
+        if (
+            line.strip() == "```sh"
+            and start + 1 < len(lines)
+            and lines[start + 1].strip() == TOUR_START
+        ):
             break
     else:
         raise SystemExit(f"FAIL: no ```sh block starting with '{TOUR_START}' in README.md")
     commands = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.strip().startswith("```"):
             return commands
         if not line.startswith("$ "):
@@ -50,21 +53,24 @@ def main():
     with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
         commands = tour_commands(f.read())
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(os.path.join(root, "examples", "wordcount"),
-                    os.path.join(work, "examples", "wordcount"))
+    shutil.copytree(
+        os.path.join(root, "examples", "wordcount"), os.path.join(work, "examples", "wordcount")
+    )
     shutil.rmtree(os.path.join(work, "examples", "wordcount", "out"), ignore_errors=True)
     script = ["set -euo pipefail", f'ropc() {{ "{ropc}" "$@"; }}']
     for command, _ in commands:
         script += ["echo " + shlex.quote("+ " + command), command]
-    run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=work, capture_output=True,
-                         text=True, timeout=900)
+    run = subprocess.run(
+        ["bash", "-c", "\n".join(script)], cwd=work, capture_output=True, text=True, timeout=900
+    )
     print(run.stdout + run.stderr)
     if run.returncode != 0:
         print(f"FAIL: the README's tour stopped with exit {run.returncode} (the last '+' line)")
         return 1
     example = os.path.join(work, "examples", "wordcount")
-    missing = [w for _, writes in commands for w in writes
-               if not os.path.exists(os.path.join(example, w))]
+    missing = [
+        w for _, writes in commands for w in writes if not os.path.exists(os.path.join(example, w))
+    ]
     missing += [f for f in LEFT_BEHIND if not os.path.exists(os.path.join(example, f))]
     for path in missing:
         print(f"FAIL: the README says the tour leaves {path}; it does not")

@@ -53,13 +53,13 @@ def main():
     ap.add_argument("--children", type=int, default=100)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--input-batch", type=int, default=None,
-                    help="roots per rayorch input batch (default: all)")
+    ap.add_argument(
+        "--input-batch", type=int, default=None, help="roots per rayorch input batch (default: all)"
+    )
     args = ap.parse_args()
 
     pipeline = B1(args.children, args.batch, cpus=0.5)
-    init = dict(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                configure_logging=False)
+    init = dict(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     walls, engine = [], []
     with ro.Executor(pipeline, ray_init_kwargs=init) as executor:
         roots = list(range(args.roots))
@@ -70,20 +70,36 @@ def main():
             engine.append(result.elapsed_s)
             outputs = list(result.outputs)
             assert len(outputs) == args.roots and all(o == 2 for o in outputs), outputs[:5]
-        calls = [{"udf": c.udf_name, "rpcs": c.rpcs, "grains": c.grain_dispatches,
-                  "average_batch": round(c.average_batch, 2)} for c in result.calls]
+        calls = [
+            {
+                "udf": c.udf_name,
+                "rpcs": c.rpcs,
+                "grains": c.grain_dispatches,
+                "average_batch": round(c.average_batch, 2),
+            }
+            for c in result.calls
+        ]
     wall = statistics.median(walls)
     child_grains = args.roots * args.children
-    print(json.dumps({
-        "system": "rayorch", "version": ro.__version__ if hasattr(ro, "__version__") else "",
-        "roots": args.roots, "children": args.children, "batch": args.batch,
-        "repeat": args.repeat, "child_grains": child_grains, "wall_s": wall,
-        "engine_elapsed_s": statistics.median(engine),
-        "child_grains_per_s": child_grains / wall,
-        "ns_per_child_end_to_end": wall * 1e9 / child_grains,
-        "driver_peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-        "calls": calls,
-    }))
+    print(
+        json.dumps(
+            {
+                "system": "rayorch",
+                "version": ro.__version__ if hasattr(ro, "__version__") else "",
+                "roots": args.roots,
+                "children": args.children,
+                "batch": args.batch,
+                "repeat": args.repeat,
+                "child_grains": child_grains,
+                "wall_s": wall,
+                "engine_elapsed_s": statistics.median(engine),
+                "child_grains_per_s": child_grains / wall,
+                "ns_per_child_end_to_end": wall * 1e9 / child_grains,
+                "driver_peak_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                "calls": calls,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

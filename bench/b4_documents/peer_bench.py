@@ -58,13 +58,16 @@ def bags_from_rop(list_dir):
     for name in sorted(os.listdir(list_dir)):
         if name.startswith(".") or not name.endswith(".json"):
             continue  # the sink's own bookkeeping (.rop-names)
-        doc = name[:-len(".json")] + ".pdf"
+        doc = name[: -len(".json")] + ".pdf"
         for item in json.load(open(os.path.join(list_dir, name))):
             key = (doc, item.get("page_idx", -1))
             # MinerU's shape: a list's, code's or table's words are in its own field, no "text"
-            text = (item.get("text") or "\n".join(item.get("list_items", [])) or
-                    item.get("code_body", "") or
-                    re.sub(r"<[^>]+>", " ", item.get("table_body", "")))
+            text = (
+                item.get("text")
+                or "\n".join(item.get("list_items", []))
+                or item.get("code_body", "")
+                or re.sub(r"<[^>]+>", " ", item.get("table_body", ""))
+            )
             pages.setdefault(key, []).extend(words(html.unescape(text)))
     return pages
 
@@ -89,9 +92,11 @@ def agreement(reference, other):
         matched += sum((a & b).values())
         ref_total += sum(a.values())
         other_total += sum(b.values())
-    return {"recall": round(matched / max(ref_total, 1), 4),
-            "precision": round(matched / max(other_total, 1), 4),
-            "f1": round(2 * matched / max(ref_total + other_total, 1), 4)}
+    return {
+        "recall": round(matched / max(ref_total, 1), 4),
+        "precision": round(matched / max(other_total, 1), 4),
+        "f1": round(2 * matched / max(ref_total + other_total, 1), 4),
+    }
 
 
 def main():
@@ -123,9 +128,23 @@ def main():
         out = os.path.join(work, label)
         shutil.rmtree(out, ignore_errors=True)
         report = out + ".json"
-        wall, cpu, busy, _ = timed([args.bin, "--input", "files=" + manifest, "--output",
-                                    f"md={out}/md", "--output", f"list={out}/list", "--report",
-                                    report, "--no-progress", *extra], log, env)
+        wall, cpu, busy, _ = timed(
+            [
+                args.bin,
+                "--input",
+                "files=" + manifest,
+                "--output",
+                f"md={out}/md",
+                "--output",
+                f"list={out}/list",
+                "--report",
+                report,
+                "--no-progress",
+                *extra,
+            ],
+            log,
+            env,
+        )
         calls = {c["name"]: c["grains"] for c in json.load(open(report))["calls"]}
         return {"wall_s": wall, "cpu_s": cpu, "busy_cores": busy, "pages": calls.get("ocr", 0)}
 
@@ -133,25 +152,67 @@ def main():
         out = os.path.join(work, label)
         shutil.rmtree(out, ignore_errors=True)
         wall, cpu, busy, stdout = timed(
-            [args.python, os.path.join(here, "raydata_ocr.py"), "--out", out, "--dpi",
-             str(args.dpi), "--lang", args.lang, "--cores", str(cores), "--actors", "2",
-             "--batch", "4", "--block-pages", str(block_pages), *args.pdfs], log, env)
+            [
+                args.python,
+                os.path.join(here, "raydata_ocr.py"),
+                "--out",
+                out,
+                "--dpi",
+                str(args.dpi),
+                "--lang",
+                args.lang,
+                "--cores",
+                str(cores),
+                "--actors",
+                "2",
+                "--batch",
+                "4",
+                "--block-pages",
+                str(block_pages),
+                *args.pdfs,
+            ],
+            log,
+            env,
+        )
         inner = json.loads(stdout.strip().splitlines()[-1])
-        return {"wall_s": wall, "cpu_s": cpu, "busy_cores": busy, "pages": inner["pages"],
-                "init_s": inner["init_s"], "pipeline_s": inner["pipeline_s"]}
+        return {
+            "wall_s": wall,
+            "cpu_s": cpu,
+            "busy_cores": busy,
+            "pages": inner["pages"],
+            "init_s": inner["init_s"],
+            "pipeline_s": inner["pipeline_s"],
+        }
 
     def limit(label):
         out = os.path.join(work, label)
         shutil.rmtree(out, ignore_errors=True)
         _, _, busy, stdout = timed(
-            [args.python, os.path.join(here, "tesseract_limit.py"), "--work", out, "--dpi",
-             str(args.dpi), "--lang", args.lang, "--workers", str(cores), *args.pdfs], log, env)
+            [
+                args.python,
+                os.path.join(here, "tesseract_limit.py"),
+                "--work",
+                out,
+                "--dpi",
+                str(args.dpi),
+                "--lang",
+                args.lang,
+                "--workers",
+                str(cores),
+                *args.pdfs,
+            ],
+            log,
+            env,
+        )
         inner = json.loads(stdout.strip().splitlines()[-1])
         # wall_s is the OCR alone (engines loaded, pages rendered), the process's is not used.
-        return {"wall_s": inner["wall_s"], "cpu_s_per_page": inner["cpu_s_per_page"],
-                "pages": inner["pages"],
-                "render_poppler_cpu_s_per_page": inner["render_poppler_cpu_s_per_page"],
-                "render_pdfium_cpu_s_per_page": inner["render_pdfium_cpu_s_per_page"]}
+        return {
+            "wall_s": inner["wall_s"],
+            "cpu_s_per_page": inner["cpu_s_per_page"],
+            "pages": inner["pages"],
+            "render_poppler_cpu_s_per_page": inner["render_poppler_cpu_s_per_page"],
+            "render_pdfium_cpu_s_per_page": inner["render_pdfium_cpu_s_per_page"],
+        }
 
     rows = {"rop": [], "ray_default": [], "ray_page_blocks": [], "tesseract_alone": []}
     runs = {
@@ -167,7 +228,7 @@ def main():
         serial = rop("serial", "--set", "ocr.actors=1", "--max-inflight-roots", "1")
     order = list(runs)
     for r in range(args.rounds):
-        for name in order[r % len(order):] + order[:r % len(order)]:  # rotate the order
+        for name in order[r % len(order) :] + order[: r % len(order)]:  # rotate the order
             print(f"== round {r + 1}: {name}", flush=True)
             row = runs[name](r)
             print("   " + json.dumps({k: round(v, 3) for k, v in row.items()}), flush=True)
@@ -179,15 +240,19 @@ def main():
     assert all(c == [pages] for c in counts.values()), f"page counts differ: {counts}"
 
     ref = bags_from_rop(os.path.join(work, "rop-0", "list"))
+
     def jsonl(d):
         return [os.path.join(d, n) for n in sorted(os.listdir(d)) if n.endswith("json")]
+
     agree = {
         "ray_vs_rop": agreement(ref, bags_from_jsonl(jsonl(os.path.join(work, "ray-default-0")))),
         "tesseract_alone_vs_rop": agreement(
-            ref, bags_from_jsonl([os.path.join(work, "limit-0", "texts.jsonl")])),
+            ref, bags_from_jsonl([os.path.join(work, "limit-0", "texts.jsonl")])
+        ),
         "ray_vs_tesseract_alone": agreement(
             bags_from_jsonl([os.path.join(work, "limit-0", "texts.jsonl")]),
-            bags_from_jsonl(jsonl(os.path.join(work, "ray-default-0")))),
+            bags_from_jsonl(jsonl(os.path.join(work, "ray-default-0"))),
+        ),
     }
 
     def med(name, key):
@@ -199,20 +264,32 @@ def main():
     # work every row must do; rop also assembles and writes, Ray writes).
     render_limit_rate = limit_rate * render_factor(
         med("tesseract_alone", "cpu_s_per_page"),
-        med("tesseract_alone", "render_poppler_cpu_s_per_page"))
-    commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    result = {"commit": commit, "cores": cores, "documents": len(args.pdfs), "pages": pages, "rounds": args.rounds,
-              "dpi": args.dpi, "lang": args.lang,
-              "load_before": [round(v, 2) for v in load_before],
-              "load_after": [round(v, 2) for v in load_after],
-              "limit_tesseract_alone_pages_per_s": round(limit_rate, 3),
-              "limit_render_and_ocr_pages_per_s": round(render_limit_rate, 3),
-              "tesseract_alone_cpu_s_per_page": med("tesseract_alone", "cpu_s_per_page"),
-              "render_cpu_s_per_page": {
-                  "poppler": med("tesseract_alone", "render_poppler_cpu_s_per_page"),
-                  "pdfium": med("tesseract_alone", "render_pdfium_cpu_s_per_page")},
-              "agreement": agree, "runs": rows, "rows": []}
+        med("tesseract_alone", "render_poppler_cpu_s_per_page"),
+    )
+    commit = subprocess.run(
+        ["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    result = {
+        "commit": commit,
+        "cores": cores,
+        "documents": len(args.pdfs),
+        "pages": pages,
+        "rounds": args.rounds,
+        "dpi": args.dpi,
+        "lang": args.lang,
+        "load_before": [round(v, 2) for v in load_before],
+        "load_after": [round(v, 2) for v in load_after],
+        "limit_tesseract_alone_pages_per_s": round(limit_rate, 3),
+        "limit_render_and_ocr_pages_per_s": round(render_limit_rate, 3),
+        "tesseract_alone_cpu_s_per_page": med("tesseract_alone", "cpu_s_per_page"),
+        "render_cpu_s_per_page": {
+            "poppler": med("tesseract_alone", "render_poppler_cpu_s_per_page"),
+            "pdfium": med("tesseract_alone", "render_pdfium_cpu_s_per_page"),
+        },
+        "agreement": agree,
+        "runs": rows,
+        "rows": [],
+    }
     if serial:
         t_page = serial["cpu_s"] / pages
         result["serial"] = serial
@@ -220,17 +297,21 @@ def main():
         result["limit_b4_pages_per_s"] = round(cores / t_page, 3)
     for name in ("rop", "ray_default", "ray_page_blocks", "tesseract_alone"):
         wall = med(name, "wall_s")
-        row = {"name": name, "wall_s": round(wall, 2), "walls": [round(r["wall_s"], 2)
-                                                                 for r in rows[name]],
-               "pages_per_s": round(pages / wall, 3),
-               "of_tesseract_alone": round(pages / wall / limit_rate, 3),
-               "of_render_and_ocr": round(pages / wall / render_limit_rate, 3)}
+        row = {
+            "name": name,
+            "wall_s": round(wall, 2),
+            "walls": [round(r["wall_s"], 2) for r in rows[name]],
+            "pages_per_s": round(pages / wall, 3),
+            "of_tesseract_alone": round(pages / wall / limit_rate, 3),
+            "of_render_and_ocr": round(pages / wall / render_limit_rate, 3),
+        }
         if serial:
             row["of_b4_limit"] = round(pages / wall / result["limit_b4_pages_per_s"], 3)
         if name != "tesseract_alone":
             row["busy_cores"] = round(med(name, "busy_cores"), 2)
             row["machine_cpu_s_per_page"] = round(
-                statistics.median(r["busy_cores"] * r["wall_s"] for r in rows[name]) / pages, 3)
+                statistics.median(r["busy_cores"] * r["wall_s"] for r in rows[name]) / pages, 3
+            )
         if name.startswith("ray"):
             row["init_s"] = round(med(name, "init_s"), 2)
             row["pipeline_s"] = round(med(name, "pipeline_s"), 2)
@@ -239,31 +320,46 @@ def main():
         result["rows"].append(row)
     json.dump(result, open(args.result, "w"), indent=2)
 
-    print(f"\n{len(args.pdfs)} documents, {pages} pages, {cores} cores, median of {args.rounds}; "
-          f"load {load_before[0]:.2f} before, {load_after[0]:.2f} after")
+    print(
+        f"\n{len(args.pdfs)} documents, {pages} pages, {cores} cores, median of {args.rounds}; "
+        f"load {load_before[0]:.2f} before, {load_after[0]:.2f} after"
+    )
     if serial:
-        print(f"B4's limit: {cores} / t_page {result['t_page_s']} CPU-s = "
-              f"{result['limit_b4_pages_per_s']} pages/s")
-    print(f"Tesseract alone on pre-rendered pages, {cores} processes: {limit_rate:.3f} pages/s, "
-          f"{result['tesseract_alone_cpu_s_per_page']} CPU-s/page; render CPU-s/page: "
-          + json.dumps(result["render_cpu_s_per_page"]))
+        print(
+            f"B4's limit: {cores} / t_page {result['t_page_s']} CPU-s = "
+            f"{result['limit_b4_pages_per_s']} pages/s"
+        )
+    print(
+        f"Tesseract alone on pre-rendered pages, {cores} processes: {limit_rate:.3f} pages/s, "
+        f"{result['tesseract_alone_cpu_s_per_page']} CPU-s/page; render CPU-s/page: "
+        + json.dumps(result["render_cpu_s_per_page"])
+    )
+
     def pct(v):
         return "-" if v is None else f"{100 * v:.0f}%"
 
-    print(f"render (poppler) + OCR, the same limit with the render counted in: "
-          f"{render_limit_rate:.3f} pages/s")
-    print("| row | wall s (runs) | pages/s | of Tesseract alone | of render + OCR | of B4's limit "
-          "| busy cores |")
+    print(
+        f"render (poppler) + OCR, the same limit with the render counted in: "
+        f"{render_limit_rate:.3f} pages/s"
+    )
+    print(
+        "| row | wall s (runs) | pages/s | of Tesseract alone | of render + OCR | of B4's limit "
+        "| busy cores |"
+    )
     print("|---|---|---|---|---|---|---|")
     for row in result["rows"]:
-        print(f"| {row['name']} | {row['wall_s']} ({', '.join(map(str, row['walls']))}) | "
-              f"{row['pages_per_s']} | {pct(row['of_tesseract_alone'])} | "
-              f"{pct(row['of_render_and_ocr'])} | {pct(row.get('of_b4_limit'))} | "
-              f"{row.get('busy_cores', '-')} |")
+        print(
+            f"| {row['name']} | {row['wall_s']} ({', '.join(map(str, row['walls']))}) | "
+            f"{row['pages_per_s']} | {pct(row['of_tesseract_alone'])} | "
+            f"{pct(row['of_render_and_ocr'])} | {pct(row.get('of_b4_limit'))} | "
+            f"{row.get('busy_cores', '-')} |"
+        )
     for row in result["rows"]:
         if "rop_speedup" in row:
-            print(f"rop / {row['name']}: {row['rop_speedup']}x end to end; Ray's own pipeline "
-                  f"time {row['pipeline_s']} s (+ {row['init_s']} s ray.init)")
+            print(
+                f"rop / {row['name']}: {row['rop_speedup']}x end to end; Ray's own pipeline "
+                f"time {row['pipeline_s']} s (+ {row['init_s']} s ray.init)"
+            )
     print("word agreement:", json.dumps(agree))
     return 0
 

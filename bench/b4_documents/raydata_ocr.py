@@ -34,8 +34,11 @@ def render_pages(row, dpi):
         for index in range(len(pdf)):
             page = pdf[index]
             bitmap = page.render(scale=dpi / 72.0, grayscale=True)
-            yield {"doc": os.path.basename(path), "page": index,
-                   "image": np.ascontiguousarray(bitmap.to_numpy())}
+            yield {
+                "doc": os.path.basename(path),
+                "page": index,
+                "image": np.ascontiguousarray(bitmap.to_numpy()),
+            }
             page.close()
     finally:
         pdf.close()
@@ -46,8 +49,9 @@ class Ocr:
         import tesserocr
 
         self.dpi = dpi
-        self.api = tesserocr.PyTessBaseAPI(lang=lang, psm=tesserocr.PSM.AUTO,
-                                           oem=tesserocr.OEM.LSTM_ONLY)
+        self.api = tesserocr.PyTessBaseAPI(
+            lang=lang, psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY
+        )
 
     def __call__(self, batch):
         from PIL import Image
@@ -73,9 +77,13 @@ def main():
     args = parser.parse_args()
 
     start = time.monotonic()
-    ray.init(num_cpus=args.cores, include_dashboard=False, log_to_driver=False,
-             object_store_memory=1 << 30,
-             runtime_env={"env_vars": {"OMP_THREAD_LIMIT": "1"}})
+    ray.init(
+        num_cpus=args.cores,
+        include_dashboard=False,
+        log_to_driver=False,
+        object_store_memory=1 << 30,
+        runtime_env={"env_vars": {"OMP_THREAD_LIMIT": "1"}},
+    )
     ready = time.monotonic()
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
@@ -90,9 +98,13 @@ def main():
     ocr_cpus = (args.cores - render_cpus) / args.actors
     ds = ray.data.from_items([{"path": os.path.abspath(p)} for p in args.pdfs])
     ds = ds.flat_map(render_pages, fn_kwargs={"dpi": args.dpi}, num_cpus=render_cpus)
-    ds = ds.map_batches(Ocr, fn_constructor_kwargs={"lang": args.lang, "dpi": args.dpi},
-                        batch_size=args.batch, num_cpus=ocr_cpus,
-                        compute=ray.data.ActorPoolStrategy(size=args.actors))
+    ds = ds.map_batches(
+        Ocr,
+        fn_constructor_kwargs={"lang": args.lang, "dpi": args.dpi},
+        batch_size=args.batch,
+        num_cpus=ocr_cpus,
+        compute=ray.data.ActorPoolStrategy(size=args.actors),
+    )
     ds.write_json(args.out)
     done = time.monotonic()
     pages = 0
@@ -100,8 +112,15 @@ def main():
         with open(os.path.join(args.out, name)) as f:
             pages += sum(1 for line in f if line.strip())
     ray.shutdown()
-    print(json.dumps({"pages": pages, "init_s": round(ready - start, 3),
-                      "pipeline_s": round(done - ready, 3)}))
+    print(
+        json.dumps(
+            {
+                "pages": pages,
+                "init_s": round(ready - start, 3),
+                "pipeline_s": round(done - ready, 3),
+            }
+        )
+    )
     return 0
 
 

@@ -38,11 +38,13 @@ def render_cpu(pdfs, dpi):
     before = os.times()
     for path in pdfs:
         with tempfile.TemporaryDirectory() as tmp:
-            subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", path, os.path.join(tmp, "p")],
-                           check=True)
+            subprocess.run(
+                ["pdftoppm", "-r", str(dpi), "-gray", path, os.path.join(tmp, "p")], check=True
+            )
     after = os.times()
-    poppler = after.children_user + after.children_system - before.children_user \
-        - before.children_system
+    poppler = (
+        after.children_user + after.children_system - before.children_user - before.children_system
+    )
     cpu = time.process_time()
     for path in pdfs:
         pdf = pypdfium2.PdfDocument(path)
@@ -58,23 +60,24 @@ def prerender(pdfs, work, dpi):
         doc = os.path.basename(path)
         prefix = os.path.join(work, doc)
         subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", path, prefix], check=True)
-        files = sorted(glob.glob(glob.escape(prefix) + "-*.pgm"),
-                       key=lambda f: int(f.rsplit("-", 1)[1].split(".")[0]))
+        files = sorted(
+            glob.glob(glob.escape(prefix) + "-*.pgm"),
+            key=lambda f: int(f.rsplit("-", 1)[1].split(".")[0]),
+        )
         for index, name in enumerate(files):
             with open(name, "rb") as f:
                 data = f.read()
             # Binary PGM: "P5\n<w> <h>\n<max>\n" then w*h bytes.
             fields = data.split(maxsplit=4)
             width, height = int(fields[1]), int(fields[2])
-            pages.append((doc, index, width, height, data[len(data) - width * height:]))
+            pages.append((doc, index, width, height, data[len(data) - width * height :]))
     return pages
 
 
 def worker(pages, lang, dpi, todo, done, barrier):
     import tesserocr
 
-    api = tesserocr.PyTessBaseAPI(lang=lang, psm=tesserocr.PSM.AUTO,
-                                  oem=tesserocr.OEM.LSTM_ONLY)
+    api = tesserocr.PyTessBaseAPI(lang=lang, psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY)
     barrier.wait()
     while True:
         i = todo.get()
@@ -108,8 +111,10 @@ def main():
     for _ in range(args.workers):
         todo.put(None)
     barrier = ctx.Barrier(args.workers + 1)
-    procs = [ctx.Process(target=worker, args=(pages, args.lang, args.dpi, todo, done, barrier))
-             for _ in range(args.workers)]
+    procs = [
+        ctx.Process(target=worker, args=(pages, args.lang, args.dpi, todo, done, barrier))
+        for _ in range(args.workers)
+    ]
     for p in procs:
         p.start()
     barrier.wait()  # every engine is loaded
@@ -125,11 +130,19 @@ def main():
     with open(os.path.join(args.work, "texts.jsonl"), "w") as f:
         for i, (doc, index, *_rest) in enumerate(pages):
             f.write(json.dumps({"doc": doc, "page": index, "text": texts[i]}) + "\n")
-    print(json.dumps({"pages": len(pages), "workers": args.workers, "wall_s": round(wall, 3),
-                      "pages_per_s": round(len(pages) / wall, 4),
-                      "cpu_s_per_page": round(cpu / len(pages), 4),
-                      "render_poppler_cpu_s_per_page": round(poppler_cpu / len(pages), 4),
-                      "render_pdfium_cpu_s_per_page": round(pdfium_cpu / len(pages), 4)}))
+    print(
+        json.dumps(
+            {
+                "pages": len(pages),
+                "workers": args.workers,
+                "wall_s": round(wall, 3),
+                "pages_per_s": round(len(pages) / wall, 4),
+                "cpu_s_per_page": round(cpu / len(pages), 4),
+                "render_poppler_cpu_s_per_page": round(poppler_cpu / len(pages), 4),
+                "render_pdfium_cpu_s_per_page": round(pdfium_cpu / len(pages), 4),
+            }
+        )
+    )
     return 0
 
 

@@ -39,8 +39,11 @@ WORD = re.compile(r"[^\W_]+")
 HYPHEN_BREAK = re.compile(r"([a-z])-[ \t]*\n[ \t]*([a-z])")
 NUMBERING = {"chapter", "appendix", "part", "section"}
 ROMAN = re.compile(r"^[ivxlc]+$")
-ROWS = [("mineru_auto", "mineru (rop, text: detect)"), ("mineru_ocr", "mineru (rop, text: ocr)"),
-        ("docling_auto", "docling (rop, text: detect)")]
+ROWS = [
+    ("mineru_auto", "mineru (rop, text: detect)"),
+    ("mineru_ocr", "mineru (rop, text: ocr)"),
+    ("docling_auto", "docling (rop, text: detect)"),
+]
 
 
 def words(text):
@@ -54,8 +57,9 @@ def dehyphenate(text):
 def title_key(text):
     tokens = words(html.unescape(text))
     rest = list(tokens)
-    while len(rest) > 1 and (rest[0].isdigit() or len(rest[0]) == 1 or rest[0] in NUMBERING or
-                             ROMAN.match(rest[0])):
+    while len(rest) > 1 and (
+        rest[0].isdigit() or len(rest[0]) == 1 or rest[0] in NUMBERING or ROMAN.match(rest[0])
+    ):
         rest.pop(0)
     return " ".join(rest or tokens)
 
@@ -155,26 +159,40 @@ def main():
         ref_text = open(f"{work}/ref/{name}.txt", encoding="utf-8", errors="replace").read()
         pages = ref_text.split("\f")[:n]
         pages += [""] * (n - len(pages))
-        docs.append({"name": name, "path": path, "pages": n,
-                     "producer": producer.group(1).strip() if producer else "",
-                     "ref": [collections.Counter(words(dehyphenate(p))) for p in pages],
-                     "outline": outline(f"{work}/ref/{name}.xml")})
+        docs.append(
+            {
+                "name": name,
+                "path": path,
+                "pages": n,
+                "producer": producer.group(1).strip() if producer else "",
+                "ref": [collections.Counter(words(dehyphenate(p))) for p in pages],
+                "outline": outline(f"{work}/ref/{name}.xml"),
+            }
+        )
     total_pages = sum(d["pages"] for d in docs)
 
     times = {}
     for line in open(f"{work}/runs/times.txt"):
         label, wall_ms, cpu_ms, load = line.split()
-        times[label] = {"wall_s": int(wall_ms) / 1000, "cpu_s": int(cpu_ms) / 1000,
-                        "load_before": float(load)}
+        times[label] = {
+            "wall_s": int(wall_ms) / 1000,
+            "cpu_s": int(cpu_ms) / 1000,
+            "load_before": float(load),
+        }
 
     def speed(label, pages):
         t = times[label]
         rate = pages / t["wall_s"] if t["wall_s"] else None
         cpu_page = t["cpu_s"] / pages
-        return {"pages": pages, "wall_s": t["wall_s"], "cpu_s": t["cpu_s"],
-                "pages_per_s": round(rate, 3), "cpu_s_per_page": round(cpu_page, 4),
-                "of_machine_limit": round(rate / (args.cores / cpu_page), 3) if cpu_page else None,
-                "load_before": t["load_before"]}
+        return {
+            "pages": pages,
+            "wall_s": t["wall_s"],
+            "cpu_s": t["cpu_s"],
+            "pages_per_s": round(rate, 3),
+            "cpu_s_per_page": round(cpu_page, 4),
+            "of_machine_limit": round(rate / (args.cores / cpu_page), 3) if cpu_page else None,
+            "load_before": t["load_before"],
+        }
 
     # Tools' words and headings per document and page.
     tools = {}
@@ -184,8 +202,9 @@ def main():
         per_doc = {}
         for d in docs:
             files = glob.glob(f"{work}/{label}/out/list/{d['name']}*.json")
-            root = next((r for n, r in status.items() if os.path.basename(n).startswith(d["name"])),
-                        {})
+            root = next(
+                (r for n, r in status.items() if os.path.basename(n).startswith(d["name"])), {}
+            )
             if not files:
                 per_doc[d["name"]] = {"ok": False, "reason": root.get("reason", "no content list")}
                 continue
@@ -200,8 +219,12 @@ def main():
                     source.setdefault(p, it["text_source"])
                 if it.get("type") == "text" and it.get("text_level"):
                     headings.append((it["text_level"], it.get("text", "")))
-            per_doc[d["name"]] = {"ok": True, "pages": pages, "source": source,
-                                  "headings": headings}
+            per_doc[d["name"]] = {
+                "ok": True,
+                "pages": pages,
+                "source": source,
+                "headings": headings,
+            }
         tools[label] = per_doc
     tess = {}
     sample = []
@@ -222,8 +245,14 @@ def main():
     for d in docs:
         layer_pages = [p for p in range(d["pages"]) if d["ref"][p]]
         no_layer += d["pages"] - len(layer_pages)
-        row = {"name": d["name"], "pages": d["pages"], "text_layer_pages": len(layer_pages),
-               "producer": d["producer"], "outline_entries": len(d["outline"]), "tools": {}}
+        row = {
+            "name": d["name"],
+            "pages": d["pages"],
+            "text_layer_pages": len(layer_pages),
+            "producer": d["producer"],
+            "outline_entries": len(d["outline"]),
+            "tools": {},
+        }
         for label, _ in ROWS:
             t = tools[label][d["name"]]
             if not t["ok"]:
@@ -232,16 +261,26 @@ def main():
             m, nr, nt = bag_scores(d["ref"], t["pages"], layer_pages)
             for i, v in enumerate((m, nr, nt)):
                 totals[label][i] += v
-            r = {"ok": True, "recall": ratio(m, nr), "precision": ratio(m, nt),
-                 "pages_from_layer": sum(1 for s in t["source"].values() if s == "layer"),
-                 "pages_ocr": sum(1 for s in t["source"].values() if s == "ocr"),
-                 "headings": len(t["headings"])}
+            r = {
+                "ok": True,
+                "recall": ratio(m, nr),
+                "precision": ratio(m, nt),
+                "pages_from_layer": sum(1 for s in t["source"].values() if s == "layer"),
+                "pages_ocr": sum(1 for s in t["source"].values() if s == "ocr"),
+                "headings": len(t["headings"]),
+            }
             if d["outline"]:
                 hm, same, unmatched = heading_scores(d["outline"], t["headings"])
                 hp, hr = ratio(hm, len(t["headings"])), ratio(hm, len(d["outline"]))
-                r.update({"heading_precision": hp, "heading_recall": hr, "heading_f1": f1(hp, hr),
-                          "heading_level_agreement": ratio(same, hm),
-                          "headings_not_in_outline": unmatched[:10]})
+                r.update(
+                    {
+                        "heading_precision": hp,
+                        "heading_recall": hr,
+                        "heading_f1": f1(hp, hr),
+                        "heading_level_agreement": ratio(same, hm),
+                        "headings_not_in_outline": unmatched[:10],
+                    }
+                )
                 for i, v in enumerate((hm, same, len(t["headings"]), len(d["outline"]))):
                     heads[label][i] += v
             row["tools"][label] = r
@@ -249,22 +288,41 @@ def main():
             pages = sorted(tess[d["name"]])
             layer = [p for p in pages if d["ref"][p]]
             m, nr, nt = bag_scores(d["ref"], tess[d["name"]], layer)
-            row["tools"]["tesseract"] = {"sample_pages": len(pages), "recall": ratio(m, nr),
-                                         "precision": ratio(m, nt)}
+            row["tools"]["tesseract"] = {
+                "sample_pages": len(pages),
+                "recall": ratio(m, nr),
+                "precision": ratio(m, nt),
+            }
         doc_rows.append(row)
 
     # Overall rows.
-    rows = [{"tool": "pdftotext -layout (the reference)", "recall": 1.0, "precision": 1.0,
-             **speed("pdftotext", total_pages)}]
+    rows = [
+        {
+            "tool": "pdftotext -layout (the reference)",
+            "recall": 1.0,
+            "precision": 1.0,
+            **speed("pdftotext", total_pages),
+        }
+    ]
     for label, title in ROWS:
         m, nr, nt = totals[label]
         hm, same, nh, ne = heads[label]
         hp, hr = ratio(hm, nh), ratio(hm, ne)
         failed = [d["name"] for d in docs if not tools[label][d["name"]]["ok"]]
-        rows.append({"tool": title, "key": label, "recall": ratio(m, nr), "precision": ratio(m, nt),
-                     "heading_precision": hp, "heading_recall": hr, "heading_f1": f1(hp, hr),
-                     "heading_level_agreement": ratio(same, hm), "failed_documents": failed,
-                     **speed(label, total_pages)})
+        rows.append(
+            {
+                "tool": title,
+                "key": label,
+                "recall": ratio(m, nr),
+                "precision": ratio(m, nt),
+                "heading_precision": hp,
+                "heading_recall": hr,
+                "heading_f1": f1(hp, hr),
+                "heading_level_agreement": ratio(same, hm),
+                "failed_documents": failed,
+                **speed(label, total_pages),
+            }
+        )
     if sample:
         # tesseract CLI and, for a side by side on the same pages, mineru ocr on the sample
         ref = {d["name"]: d for d in docs}
@@ -278,12 +336,23 @@ def main():
             if t["ok"]:
                 b = bag_scores(ref[name]["ref"], t["pages"], [p])
                 om, on, ot = om + b[0], on + b[1], ot + b[2]
-        rows.append({"tool": f"tesseract CLI (pdftoppm 150 dpi gray, {len(sample)} sample pages)",
-                     "key": "tesseract", "recall": ratio(tm, tn), "precision": ratio(tm, tt),
-                     **speed("tesseract", len(sample))})
-        rows.append({"tool": "mineru (rop, text: ocr) on the same sample pages",
-                     "key": "mineru_ocr_sample", "recall": ratio(om, on),
-                     "precision": ratio(om, ot)})
+        rows.append(
+            {
+                "tool": f"tesseract CLI (pdftoppm 150 dpi gray, {len(sample)} sample pages)",
+                "key": "tesseract",
+                "recall": ratio(tm, tn),
+                "precision": ratio(tm, tt),
+                **speed("tesseract", len(sample)),
+            }
+        )
+        rows.append(
+            {
+                "tool": "mineru (rop, text: ocr) on the same sample pages",
+                "key": "mineru_ocr_sample",
+                "recall": ratio(om, on),
+                "precision": ratio(om, ot),
+            }
+        )
 
     by = {r.get("key"): r for r in rows}
     auto, ocr = by["mineru_auto"], by["mineru_ocr"]
@@ -292,23 +361,34 @@ def main():
     targets = {
         "words_0.995_on_born_digital": {
             k: (by[k]["recall"] or 0) >= 0.995 and (by[k]["precision"] or 0) >= 0.995
-            for k in ("mineru_auto", "docling_auto", "mineru_ocr")},
+            for k in ("mineru_auto", "docling_auto", "mineru_ocr")
+        },
         "heading_f1_0.9_with_outline": {
             k: None if by[k]["heading_f1"] is None else by[k]["heading_f1"] >= 0.9
-            for k in ("mineru_auto", "docling_auto", "mineru_ocr")},
-        "born_digital_20x_faster_than_forced_ocr": {"cpu_per_page_ratio": speedup_cpu,
-                                                    "wall_ratio": speedup_wall,
-                                                    "met": speedup_cpu >= 20},
-        "ocr_95pct_of_machine_limit": {"of_limit": ocr["of_machine_limit"],
-                                       "met": (ocr["of_machine_limit"] or 0) >= 0.95},
+            for k in ("mineru_auto", "docling_auto", "mineru_ocr")
+        },
+        "born_digital_20x_faster_than_forced_ocr": {
+            "cpu_per_page_ratio": speedup_cpu,
+            "wall_ratio": speedup_wall,
+            "met": speedup_cpu >= 20,
+        },
+        "ocr_95pct_of_machine_limit": {
+            "of_limit": ocr["of_machine_limit"],
+            "met": (ocr["of_machine_limit"] or 0) >= 0.95,
+        },
     }
-    result = {"machine": {"cores": args.cores, "cpu": cpu_model(),
-                          "loadavg_after": os.getloadavg()},
-              "command": f"bash bench/b7_documents/run.sh {args.max_pages}",
-              "ropc": args.ropc, "documents": len(docs), "pages": total_pages,
-              "pages_without_text_layer": no_layer,
-              "documents_with_outline": sum(1 for d in docs if d["outline"]),
-              "rows": rows, "targets": targets, "per_document": doc_rows}
+    result = {
+        "machine": {"cores": args.cores, "cpu": cpu_model(), "loadavg_after": os.getloadavg()},
+        "command": f"bash bench/b7_documents/run.sh {args.max_pages}",
+        "ropc": args.ropc,
+        "documents": len(docs),
+        "pages": total_pages,
+        "pages_without_text_layer": no_layer,
+        "documents_with_outline": sum(1 for d in docs if d["outline"]),
+        "rows": rows,
+        "targets": targets,
+        "per_document": doc_rows,
+    }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
@@ -331,25 +411,35 @@ def fmt(v, digits=3):
 
 
 def print_tables(res):
-    print(f"\n{res['documents']} documents, {res['pages']} pages "
-          f"({res['pages_without_text_layer']} without a text layer), "
-          f"{res['documents_with_outline']} with an outline; {res['machine']['cores']} cores")
-    print("| tool | word recall | word precision | heading P / R / F1 | level agreement | "
-          "pages/s | CPU-s/page | of the machine limit | load before |")
+    print(
+        f"\n{res['documents']} documents, {res['pages']} pages "
+        f"({res['pages_without_text_layer']} without a text layer), "
+        f"{res['documents_with_outline']} with an outline; {res['machine']['cores']} cores"
+    )
+    print(
+        "| tool | word recall | word precision | heading P / R / F1 | level agreement | "
+        "pages/s | CPU-s/page | of the machine limit | load before |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in res["rows"]:
         head = "-"
         if r.get("heading_f1") is not None:
-            head = (f"{fmt(r['heading_precision'])} / {fmt(r['heading_recall'])} / "
-                    f"{fmt(r['heading_f1'])}")
+            head = (
+                f"{fmt(r['heading_precision'])} / {fmt(r['heading_recall'])} / "
+                f"{fmt(r['heading_f1'])}"
+            )
         limit = r.get("of_machine_limit")
-        print(f"| {r['tool']} | {fmt(r['recall'])} | {fmt(r['precision'])} | {head} | "
-              f"{fmt(r.get('heading_level_agreement'))} | {fmt(r.get('pages_per_s'), 2)} | "
-              f"{fmt(r.get('cpu_s_per_page'), 3)} | "
-              f"{'-' if limit is None else f'{100 * limit:.0f}%'} | "
-              f"{fmt(r.get('load_before'), 2)} |")
-    print("\nper document: words recall/precision, heading F1 (mineru auto | mineru ocr | "
-          "docling auto | tesseract sample)")
+        print(
+            f"| {r['tool']} | {fmt(r['recall'])} | {fmt(r['precision'])} | {head} | "
+            f"{fmt(r.get('heading_level_agreement'))} | {fmt(r.get('pages_per_s'), 2)} | "
+            f"{fmt(r.get('cpu_s_per_page'), 3)} | "
+            f"{'-' if limit is None else f'{100 * limit:.0f}%'} | "
+            f"{fmt(r.get('load_before'), 2)} |"
+        )
+    print(
+        "\nper document: words recall/precision, heading F1 (mineru auto | mineru ocr | "
+        "docling auto | tesseract sample)"
+    )
     print("| document | pages | outline | mineru auto | mineru ocr | docling auto | tesseract |")
     print("|---|---|---|---|---|---|---|")
     for d in res["per_document"]:
@@ -365,8 +455,11 @@ def print_tables(res):
                 if t.get("heading_f1") is not None:
                     c += f", F1 {fmt(t['heading_f1'])}"
                 cells.append(c)
-        print(f"| {d['name']} | {d['pages']} | {d['outline_entries'] or '-'} | " +
-              " | ".join(cells) + " |")
+        print(
+            f"| {d['name']} | {d['pages']} | {d['outline_entries'] or '-'} | "
+            + " | ".join(cells)
+            + " |"
+        )
     t = res["targets"]
     print("\ntargets:", json.dumps(t))
 

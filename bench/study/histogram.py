@@ -11,22 +11,37 @@ def main():
     corpus = json.load(open(sys.argv[1]))
     out = sys.argv[2]
     pages = corpus["pages"]
-    bins = [(1, 1), (2, 3), (4, 7), (8, 15), (16, 31), (32, 63), (64, 127), (128, 255), (256, 426),
-            (427, 427)]
+    bins = [
+        (1, 1),
+        (2, 3),
+        (4, 7),
+        (8, 15),
+        (16, 31),
+        (32, 63),
+        (64, 127),
+        (128, 255),
+        (256, 426),
+        (427, 427),
+    ]
     total = sum(pages)
     s = sorted(pages)
-    lines = [f"corpus: {len(pages)} roots, {total} pages, {min(pages)}-{max(pages)} pages per root, "
-             f"mean {total / len(pages):.1f}, median {s[len(s) // 2]}, p90 {s[int(0.9 * len(s))]}, "
-             f"p99 {s[int(0.99 * len(s))]}; largest 5% of roots hold "
-             f"{100 * sum(s[-max(1, len(s) // 20):]) / total:.1f}% of pages (seed {corpus['seed']})",
-             "| pages per root | roots | % roots | pages | % pages |", "|---|---|---|---|---|"]
+    lines = [
+        f"corpus: {len(pages)} roots, {total} pages, {min(pages)}-{max(pages)} pages per root, "
+        f"mean {total / len(pages):.1f}, median {s[len(s) // 2]}, p90 {s[int(0.9 * len(s))]}, "
+        f"p99 {s[int(0.99 * len(s))]}; largest 5% of roots hold "
+        f"{100 * sum(s[-max(1, len(s) // 20):]) / total:.1f}% of pages (seed {corpus['seed']})",
+        "| pages per root | roots | % roots | pages | % pages |",
+        "|---|---|---|---|---|",
+    ]
     with open(os.path.join(out, "corpus_histogram.dat"), "w") as f:
         for lo, hi in bins:
             n = sum(1 for p in pages if lo <= p <= hi)
             pg = sum(p for p in pages if lo <= p <= hi)
             label = f"{lo}" if lo == hi else f"{lo}-{hi}"
-            lines.append(f"| {label} | {n} | {100 * n / len(pages):.1f} | {pg} | {100 * pg / total:.1f} |")
-            f.write(f"\"{label}\" {n} {pg}\n")
+            lines.append(
+                f"| {label} | {n} | {100 * n / len(pages):.1f} | {pg} | {100 * pg / total:.1f} |"
+            )
+            f.write(f'"{label}" {n} {pg}\n')
     text = "\n".join(lines)
     print(text)
     open(os.path.join(out, "corpus_histogram.txt"), "w").write(text + "\n")

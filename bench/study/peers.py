@@ -66,8 +66,9 @@ class Log:
     def write(self, kind, line):
         f = self.files.get(kind)
         if f is None:
-            f = self.files[kind] = open(os.path.join(self.dir, f"{kind}_{os.getpid()}.txt"), "a",
-                                        buffering=1)
+            f = self.files[kind] = open(
+                os.path.join(self.dir, f"{kind}_{os.getpid()}.txt"), "a", buffering=1
+            )
         f.write(line + "\n")
 
     def render_start(self, root):
@@ -112,8 +113,12 @@ def run_rayorch(corpus, cost, actors, logdir, init):
         def run(self, pages):
             time.sleep(self.cost.ocr(len(pages)))
             self.log.batch(len(pages))
-            return [ro.GroupFailure(f"poisoned page 0 of root {r}") if (p and k == 0)
-                    else page_text(r, k) for r, k, p in pages]
+            return [
+                ro.GroupFailure(f"poisoned page 0 of root {r}")
+                if (p and k == 0)
+                else page_text(r, k)
+                for r, k, p in pages
+            ]
 
     class Assemble:
         def __init__(self, c, d):
@@ -133,12 +138,21 @@ def run_rayorch(corpus, cost, actors, logdir, init):
 
     class Study(ro.Pipeline):
         def __init__(self):
-            self.render = ro.RayModule(Render).pre_init(c, logdir).ray_options(
-                replicas=actors, batch_size=1, **opts)
-            self.ocr = ro.RayModule(Ocr).pre_init(c, logdir).ray_options(
-                replicas=actors, batch_size=cap, **opts)
-            self.assemble = ro.RayModule(Assemble).pre_init(c, logdir).ray_options(
-                replicas=actors, batch_size=1, **opts)
+            self.render = (
+                ro.RayModule(Render)
+                .pre_init(c, logdir)
+                .ray_options(replicas=actors, batch_size=1, **opts)
+            )
+            self.ocr = (
+                ro.RayModule(Ocr)
+                .pre_init(c, logdir)
+                .ray_options(replicas=actors, batch_size=cap, **opts)
+            )
+            self.assemble = (
+                ro.RayModule(Assemble)
+                .pre_init(c, logdir)
+                .ray_options(replicas=actors, batch_size=1, **opts)
+            )
 
         def forward(self, docs):
             pages = ro.F.expand(self.render(docs))
@@ -183,9 +197,13 @@ def run_raydata(corpus, cost, actors, logdir, init):
             n = len(batch["id"])
             time.sleep(self.cost.ocr(n))
             self.log.batch(n)
-            batch["text"] = np.array([page_text(int(r), int(k)) for r, k in zip(batch["id"], batch["page"])],
-                                     dtype=np.uint64)
-            batch["error"] = np.array([bool(p) and int(k) == 0 for p, k in zip(batch["poison"], batch["page"])])
+            batch["text"] = np.array(
+                [page_text(int(r), int(k)) for r, k in zip(batch["id"], batch["page"])],
+                dtype=np.uint64,
+            )
+            batch["error"] = np.array(
+                [bool(p) and int(k) == 0 for p, k in zip(batch["poison"], batch["page"])]
+            )
             return batch
 
     def assemble(group):
@@ -200,16 +218,21 @@ def run_raydata(corpus, cost, actors, logdir, init):
         lg.done(root, True, h)
         return {"id": np.array([root]), "ok": np.array([True])}
 
-    items = [{"id": i, "pages": p, "poison": bool(z)}
-             for i, (p, z) in enumerate(zip(corpus["pages"], corpus["poisoned"]))]
+    items = [
+        {"id": i, "pages": p, "poison": bool(z)}
+        for i, (p, z) in enumerate(zip(corpus["pages"], corpus["poisoned"]))
+    ]
     # warm the cluster's worker processes (not the pipeline's actors) outside the timed region
     ray.data.range(4).map(lambda r: r).take_all()
     t0 = time.time()
     ds = ray.data.from_items(items, override_num_blocks=len(items))
     ds = ds.flat_map(render, concurrency=actors, num_cpus=1)
-    ds = ds.map_batches(Ocr, batch_size=cost.cap, concurrency=actors, num_cpus=1, batch_format="numpy")
-    ds = ds.groupby("id", num_partitions=actors).map_groups(assemble, batch_format="numpy",
-                                                            num_cpus=1, concurrency=actors)
+    ds = ds.map_batches(
+        Ocr, batch_size=cost.cap, concurrency=actors, num_cpus=1, batch_format="numpy"
+    )
+    ds = ds.groupby("id", num_partitions=actors).map_groups(
+        assemble, batch_format="numpy", num_cpus=1, concurrency=actors
+    )
     rows = ds.take_all()
     wall = time.time() - t0
     assert len(rows) == len(items), len(rows)
@@ -266,14 +289,21 @@ def run_daft(corpus, cost, actors, logdir, init):
             return True
 
     n = len(corpus["pages"])
-    df0 = daft.from_pydict({"id": list(range(n)), "pages": corpus["pages"],
-                            "poison": [bool(z) for z in corpus["poisoned"]]})
+    df0 = daft.from_pydict(
+        {
+            "id": list(range(n)),
+            "pages": corpus["pages"],
+            "poison": [bool(z) for z in corpus["poisoned"]],
+        }
+    )
     t0 = time.time()
     df = df0.with_column("page", Render()(col("id"), col("pages"))).explode("page")
     df = df.with_column("text", Ocr()(col("id"), col("page")))
-    df = df.groupby("id").agg(col("page").list_agg().alias("page_list"),
-                              col("text").list_agg().alias("texts"),
-                              col("poison").any_value().alias("poison"))
+    df = df.groupby("id").agg(
+        col("page").list_agg().alias("page_list"),
+        col("text").list_agg().alias("texts"),
+        col("poison").any_value().alias("poison"),
+    )
     df = df.with_column("ok", Assemble()(col("id"), col("page_list"), col("texts"), col("poison")))
     out = df.collect().to_pydict()
     wall = time.time() - t0
@@ -282,24 +312,56 @@ def run_daft(corpus, cost, actors, logdir, init):
 
 
 # ---------------------------------------------------------------------------------------------
-def run_rop_pipeline(corpus, cost, actors, logdir, init, binary=None, corpus_path=None,
-                     inflight=None, extra=()):
+def run_rop_pipeline(
+    corpus, cost, actors, logdir, init, binary=None, corpus_path=None, inflight=None, extra=()
+):
     """The lineage strategy as a real rop pipeline: bench/study/rop/study.rop built by `ropc
     build`, run as its own process with --set for the actor counts."""
     import subprocess
 
     c = cost
-    env = dict(os.environ, STUDY_LOG=logdir, STUDY_COST=" ".join(str(x) for x in (
-        c.compress, c.render_root, c.render_page, c.ocr_batch, c.ocr_page, c.assemble_root,
-        c.assemble_page, c.upload_root, getattr(c, "shuffle_row", 0), getattr(c, "shuffle_byte", 0),
-        getattr(c, "page_bytes", 4000))))
+    env = dict(
+        os.environ,
+        STUDY_LOG=logdir,
+        STUDY_COST=" ".join(
+            str(x)
+            for x in (
+                c.compress,
+                c.render_root,
+                c.render_page,
+                c.ocr_batch,
+                c.ocr_page,
+                c.assemble_root,
+                c.assemble_page,
+                c.upload_root,
+                getattr(c, "shuffle_row", 0),
+                getattr(c, "shuffle_byte", 0),
+                getattr(c, "page_bytes", 4000),
+            )
+        ),
+    )
     out = os.path.join(logdir, "out")
     os.makedirs(out, exist_ok=True)
-    cmd = [binary, "--input", corpus_path, "--output", os.path.join(out, "roots.log"),
-           "--set", f"pages.actors={actors}", "--set", f"texts.actors={actors}",
-           "--set", f"texts.batch={cost.cap}", "--set", f"documents.actors={actors}",
-           "--max-inflight-roots", str(inflight or max(64, 4 * actors)), "--no-progress",
-           "--report", os.path.join(out, "report.json")] + list(extra)
+    cmd = [
+        binary,
+        "--input",
+        corpus_path,
+        "--output",
+        os.path.join(out, "roots.log"),
+        "--set",
+        f"pages.actors={actors}",
+        "--set",
+        f"texts.actors={actors}",
+        "--set",
+        f"texts.batch={cost.cap}",
+        "--set",
+        f"documents.actors={actors}",
+        "--max-inflight-roots",
+        str(inflight or max(64, 4 * actors)),
+        "--no-progress",
+        "--report",
+        os.path.join(out, "report.json"),
+    ] + list(extra)
     t0 = time.time()
     # exit 3: some roots failed (B3's poisoned ones); each is logged at once, time-stamped (ms)
     proc = subprocess.run(cmd, env=env, stderr=subprocess.PIPE, text=True)
@@ -312,24 +374,42 @@ def run_rop_pipeline(corpus, cost, actors, logdir, init, binary=None, corpus_pat
     for line in proc.stderr.splitlines():
         m = re.match(r"(\S+)Z ERROR \S+ root (\d+) failed: (.*)$", line)
         if m:
-            t = datetime.datetime.fromisoformat(m.group(1)).replace(
-                tzinfo=datetime.timezone.utc).timestamp()
+            t = (
+                datetime.datetime.fromisoformat(m.group(1))
+                .replace(tzinfo=datetime.timezone.utc)
+                .timestamp()
+            )
             failed[int(m.group(2))] = (t, m.group(3))
-    suppressed = sum(c.get("suppressed", 0) for c in report.get("calls", [])
-                     if c.get("name") == "texts")
-    return t0, wall, 0.0, failed, {"binary": binary, "command": " ".join(cmd[1:]),
-                                   "rop_report_wall_s": report.get("wall_s"),
-                                   "suppressed": suppressed}
+    suppressed = sum(
+        c.get("suppressed", 0) for c in report.get("calls", []) if c.get("name") == "texts"
+    )
+    return (
+        t0,
+        wall,
+        0.0,
+        failed,
+        {
+            "binary": binary,
+            "command": " ".join(cmd[1:]),
+            "rop_report_wall_s": report.get("wall_s"),
+            "suppressed": suppressed,
+        },
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--system", required=True, choices=["rayorch", "raydata", "daft", "rop-pipeline"])
+    ap.add_argument(
+        "--system", required=True, choices=["rayorch", "raydata", "daft", "rop-pipeline"]
+    )
     ap.add_argument("--binary", help="rop-pipeline: the binary ropc built from study.rop")
     ap.add_argument("--system-name", help="the system's name in the output (default --system)")
-    ap.add_argument("--binary-args", default="",
-                    help="rop-pipeline: more flags for the binary (split on spaces)")
+    ap.add_argument(
+        "--binary-args",
+        default="",
+        help="rop-pipeline: more flags for the binary (split on spaces)",
+    )
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--actors", type=int, default=8)
     ap.add_argument("--label", default="")
@@ -337,17 +417,36 @@ def main():
     corpus = json.load(open(args.corpus))
     cost = Cost(corpus["cost"])
     logdir = tempfile.mkdtemp(prefix="study_peer_")
-    init = dict(num_cpus=3 * args.actors + 4, include_dashboard=False, log_to_driver=False,
-                configure_logging=False)
-    strategy = {"rayorch": "lineage", "raydata": "flat-regroup", "daft": "flat-regroup",
-                "rop-pipeline": "lineage"}[args.system]
-    run = {"rayorch": run_rayorch, "raydata": run_raydata, "daft": run_daft,
-           "rop-pipeline": run_rop_pipeline}[args.system]
+    init = dict(
+        num_cpus=3 * args.actors + 4,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+    )
+    strategy = {
+        "rayorch": "lineage",
+        "raydata": "flat-regroup",
+        "daft": "flat-regroup",
+        "rop-pipeline": "lineage",
+    }[args.system]
+    run = {
+        "rayorch": run_rayorch,
+        "raydata": run_raydata,
+        "daft": run_daft,
+        "rop-pipeline": run_rop_pipeline,
+    }[args.system]
     try:
         if args.system == "rop-pipeline":
-            t0, wall, setup, failed, extra = run(corpus, cost, args.actors, logdir, init,
-                                                 args.binary, os.path.abspath(args.corpus),
-                                                 extra=args.binary_args.split())
+            t0, wall, setup, failed, extra = run(
+                corpus,
+                cost,
+                args.actors,
+                logdir,
+                init,
+                args.binary,
+                os.path.abspath(args.corpus),
+                extra=args.binary_args.split(),
+            )
         else:
             t0, wall, setup, failed, extra = run(corpus, cost, args.actors, logdir, init)
         time.sleep(0.2)  # let the last log lines land
@@ -359,8 +458,12 @@ def main():
         for f in glob.glob(os.path.join(logdir, "a_*.txt")):
             for line in open(f):
                 parts = line.rstrip("\n").split(" ", 4)
-                end[int(parts[0])] = (float(parts[1]), int(parts[2]), parts[3],
-                                      parts[4] if len(parts) > 4 else "")
+                end[int(parts[0])] = (
+                    float(parts[1]),
+                    int(parts[2]),
+                    parts[3],
+                    parts[4] if len(parts) > 4 else "",
+                )
         for r, (t, reason) in failed.items():
             if r not in end:
                 end[r] = (t, 2, "0" * 16, reason)
@@ -375,17 +478,34 @@ def main():
             roots.append([p, start.get(i, t0) - first, e[0] - first, e[1], e[2], e[3]])
         makespan = max(r[2] for r in roots)
         ideal = corpus["ideal_modelled_s"].get(str(args.actors))
-        print(json.dumps({
-            "system": args.system_name or args.system, "strategy": strategy, "label": args.label,
-            "bench": corpus["kind"] == "b3" and "b3" or "b2", "actors": args.actors,
-            "cap": cost.cap, "scale": corpus["scale"], "poison": any(corpus["poisoned"]),
-            "corpus_roots": len(corpus["pages"]), "corpus_pages": sum(corpus["pages"]),
-            "ideal_s": ideal / cost.compress if ideal else None,
-            "load_before": os.getloadavg()[0], "cost": corpus["cost"], "makespan_s": makespan,
-            "wall_s": wall, "setup_s": setup, "startup_before_first_render_s": first - t0,
-            "ocr_pages": sum(int(k) * v for k, v in batches.items()),
-            "suppressed": extra.get("suppressed", 0),
-            "batches": batches, "peer": extra, "roots": roots}))
+        print(
+            json.dumps(
+                {
+                    "system": args.system_name or args.system,
+                    "strategy": strategy,
+                    "label": args.label,
+                    "bench": corpus["kind"] == "b3" and "b3" or "b2",
+                    "actors": args.actors,
+                    "cap": cost.cap,
+                    "scale": corpus["scale"],
+                    "poison": any(corpus["poisoned"]),
+                    "corpus_roots": len(corpus["pages"]),
+                    "corpus_pages": sum(corpus["pages"]),
+                    "ideal_s": ideal / cost.compress if ideal else None,
+                    "load_before": os.getloadavg()[0],
+                    "cost": corpus["cost"],
+                    "makespan_s": makespan,
+                    "wall_s": wall,
+                    "setup_s": setup,
+                    "startup_before_first_render_s": first - t0,
+                    "ocr_pages": sum(int(k) * v for k, v in batches.items()),
+                    "suppressed": extra.get("suppressed", 0),
+                    "batches": batches,
+                    "peer": extra,
+                    "roots": roots,
+                }
+            )
+        )
     finally:
         shutil.rmtree(logdir, ignore_errors=True)
 

@@ -48,22 +48,32 @@ def metrics(run, ref=None):
     lat = [r[2] - r[1] for r in ok]
     ideal = run.get("ideal_s")
     return {
-        "system": run["system"], "strategy": run["strategy"], "actors": run["actors"],
-        "label": run.get("label", ""), "makespan_s": makespan,
-        "ideal_s": ideal, "ideal_ratio": (ideal / makespan) if ideal else None,
+        "system": run["system"],
+        "strategy": run["strategy"],
+        "actors": run["actors"],
+        "label": run.get("label", ""),
+        "makespan_s": makespan,
+        "ideal_s": ideal,
+        "ideal_ratio": (ideal / makespan) if ideal else None,
         "modelled_pages_per_s": run["corpus_pages"] / (makespan * run["cost"]["compress"]),
-        "batch_fill": pages / (nb * run["cap"]) if nb else 0.0, "batches": nb,
+        "batch_fill": pages / (nb * run["cap"]) if nb else 0.0,
+        "batches": nb,
         "first_root_s": min((r[2] for r in ok), default=float("nan")),
-        "p50_latency_s": pct(lat, 0.5), "p99_latency_s": pct(lat, 0.99),
-        "peak_inflight_pages": peak, "not_ocrd": run["corpus_pages"] - pages,
-        "rop_suppressed": run.get("suppressed", 0), "ok_roots": len(ok),
-        "failed_roots": sum(1 for r in roots if r[3] == 2), "roots": len(roots),
+        "p50_latency_s": pct(lat, 0.5),
+        "p99_latency_s": pct(lat, 0.99),
+        "peak_inflight_pages": peak,
+        "not_ocrd": run["corpus_pages"] - pages,
+        "rop_suppressed": run.get("suppressed", 0),
+        "ok_roots": len(ok),
+        "failed_roots": sum(1 for r in roots if r[3] == 2),
+        "roots": len(roots),
         "load": run.get("load_before"),
         "median_render_start_s": pct([r[1] for r in roots], 0.5),
         "last_render_start_s": max(r[1] for r in roots),
         # every root's status and digest equal to the reference run's (rop lineage, same label)
-        "same_output": None if ref is None else all(
-            a[3] == b[3] and a[4] == b[4] for a, b in zip(roots, ref["roots"])),
+        "same_output": None
+        if ref is None
+        else all(a[3] == b[3] and a[4] == b[4] for a, b in zip(roots, ref["roots"])),
     }
 
 
@@ -79,7 +89,9 @@ def medians(runs, ref):
         m = dict(ms[(len(ms) - 1) // 2])
         m["runs"] = len(ms)
         m["makespan_range"] = [ms[0]["makespan_s"], ms[-1]["makespan_s"]]
-        m["same_output"] = None if ms[0]["same_output"] is None else all(x["same_output"] for x in ms)
+        m["same_output"] = (
+            None if ms[0]["same_output"] is None else all(x["same_output"] for x in ms)
+        )
         rows.append(m)
     return rows
 
@@ -91,13 +103,23 @@ def name(m):
 # The headline lineage row is the compiled pipeline (`ropc build` of study.rop); the runtime-API
 # runner ("lineage") stays as a diagnostic row. HEADLINE picks the first present.
 HEADLINE = ("rop-pipeline", "lineage")
-ORDER = ("rop-pipeline", "lineage", "rop-pipeline-disk-journal", "tbb-lineage", "flat-regroup", "per-parent", "single-parent")
+ORDER = (
+    "rop-pipeline",
+    "lineage",
+    "rop-pipeline-disk-journal",
+    "tbb-lineage",
+    "flat-regroup",
+    "per-parent",
+    "single-parent",
+)
 
 
 def shown(n):
-    return {"rop-pipeline": "rop-pipeline (ropc build)",
-            "lineage": "lineage (API runner, diagnostic)",
-            "rop-pipeline-disk-journal": "rop-pipeline, journal on disk (diagnostic)"}.get(n, n)
+    return {
+        "rop-pipeline": "rop-pipeline (ropc build)",
+        "lineage": "lineage (API runner, diagnostic)",
+        "rop-pipeline-disk-journal": "rop-pipeline, journal on disk (diagnostic)",
+    }.get(n, n)
 
 
 def ordered(rows):
@@ -110,18 +132,33 @@ def headline(by_name):
 
 def table(rows, title):
     print(f"\n{title}")
-    hdr = ("strategy", "actors", "runs", "makespan s (min-max)", "ideal s", "ideal %", "fill %", "1st root s",
-           "p50 s", "p99 s", "peak pages", "ok/roots", "same output")
+    hdr = (
+        "strategy",
+        "actors",
+        "runs",
+        "makespan s (min-max)",
+        "ideal s",
+        "ideal %",
+        "fill %",
+        "1st root s",
+        "p50 s",
+        "p99 s",
+        "peak pages",
+        "ok/roots",
+        "same output",
+    )
     print("| " + " | ".join(hdr) + " |")
     print("|" + "---|" * len(hdr))
     for m in rows:
         rng = m.get("makespan_range", [m["makespan_s"]] * 2)
-        print(f"| {shown(name(m))} | {m['actors']} | {m.get('runs', 1)} | {m['makespan_s']:.2f} "
-              f"({rng[0]:.2f}-{rng[1]:.2f}) | {m['ideal_s'] or 0:.2f} | "
-              f"{100 * (m['ideal_ratio'] or 0):.1f} | {100 * m['batch_fill']:.1f} | "
-              f"{m['first_root_s']:.2f} | {m['p50_latency_s']:.2f} | {m['p99_latency_s']:.2f} | "
-              f"{m['peak_inflight_pages']} | {m['ok_roots']}/{m['roots']} | "
-              f"{'-' if m['same_output'] is None else ('yes' if m['same_output'] else 'NO')} |")
+        print(
+            f"| {shown(name(m))} | {m['actors']} | {m.get('runs', 1)} | {m['makespan_s']:.2f} "
+            f"({rng[0]:.2f}-{rng[1]:.2f}) | {m['ideal_s'] or 0:.2f} | "
+            f"{100 * (m['ideal_ratio'] or 0):.1f} | {100 * m['batch_fill']:.1f} | "
+            f"{m['first_root_s']:.2f} | {m['p50_latency_s']:.2f} | {m['p99_latency_s']:.2f} | "
+            f"{m['peak_inflight_pages']} | {m['ok_roots']}/{m['roots']} | "
+            f"{'-' if m['same_output'] is None else ('yes' if m['same_output'] else 'NO')} |"
+        )
 
 
 def gnuplot(out, script):
@@ -163,7 +200,9 @@ def tail_report(out):
         f = round(r["cost"].get("tail_fraction", 0), 4)
         groups.setdefault((name(metrics(r)), f), []).append(r)
     fracs = sorted({f for _, f in groups})
-    systems = [s for s in ("rop-pipeline", "lineage", "flat-regroup") if any(k[0] == s for k in groups)]
+    systems = [
+        s for s in ("rop-pipeline", "lineage", "flat-regroup") if any(k[0] == s for k in groups)
+    ]
 
     def med(s, f):
         rs = groups.get((s, f), [])
@@ -176,14 +215,23 @@ def tail_report(out):
         return m
 
     r0 = runs[0] if runs else {}
-    print(f"\nRegroup tail sweep: {r0.get('corpus_roots')} roots, {r0.get('corpus_pages')} pages, "
-          f"{r0.get('actors')} actors per stage, compress {r0.get('cost', {}).get('compress')}; "
-          f"tail = moving a mean page ({r0.get('cost', {}).get('page_bytes')} B) as a fraction of "
-          f"its OCR work; median of n runs")
-    hdr = ["tail % of OCR"] + [f"{s} s" for s in systems] + ["flat shuffle s"] + \
-        [f"flat / {s}" for s in systems if s != "flat-regroup"] + \
-        [f"1st root s ({systems[0]} / flat)", f"p50 s ({systems[0]} / flat)",
-         f"ideal % ({systems[0]})"]
+    print(
+        f"\nRegroup tail sweep: {r0.get('corpus_roots')} roots, {r0.get('corpus_pages')} pages, "
+        f"{r0.get('actors')} actors per stage, compress {r0.get('cost', {}).get('compress')}; "
+        f"tail = moving a mean page ({r0.get('cost', {}).get('page_bytes')} B) as a fraction of "
+        f"its OCR work; median of n runs"
+    )
+    hdr = (
+        ["tail % of OCR"]
+        + [f"{s} s" for s in systems]
+        + ["flat shuffle s"]
+        + [f"flat / {s}" for s in systems if s != "flat-regroup"]
+        + [
+            f"1st root s ({systems[0]} / flat)",
+            f"p50 s ({systems[0]} / flat)",
+            f"ideal % ({systems[0]})",
+        ]
+    )
     print("| " + " | ".join(hdr) + " |")
     print("|" + "---|" * len(hdr))
     rows = []
@@ -192,9 +240,21 @@ def tail_report(out):
         row = {"tail_fraction": f}
         for s, m in ms.items():
             if m:
-                row[s] = {k: m[k] for k in ("makespan_s", "runs", "makespan_range", "first_root_s",
-                                            "p50_latency_s", "p99_latency_s", "ideal_ratio",
-                                            "peak_inflight_pages", "ok_roots", "roots")}
+                row[s] = {
+                    k: m[k]
+                    for k in (
+                        "makespan_s",
+                        "runs",
+                        "makespan_range",
+                        "first_root_s",
+                        "p50_latency_s",
+                        "p99_latency_s",
+                        "ideal_ratio",
+                        "peak_inflight_pages",
+                        "ok_roots",
+                        "roots",
+                    )
+                }
         flat = ms.get("flat-regroup")
         shuffle = flat["run"].get("flat", {}).get("shuffle_s") if flat else None
         row["flat_shuffle_s"] = shuffle
@@ -203,13 +263,21 @@ def tail_report(out):
                 row[f"ratio_{s}"] = flat["makespan_s"] / ms[s]["makespan_s"]
         rows.append(row)
         lin = ms.get("rop-pipeline") or ms.get("lineage")  # the headline lineage row
-        cells = [f"{100 * f:g}"] + [f"{ms[s]['makespan_s']:.2f} ({ms[s]['runs']})" if ms[s] else "-"
-                                   for s in systems]
+        cells = [f"{100 * f:g}"] + [
+            f"{ms[s]['makespan_s']:.2f} ({ms[s]['runs']})" if ms[s] else "-" for s in systems
+        ]
         cells.append(f"{shuffle:.2f}" if shuffle is not None else "-")
-        cells += [f"{row[f'ratio_{s}']:.3f}" if f"ratio_{s}" in row else "-"
-                  for s in systems if s != "flat-regroup"]
-        cells.append(f"{lin['first_root_s']:.2f} / {flat['first_root_s']:.2f}" if lin and flat else "-")
-        cells.append(f"{lin['p50_latency_s']:.2f} / {flat['p50_latency_s']:.2f}" if lin and flat else "-")
+        cells += [
+            f"{row[f'ratio_{s}']:.3f}" if f"ratio_{s}" in row else "-"
+            for s in systems
+            if s != "flat-regroup"
+        ]
+        cells.append(
+            f"{lin['first_root_s']:.2f} / {flat['first_root_s']:.2f}" if lin and flat else "-"
+        )
+        cells.append(
+            f"{lin['p50_latency_s']:.2f} / {flat['p50_latency_s']:.2f}" if lin and flat else "-"
+        )
         cells.append(f"{100 * (lin['ideal_ratio'] or 0):.1f}" if lin else "-")
         print("| " + " | ".join(cells) + " |")
     summary = {"rows": rows, "paper": PAPER_GAPS, "crossings": {}}
@@ -220,27 +288,41 @@ def tail_report(out):
         for paper, gap in PAPER_GAPS.items():
             x = crossing(pts, gap)
             summary["crossings"][f"{s} vs {paper}"] = x
-            print(f"flat-regroup / {s} reaches the paper's gap over {paper} ({gap}) at a tail of "
-                  + (f"{100 * x:.1f}% of OCR work" if x is not None else "(not within the sweep)"))
+            print(
+                f"flat-regroup / {s} reaches the paper's gap over {paper} ({gap}) at a tail of "
+                + (f"{100 * x:.1f}% of OCR work" if x is not None else "(not within the sweep)")
+            )
     with open(os.path.join(out, "tail_summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     cols = [s for s in systems if s != "flat-regroup"]
     with open(os.path.join(out, "tail.dat"), "w") as f:
         f.write("# tail% " + " ".join(f"flat/{s}" for s in cols) + "\n")
         for r in rows:
-            f.write(f"{100 * r['tail_fraction']:g} " +
-                    " ".join(f"{r.get(f'ratio_{s}', float('nan')):.4f}" for s in cols) + "\n")
-    plots = ["set terminal svg size 900,520 font 'sans,12'", "set output 'tail_sweep.svg'",
-             "set grid", "set key right bottom",
-             "set title 'Regroup tail sweep: makespan flat-regroup / lineage vs the tail cost'",
-             "set xlabel 'tail: moving a page, % of its OCR work'",
-             "set ylabel 'makespan ratio flat-regroup / lineage'", "set xrange [0:*]"]
+            f.write(
+                f"{100 * r['tail_fraction']:g} "
+                + " ".join(f"{r.get(f'ratio_{s}', float('nan')):.4f}" for s in cols)
+                + "\n"
+            )
+    plots = [
+        "set terminal svg size 900,520 font 'sans,12'",
+        "set output 'tail_sweep.svg'",
+        "set grid",
+        "set key right bottom",
+        "set title 'Regroup tail sweep: makespan flat-regroup / lineage vs the tail cost'",
+        "set xlabel 'tail: moving a page, % of its OCR work'",
+        "set ylabel 'makespan ratio flat-regroup / lineage'",
+        "set xrange [0:*]",
+    ]
     for paper, gap in PAPER_GAPS.items():
         plots.append(f"set label 'paper, vs {paper}: {gap}' at graph 0.02, first {gap + 0.012}")
-    plot = [f"'tail.dat' using 1:{i + 2} with linespoints lw 2 title 'flat-regroup / {s}'"
-            for i, s in enumerate(cols)]
-    plot += [f"{gap} with lines dt 2 lw 1.5 title 'paper: +{100 * (gap - 1):.1f}% over {paper}'"
-             for paper, gap in PAPER_GAPS.items()]
+    plot = [
+        f"'tail.dat' using 1:{i + 2} with linespoints lw 2 title 'flat-regroup / {s}'"
+        for i, s in enumerate(cols)
+    ]
+    plot += [
+        f"{gap} with lines dt 2 lw 1.5 title 'paper: +{100 * (gap - 1):.1f}% over {paper}'"
+        for paper, gap in PAPER_GAPS.items()
+    ]
     plots.append("plot " + ", ".join(plot))
     gnuplot(out, "\n".join(plots) + "\n")
 
@@ -277,8 +359,10 @@ def main():
         for m in ms:
             sp = base["makespan_s"] / m["makespan_s"] * base["actors"]
             m["linear_eff"] = sp / m["actors"]
-            print(f"| {s} | {m['actors']} | {m['makespan_s']:.2f} | {sp / base['actors']:.2f}x | "
-                  f"{100 * m['linear_eff']:.1f} | {100 * (m['ideal_ratio'] or 0):.1f} |")
+            print(
+                f"| {s} | {m['actors']} | {m['makespan_s']:.2f} | {sp / base['actors']:.2f}x | "
+                f"{100 * m['linear_eff']:.1f} | {100 * (m['ideal_ratio'] or 0):.1f} |"
+            )
 
     peers = ordered(medians(by_label.get("peers", []), ref("peers")))
     summary["b2_peers"] = peers
@@ -292,11 +376,15 @@ def main():
     if b3:
         corpus = json.load(open(os.path.join(out, "corpus_b3.json")))
         poisoned = set(i for i, z in enumerate(corpus["poisoned"]) if z)
-        print(f"\nB3 failure injection ({corpus['roots']} roots, {corpus['total_pages']} pages; "
-              f"{len(poisoned)} poisoned roots = {100 * len(poisoned) / corpus['roots']:.2f}% of roots, "
-              f"{100 * sum(corpus['pages'][i] for i in poisoned) / corpus['total_pages']:.1f}% of pages)")
-        print("| strategy | pair | clean s | poisoned s | poisoned/clean | healthy identical | "
-              "poisoned failed w/ reason | pages not OCR'd | rop suppressed |")
+        print(
+            f"\nB3 failure injection ({corpus['roots']} roots, {corpus['total_pages']} pages; "
+            f"{len(poisoned)} poisoned roots = {100 * len(poisoned) / corpus['roots']:.2f}% of roots, "
+            f"{100 * sum(corpus['pages'][i] for i in poisoned) / corpus['total_pages']:.1f}% of pages)"
+        )
+        print(
+            "| strategy | pair | clean s | poisoned s | poisoned/clean | healthy identical | "
+            "poisoned failed w/ reason | pages not OCR'd | rop suppressed |"
+        )
         print("|---|---|---|---|---|---|---|---|---|")
         strategies = []
         for r in b3:
@@ -308,20 +396,33 @@ def main():
             ratios = []
             for i, (c, p) in enumerate(zip(clean, pois)):
                 mc, mp = metrics(c), metrics(p)
-                same = all(c["roots"][k][3] == 1 and p["roots"][k][3] == 1 and
-                           c["roots"][k][4] == p["roots"][k][4]
-                           for k in range(len(c["roots"])) if k not in poisoned)
+                same = all(
+                    c["roots"][k][3] == 1
+                    and p["roots"][k][3] == 1
+                    and c["roots"][k][4] == p["roots"][k][4]
+                    for k in range(len(c["roots"]))
+                    if k not in poisoned
+                )
                 failed_ok = all(p["roots"][k][3] == 2 and p["roots"][k][5] for k in poisoned)
                 ratios.append(mp["makespan_s"] / mc["makespan_s"])
-                row = {"strategy": s, "pair": i + 1, "clean_s": mc["makespan_s"],
-                       "poisoned_s": mp["makespan_s"], "ratio": ratios[-1],
-                       "healthy_identical": same, "poisoned_failed_with_reason": failed_ok,
-                       "pages_not_ocrd": mp["not_ocrd"], "rop_suppressed": mp["rop_suppressed"],
-                       "reason_example": next((p["roots"][k][5] for k in sorted(poisoned)), "")}
+                row = {
+                    "strategy": s,
+                    "pair": i + 1,
+                    "clean_s": mc["makespan_s"],
+                    "poisoned_s": mp["makespan_s"],
+                    "ratio": ratios[-1],
+                    "healthy_identical": same,
+                    "poisoned_failed_with_reason": failed_ok,
+                    "pages_not_ocrd": mp["not_ocrd"],
+                    "rop_suppressed": mp["rop_suppressed"],
+                    "reason_example": next((p["roots"][k][5] for k in sorted(poisoned)), ""),
+                }
                 summary["b3"].append(row)
-                print(f"| {s} | {i + 1} | {mc['makespan_s']:.2f} | {mp['makespan_s']:.2f} | "
-                      f"{ratios[-1]:.3f} | {same} | {failed_ok} | {mp['not_ocrd']} | "
-                      f"{mp['rop_suppressed']} |")
+                print(
+                    f"| {s} | {i + 1} | {mc['makespan_s']:.2f} | {mp['makespan_s']:.2f} | "
+                    f"{ratios[-1]:.3f} | {same} | {failed_ok} | {mp['not_ocrd']} | "
+                    f"{mp['rop_suppressed']} |"
+                )
         if summary["b3"]:
             print("reason (first poisoned root):", summary["b3"][0]["reason_example"])
 
@@ -340,21 +441,24 @@ def main():
         goals["lineage_makespan"] = head["makespan_s"]
         goals["baselines_makespan"] = others
         if "rop-pipeline" in main_by and "lineage" in main_by:
-            goals["pipeline_over_api_runner"] = (main_by["rop-pipeline"]["makespan_s"] /
-                                                 main_by["lineage"]["makespan_s"])
+            goals["pipeline_over_api_runner"] = (
+                main_by["rop-pipeline"]["makespan_s"] / main_by["lineage"]["makespan_s"]
+            )
     pby = {name(m): m for m in peers}
     phead = headline(pby)
     if phead:
-        goals["peers_vs_lineage"] = {k: v["makespan_s"] / phead["makespan_s"]
-                                     for k, v in pby.items()}
+        goals["peers_vs_lineage"] = {
+            k: v["makespan_s"] / phead["makespan_s"] for k, v in pby.items()
+        }
     for h in HEADLINE:
         b3l = [r for r in summary["b3"] if r["strategy"] == h]
         if b3l:
             goals[f"b3_{h}_poisoned_over_clean_median"] = statistics.median(r["ratio"] for r in b3l)
             pp = [r["poisoned_s"] for r in summary["b3"] if r["strategy"] == "per-parent"]
             if pp:
-                goals[f"b3_{h}_poisoned_over_per_parent_median"] = (
-                    statistics.median(r["poisoned_s"] for r in b3l) / statistics.median(pp))
+                goals[f"b3_{h}_poisoned_over_per_parent_median"] = statistics.median(
+                    r["poisoned_s"] for r in b3l
+                ) / statistics.median(pp)
     summary["goals"] = goals
     print("\ngoals:", json.dumps(goals, indent=None))
     with open(os.path.join(out, "summary.json"), "w") as f:
@@ -363,21 +467,28 @@ def main():
     # ---- plot data ----
     with open(os.path.join(out, "makespan.dat"), "w") as f:
         for m in main_rows:
-            f.write(f"\"{name(m)}\" {m['makespan_s']:.4f} {m['ideal_s'] or 0:.4f} {100 * m['batch_fill']:.2f}\n")
+            f.write(
+                f"\"{name(m)}\" {m['makespan_s']:.4f} {m['ideal_s'] or 0:.4f} {100 * m['batch_fill']:.2f}\n"
+            )
     with open(os.path.join(out, "peers.dat"), "w") as f:
         for m in peers:
-            f.write(f"\"{name(m)}\" {m['makespan_s']:.4f} {m['ideal_s'] or 0:.4f} {100 * m['batch_fill']:.2f}\n")
+            f.write(
+                f"\"{name(m)}\" {m['makespan_s']:.4f} {m['ideal_s'] or 0:.4f} {100 * m['batch_fill']:.2f}\n"
+            )
     for s, ms in curves.items():
         with open(os.path.join(out, f"scaling_{s}.dat"), "w") as f:
             for m in ms:
-                f.write(f"{m['actors']} {m['makespan_s']:.4f} {m['linear_eff'] * m['actors']:.4f} "
-                        f"{(m['ideal_ratio'] or 0) * m['actors']:.4f}\n")
+                f.write(
+                    f"{m['actors']} {m['makespan_s']:.4f} {m['linear_eff'] * m['actors']:.4f} "
+                    f"{(m['ideal_ratio'] or 0) * m['actors']:.4f}\n"
+                )
     completion = []
     picked = {}
     for r in by_label.get("main", []):
         for m in main_rows:
-            if (r["system"], r["strategy"]) == (m["system"], m["strategy"]) and \
-                    abs(max(x[2] for x in r["roots"]) - m["makespan_s"]) < 1e-9:
+            if (r["system"], r["strategy"]) == (m["system"], m["strategy"]) and abs(
+                max(x[2] for x in r["roots"]) - m["makespan_s"]
+            ) < 1e-9:
                 picked[name(m)] = r
     for s, r in picked.items():
         ends = sorted(x[2] for x in r["roots"] if x[3] == 1)
@@ -387,37 +498,64 @@ def main():
             for i, t in enumerate(ends):
                 f.write(f"{t:.4f} {100 * (i + 1) / len(r['roots']):.3f}\n")
         completion.append((s, fn))
-    plots = ["set terminal svg size 900,520 font 'sans,12'", "set grid ytics",
-             "set style data histograms", "set style fill solid 0.8 border -1",
-             "set boxwidth 0.8", "set xtics rotate by -25",
-             "set output 'b2_makespan.svg'",
-             "set title 'B2: makespan per strategy (bars) vs the ideal bound (line)'",
-             "set ylabel 'seconds (real, compressed time)'", "set yrange [0:*]",
-             "plot 'makespan.dat' using 2:xtic(1) title 'makespan', '' using 0:3 with linespoints lw 2 title 'ideal bound'",
-             "set output 'b2_batch_fill.svg'",
-             "set title 'B2: OCR batch fill (pages per batch / cap)'", "set ylabel '%'",
-             "set yrange [0:105]",
-             "plot 'makespan.dat' using 4:xtic(1) title 'batch fill'"]
+    plots = [
+        "set terminal svg size 900,520 font 'sans,12'",
+        "set grid ytics",
+        "set style data histograms",
+        "set style fill solid 0.8 border -1",
+        "set boxwidth 0.8",
+        "set xtics rotate by -25",
+        "set output 'b2_makespan.svg'",
+        "set title 'B2: makespan per strategy (bars) vs the ideal bound (line)'",
+        "set ylabel 'seconds (real, compressed time)'",
+        "set yrange [0:*]",
+        "plot 'makespan.dat' using 2:xtic(1) title 'makespan', '' using 0:3 with linespoints lw 2 title 'ideal bound'",
+        "set output 'b2_batch_fill.svg'",
+        "set title 'B2: OCR batch fill (pages per batch / cap)'",
+        "set ylabel '%'",
+        "set yrange [0:105]",
+        "plot 'makespan.dat' using 4:xtic(1) title 'batch fill'",
+    ]
     if peers:
-        plots += ["set output 'b2_peers.svg'", "set yrange [0:*]",
-                  "set title 'B2 peers: makespan (bars) vs ideal bound (line)'",
-                  "set ylabel 'seconds (real, compressed time)'",
-                  "plot 'peers.dat' using 2:xtic(1) title 'makespan', '' using 0:3 with linespoints lw 2 title 'ideal bound'"]
+        plots += [
+            "set output 'b2_peers.svg'",
+            "set yrange [0:*]",
+            "set title 'B2 peers: makespan (bars) vs ideal bound (line)'",
+            "set ylabel 'seconds (real, compressed time)'",
+            "plot 'peers.dat' using 2:xtic(1) title 'makespan', '' using 0:3 with linespoints lw 2 title 'ideal bound'",
+        ]
     if curves:
-        plots += ["set style data linespoints", "unset style", "set output 'b2_scaling.svg'",
-                  "set title 'B2 strong scaling: speedup x 4 (4 actors = 4)'",
-                  "set xlabel 'actors per stage'", "set ylabel 'effective actors'",
-                  "set logscale xy 2", "set xrange [3:80]", "set yrange [3:80]", "set key left top",
-                  "plot " + ", ".join(
-                      [f"'scaling_{s}.dat' using 1:3 with linespoints lw 2 title '{s}'" for s in curves] +
-                      ["x with lines dt 2 title 'linear'"]),
-                  "unset logscale", "unset xrange", "unset yrange"]
+        plots += [
+            "set style data linespoints",
+            "unset style",
+            "set output 'b2_scaling.svg'",
+            "set title 'B2 strong scaling: speedup x 4 (4 actors = 4)'",
+            "set xlabel 'actors per stage'",
+            "set ylabel 'effective actors'",
+            "set logscale xy 2",
+            "set xrange [3:80]",
+            "set yrange [3:80]",
+            "set key left top",
+            "plot "
+            + ", ".join(
+                [f"'scaling_{s}.dat' using 1:3 with linespoints lw 2 title '{s}'" for s in curves]
+                + ["x with lines dt 2 title 'linear'"]
+            ),
+            "unset logscale",
+            "unset xrange",
+            "unset yrange",
+        ]
     if completion:
-        plots += ["set output 'b2_completion.svg'", "set key right bottom",
-                  "set title 'B2: roots committed over time (parent-local commit vs regroup barrier)'",
-                  "set xlabel 'seconds since start'", "set ylabel '% of roots committed'",
-                  "set yrange [0:100]",
-                  "plot " + ", ".join(f"'{fn}' using 1:2 with lines lw 2 title '{s}'" for s, fn in completion)]
+        plots += [
+            "set output 'b2_completion.svg'",
+            "set key right bottom",
+            "set title 'B2: roots committed over time (parent-local commit vs regroup barrier)'",
+            "set xlabel 'seconds since start'",
+            "set ylabel '% of roots committed'",
+            "set yrange [0:100]",
+            "plot "
+            + ", ".join(f"'{fn}' using 1:2 with lines lw 2 title '{s}'" for s, fn in completion),
+        ]
     gnuplot(out, "\n".join(plots) + "\n")
 
 

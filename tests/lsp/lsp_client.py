@@ -8,8 +8,9 @@ import queue
 
 class LspClient:
     def __init__(self, argv, cwd=None, env=None):
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     cwd=cwd, env=env)
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd, env=env
+        )
         self.next_id = 1
         self.inbox = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -61,8 +62,11 @@ class LspClient:
                 return message
 
     def diagnostics(self, uri, timeout=120):
-        message = self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                            and m["params"]["uri"] == uri, timeout)
+        message = self.wait(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics"
+            and m["params"]["uri"] == uri,
+            timeout,
+        )
         return message["params"]["diagnostics"]
 
     def finish(self, timeout=30):

@@ -17,8 +17,9 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
         n = len(b)
         if n < 16:
             break
-        kind = rng.choice(["truncate", "flip", "zero", "delete", "duplicate", "insert",
-                           "xref", "number", "swap"])
+        kind = rng.choice(
+            ["truncate", "flip", "zero", "delete", "duplicate", "insert", "xref", "number", "swap"]
+        )
         at = rng.randrange(n)
         span = rng.randint(1, max(1, min(4096, n // 4)))
         if kind == "truncate":
@@ -28,11 +29,11 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
                 i = rng.randrange(len(b))
                 b[i] ^= 1 << rng.randrange(8)
         elif kind == "zero":
-            b[at:at + span] = bytes(len(b[at:at + span]))
+            b[at : at + span] = bytes(len(b[at : at + span]))
         elif kind == "delete":
-            del b[at:at + span]
+            del b[at : at + span]
         elif kind == "duplicate":
-            b[at:at] = b[at:at + span]
+            b[at:at] = b[at : at + span]
         elif kind == "insert":
             b[at:at] = bytes(rng.randrange(256) for _ in range(span))
         elif kind in ("xref", "number"):
@@ -42,14 +43,14 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, list[str]]:
                 continue
             m = rng.choice(numbers)
             value = rng.choice([0, 1, -1, int(m.group()) * 7 + 3, 2**31, 10**12])
-            b[m.start():m.end()] = str(value).encode()
+            b[m.start() : m.end()] = str(value).encode()
         elif kind == "swap":
             other = rng.randrange(len(b))
             a1, a2 = sorted((at, other))
-            chunk1, chunk2 = b[a1:a1 + span], b[a2:a2 + span]
+            chunk1, chunk2 = b[a1 : a1 + span], b[a2 : a2 + span]
             if a1 + span <= a2:
-                b[a2:a2 + span] = chunk1
-                b[a1:a1 + span] = chunk2
+                b[a2 : a2 + span] = chunk1
+                b[a1 : a1 + span] = chunk2
         done.append(f"{kind}@{at}")
     return bytes(b), done
 

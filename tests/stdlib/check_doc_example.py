@@ -43,71 +43,100 @@ reasons = {
 }
 for root, reason in reasons.items():
     got = roots.get(root, {})
-    check(got.get("status") == "failed" and got.get("reason") == reason,
-          f"{root}: expected failed({reason!r}), got {got}")
+    check(
+        got.get("status") == "failed" and got.get("reason") == reason,
+        f"{root}: expected failed({reason!r}), got {got}",
+    )
+
 
 # Exactly one Markdown and one content list per good document.
 def listing(folder):  # the outputs, without the sink's .rop-names index
     return sorted(n for n in os.listdir(os.path.join(work, folder)) if not n.startswith("."))
 
 
-check(listing("out/markdown") == ["letter.md", "mixed.md", "report.md"],
-      "out/markdown holds " + str(listing("out/markdown")))
-check(listing("out/content_list") == ["letter.json", "mixed.json", "report.json"],
-      "out/content_list holds " + str(listing("out/content_list")))
+check(
+    listing("out/markdown") == ["letter.md", "mixed.md", "report.md"],
+    "out/markdown holds " + str(listing("out/markdown")),
+)
+check(
+    listing("out/content_list") == ["letter.json", "mixed.json", "report.json"],
+    "out/content_list holds " + str(listing("out/content_list")),
+)
 
 report_md = read("out/markdown/report.md")
 letter_md = read("out/markdown/letter.md")
-in_order(letter_md, ["Dear reader, This letter has two pages.", "Kind regards from the second page."],
-         "letter.md")
+in_order(
+    letter_md,
+    ["Dear reader, This letter has two pages.", "Kind regards from the second page."],
+    "letter.md",
+)
 if name == "mineru":
-    in_order(report_md, [
-        "# Quarterly Report\n\n",
-        "The quick brown fox jumps over the lazy dog. Revenue grew in every region this quarter.",
-        "Second paragraph about costs and margins.", "## Results Table",
-        "Units sold per region are listed below.",
-        "| Region | Units | Price |\n| --- | --- | --- |\n| North | 120 | 4.50 |\n"
-        "| South | 80 | 3.25 |\n\n",
-        "Totals are shown above.", "## Conclusion", "Growth will continue next year.\n"], "report.md")
+    in_order(
+        report_md,
+        [
+            "# Quarterly Report\n\n",
+            "The quick brown fox jumps over the lazy dog. Revenue grew in every region this quarter.",
+            "Second paragraph about costs and margins.",
+            "## Results Table",
+            "Units sold per region are listed below.",
+            "| Region | Units | Price |\n| --- | --- | --- |\n| North | 120 | 4.50 |\n"
+            "| South | 80 | 3.25 |\n\n",
+            "Totals are shown above.",
+            "## Conclusion",
+            "Growth will continue next year.\n",
+        ],
+        "report.md",
+    )
 else:
-    expected = ("# Quarterly Report\n\n"
-                "The quick brown fox jumps over the lazy dog. Revenue grew in every region this "
-                "quarter.\n\n"
-                "Second paragraph about costs and margins.\n\n"
-                "## Results Table\n\n"
-                "Units sold per region are listed below.\n\n"
-                "| Region | Units | Price |\n| --- | --- | --- |\n| North | 120 | 4.50 |\n"
-                "| South | 80 | 3.25 |\n\n"
-                "Totals are shown above.\n\n"
-                "## Conclusion\n\n"
-                "Growth will continue next year.\n")
+    expected = (
+        "# Quarterly Report\n\n"
+        "The quick brown fox jumps over the lazy dog. Revenue grew in every region this "
+        "quarter.\n\n"
+        "Second paragraph about costs and margins.\n\n"
+        "## Results Table\n\n"
+        "Units sold per region are listed below.\n\n"
+        "| Region | Units | Price |\n| --- | --- | --- |\n| North | 120 | 4.50 |\n"
+        "| South | 80 | 3.25 |\n\n"
+        "Totals are shown above.\n\n"
+        "## Conclusion\n\n"
+        "Growth will continue next year.\n"
+    )
     check(report_md == expected, "report.md differs:\n" + report_md)
 
 # text: detect: the born-digital pages of mixed.pdf from their layer, the scan (page 2) by OCR;
 # its running header and page numbers stay out of the Markdown.
 mixed_md = read("out/markdown/mixed.md")
-check(mixed_md == "# Born Digital\n\n"
-      "This page has a text layer that poppler reads. Its words come with fonts and boxes.\n\n"
-      "## Scanned Part\n\n"  # its outline entry is a child of "Born Digital"
-      "This page is only a picture of its text. Nothing here can be selected.\n\n"
-      "# Back to Text\n\n"
-      "The third page is born digital again.\n\n"
-      "The last page closes the handbook.\n", "mixed.md differs:\n" + mixed_md)
+check(
+    mixed_md == "# Born Digital\n\n"
+    "This page has a text layer that poppler reads. Its words come with fonts and boxes.\n\n"
+    "## Scanned Part\n\n"  # its outline entry is a child of "Born Digital"
+    "This page is only a picture of its text. Nothing here can be selected.\n\n"
+    "# Back to Text\n\n"
+    "The third page is born digital again.\n\n"
+    "The last page closes the handbook.\n",
+    "mixed.md differs:\n" + mixed_md,
+)
 mixed = json.loads(read("out/content_list/mixed.json"))
 if name == "docling":  # run_doc_example.sh asks docling's content_list for rop's extras
-    check(all(item["text_source"] == ("ocr" if item["page_idx"] == 1 else "layer")
-              for item in mixed),
-          "mixed.json text_source per page: " +
-          str([(i["page_idx"], i["text_source"]) for i in mixed]))
-headers = [item["page_idx"] for item in mixed
-           if item["type"] == "header" and item["text"] == "Mixed Sources Handbook"]
+    check(
+        all(item["text_source"] == ("ocr" if item["page_idx"] == 1 else "layer") for item in mixed),
+        "mixed.json text_source per page: "
+        + str([(i["page_idx"], i["text_source"]) for i in mixed]),
+    )
+headers = [
+    item["page_idx"]
+    for item in mixed
+    if item["type"] == "header" and item["text"] == "Mixed Sources Handbook"
+]
 check(headers == [0, 1, 2, 3], f"mixed.json headers on pages {headers}")
 # (Tesseract does not read the lone "2" on the scan; the layer pages' numbers are all there, in
 # docling as a region of words its layout analysis missed.)
 numbers = [(item["page_idx"], item["text"]) for item in mixed if item["type"] == "page_number"]
 check(numbers == [(0, "1"), (2, "3"), (3, "4")], f"mixed.json page numbers {numbers}")
-check([item.get("text_level") for item in mixed if item["type"] == "text"][0] == 1,
-      "mixed.json: the first text item is not a level-1 heading")
+check(
+    [item.get("text_level") for item in mixed if item["type"] == "text"][0] == 1,
+    "mixed.json: the first text item is not a level-1 heading",
+)
 
 content = json.loads(read("out/content_list/report.json"))
 check(isinstance(content, list) and len(content) >= 6, "content list too short")
@@ -123,8 +152,15 @@ KEYS = {
     "page_number": ["type", "text", "bbox", "page_idx"],
     "list": ["type", "sub_type", "list_items", "bbox", "page_idx"],
     "code": ["type", "sub_type", "code_caption", "code_body", "guess_lang", "bbox", "page_idx"],
-    "table": ["type", "img_path", "table_caption", "table_footnote", "table_body", "bbox",
-              "page_idx"],
+    "table": [
+        "type",
+        "img_path",
+        "table_caption",
+        "table_footnote",
+        "table_body",
+        "bbox",
+        "page_idx",
+    ],
     "image": ["type", "img_path", "image_caption", "image_footnote", "bbox", "page_idx"],
     "equation": ["type", "img_path", "text", "bbox", "page_idx"],
 }
@@ -133,13 +169,15 @@ for item in content + mixed:
     keys = list(item)
     if name == "docling":
         extras = ["text_source"] if item["type"] == "image" else ["text_source", "confidence"]
-        check(keys[-len(extras):] == extras, f"content item lacks rop's extras: {item}")
-        keys = keys[:-len(extras)]
+        check(keys[-len(extras) :] == extras, f"content item lacks rop's extras: {item}")
+        keys = keys[: -len(extras)]
     expected = [k for k in KEYS.get(item["type"], []) if k in keys or k not in OPTIONAL]
     check(keys == expected, f"content item's keys {keys}, MinerU's {expected}: {item}")
     check(all(isinstance(v, int) and 0 <= v <= 1000 for v in item["bbox"]), f"bbox of {item}")
-    check(item["bbox"][0] < item["bbox"][2] and item["bbox"][1] < item["bbox"][3],
-          f"empty bbox in {item}")
+    check(
+        item["bbox"][0] < item["bbox"][2] and item["bbox"][1] < item["bbox"][3],
+        f"empty bbox in {item}",
+    )
     if item["type"] == "table":
         check(item.get("img_path") == "" and item.get("table_caption") == [], f"table {item}")
 if name == "docling":
@@ -147,18 +185,28 @@ if name == "docling":
 # "Quarterly Report": 72 pt from the left of a 612 pt page, int(72 * 1000 / 612) = 117; a
 # little less for the layout's region with its margin.
 check(content[0]["bbox"][0] in range(110, 118), f"first bbox {content[0]['bbox']}")
-check(content[0]["text"] == "Quarterly Report" and content[0].get("text_level") == 1,
-      f"first content item {content[0]}")
+check(
+    content[0]["text"] == "Quarterly Report" and content[0].get("text_level") == 1,
+    f"first content item {content[0]}",
+)
 # Both pipelines rebuild the ruled table (mineru's from_page, docling's layout regions).
 tables = [item for item in content if item["type"] == "table"]
-check(len(tables) == 1 and "<td>North</td><td>120</td><td>4.50</td>" in tables[0].get("table_body", ""),
-      f"tables {tables}")
+check(
+    len(tables) == 1
+    and "<td>North</td><td>120</td><td>4.50</td>" in tables[0].get("table_body", ""),
+    f"tables {tables}",
+)
 if name == "docling":
     summary = [json.loads(line) for line in read("out/summary.jsonl").splitlines()]
-    check(sorted((s["name"], s["title"], s["pages"]) for s in summary) ==
-          [("in/letter.pdf", "Short Letter", 2), ("in/mixed.pdf", "Mixed Sources", 4),
-           ("in/report.pdf", "Quarterly Report", 3)],
-          f"summary.jsonl {summary}")
+    check(
+        sorted((s["name"], s["title"], s["pages"]) for s in summary)
+        == [
+            ("in/letter.pdf", "Short Letter", 2),
+            ("in/mixed.pdf", "Mixed Sources", 4),
+            ("in/report.pdf", "Quarterly Report", 3),
+        ],
+        f"summary.jsonl {summary}",
+    )
 
 if failures:
     print("\n".join("FAIL: " + f for f in failures))

@@ -36,7 +36,9 @@ def generate(stages: int, depth: int) -> tuple[str, int]:
             lane = i % width
             m = f"m{level}_{i}"
             if i % 3 == 0:
-                lines.append(f"{m} = map ({heads[lane]}, b{level}?) with f{i % 7} batch 32 actors 2;")
+                lines.append(
+                    f"{m} = map ({heads[lane]}, b{level}?) with f{i % 7} batch 32 actors 2;"
+                )
             elif i % 3 == 1:
                 lines.append(f"{m} = filter {heads[lane]} with keep;")
             else:
@@ -62,7 +64,9 @@ def generate(stages: int, depth: int) -> tuple[str, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--ropc", default="build/release/bin/ropc")
     parser.add_argument("--stages", type=int, default=5000)
     parser.add_argument("--depth", type=int, default=12)
@@ -90,8 +94,10 @@ def main() -> int:
     finally:
         os.unlink(path)
     print(f"check_scale: {count} statements, {args.depth} nested Domains, {len(text)} bytes")
-    print(f"check_scale: ropc check  min {min(times) * 1000:.1f} ms  "
-          f"median {statistics.median(times) * 1000:.1f} ms  over {args.runs} runs")
+    print(
+        f"check_scale: ropc check  min {min(times) * 1000:.1f} ms  "
+        f"median {statistics.median(times) * 1000:.1f} ms  over {args.runs} runs"
+    )
     return 0 if min(times) < 1.0 else 1
 
 

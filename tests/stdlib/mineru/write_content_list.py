@@ -25,8 +25,10 @@ if guess_language_by_text:
             code = "".join(s["content"] for line in body["lines"] for s in line["spans"])
             guess = guess_language_by_text(code)
             if guess != block["guess_lang"]:
-                sys.exit(f"{middle_path}: Magika guesses {guess!r}, the middle JSON says "
-                         f"{block['guess_lang']!r} for:\n{code}")
+                sys.exit(
+                    f"{middle_path}: Magika guesses {guess!r}, the middle JSON says "
+                    f"{block['guess_lang']!r} for:\n{code}"
+                )
 
 content_list = union_make(middle["pdf_info"], MakeMode.CONTENT_LIST, "")
 with open(out_path, "w", encoding="utf-8") as f:

@@ -35,9 +35,17 @@ class Handler(BaseHTTPRequestHandler):
             body = json.dumps({"error": {"message": "fake failure %d" % n}})
         else:
             status = 200
-            body = json.dumps({"choices": [{"index": 0, "finish_reason": "stop",
-                                            "message": {"role": "assistant",
-                                                        "content": "answer %d" % n}}]})
+            body = json.dumps(
+                {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": "answer %d" % n},
+                        }
+                    ]
+                }
+            )
         data = body.encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
