@@ -59,8 +59,9 @@ TEST_CASE("process: run_parallel runs every task, at most `jobs` at a time", "[p
             std::size_t seen = most.load();
             while (now > seen && !most.compare_exchange_weak(seen, now)) {
             }
-            // Hold the slot until `jobs` tasks run at once (or 2 s pass: then the check fails).
-            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+            // Hold the slot until `jobs` tasks run at once (or 60 s pass, a guard against a hang
+            // that only a run_parallel running fewer at once reaches: then the check fails).
+            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
             while (most.load() < jobs && std::chrono::steady_clock::now() < give_up) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
             }

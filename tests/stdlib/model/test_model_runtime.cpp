@@ -35,10 +35,11 @@ using std::chrono::milliseconds;
 
 namespace {
 
-// Whether `done` holds within 5 s (the server counts a refused handshake on its own thread).
+// Whether `done` comes to hold (the server counts a refused handshake on its own thread). The
+// 60 s only guard against a hang: a loaded machine never needs them, a broken client fails.
 template <class Predicate>
 bool eventually(Predicate done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (!done()) {
         if (std::chrono::steady_clock::now() > deadline) return false;
         std::this_thread::sleep_for(milliseconds(5));
