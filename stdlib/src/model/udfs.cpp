@@ -2,6 +2,7 @@
 // Completion (text, ok, page_content). Each class owns one Client: its actor's event loop.
 #include <stdexcept>
 
+#include "answer_blocks.h"
 #include "client.h"
 #include "png_encoder.h"
 #include "rop/stdlib/model.h"
@@ -116,12 +117,9 @@ PageContent page_content(const Completion& completion, const Page& page) {
     content.page_index = page.index;
     content.width = page.width;
     content.height = page.height;
-    content.text_source = "model";  // Markdown already: std.assemble.markdown keeps it as it is
-    Block block;
-    block.type = "text";
-    block.text = completion.text;
-    block.bbox = BBox{0, 0, page.width, page.height};
-    content.blocks.push_back(std::move(block));
+    content.text_source = "model";  // Markdown: its formulas are LaTeX, its text unescaped
+    content.outline = page.outline;
+    content.blocks = detail::answer_blocks(completion.text, BBox{0, 0, page.width, page.height});
     return content;
 }
 

@@ -204,7 +204,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("mineru_vlm", "built by ropc 0.1.0", "mineru_vlm.rop");
-    pipeline.rop_hash("sha256:f944ee4355fd152bc261a90ec43fea48c0d3ef3558aa987ea6a1564d3c838297");
+    pipeline.rop_hash("sha256:589d36fe80c120966bb71b1ba95e975192b7d2c8360ed8344248d8152545fe9b");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");

@@ -168,10 +168,13 @@ TEST_CASE("a page's Markdown answer reaches std.assemble.markdown as it is, head
     const std::vector<rop::stdlib::PageContent> pages = {content};
     CHECK(rop::stdlib::assemble::markdown(pages).text == answer.text + "\n");
 
-    rop::stdlib::PageContent read = content;  // the same text read off a page
+    rop::stdlib::PageContent read = content;  // a line read off a page as body text
     read.text_source = "ocr";
+    read.blocks.resize(1);
+    read.blocks[0].text = "# not a comment";
+    read.blocks[0].text_level = 0;
     const std::vector<rop::stdlib::PageContent> read_pages = {read};
-    CHECK(rop::stdlib::assemble::markdown(read_pages).text == "\\" + answer.text + "\n");
+    CHECK(rop::stdlib::assemble::markdown(read_pages).text == "\\# not a comment\n");
 }
 
 TEST_CASE("a page without an image fails alone; its neighbours go on", "[model]") {

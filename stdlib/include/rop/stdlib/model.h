@@ -151,8 +151,10 @@ std::string text(const Completion& completion);
 // instead of failing them).
 bool ok(const Completion& completion);
 
-// A page's completion as the page content std.assemble folds into a document: one text block
-// (the completion, e.g. the page's Markdown) spanning the page. Fails the item like `text`.
+// A page's completion (the page's Markdown) as the page content std.assemble folds into a
+// document, typed as MinerU's VLM backend has a page: headings with their levels, paragraphs,
+// lists, tables, code, formulas and images, each block spanning the page (a model gives no
+// positions). Fails the item like `text`.
 PageContent page_content(const Completion& completion, const Page& page);
 
 }  // namespace rop::stdlib::model
