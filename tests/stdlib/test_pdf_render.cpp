@@ -1,8 +1,9 @@
-// std.pdf's rendering as a Call of its own: pages(render: needed | all) reads the text layer and
-// the page's marks without rendering, std.pdf.Render draws what pages left to it, and together
-// they give each page the image and text source pages(render: here) gives it; the marks' rule
-// candidates on made-up boxes; the core renderer against poppler-cpp's; and the time budget
-// (max_page_seconds) on a page whose content is a million operators.
+// std.pdf's reading and rendering as a Call of its own: pages(render: needed | all) lists the
+// pages, std.pdf.Render reads each (its text layer and marks in one pass of poppler's core API)
+// and draws the images it needs, and together they give each page the text layer, image and text
+// source pages(render: here) gives it through poppler-cpp; the marks' rule candidates on made-up
+// boxes; the core renderer against poppler-cpp's; and the time budget (max_page_seconds) on a
+// page whose content is a million operators.
 #include <poppler-document.h>
 #include <poppler-image.h>
 #include <poppler-page-renderer.h>
@@ -39,6 +40,14 @@ std::vector<Page> read_pages(const std::string& relative, pdf::Rendering render,
     rop::CollectingEmitter<Page> out;
     pdf::pages(open_doc(relative), out, dpi, color, text, 100'000'000, render);
     return out.children;
+}
+
+// The pages as std.pdf.Render gives them.
+std::vector<Page> rendered(const std::vector<Page>& pages, double max_page_seconds = 10) {
+    pdf::Render render(max_page_seconds);
+    std::vector<Page> out;
+    for (const Page& page : pages) out.push_back(render(page));
+    return out;
 }
 
 bool same_pixels(const Image& a, const Image& b) {
@@ -113,7 +122,7 @@ Page needs(const std::string& content) {
     pdf::pages(pdf::open(File{pdf.path, "page.pdf", {}}), out, 150, pdf::Color::gray,
                pdf::TextSource::detect, 100'000'000, pdf::Rendering::needed);
     REQUIRE(out.children.size() == 1);
-    return out.children[0];
+    return pdf::Render()(out.children[0]);
 }
 
 std::string failure_of(const std::function<void()>& run) {
@@ -162,42 +171,61 @@ TEST_CASE("the core renderer draws the pixels poppler-cpp's page_renderer draws"
     }
 }
 
-TEST_CASE("render: needed renders nothing and says which pages need an image and why") {
-    // report.pdf: page 2 holds a ruled table; letter.pdf: plain paragraphs.
-    const std::vector<Page> report = read_pages("docs/report.pdf", pdf::Rendering::needed);
-    REQUIRE(report.size() == 3);
-    for (const Page& page : report) {
-        INFO("page " << page.index << ": " << page.image_needed);
+TEST_CASE("render: needed lists the pages, and Render reads them and draws those that need it") {
+    // pages only lists them: size, dpi, outline, what to read.
+    const std::vector<Page> listed = read_pages("docs/report.pdf", pdf::Rendering::needed);
+    REQUIRE(listed.size() == 3);
+    for (const Page& page : listed) {
         CHECK(page.image.empty());
+        CHECK(page.words.empty());
+        CHECK(page.text.empty());
+        CHECK(page.text_source.empty());
+        CHECK(page.pending_text == "detect");
+        CHECK(page.text_check == "not read yet (std.pdf.Render reads it)");
+        CHECK(page.image_needed.empty());
         CHECK(page.image_channels == 1);
         CHECK(page.dpi == 100);
+        CHECK(page.width == 612);
+        REQUIRE(page.outline);
+    }
+    // report.pdf: page 2 holds a ruled table; letter.pdf: plain paragraphs.
+    const std::vector<Page> report = rendered(listed);
+    for (const Page& page : report) {
+        INFO("page " << page.index << ": " << page.image_needed);
+        CHECK(page.pending_text.empty());
+        CHECK(page.text_source == "layer");
         CHECK_FALSE(page.words.empty());
+        CHECK(page.image.empty() == page.image_needed.empty());
     }
     CHECK(report[0].text_check == "layer: 123 characters, nothing drawn besides them");
     CHECK(report[0].image_needed.empty());
     CHECK(report[2].image_needed.empty());
     // Page 2: 104 characters and its table's 8 rules: the ink decides, from the image.
-    CHECK(report[1].text_source.empty());
     CHECK(report[1].image_needed == "ink check (104 characters, 8 marks drawn)");
-    for (const Page& page : read_pages("docs/letter.pdf", pdf::Rendering::needed)) {
+    CHECK(report[1].text_check == "layer: 104 characters, 51% of the ink in their boxes");
+    for (const Page& page : rendered(read_pages("docs/letter.pdf", pdf::Rendering::needed))) {
         CHECK(page.image_needed.empty());
+        CHECK(page.image.empty());
     }
-    // mixed.pdf's page 2 is a scan: no text, an image; the ink decides, so Render does.
-    const std::vector<Page> mixed = read_pages("text/mixed.pdf", pdf::Rendering::needed);
+    // mixed.pdf's page 2 is a scan: no text, an image; the ink sends it to OCR.
+    const std::vector<Page> mixed = rendered(read_pages("text/mixed.pdf", pdf::Rendering::needed));
     REQUIRE(mixed.size() == 4);
-    CHECK(mixed[1].text_source.empty());
-    CHECK(mixed[1].text_check == "ink check: 0 characters and 1 marks drawn");
+    CHECK(mixed[1].text_source == "ocr");
     CHECK(mixed[1].image_needed == "ink check (0 characters, 1 marks drawn)");
+    CHECK_FALSE(mixed[1].image.empty());
     CHECK(mixed[0].text_source == "layer");
     CHECK(mixed[0].text_check == "layer: 100 characters, nothing drawn besides them");
     CHECK(mixed[0].image_needed.empty());
     // text: ocr needs every image; render: all draws every page.
     for (const Page& page :
-         read_pages("docs/letter.pdf", pdf::Rendering::needed, pdf::TextSource::ocr)) {
+         rendered(read_pages("docs/letter.pdf", pdf::Rendering::needed, pdf::TextSource::ocr))) {
+        CHECK(page.text_source == "ocr");
         CHECK(page.image_needed == "OCR (text: ocr)");
+        CHECK_FALSE(page.image.empty());
     }
-    for (const Page& page : read_pages("docs/letter.pdf", pdf::Rendering::all)) {
+    for (const Page& page : rendered(read_pages("docs/letter.pdf", pdf::Rendering::all))) {
         CHECK(page.image_needed == "render: all");
+        CHECK_FALSE(page.image.empty());
     }
 }
 
@@ -226,43 +254,61 @@ TEST_CASE("a page of enough text needs its image only for what could be a ruled 
     CHECK(starts_with(underscores.image_needed, "may hold a ruled table: "));
 }
 
-TEST_CASE("Render gives a page the image and text source render: here gives it") {
-    pdf::Render render;
+TEST_CASE("Render gives a page the text layer, image and text source render: here gives it") {
     for (const char* relative : {"docs/report.pdf", "text/mixed.pdf", "structure/structure.pdf"}) {
         for (const pdf::Color color : {pdf::Color::gray, pdf::Color::rgb}) {
             const std::vector<Page> here =
                 read_pages(relative, pdf::Rendering::here, pdf::TextSource::detect, 100, color);
-            const std::vector<Page> later =
-                read_pages(relative, pdf::Rendering::all, pdf::TextSource::detect, 100, color);
+            const std::vector<Page> later = rendered(
+                read_pages(relative, pdf::Rendering::all, pdf::TextSource::detect, 100, color));
             REQUIRE(here.size() == later.size());
             for (std::size_t i = 0; i < here.size(); ++i) {
                 INFO(relative << " page " << i << ": " << later[i].image_needed);
-                const Page drawn = render(later[i]);
-                CHECK(same_pixels(drawn.image, here[i].image));
-                CHECK(drawn.text_source == here[i].text_source);
-                CHECK(drawn.words.size() == here[i].words.size());
-                CHECK(drawn.text == here[i].text);
-                if (later[i].text_source.empty()) CHECK(drawn.text_check == here[i].text_check);
+                CHECK(same_pixels(later[i].image, here[i].image));
+                CHECK(later[i].text_source == here[i].text_source);
+                CHECK(later[i].text == here[i].text);
+                REQUIRE(later[i].words.size() == here[i].words.size());
+                for (std::size_t w = 0; w < here[i].words.size(); ++w) {
+                    const Word& a = later[i].words[w];
+                    const Word& b = here[i].words[w];
+                    CHECK(a.text == b.text);
+                    CHECK((a.bbox.x0 == b.bbox.x0 && a.bbox.y0 == b.bbox.y0 &&
+                           a.bbox.x1 == b.bbox.x1 && a.bbox.y1 == b.bbox.y1));
+                    CHECK(a.font == b.font);
+                    CHECK(a.font_size == b.font_size);
+                }
+                REQUIRE(later[i].lines.size() == here[i].lines.size());
+                for (std::size_t l = 0; l < here[i].lines.size(); ++l) {
+                    CHECK(later[i].lines[l].text == here[i].lines[l].text);
+                    CHECK(later[i].lines[l].paragraph == here[i].lines[l].paragraph);
+                }
+                if (starts_with(later[i].image_needed, "ink check")) {
+                    CHECK(later[i].text_check == here[i].text_check);
+                }
             }
         }
     }
-    // A page that needs no image passes through as it is.
-    const std::vector<Page> letter = read_pages("docs/letter.pdf", pdf::Rendering::needed);
-    const Page passed = render(letter[0]);
-    CHECK(passed.image.empty());
-    CHECK(passed.text == letter[0].text);
+    // A page that was read passes through as it is.
+    pdf::Render render;
+    const Page letter = render(read_pages("docs/letter.pdf", pdf::Rendering::needed)[0]);
+    const Page again = render(letter);
+    CHECK(again.image.empty());
+    CHECK(again.text == letter.text);
+    CHECK(again.text_check == letter.text_check);
 }
 
 TEST_CASE("a page over max_page_seconds fails its document, whichever pass ran over") {
     const TempPdf bomb(million_strokes());
     const Document doc = pdf::open(File{bomb.path, "bomb.pdf", {}});
     rop::CollectingEmitter<Page> out;
-    CHECK(failure_of([&] {
-              pdf::pages(doc, out, 72, pdf::Color::gray, pdf::TextSource::detect, 100'000'000,
-                         pdf::Rendering::needed, 0.05);
-          }) ==
-          "bomb.pdf: page 1: over its time budget: reading the page took more than 0.05 "
-          "CPU-s (max_page_seconds)");
+    pdf::pages(doc, out, 72, pdf::Color::gray, pdf::TextSource::detect, 100'000'000,
+               pdf::Rendering::needed);
+    REQUIRE(out.children.size() == 1);  // listed: nothing read yet
+    pdf::Render reader(0.05);
+    CHECK(failure_of([&] { reader(out.children[0]); }) ==
+          "bomb.pdf: page 1: over its time budget: reading the page took more than 0.05 CPU-s "
+          "(max_page_seconds)");
+    out.children.clear();
     CHECK(failure_of([&] {
               pdf::pages(doc, out, 72, pdf::Color::gray, pdf::TextSource::detect, 100'000'000,
                          pdf::Rendering::here, 0.05);

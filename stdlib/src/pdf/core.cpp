@@ -1,17 +1,20 @@
 // poppler's core API for std.pdf (see core.h): a page's marks and its image, under a budget.
 #include "core.h"
 
+#include <FontInfo.h>
 #include <GfxState.h>
 #include <GlobalParams.h>
 #include <OutputDev.h>
 #include <PDFDoc.h>
 #include <SplashOutputDev.h>
+#include <TextOutputDev.h>
 #include <goo/GooString.h>
 #include <splash/SplashBitmap.h>
 
 #include <algorithm>
 #include <cstring>
 #include <ctime>
+#include <utility>
 
 namespace rop::stdlib::pdf {
 namespace {
@@ -45,45 +48,36 @@ bool light(const GfxRGB& rgb) {
     return gray >= kLightColor && (r + g + b) / 3 >= kLightColor;
 }
 
-// Records the boxes of what a page paints (core.h, PageMarks). Text is neither drawn nor its
-// Type 3 glyphs run: Gfx only moves the text position.
-class MarksOutputDev final : public OutputDev {
+// Records the boxes of what a page paints (core.h, PageMarks) on top of `Base`: OutputDev alone
+// (text is neither drawn nor its Type 3 glyphs run: Gfx only moves the text position), or
+// TextOutputDev, which reads the text layer in the same pass.
+template <class Base>
+class Marks : public Base {
   public:
-    explicit MarksOutputDev(PageMarks& out) : out_(out) {}
+    template <class... Args>
+    explicit Marks(PageMarks& out, Args&&... args) : Base(std::forward<Args>(args)...), out_(out) {}
 
-    bool upsideDown() override { return true; }
-    bool useDrawChar() override { return false; }
-    bool interpretType3Chars() override { return false; }
+    bool needNonText() override { return true; }
     bool useShadedFills(int) override { return true; }
 
-    void startPage(int, GfxState* state, XRef*) override {
+    void startPage(int number, GfxState* state, XRef* xref) override {
         width_ = state ? state->getPageWidth() : 0;
         height_ = state ? state->getPageHeight() : 0;
+        Base::startPage(number, state, xref);
     }
 
     void stroke(GfxState* state) override {
-        GfxRGB rgb;
-        state->getStrokeRGB(&rgb);
-        if (light(rgb)) return;
-        const double half = std::max(0.5, state->getTransformedLineWidth() / 2);
-        const GfxPath* path = state->getPath();
-        for (int s = 0; s < path->getNumSubpaths(); ++s) {
-            const GfxSubpath* sub = path->getSubpath(s);
-            for (int i = 1; i < sub->getNumPoints(); ++i) {
-                double x0, y0, x1, y1;
-                state->transform(sub->getX(i - 1), sub->getY(i - 1), &x0, &y0);
-                state->transform(sub->getX(i), sub->getY(i), &x1, &y1);
-                add(BBox{std::min(x0, x1) - half, std::min(y0, y1) - half, std::max(x0, x1) + half,
-                         std::max(y0, y1) + half});
-            }
-            if (sub->isClosed() || sub->getNumPoints() != 1) continue;
-            double x, y;  // a lone point: a dot with a round cap
-            state->transform(sub->getX(0), sub->getY(0), &x, &y);
-            add(BBox{x - half, y - half, x + half, y + half});
-        }
+        stroked(state);
+        Base::stroke(state);
     }
-    void fill(GfxState* state) override { filled(state); }
-    void eoFill(GfxState* state) override { filled(state); }
+    void fill(GfxState* state) override {
+        filled(state);
+        Base::fill(state);
+    }
+    void eoFill(GfxState* state) override {
+        filled(state);
+        Base::eoFill(state);
+    }
 
     bool functionShadedFill(GfxState* state, GfxFunctionShading*) override {
         return shading(state);
@@ -101,7 +95,7 @@ class MarksOutputDev final : public OutputDev {
         return shading(state);
     }
 
-    // Images: the unit square through the CTM. The base class reads past an inline image's
+    // Images: the unit square through the CTM. OutputDev's own reads past an inline image's
     // data, which the content stream's parser needs.
     void drawImageMask(GfxState* state, Object* ref, Stream* str, int width, int height,
                        bool invert, bool interpolate, bool inline_image) override {
@@ -132,6 +126,28 @@ class MarksOutputDev final : public OutputDev {
         box.y1 = std::min(box.y1, height_);
         if (box.x1 < box.x0 || box.y1 < box.y0) return;  // off the page
         out_.marks.push_back(box);
+    }
+
+    void stroked(GfxState* state) {
+        GfxRGB rgb;
+        state->getStrokeRGB(&rgb);
+        if (light(rgb)) return;
+        const double half = std::max(0.5, state->getTransformedLineWidth() / 2);
+        const GfxPath* path = state->getPath();
+        for (int s = 0; s < path->getNumSubpaths(); ++s) {
+            const GfxSubpath* sub = path->getSubpath(s);
+            for (int i = 1; i < sub->getNumPoints(); ++i) {
+                double x0, y0, x1, y1;
+                state->transform(sub->getX(i - 1), sub->getY(i - 1), &x0, &y0);
+                state->transform(sub->getX(i), sub->getY(i), &x1, &y1);
+                add(BBox{std::min(x0, x1) - half, std::min(y0, y1) - half, std::max(x0, x1) + half,
+                         std::max(y0, y1) + half});
+            }
+            if (sub->isClosed() || sub->getNumPoints() != 1) continue;
+            double x, y;  // a lone point: a dot with a round cap
+            state->transform(sub->getX(0), sub->getY(0), &x, &y);
+            add(BBox{x - half, y - half, x + half, y + half});
+        }
     }
 
     void filled(GfxState* state) {
@@ -177,6 +193,18 @@ class MarksOutputDev final : public OutputDev {
     double height_ = 0;
 };
 
+// The marks alone: a device that draws nothing.
+class NullOutputDev : public OutputDev {
+  public:
+    bool upsideDown() override { return true; }
+    bool useDrawChar() override { return false; }
+    bool interpretType3Chars() override { return false; }
+};
+
+void append_text(void* stream, const char* text, int length) {
+    static_cast<std::string*>(stream)->append(text, static_cast<std::size_t>(length));
+}
+
 }  // namespace
 
 struct CoreDocument::Impl {
@@ -198,7 +226,7 @@ int CoreDocument::pages() const { return impl_->doc->getNumPages(); }
 
 PageMarks page_marks(CoreDocument& doc, int index, double max_seconds) {
     PageMarks marks;
-    MarksOutputDev out(marks);
+    Marks<NullOutputDev> out(marks);
     Budget budget;
     budget.max_seconds = max_seconds;
     // 72 dpi: device space is points. Cropped, as the renderer crops, annotations included.
@@ -207,6 +235,57 @@ PageMarks page_marks(CoreDocument& doc, int index, double max_seconds) {
     marks.over_budget = budget.over;
     marks.cpu_s = budget.spent();
     return marks;
+}
+
+PageRead read_page(CoreDocument& doc, int index, double max_seconds) {
+    PageRead read;
+    // poppler-cpp's page::text(rectf(), non_raw_non_physical_layout): a TextOutputDev writing its
+    // dump (physical layout off, raw order off) over a cropped displayPage at 72 dpi; its
+    // text_list() makes the word list of such a device (crop off, which the text layer ignores).
+    Marks<TextOutputDev> out(read.marks, append_text, &read.text, false, 0.0, false);
+    Budget budget;
+    budget.max_seconds = max_seconds;
+    doc.impl().doc->displayPage(&out, index + 1, 72, 72, 0, false, true, false, Budget::check,
+                                &budget);
+    read.marks.over_budget = budget.over;
+    if (budget.over) {
+        read.marks.cpu_s = budget.spent();
+        return read;
+    }
+    // text_list_include_font: a word's font is its first glyph's, named by the page's font list
+    // (FontInfoScanner over this one page), "" when it is not in the list.
+    FontInfoScanner scanner(doc.impl().doc.get(), index);
+    std::vector<FontInfo*> fonts = scanner.scan(1);
+    if (std::unique_ptr<TextWordList> list = out.makeWordList()) {
+        read.words.reserve(static_cast<std::size_t>(list->getLength()));
+        for (int i = 0; i < list->getLength(); ++i) {
+            const TextWord* word = list->get(i);
+            LayerBox box;
+            std::unique_ptr<GooString> text(word->getText());
+            box.text = text->toStr();
+            double x0, y0, x1, y1;
+            word->getBBox(&x0, &y0, &x1, &y1);
+            box.x = x0;
+            box.y = y0;
+            box.width = x1 - x0;
+            box.height = y1 - y0;
+            box.space_after = word->hasSpaceAfter();
+            box.font_size = word->getFontSize();
+            if (word->getLength() > 0) {
+                const TextFontInfo* info = word->getFontInfo(0);
+                for (const FontInfo* font : fonts) {
+                    const Ref ref = font->getRef();
+                    if (!info->matches(&ref)) continue;
+                    if (font->getName()) box.font = *font->getName();
+                    break;
+                }
+            }
+            read.words.push_back(std::move(box));
+        }
+    }
+    for (FontInfo* font : fonts) delete font;
+    read.marks.cpu_s = budget.spent();
+    return read;
 }
 
 Rendered render_page(CoreDocument& doc, int index, int dpi, int channels, double max_seconds) {

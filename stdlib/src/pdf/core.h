@@ -47,6 +47,24 @@ struct PageMarks {
 };
 PageMarks page_marks(CoreDocument& doc, int index, double max_seconds);
 
+// A page's text layer and its marks in one pass over its content (poppler's TextOutputDev, which
+// also records the marks), as poppler-cpp reads the layer in two: `text` is what page::text()
+// gives in non_raw_non_physical_layout, `words` what page::text_list(text_list_include_font)
+// gives, in its order. Strings are poppler's UTF-8 before poppler-cpp's ustring conversion.
+struct LayerBox {
+    std::string text;
+    double x = 0, y = 0, width = 0, height = 0;  // as poppler-cpp's rectf holds a box
+    bool space_after = false;
+    double font_size = 0;
+    std::string font;  // the font of its first glyph, by the page's font list; "" when unlisted
+};
+struct PageRead {
+    PageMarks marks;
+    std::string text;
+    std::vector<LayerBox> words;
+};
+PageRead read_page(CoreDocument& doc, int index, double max_seconds);
+
 // The page rendered at `dpi` in gray (1 channel) or RGB (3), as poppler-cpp's page_renderer
 // renders it with antialiasing and text antialiasing (Splash, white paper, no hinting): the same
 // pixels. `over_budget` when poppler was stopped by the budget (the image is then incomplete).

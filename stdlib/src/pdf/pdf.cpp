@@ -153,6 +153,31 @@ void read_layer(poppler::page& page, Page& result) {
     result.lines = group_lines(words);
 }
 
+// What poppler-cpp hands out for poppler's UTF-8 (its ustring round trip, up to a NUL).
+std::string as_cpp(const std::string& text) {
+    return utf8(poppler::ustring::from_utf8(text.c_str()));
+}
+
+// read_layer from the core API's single pass (core.h, read_page): the same text, words and lines.
+void fill_layer(const PageRead& read, Page& result) {
+    result.text = as_cpp(read.text);
+    std::vector<LayerWord> words;
+    words.reserve(read.words.size());
+    for (const LayerBox& box : read.words) {
+        const poppler::rectf b(box.x, box.y, box.width, box.height);
+        LayerWord word;
+        word.word.text = as_cpp(box.text);
+        word.word.bbox = BBox{b.left(), b.top(), b.right(), b.bottom()};
+        word.word.confidence = 100;
+        word.word.font_size = box.font_size;
+        word.word.font = box.font;
+        word.space_after = box.space_after;
+        result.words.push_back(word.word);
+        words.push_back(std::move(word));
+    }
+    result.lines = group_lines(words);
+}
+
 void add_entries(const poppler::toc_item& item, int level, std::vector<OutlineEntry>& out) {
     for (const poppler::toc_item* child : item.children()) {
         out.push_back(OutlineEntry{utf8(child->title()), level});
@@ -188,10 +213,10 @@ void decide(TextSource source, Page& page) {
     page.text_check = check.why;
 }
 
-// render: needed | all. Decides what the text layer and the page's marks decide without its
-// image (decide() with the image decides the same, from the same rules), and says why the page
-// needs its image, if it does.
-void plan(TextSource source, Rendering render, const PageMarks& drawn, Page& page) {
+// std.pdf.Render on a page of pages(render: needed | all). Decides what the text layer and the
+// page's marks decide without its image (decide() with the image decides the same, from the
+// same rules), and says why the page needs its image, if it does.
+void plan(TextSource source, bool every, const PageMarks& drawn, Page& page) {
     std::vector<BBox> marks = drawn.marks;
     for (const Word& word : page.words) {
         if (rule_word(word.text)) marks.push_back(word.bbox);
@@ -236,7 +261,22 @@ void plan(TextSource source, Rendering render, const PageMarks& drawn, Page& pag
         if (!rules.empty())
             page.image_needed = "may hold a ruled table: " + describe(rules.front());
     }
-    if (page.image_needed.empty() && render == Rendering::all) page.image_needed = "render: all";
+    if (page.image_needed.empty() && every) page.image_needed = "render: all";
+}
+
+const char* text_word(TextSource source) {
+    switch (source) {
+        case TextSource::layer: return "layer";
+        case TextSource::ocr: return "ocr";
+        case TextSource::detect: break;
+    }
+    return "detect";
+}
+
+TextSource text_of(const std::string& word) {
+    return word == "layer" ? TextSource::layer
+           : word == "ocr" ? TextSource::ocr
+                           : TextSource::detect;
 }
 
 std::unique_ptr<CoreDocument> open_core(const std::string& uri, const std::string& who) {
@@ -294,7 +334,8 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
                                  " is not above 0");
     }
     Opened opened = load(doc.path, who);
-    std::unique_ptr<CoreDocument> core = open_core(doc.path, who);
+    std::unique_ptr<CoreDocument> core;
+    if (render == Rendering::here) core = open_core(doc.path, who);
     const int channels = color == Color::gray ? 1 : 3;
     const Outline outline = outline_of(*opened.doc);
     // The page count is known before the first page is read: the progress ETA weighs this
@@ -326,19 +367,17 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
         }
         result.image_channels = channels;
         result.outline = outline;
-        // The first pass over the page's content is the one under the budget (the render, or
-        // the reading of its marks): the text layer's passes come after it.
         if (render == Rendering::here) {
+            // The render is the first pass over the page's content, the one under the budget:
+            // the text layer's passes come after it.
             result.image = render_image(*core, index, result, channels, max_page_seconds, where);
             read_layer(*page, result);
             decide(text, result);
         } else {
-            const PageMarks marks = page_marks(*core, index, max_page_seconds);
-            if (marks.over_budget) {
-                throw rop::RecordFailure(over_budget(where, "reading", max_page_seconds));
-            }
-            read_layer(*page, result);
-            plan(text, render, marks, result);
+            // The page as std.pdf.Render is to read it: its text layer, its marks, its image.
+            result.pending_text = text_word(text);
+            result.text_check = "not read yet (std.pdf.Render reads it)";
+            if (render == Rendering::all) result.image_needed = "render: all";
         }
         out.emit(std::move(result));
     }
@@ -347,18 +386,23 @@ void pages(const Document& doc, rop::Emitter<Page>& out, int dpi, Color color, T
 // The documents an actor has open, the most recently used first.
 struct Render::Documents {
     static constexpr std::size_t kKeep = 4;
-    std::list<std::pair<std::string, std::unique_ptr<CoreDocument>>> open;
+    struct Open {
+        std::string path;
+        std::unique_ptr<CoreDocument> core;
+    };
+    std::list<Open> open;
 
-    CoreDocument& get(const std::string& path, const std::string& who) {
+    Open& get(const std::string& path, const std::string& who) {
         auto it = std::find_if(open.begin(), open.end(),
-                               [&](const auto& entry) { return entry.first == path; });
+                               [&](const Open& entry) { return entry.path == path; });
         if (it != open.end()) {
             open.splice(open.begin(), open, it);
         } else {
-            open.emplace_front(path, open_core(path, who));
+            silence_poppler();
+            open.push_front(Open{path, open_core(path, who)});
             if (open.size() > kKeep) open.pop_back();
         }
-        return *open.front().second;
+        return open.front();
     }
 };
 
@@ -374,17 +418,31 @@ Render::Render(Render&&) noexcept = default;
 Render& Render::operator=(Render&&) noexcept = default;
 
 Page Render::operator()(const Page& page) {
-    if (page.image_needed.empty() || !page.image.empty()) return page;
+    const bool unread = !page.pending_text.empty();
+    if (!unread && (page.image_needed.empty() || !page.image.empty())) return page;
     const std::string who = display(page.doc_name, page.doc_path);
     const std::string where = who + ": page " + std::to_string(page.index + 1);
-    CoreDocument& doc = documents_->get(page.doc_path, who);
-    if (page.index < 0 || page.index >= doc.pages()) {
+    Documents::Open& doc = documents_->get(page.doc_path, who);
+    if (page.index < 0 || page.index >= doc.core->pages()) {
         throw rop::RecordFailure(where + ": cannot read the page");
     }
     Page result = page;
-    result.image = render_image(doc, page.index, page, page.image_channels == 3 ? 3 : 1,
-                                max_page_seconds_, where);
-    if (result.text_source.empty()) decide(TextSource::detect, result);
+    if (unread) {
+        // One pass over the page's content, under the budget, reads its text layer and marks.
+        const PageRead read = read_page(*doc.core, page.index, max_page_seconds_);
+        if (read.marks.over_budget) {
+            throw rop::RecordFailure(over_budget(where, "reading", max_page_seconds_));
+        }
+        fill_layer(read, result);
+        result.pending_text.clear();
+        result.image_needed.clear();
+        plan(text_of(page.pending_text), page.image_needed == "render: all", read.marks, result);
+    }
+    if (!result.image_needed.empty() && result.image.empty()) {
+        result.image = render_image(*doc.core, page.index, result, page.image_channels == 3 ? 3 : 1,
+                                    max_page_seconds_, where);
+        if (result.text_source.empty()) decide(TextSource::detect, result);
+    }
     return result;
 }
 

@@ -67,7 +67,7 @@ struct rop::DerivedByteSize<rop::stdlib::Page> {
                                      value.page_count, value.width, value.height, value.dpi,
                                      value.image, value.text, value.words, value.lines,
                                      value.text_source, value.text_check, value.outline,
-                                     value.image_needed, value.image_channels);
+                                     value.image_needed, value.image_channels, value.pending_text);
     }
 };
 template <>

@@ -36,11 +36,12 @@ int page_count(const Document& doc);
 // layer when it is present and sane, OCR when not. `layer` and `ocr` force one for every page.
 enum class TextSource { detect, layer, ocr };
 
-// Where pages' images are drawn (`render:` of pages). `here`: pages renders each page itself,
-// one after another on its actor, and decides every page's text source at once. `needed` and
-// `all`: pages renders nothing (it reads the text layer and the page's drawing operators, which
-// is cheap) and leaves each image to std.pdf.Render, a map that spreads a document's pages over
-// its actors: under `needed` only the pages that need one, under `all` every page.
+// Where a page is read and its image drawn (`render:` of pages). `here`: pages reads each page
+// (its text layer) and renders it itself, one page after another on its actor. `needed` and
+// `all`: pages only lists the pages (their size, dpi and the outline, which is cheap) and
+// std.pdf.Render, a map, reads each page and draws its image, so that one document's pages
+// spread over Render's actors: under `needed` only the images a page needs, under `all` every
+// page's.
 enum class Rendering { here, needed, all };
 
 // expand Document -> Page (streaming): emits the pages in order, each as soon as it is read, so
@@ -52,26 +53,28 @@ enum class Rendering { here, needed, all };
 // words is over 0.2% of the page and more than the ink inside them (a scan, an image of text);
 // Page::text_check says why. std.ocr passes "layer" pages through without running its engine.
 // `max_pixels` bounds each page's image: a page whose size x dpi would exceed it is rendered at
-// the largest dpi that fits (Page::dpi says which). `render` (above): under `needed` a page needs
-// its image when its text is OCR'd, when it has fewer than 200 characters and draws anything
-// besides its text (the ink check; Page::text_source stays "" until std.pdf.Render decides), or
-// when what it draws could hold a table drawn with rules (std.assemble.from_page finds those in
-// the image); Page::image_needed says why, empty when it needs none. `max_page_seconds` is the
-// CPU time one pass over a page's content may take (reading its drawing operators, or rendering
-// it): past it the page fails ("page N: over its time budget: ..."), as a content stream that
-// inflates to gigabytes would otherwise hold an actor for minutes. Any page that fails fails the
-// whole document with rop::RecordFailure ("page N: cannot read the page", "page N: render
-// failed: poppler returned a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
+// the largest dpi that fits (Page::dpi says which). Under `render: needed | all` (above) the
+// pages carry no text layer and no image yet (Page::pending_text names the `text` asked for):
+// std.pdf.Render reads them. `max_page_seconds` is the CPU time the first pass over a page's
+// content may take (its render here, or in std.pdf.Render the reading of what it draws): past it
+// the page fails ("page N: over its time budget: ..."), as a content stream that inflates to
+// gigabytes would otherwise hold an actor for minutes. Any page that fails fails the whole
+// document with rop::RecordFailure ("page N: cannot read the page", "page N: render failed:
+// poppler returned a 1x1 image for 1275x1650 px", ...): never a blank page in an ok one.
 void pages(const Document& doc, rop::Emitter<Page>& out, int dpi = 150, Color color = Color::gray,
            TextSource text = TextSource::detect, std::int64_t max_pixels = 100'000'000,
            Rendering render = Rendering::here, double max_page_seconds = 10);
 
-// map Page -> Page: draws the image of a page std.pdf.pages(render: needed | all) left to it
-// (Page::image_needed not empty), at the page's dpi and in its color, and decides its text
-// source from the ink when pages left it open; passes every other page through as it is. Each
-// actor keeps the last few documents it opened, so a document's pages cost one open per actor.
-// Failures are the page's (rop::RecordFailure, which fails its document): "page N: render failed:
-// ...", "page N: over its time budget: ...", and the open's reasons if the file went away.
+// map Page -> Page: reads a page of pages(render: needed | all) as pages(render: here) does, and
+// draws its image when it needs one (Page::image_needed says why, empty when not): when its text
+// is OCR'd; when it has fewer than 200 characters and draws anything besides its text (the ink
+// check needs the image); when what it draws could hold a table drawn with rules
+// (std.assemble.from_page finds those in the image), judged from its drawing operators; and
+// under `render: all`. So a page whose text comes from its layer is mostly never rendered. Any
+// other page passes through as it is. Each actor keeps the last few documents it opened: a
+// document's pages cost one open per actor. Failures fail the page, and so its document
+// (rop::RecordFailure): "page N: render failed: ...", "page N: over its time budget: ...", and
+// the open's reasons when the file changed since pages read it.
 class Render {
   public:
     explicit Render(double max_page_seconds = 10);

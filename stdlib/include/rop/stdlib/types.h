@@ -95,8 +95,8 @@ struct OutlineEntry {
 using Outline = std::shared_ptr<const std::vector<OutlineEntry>>;
 
 // One page of a document (std.pdf.pages): its rendered image, its native text layer, and which
-// of the two its text is to come from. With std.pdf.pages(render: needed | all) the image is
-// drawn later, by std.pdf.Render, and only for a page whose image_needed says why.
+// of the two its text is to come from. With std.pdf.pages(render: needed | all) std.pdf.Render
+// reads the page (its text layer and what it draws) and draws its image only if it needs one.
 struct Page {
     std::string doc_path;
     std::string doc_name;
@@ -109,13 +109,16 @@ struct Page {
     std::string text;         // the native text layer (empty for scanned pages)
     std::vector<Word> words;  // the native text layer's words with boxes and fonts
     std::vector<Line> lines;  // those words as lines and paragraphs, in reading order
-    // "layer": read the text layer; "ocr": OCR the image; "" until std.pdf.Render has checked
-    // the ink (a page of few characters that draws more than its text).
+    // "layer": read the text layer; "ocr": OCR the image; "" until std.pdf.Render has read the
+    // page.
     std::string text_source;
     std::string text_check;    // why (std.pdf.pages' check of the layer, one line)
     Outline outline;           // the document's outline
-    std::string image_needed;  // why std.pdf.Render is to draw the image; "" when not needed
+    std::string image_needed;  // why std.pdf.Render drew the image; "" when the page needs none
     int image_channels = 0;    // the image pages was asked for: 1 gray, 3 RGB
+    // std.pdf.pages(render: needed | all) leaves reading the page to std.pdf.Render: the text
+    // source asked for ("detect", "layer", "ocr") until it has read it, "" after.
+    std::string pending_text;
 };
 
 // What OCR read on one page (std.ocr.Tesseract).
