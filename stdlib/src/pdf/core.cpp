@@ -48,9 +48,8 @@ bool light(const GfxRGB& rgb) {
     return gray >= kLightColor && (r + g + b) / 3 >= kLightColor;
 }
 
-// Records the boxes of what a page paints (core.h, PageMarks) on top of `Base`: OutputDev alone
-// (text is neither drawn nor its Type 3 glyphs run: Gfx only moves the text position), or
-// TextOutputDev, which reads the text layer in the same pass.
+// Records the boxes of what a page paints (core.h, PageMarks) on top of `Base`, TextOutputDev,
+// which reads the text layer in the same pass.
 template <class Base>
 class Marks : public Base {
   public:
@@ -193,14 +192,6 @@ class Marks : public Base {
     double height_ = 0;
 };
 
-// The marks alone: a device that draws nothing.
-class NullOutputDev : public OutputDev {
-  public:
-    bool upsideDown() override { return true; }
-    bool useDrawChar() override { return false; }
-    bool interpretType3Chars() override { return false; }
-};
-
 void append_text(void* stream, const char* text, int length) {
     static_cast<std::string*>(stream)->append(text, static_cast<std::size_t>(length));
 }
@@ -223,19 +214,6 @@ std::unique_ptr<CoreDocument> CoreDocument::open(const std::string& path) {
 }
 
 int CoreDocument::pages() const { return impl_->doc->getNumPages(); }
-
-PageMarks page_marks(CoreDocument& doc, int index, double max_seconds) {
-    PageMarks marks;
-    Marks<NullOutputDev> out(marks);
-    Budget budget;
-    budget.max_seconds = max_seconds;
-    // 72 dpi: device space is points. Cropped, as the renderer crops, annotations included.
-    doc.impl().doc->displayPage(&out, index + 1, 72, 72, 0, false, true, false, Budget::check,
-                                &budget);
-    marks.over_budget = budget.over;
-    marks.cpu_s = budget.spent();
-    return marks;
-}
 
 PageRead read_page(CoreDocument& doc, int index, double max_seconds) {
     PageRead read;

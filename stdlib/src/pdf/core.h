@@ -1,7 +1,8 @@
 // core.h (internal to rop_stdlib_pdf): what std.pdf needs from poppler's core API
-// (libpoppler-private-dev) beyond poppler-cpp: the marks a page paints, read from its drawing
-// operators without rendering it, and the page rendered as poppler-cpp's page_renderer does;
-// both under a CPU-time budget that stops poppler between two operators of the content stream.
+// (libpoppler-private-dev) beyond poppler-cpp: a page's text layer and the marks it paints, read
+// from its drawing operators in one pass without rendering it, and the page rendered as
+// poppler-cpp's page_renderer does; both under a CPU-time budget that stops poppler between two
+// operators of the content stream.
 #pragma once
 
 #include <rop/stdlib/types.h>
@@ -37,15 +38,14 @@ class CoreDocument {
 // subpath, every image and shading (its box), in points with the origin at the top-left of the
 // page as displayed (its rotation applied), clipped to the page. Marks painted in a light color
 // (gray, and the mean of red, green and blue, both at least kLightColor) are left out: drawn on
-// white they darken no pixel below std.layout's ink level. Text is not drawn.
+// white they darken no pixel below std.layout's ink level. Text is not a mark.
 inline constexpr double kLightColor = 0.55;
 struct PageMarks {
     std::vector<BBox> marks;
     int images = 0;  // of which images, image masks and shadings
     bool over_budget = false;
-    double cpu_s = 0;  // the thread's CPU seconds the scan took
+    double cpu_s = 0;  // the thread's CPU seconds the pass took
 };
-PageMarks page_marks(CoreDocument& doc, int index, double max_seconds);
 
 // A page's text layer and its marks in one pass over its content (poppler's TextOutputDev, which
 // also records the marks), as poppler-cpp reads the layer in two: `text` is what page::text()
