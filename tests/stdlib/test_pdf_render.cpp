@@ -136,7 +136,7 @@ std::string failure_of(const std::function<void()>& run) {
 
 }  // namespace
 
-TEST_CASE("the core renderer draws the pixels poppler-cpp's page_renderer draws") {
+TEST_CASE("the core renderer draws the pixels poppler-cpp's page_renderer draws, page after page") {
     for (const char* relative : {"docs/report.pdf", "text/mixed.pdf", "structure/structure.pdf"}) {
         const std::string path = kData + "/" + relative;
         std::unique_ptr<poppler::document> doc(poppler::document::load_from_file(path));
@@ -144,8 +144,9 @@ TEST_CASE("the core renderer draws the pixels poppler-cpp's page_renderer draws"
         std::unique_ptr<pdf::CoreDocument> core = pdf::CoreDocument::open(path);
         REQUIRE(core);
         REQUIRE(core->pages() == doc->pages());
-        for (int index = 0; index < doc->pages(); ++index) {
-            for (const int channels : {1, 3}) {
+        // Pages in turn on one document: the core renderer keeps its device from page to page.
+        for (const int channels : {1, 3}) {
+            for (int index = 0; index < doc->pages(); ++index) {
                 INFO(relative << " page " << index << " channels " << channels);
                 poppler::page_renderer renderer;
                 renderer.set_render_hint(poppler::page_renderer::antialiasing, true);

@@ -201,6 +201,11 @@ void append_text(void* stream, const char* text, int length) {
 struct CoreDocument::Impl {
     GlobalParamsIniter params{silent};  // poppler's globals, counted across its users
     std::unique_ptr<PDFDoc> doc;
+    // The renderer of this document's pages, kept between pages as pdftoppm keeps it: its font
+    // engine and glyph caches are the document's (a fresh one loaded every font again, page
+    // after page), and its pixels are those of a fresh one (test_pdf_render).
+    std::unique_ptr<SplashOutputDev> splash;
+    int splash_channels = 0;
 };
 
 CoreDocument::CoreDocument(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -268,16 +273,22 @@ PageRead read_page(CoreDocument& doc, int index, double max_seconds) {
 
 Rendered render_page(CoreDocument& doc, int index, int dpi, int channels, double max_seconds) {
     Rendered result;
-    SplashColor paper;
-    paper[0] = paper[1] = paper[2] = 0xff;
-    // poppler-cpp's page_renderer (antialiasing and text_antialiasing hints, no hinting, gray8
-    // or rgb24): the same device with the same settings, so the same pixels.
-    SplashOutputDev out(channels == 1 ? splashModeMono8 : splashModeRGB8, 4, false, paper, true,
-                        splashThinLineDefault);
-    out.setFontAntialias(true);
-    out.setVectorAntialias(true);
-    out.setFreeTypeHinting(false, false);
-    out.startDoc(doc.impl().doc.get());
+    CoreDocument::Impl& impl = doc.impl();
+    if (!impl.splash || impl.splash_channels != channels) {
+        SplashColor paper;
+        paper[0] = paper[1] = paper[2] = 0xff;
+        // poppler-cpp's page_renderer (antialiasing and text_antialiasing hints, no hinting,
+        // gray8 or rgb24): the same device with the same settings, so the same pixels.
+        impl.splash =
+            std::make_unique<SplashOutputDev>(channels == 1 ? splashModeMono8 : splashModeRGB8, 4,
+                                              false, paper, true, splashThinLineDefault);
+        impl.splash->setFontAntialias(true);
+        impl.splash->setVectorAntialias(true);
+        impl.splash->setFreeTypeHinting(false, false);
+        impl.splash->startDoc(impl.doc.get());
+        impl.splash_channels = channels;
+    }
+    SplashOutputDev& out = *impl.splash;
     Budget budget;
     budget.max_seconds = max_seconds;
     doc.impl().doc->displayPageSlice(&out, index + 1, dpi, dpi, 0, false, true, false, -1, -1, -1,

@@ -433,12 +433,14 @@ Page Render::operator()(const Page& page) {
         if (read.marks.over_budget) {
             throw rop::RecordFailure(over_budget(where, "reading", max_page_seconds_));
         }
+        rop::count("read");
         fill_layer(read, result);
         result.pending_text.clear();
         result.image_needed.clear();
         plan(text_of(page.pending_text), page.image_needed == "render: all", read.marks, result);
     }
     if (!result.image_needed.empty() && result.image.empty()) {
+        rop::count("rendered");
         result.image = render_image(*doc.core, page.index, result, page.image_channels == 3 ? 3 : 1,
                                     max_page_seconds_, where);
         if (result.text_source.empty()) decide(TextSource::detect, result);
