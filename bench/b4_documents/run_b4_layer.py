@@ -66,9 +66,23 @@ def run_pipeline(binary, corpus, label):
     shutil.rmtree(out, ignore_errors=True)
     report = os.path.join(WORK, label + ".json")
     start = time.monotonic()
-    subprocess.run([binary, "--input", "files=" + corpus, "--output", "md=" + out + "/md",
-                    "--output", "list=" + out + "/list", "--report", report, "--no-progress"],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            binary,
+            "--input",
+            "files=" + corpus,
+            "--output",
+            "md=" + out + "/md",
+            "--output",
+            "list=" + out + "/list",
+            "--report",
+            report,
+            "--no-progress",
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     wall = time.monotonic() - start
     return wall, json.load(open(report))
 
@@ -133,8 +147,10 @@ def main():
     pdfs = os.environ.get("PDFS", "").split() or DEFAULT_PDFS
     for pdf in pdfs + BIG_PARTS:
         if not os.access(pdf, os.R_OK):
-            sys.exit(f"b4-layer: cannot read {pdf} (apt-get install libtasn1-doc "
-                     "shared-mime-info glpk-doc poppler-utils)")
+            sys.exit(
+                f"b4-layer: cannot read {pdf} (apt-get install libtasn1-doc "
+                "shared-mime-info glpk-doc poppler-utils)"
+            )
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     big = os.environ.get("BIG") or os.path.join(WORK, "big.pdf")
@@ -171,8 +187,7 @@ def main():
     share = rendered / n_pages
     limit_wall = med["text"] + share * med["render"]
     rows = [
-        ("limit: text layer of every page + render of the rendered share, all cores",
-         limit_wall),
+        ("limit: text layer of every page + render of the rendered share, all cores", limit_wall),
         ("text layer alone (pdftotext), all cores", med["text"]),
         ("render + text layer of every page, all cores", med["text"] + med["render"]),
         ("rop after (examples/mineru)", med["after"]),
@@ -180,14 +195,19 @@ def main():
     if "before" in med:
         rows.append(("rop before (OLD_BIN)", med["before"]))
     result = {
-        "cores": CORES, "documents": len(corpus), "pages": n_pages, "pages_read": read,
-        "pages_rendered": rendered, "rounds": ROUNDS, "load_before": load_before,
-        "load_after": os.getloadavg()[0], "walls": t,
+        "cores": CORES,
+        "documents": len(corpus),
+        "pages": n_pages,
+        "pages_read": read,
+        "pages_rendered": rendered,
+        "rounds": ROUNDS,
+        "load_before": load_before,
+        "load_after": os.getloadavg()[0],
+        "walls": t,
         "limit_pages_per_s": n_pages / limit_wall,
         "after_pages_per_s": n_pages / med["after"],
         "after_of_limit": limit_wall / med["after"],
-        "big": {"pages": big_pages, "pages_rendered": big_rendered,
-                "after_s": med["big_after"]},
+        "big": {"pages": big_pages, "pages_rendered": big_rendered, "after_s": med["big_after"]},
     }
     if "before" in med:
         result["before_pages_per_s"] = n_pages / med["before"]
@@ -195,14 +215,18 @@ def main():
         result["big"]["before_s"] = med["big_before"]
         result["big"]["before_over_after"] = med["big_before"] / med["big_after"]
     json.dump(result, open(os.path.join(OUT, "b4_layer.json"), "w"), indent=2)
-    print(f"\n{len(corpus)} documents, {n_pages} pages, {rendered} rendered; {CORES} cores; "
-          f"median of {ROUNDS} rounds; load {load_before:.2f} before, "
-          f"{result['load_after']:.2f} after")
+    print(
+        f"\n{len(corpus)} documents, {n_pages} pages, {rendered} rendered; {CORES} cores; "
+        f"median of {ROUNDS} rounds; load {load_before:.2f} before, "
+        f"{result['load_after']:.2f} after"
+    )
     print("| row | wall s | pages/s | of the limit |\n|---|---|---|---|")
     for name, wall in rows:
         print(f"| {name} | {wall:.2f} | {n_pages / wall:.1f} | {100 * limit_wall / wall:.0f}% |")
-    line = f"\none document of {big_pages} pages ({big_rendered} rendered) alone: after " \
-           f"{med['big_after']:.2f} s"
+    line = (
+        f"\none document of {big_pages} pages ({big_rendered} rendered) alone: after "
+        f"{med['big_after']:.2f} s"
+    )
     if "big_before" in med:
         line += f", before {med['big_before']:.2f} s: {med['big_before'] / med['big_after']:.2f}x"
     print(line)
