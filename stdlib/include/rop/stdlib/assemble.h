@@ -54,14 +54,18 @@ enum class ContentListFormat { mineru25, mineru3 };
 // "guess_lang"); "table" with "img_path" (empty), caption and footnote lists and "table_body"
 // (HTML); "image"; "equation". No "text" beside list items, code or tables. With `extras`, rop's
 // "text_source" and "confidence" on each item (docs/stdlib.md).
+// (The defaults are qualified: ropc copies a default's text into the generated code, outside
+// this namespace, when a later argument is given.)
 JsonText content_list(std::span<const PageContent> pages,
-                      ContentListFormat format = ContentListFormat::mineru25, bool extras = false);
+                      ContentListFormat format = rop::stdlib::assemble::ContentListFormat::mineru25,
+                      bool extras = false);
 
 // reduce OcrResult -> Markdown / JsonText: from_ocr with the defaults, then markdown() /
 // content_list(), for pipelines that go straight from OCR to the document.
 Markdown markdown_from_ocr(std::span<const OcrResult> pages);
-JsonText content_list_from_ocr(std::span<const OcrResult> pages,
-                               ContentListFormat format = ContentListFormat::mineru25,
-                               bool extras = false);
+JsonText content_list_from_ocr(
+    std::span<const OcrResult> pages,
+    ContentListFormat format = rop::stdlib::assemble::ContentListFormat::mineru25,
+    bool extras = false);
 
 }  // namespace rop::stdlib::assemble
