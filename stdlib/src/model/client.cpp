@@ -26,6 +26,7 @@
 #include <stdexcept>
 #include <utility>  // before Boost.Asio: it uses std::exchange without including <utility>
 
+#include "ledger.h"
 #include "proxy.h"
 #include "rop/udf.h"
 #include "tls.h"
@@ -56,6 +57,14 @@ bool retryable_status(int status) { return status == 408 || status == 429 || sta
 
 std::string ms_text(std::chrono::milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
 
+// "2.35 s", "120 ms": a time spent, for a message.
+std::string time_text(std::chrono::steady_clock::duration time) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(time).count();
+    if (ms < 1000) return std::to_string(ms) + " ms";
+    const std::string hundredths = std::to_string(ms / 10 % 100);
+    return std::to_string(ms / 1000) + "." + (hundredths.size() < 2 ? "0" : "") + hundredths + " s";
+}
+
 void validate(const Settings& s) {
     auto fail = [](const std::string& what) { throw std::invalid_argument("model: " + what); };
     if (s.model.empty())
@@ -66,6 +75,9 @@ void validate(const Settings& s) {
     if (s.retries < 0) fail("retries must be >= 0, not " + std::to_string(s.retries));
     if (s.timeout.count() <= 0) fail("timeout must be positive, not " + ms_text(s.timeout));
     if (s.backoff.count() < 0) fail("backoff must be >= 0, not " + ms_text(s.backoff));
+    if (s.budget.count() < 0) fail("budget must be >= 0, not " + ms_text(s.budget));
+    if (s.root_budget.count() < 0) fail("root_budget must be >= 0, not " + ms_text(s.root_budget));
+    if (s.breaker < 0) fail("breaker must be >= 0, not " + std::to_string(s.breaker));
     if (s.temperature < 0) fail("temperature must be >= 0");
 }
 
@@ -88,6 +100,7 @@ struct Client::Impl {
     struct BatchState {
         std::size_t count = 0;
         const std::function<std::string(std::size_t)>* body = nullptr;
+        const std::function<ItemId(std::size_t)>* id = nullptr;
         std::vector<Completion> results;
         std::size_t next = 0;
         bool fatal = false;
@@ -123,6 +136,7 @@ struct Client::Impl {
     FirstConnect first_connect = FirstConnect::Done;
     asio::steady_timer first_connect_done{io};  // the others wait on it; cancelled when it ends
     std::optional<tcp::resolver::results_type> resolved;
+    std::shared_ptr<Ledger> ledger;  // the Call's: what items, documents, the server have spent
     std::vector<std::unique_ptr<Slot>> slots;
     ClientStats stats;
     std::uint64_t in_flight = 0;
@@ -171,11 +185,13 @@ struct Client::Impl {
         return std::min(delay, kMaxBackoff);
     }
 
-    Attempt transport_failure(const std::string& stage, const error_code& ec) {
+    // `limit`: the attempt's time, its timeout or what was left of its item's budget.
+    Attempt transport_failure(const std::string& stage, const error_code& ec,
+                              std::chrono::milliseconds limit) {
         Attempt attempt;
         if (ec == beast::error::timeout) {
             ++stats.timeouts;
-            attempt.failure = "timed out after " + ms_text(settings.timeout) + " (" + stage + ")";
+            attempt.failure = "timed out after " + ms_text(limit) + " (" + stage + ")";
         } else {
             attempt.failure = stage + ": " + ec.message();
         }
@@ -196,20 +212,26 @@ struct Client::Impl {
         return attempt;
     }
 
+    // The time an attempt may take: it ends at `deadline`, `limit` after it started.
+    struct Limit {
+        std::chrono::steady_clock::time_point deadline;
+        std::chrono::milliseconds limit;
+    };
+
     // Opens the slot's connection (open()), the batch's first one alone (FirstConnect). nullopt
     // when connected.
-    asio::awaitable<std::optional<Attempt>> connect(Slot& slot) {
+    asio::awaitable<std::optional<Attempt>> connect(Slot& slot, Limit limit) {
         while (first_connect == FirstConnect::Running) {
             error_code woken;
             co_await first_connect_done.async_wait(
                 asio::redirect_error(asio::use_awaitable, woken));
         }
         if (aborting || first_connect == FirstConnect::Refused) co_return aborted();
-        if (first_connect == FirstConnect::Done) co_return co_await open(slot);
+        if (first_connect == FirstConnect::Done) co_return co_await open(slot, limit);
         first_connect = FirstConnect::Running;
         std::optional<Attempt> failed;
         try {
-            failed = co_await open(slot);
+            failed = co_await open(slot, limit);
         } catch (...) {
             first_connect = FirstConnect::Done;
             first_connect_done.cancel();
@@ -222,7 +244,7 @@ struct Client::Impl {
 
     // Opens the slot's connection: TCP to the server or the proxy, a CONNECT tunnel through the
     // proxy for https, then the TLS handshake for https. nullopt when connected.
-    asio::awaitable<std::optional<Attempt>> open(Slot& slot) {
+    asio::awaitable<std::optional<Attempt>> open(Slot& slot, Limit limit) {
         error_code ec;
         const std::string& peer_host = proxy ? proxy->host : endpoint.host;
         const std::string& peer_port = proxy ? proxy->port : endpoint.port;
@@ -233,19 +255,19 @@ struct Client::Impl {
             auto results = co_await resolver.async_resolve(
                 peer_host, peer_port, asio::redirect_error(asio::use_awaitable, ec));
             if (aborting) co_return aborted();
-            if (ec) co_return transport_failure("resolve " + peer_host, ec);
+            if (ec) co_return transport_failure("resolve " + peer_host, ec, limit.limit);
             resolved = std::move(results);
         }
         if (aborting) co_return aborted();
         slot.tcp.emplace(io);
         slot.buffer.clear();
-        slot.tcp->expires_after(settings.timeout);
+        slot.tcp->expires_at(limit.deadline);
         co_await slot.tcp->async_connect(*resolved, asio::redirect_error(asio::use_awaitable, ec));
         if (ec || aborting) {
             close(slot);
-            co_return aborting
-                ? aborted()
-                : transport_failure(proxy ? "connect to " + proxy_text : "connect", ec);
+            co_return aborting ? aborted()
+                               : transport_failure(proxy ? "connect to " + proxy_text : "connect",
+                                                   ec, limit.limit);
         }
         ++stats.connections;
         if (!endpoint.tls) co_return std::nullopt;
@@ -264,7 +286,9 @@ struct Client::Impl {
             }
             if (ec || aborting) {
                 close(slot);
-                co_return aborting ? aborted() : transport_failure("CONNECT via " + proxy_text, ec);
+                co_return aborting
+                    ? aborted()
+                    : transport_failure("CONNECT via " + proxy_text, ec, limit.limit);
             }
             const int status = static_cast<int>(parser.get().result_int());
             if (status / 100 != 2) {
@@ -295,7 +319,7 @@ struct Client::Impl {
         if (ec) {
             if (ec == beast::error::timeout) {
                 close(slot);
-                co_return transport_failure("TLS handshake", ec);
+                co_return transport_failure("TLS handshake", ec, limit.limit);
             }
             TlsFailure failure = tls_failure(slot.tls->native_handle(), ec, endpoint.authority());
             close(slot);
@@ -323,16 +347,17 @@ struct Client::Impl {
     // One HTTP exchange on the slot's connection (opened if needed). A kept-alive connection the
     // server closed while idle fails before any answer byte arrives: that is retried once at once
     // on a fresh connection, not counted as a retry.
-    asio::awaitable<Attempt> send(Slot& slot, const std::string& body) {
+    asio::awaitable<Attempt> send(Slot& slot, const std::string& body, Limit limit) {
         InFlight outstanding(*this);
+        ++stats.attempts;
         for (bool first = true;; first = false) {
             // an aborted batch's connections are closed but still held
             if (slot.connected() && !slot.lowest().socket().is_open()) close(slot);
             const bool reused = slot.connected();
             if (!reused) {
-                if (auto failed = co_await connect(slot)) co_return std::move(*failed);
+                if (auto failed = co_await connect(slot, limit)) co_return std::move(*failed);
             }
-            slot.lowest().expires_after(settings.timeout);
+            slot.lowest().expires_at(limit.deadline);
 
             // Through a proxy, plain http goes in absolute form; https is tunnelled and doesn't.
             const std::string target = proxy && !endpoint.tls ? endpoint.url : endpoint.target;
@@ -368,7 +393,8 @@ struct Client::Impl {
                     continue;
                 }
                 co_return transport_failure(
-                    parser.got_some() ? "reading the answer" : "waiting for the answer", ec);
+                    parser.got_some() ? "reading the answer" : "waiting for the answer", ec,
+                    limit.limit);
             }
             http::response<http::string_body> res = parser.release();
             if (!res.keep_alive()) close(slot);
@@ -384,15 +410,66 @@ struct Client::Impl {
         }
     }
 
-    // One item: attempts until an answer that is not retryable, or the retries run out (throws).
+    // An item that gets no answer: why, with what it spent ("failed after 2 attempt(s) in 250 ms
+    // (its budget: 250 ms): timed out after 30 ms (waiting for the answer)"; "not sent: ..." for
+    // an item that made no attempt), and the status of its last answer (0: none).
+    static Completion unanswered(const Ledger::Spent& spent, const std::string& why, int status) {
+        Completion completion;
+        completion.status = status;
+        if (spent.attempts == 0) {
+            completion.error = "not sent: " + why;
+        } else {
+            completion.error = "failed after " + std::to_string(spent.attempts) +
+                               " attempt(s) in " + time_text(spent.time) +
+                               (why.empty() ? "" : " (" + why + ")") + ": " + spent.last;
+        }
+        return completion;
+    }
+
+    // One item: attempts until an answer that is not retryable, or until its attempts, its time
+    // budget or its document's run out, or the circuit is open; those end as the item's error.
+    // What it spent is the ledger's, so a batch the runtime replays does not start it afresh.
     asio::awaitable<Completion> complete(BatchState& batch, Slot& slot, std::size_t index,
                                          const std::string& body) {
-        for (int attempt = 0;; ++attempt) {
-            Attempt result = co_await send(slot, body);
+        using Clock = std::chrono::steady_clock;
+        const ItemId id = (*batch.id)(index);
+        const int attempts = settings.retries + 1;
+        int status = 0;
+        for (;;) {
+            Ledger::Spent spent = ledger->item(id.item);
+            if (const std::string open = ledger->open(); !open.empty()) {
+                co_return unanswered(spent, "the circuit is open: " + open, status);
+            }
+            if (settings.root_budget.count() > 0) {
+                const Ledger::Duration root = ledger->root(id.root);
+                if (root >= settings.root_budget) {
+                    co_return unanswered(
+                        spent,
+                        "its document's budget of " + time_text(settings.root_budget) +
+                            " is spent: its items' failed attempts took " + time_text(root),
+                        status);
+                }
+            }
+            if (spent.attempts >= attempts) co_return unanswered(spent, "", status);
+            Limit limit{Clock::now() + settings.timeout, settings.timeout};
+            if (settings.budget.count() > 0) {
+                const Ledger::Duration left = settings.budget - spent.time;
+                const auto budget = "its budget: " + time_text(settings.budget);
+                if (left <= Ledger::Duration::zero()) co_return unanswered(spent, budget, status);
+                if (left < settings.timeout) {
+                    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left);
+                    limit = Limit{Clock::now() + left, ms};
+                }
+            }
+            const Clock::time_point start = Clock::now();
+            Attempt result = co_await send(slot, body, limit);
+            const Ledger::Duration took = Clock::now() - start;
             if (batch.fatal || result.aborted) co_return Completion{};
             std::string failure;
             if (result.answered) {
+                ledger->outcome(true, "", "", settings.breaker);
                 if (result.status >= 200 && result.status < 300) {
+                    ledger->settle(id.item);
                     Completion completion = parse_completion(result.body);
                     if (!completion.ok()) completion = parse_completion(redact(result.body));
                     co_return completion;
@@ -400,13 +477,18 @@ struct Client::Impl {
                 failure = "HTTP " + std::to_string(result.status) + ": " +
                           error_message(redact(result.body));
                 if (!retryable_status(result.status)) {
+                    ledger->settle(id.item);
                     Completion rejected;
                     rejected.status = result.status;
                     rejected.error = std::move(failure);
                     co_return rejected;
                 }
+                status = result.status;
             } else {
                 failure = std::move(result.failure);
+                if (!result.setup) {
+                    ledger->outcome(false, endpoint.url, failure, settings.breaker);
+                }
             }
             if (result.setup) {
                 // Retrying cannot fix it: the item fails now, and the runtime does not replay it
@@ -416,17 +498,21 @@ struct Client::Impl {
                         std::to_string(batch.count) + "): " + failure + " [not retried]",
                     index);
             }
-            if (attempt >= settings.retries) {
-                throw std::runtime_error("model: POST " + endpoint.url + " failed after " +
-                                         std::to_string(attempt + 1) + " attempt(s) (item " +
-                                         std::to_string(index) + " of " +
-                                         std::to_string(batch.count) + "): " + failure);
+            ledger->failed(id.item, id.root, took, failure);
+            spent = ledger->item(id.item);
+            if (spent.attempts >= attempts) co_return unanswered(spent, "", status);
+            const std::chrono::milliseconds delay =
+                backoff_delay(spent.attempts - 1, result.retry_after);
+            if (settings.budget.count() > 0 && spent.time + delay >= settings.budget) {
+                co_return unanswered(spent, "its budget: " + time_text(settings.budget), status);
             }
             ++stats.retries;
             rop::count("http_retries");  // the run report's udf_counters of this Call
-            slot.timer.expires_after(backoff_delay(attempt, result.retry_after));
+            const Clock::time_point wait = Clock::now();
+            slot.timer.expires_after(delay);
             error_code ec;
             co_await slot.timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            ledger->waited(id.item, Clock::now() - wait);
             if (batch.fatal) co_return Completion{};
         }
     }
@@ -489,6 +575,8 @@ Client::Client(Settings settings) : impl_(std::make_unique<Impl>()) {
     for (int i = 0; i < settings.max_in_flight; ++i) {
         impl_->slots.push_back(std::make_unique<Impl::Slot>(impl_->io));
     }
+    impl_->ledger = Ledger::of(impl_->endpoint.url + '\n' + settings.model + '\n' +
+                               settings.system_prompt + '\n' + settings.prompt);
     impl_->settings = std::move(settings);
     if (impl_->settings.probe) probe();
 }
@@ -522,7 +610,10 @@ void Client::probe() {
     impl.io.restart();
     asio::co_spawn(impl.io, attempt(), asio::detached);
     impl.io.run();
-    if (failure.empty()) return;
+    if (failure.empty()) {
+        impl.ledger->close();  // the server is up: a circuit an earlier actor opened closes
+        return;
+    }
     const std::string via = impl.proxy ? " through proxy " + impl.proxy->authority() + " (from $" +
                                              impl.proxy->variable + ")"
                                        : "";
@@ -535,11 +626,13 @@ Client::~Client() = default;
 const RequestOptions& Client::request_options() const { return impl_->request; }
 
 std::vector<Completion> Client::run(std::size_t count,
-                                    const std::function<std::string(std::size_t)>& body) {
+                                    const std::function<std::string(std::size_t)>& body,
+                                    const std::function<ItemId(std::size_t)>& id) {
     Impl& impl = *impl_;
     Impl::BatchState batch;
     batch.count = count;
     batch.body = &body;
+    batch.id = &id;
     batch.results.resize(count);
     const std::size_t workers = std::min(count, impl.slots.size());
     impl.io.restart();

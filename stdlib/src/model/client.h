@@ -28,8 +28,18 @@ struct Settings {
     std::chrono::milliseconds backoff{0};
     std::string api_key_env;
     std::string system_prompt;
-    std::string ca_bundle;  // "": $ROP_CA_BUNDLE, else the system's CAs
-    bool probe = true;      // connect once at construction (Client::probe)
+    std::string ca_bundle;                     // "": $ROP_CA_BUNDLE, else the system's CAs
+    bool probe = true;                         // connect once at construction (Client::probe)
+    std::chrono::milliseconds budget{0};       // an item's time, all attempts; 0: none
+    std::chrono::milliseconds root_budget{0};  // a document's failed time; 0: none
+    int breaker = 0;  // unanswered requests in a row that open the circuit; 0: never
+};
+
+// Who an item is, for the budgets: `item` names it across batches (a page: its document and its
+// number), `root` its document ("": none, as for text).
+struct ItemId {
+    std::string item;
+    std::string root;
 };
 
 class Client {
@@ -48,11 +58,15 @@ class Client {
 
     // Completes `count` items concurrently and returns their completions in order. body(i) is
     // called right before item i's first attempt (so encoding overlaps the other requests); a
-    // rop::RecordFailure from it becomes that item's Completion::error. Throws std::runtime_error
-    // when an item's retries run out (the batch fails as a whole); every other exception from
-    // body() is passed on.
+    // rop::RecordFailure from it becomes that item's Completion::error. An item whose attempts,
+    // time budget or document's budget run out, or that meets an open circuit, gets its
+    // Completion::error too, and the batch goes on: the runtime has nothing to replay. Throws
+    // rop::PermanentFailure naming the item for what retrying cannot fix (a certificate that does
+    // not verify); every other exception from body() is passed on. id(i) names item i for the
+    // budgets, which the Call's clients share (ledger.h).
     std::vector<Completion> run(std::size_t count,
-                                const std::function<std::string(std::size_t)>& body);
+                                const std::function<std::string(std::size_t)>& body,
+                                const std::function<ItemId(std::size_t)>& id);
 
     ClientStats stats() const;
 

@@ -1,5 +1,6 @@
 // The model class UDFs (ChatPages, ChatRegions, ChatText) and the element helpers over
 // Completion (text, ok, page_content). Each class owns one Client: its actor's event loop.
+#include <functional>
 #include <stdexcept>
 
 #include "answer_blocks.h"
@@ -14,7 +15,8 @@ detail::Settings settings_of(std::string base_url, std::string model, std::strin
                              int max_tokens, double temperature, std::chrono::milliseconds timeout,
                              int max_in_flight, int retries, std::chrono::milliseconds backoff,
                              std::string api_key_env, std::string system_prompt,
-                             std::string ca_bundle, bool probe) {
+                             std::string ca_bundle, bool probe, std::chrono::milliseconds budget,
+                             std::chrono::milliseconds root_budget, int breaker) {
     detail::Settings settings;
     settings.base_url = std::move(base_url);
     settings.model = std::move(model);
@@ -29,6 +31,9 @@ detail::Settings settings_of(std::string base_url, std::string model, std::strin
     settings.system_prompt = std::move(system_prompt);
     settings.ca_bundle = std::move(ca_bundle);
     settings.probe = probe;
+    settings.budget = budget;
+    settings.root_budget = root_budget;
+    settings.breaker = breaker;
     return settings;
 }
 
@@ -56,18 +61,21 @@ std::string page_label(const Page& page) {
 
 }  // namespace
 
-#define ROP_MODEL_CLASS_BOILERPLATE(Class)                                                       \
-    Class::Class(std::string base_url, std::string model, std::string prompt, int max_tokens,    \
-                 double temperature, std::chrono::milliseconds timeout, int max_in_flight,       \
-                 int retries, std::chrono::milliseconds backoff, std::string api_key_env,        \
-                 std::string system_prompt, std::string ca_bundle, bool probe)                   \
-        : client_(std::make_unique<detail::Client>(settings_of(                                  \
-              std::move(base_url), std::move(model), std::move(prompt), max_tokens, temperature, \
-              timeout, max_in_flight, retries, backoff, std::move(api_key_env),                  \
-              std::move(system_prompt), std::move(ca_bundle), probe))) {}                        \
-    Class::~Class() = default;                                                                   \
-    Class::Class(Class&&) noexcept = default;                                                    \
-    Class& Class::operator=(Class&&) noexcept = default;                                         \
+#define ROP_MODEL_CLASS_BOILERPLATE(Class)                                                        \
+    Class::Class(std::string base_url, std::string model, std::string prompt, int max_tokens,     \
+                 double temperature, std::chrono::milliseconds timeout, int max_in_flight,        \
+                 int retries, std::chrono::milliseconds backoff, std::string api_key_env,         \
+                 std::string system_prompt, std::string ca_bundle, bool probe,                    \
+                 std::chrono::milliseconds budget, std::chrono::milliseconds root_budget,         \
+                 int breaker)                                                                     \
+        : client_(std::make_unique<detail::Client>(                                               \
+              settings_of(std::move(base_url), std::move(model), std::move(prompt), max_tokens,   \
+                          temperature, timeout, max_in_flight, retries, backoff,                  \
+                          std::move(api_key_env), std::move(system_prompt), std::move(ca_bundle), \
+                          probe, budget, root_budget, breaker))) {}                               \
+    Class::~Class() = default;                                                                    \
+    Class::Class(Class&&) noexcept = default;                                                     \
+    Class& Class::operator=(Class&&) noexcept = default;                                          \
     ClientStats Class::stats() const { return client_->stats(); }
 
 ROP_MODEL_CLASS_BOILERPLATE(ChatPages)
@@ -77,25 +85,46 @@ ROP_MODEL_CLASS_BOILERPLATE(ChatText)
 #undef ROP_MODEL_CLASS_BOILERPLATE
 
 std::vector<Completion> ChatPages::operator()(std::span<const Page> pages) {
-    return client_->run(pages.size(), [&](std::size_t i) {
-        return image_body(*client_, pages[i].image, page_label(pages[i]));
-    });
+    return client_->run(
+        pages.size(),
+        [&](std::size_t i) { return image_body(*client_, pages[i].image, page_label(pages[i])); },
+        [&](std::size_t i) {
+            const Page& page = pages[i];
+            return detail::ItemId{page.doc_path + '\n' + std::to_string(page.index), page.doc_path};
+        });
 }
 
 std::vector<Completion> ChatRegions::operator()(std::span<const Region> regions) {
-    return client_->run(regions.size(), [&](std::size_t i) {
-        const Region& region = regions[i];
-        return image_body(*client_, region.image,
-                          "region " + std::to_string(region.order) + " of page " +
-                              std::to_string(region.page_index + 1) + " of '" + region.doc_name +
-                              "'");
-    });
+    return client_->run(
+        regions.size(),
+        [&](std::size_t i) {
+            const Region& region = regions[i];
+            return image_body(*client_, region.image,
+                              "region " + std::to_string(region.order) + " of page " +
+                                  std::to_string(region.page_index + 1) + " of '" +
+                                  region.doc_name + "'");
+        },
+        [&](std::size_t i) {
+            const Region& region = regions[i];
+            return detail::ItemId{region.doc_path + '\n' + std::to_string(region.page_index) +
+                                      '\n' + std::to_string(region.order),
+                                  region.doc_path};
+        });
 }
 
 std::vector<Completion> ChatText::operator()(std::span<const std::string> texts) {
-    return client_->run(texts.size(), [&](std::size_t i) {
-        return detail::text_request_body(client_->request_options(), texts[i]);
-    });
+    return client_->run(
+        texts.size(),
+        [&](std::size_t i) {
+            return detail::text_request_body(client_->request_options(), texts[i]);
+        },
+        // A text is named by its hash and size (the same text twice shares a budget), and has
+        // no document.
+        [&](std::size_t i) {
+            return detail::ItemId{std::to_string(std::hash<std::string>{}(texts[i])) + '/' +
+                                      std::to_string(texts[i].size()),
+                                  ""};
+        });
 }
 
 // A Completion's error is final: the server rejected the item (a 4xx other than 408 and 429),

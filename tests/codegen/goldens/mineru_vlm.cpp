@@ -153,13 +153,17 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
     #line 11 "mineru_vlm.rop"
         arguments.get<std::string>("system_prompt", ""),
     #line 11 "mineru_vlm.rop"
-        arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
-    #line 158 "mineru_vlm.generated.cpp"
+        arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true),
+    #line 11 "mineru_vlm.rop"
+        std::chrono::milliseconds(0), std::chrono::milliseconds(0),
+    #line 11 "mineru_vlm.rop"
+        arguments.get<int>("breaker", 8)) {}
+    #line 162 "mineru_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 11 "mineru_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 163 "mineru_vlm.generated.cpp"
+        #line 167 "mineru_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -175,7 +179,7 @@ struct Call_content final : rop::gen::ElementActor<Call_content> {
         auto result = ::rop::stdlib::model::page_content(
         #line 15 "mineru_vlm.rop"
             grain.in<rop::stdlib::model::Completion>(0), grain.in<rop::stdlib::Page>(1));
-        #line 179 "mineru_vlm.generated.cpp"
+        #line 183 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -186,7 +190,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 16 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 190 "mineru_vlm.generated.cpp"
+        #line 194 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -197,7 +201,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 201 "mineru_vlm.generated.cpp"
+        #line 205 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -234,6 +238,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         rop::gen::argument<std::string>("system_prompt", std::nullopt, "\"\""),
         rop::gen::argument<std::string>("ca_bundle", std::nullopt, "\"\""),
         rop::gen::argument<bool>("probe", std::nullopt, "true"),
+        rop::gen::argument<int>("breaker", std::nullopt, "8"),
     };
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
@@ -255,7 +260,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 259 "mineru_vlm.generated.cpp"
+            #line 264 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -266,7 +271,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 270 "mineru_vlm.generated.cpp"
+            #line 275 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -277,7 +282,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 281 "mineru_vlm.generated.cpp"
+            #line 286 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -248,13 +248,17 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
     #line 19 "video_vlm.rop"
         arguments.get<std::string>("system_prompt", ""),
     #line 19 "video_vlm.rop"
-        arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true)) {}
-    #line 253 "video_vlm.generated.cpp"
+        arguments.get<std::string>("ca_bundle", ""), arguments.get<bool>("probe", true),
+    #line 19 "video_vlm.rop"
+        std::chrono::milliseconds(0), std::chrono::milliseconds(0),
+    #line 19 "video_vlm.rop"
+        arguments.get<int>("breaker", 8)) {}
+    #line 257 "video_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 19 "video_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 258 "video_vlm.generated.cpp"
+        #line 262 "video_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -268,7 +272,7 @@ struct Call_answered final : rop::gen::ElementActor<Call_answered> {
     void run(rop::gen::Grain grain) {
         #line 24 "video_vlm.rop"
         auto result = ::rop::stdlib::model::ok(grain.in<rop::stdlib::model::Completion>(0));
-        #line 272 "video_vlm.generated.cpp"
+        #line 276 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -278,7 +282,7 @@ struct Call_captions final : rop::gen::ElementActor<Call_captions> {
     void run(rop::gen::Grain grain) {
         #line 25 "video_vlm.rop"
         auto result = ::rop::stdlib::model::text(grain.in<rop::stdlib::model::Completion>(0));
-        #line 282 "video_vlm.generated.cpp"
+        #line 286 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -292,7 +296,7 @@ struct Call_records final : rop::gen::ElementActor<Call_records> {
                                                    grain.in<std::string>(1),
         #line 26 "video_vlm.rop"
                                                    grain.in<rop::stdlib::video::FrameStats>(2));
-        #line 296 "video_vlm.generated.cpp"
+        #line 300 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -304,7 +308,7 @@ struct Call_captioned final : rop::gen::ElementActor<Call_captioned> {
         auto result = ::rop::stdlib::video::with_caption(
         #line 27 "video_vlm.rop"
             grain.in<rop::stdlib::video::ClipRecord>(0), grain.in_optional<std::string>(1));
-        #line 308 "video_vlm.generated.cpp"
+        #line 312 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -316,7 +320,7 @@ struct Call_summary final : rop::gen::ReduceActor<Call_summary, rop::stdlib::vid
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 28 "video_vlm.rop"
         auto result = ::rop::stdlib::video::video_json(children, parent);
-        #line 320 "video_vlm.generated.cpp"
+        #line 324 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -326,7 +330,7 @@ struct Call_sound final : rop::gen::ElementActor<Call_sound> {
     void run(rop::gen::Grain grain) {
         #line 30 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio(grain.in<rop::stdlib::video::Clip>(0), 16000, 1);
-        #line 330 "video_vlm.generated.cpp"
+        #line 334 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Audio>(0, std::move(result));
     }
 };
@@ -338,7 +342,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 31 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio_json(children, parent);
-        #line 342 "video_vlm.generated.cpp"
+        #line 346 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -416,6 +420,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         rop::gen::argument<std::string>("system_prompt", std::nullopt, "\"\""),
         rop::gen::argument<std::string>("ca_bundle", std::nullopt, "\"\""),
         rop::gen::argument<bool>("probe", std::nullopt, "true"),
+        rop::gen::argument<int>("breaker", std::nullopt, "8"),
     };
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_10}}, .outputs = {rop_port_11},
@@ -454,7 +459,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "video_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 458 "video_vlm.generated.cpp"
+            #line 463 "video_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -465,7 +470,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 33 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 469 "video_vlm.generated.cpp"
+            #line 474 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -476,7 +481,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 34 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 480 "video_vlm.generated.cpp"
+            #line 485 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

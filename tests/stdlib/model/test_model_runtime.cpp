@@ -9,6 +9,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -26,6 +27,7 @@ namespace model = rop::stdlib::model;
 namespace rt = rop::runtime;
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
 using rop::test::model::FakeRequest;
 using rop::test::model::FakeServer;
 using rop::test::model::Reply;
@@ -47,10 +49,12 @@ bool eventually(Predicate done) {
     return true;
 }
 
-// What the client counted (ClientStats): the connections it opened, the requests it sent.
+// What the client counted (ClientStats): the connections it opened, the requests it sent, the
+// attempts it started (refused connections included).
 struct Seen {
     std::atomic<std::uint64_t> connections{0};
     std::atomic<std::uint64_t> requests{0};
+    std::atomic<std::uint64_t> attempts{0};
 };
 
 // `answers = map texts with std.model.ChatText(...)`, as ropc generates a batch map; it also
@@ -60,6 +64,8 @@ struct AnswersCall final : rop::gen::BatchActor<AnswersCall> {
         : udf_(base_url, "fake-model", "", 64, 0.0, milliseconds(5000), /*max_in_flight=*/8,
                /*retries=*/2, milliseconds(10), "", "", "", /*probe=*/false),
           seen_(std::move(seen)) {}
+    AnswersCall(model::ChatText udf, std::shared_ptr<Seen> seen)
+        : udf_(std::move(udf)), seen_(std::move(seen)) {}
     void run(rop::gen::Grains grains) {
         const std::vector<std::string> input_0 = grains.gather<std::string>(0);
         struct Count {
@@ -67,6 +73,7 @@ struct AnswersCall final : rop::gen::BatchActor<AnswersCall> {
             ~Count() {
                 call.seen_->connections = call.udf_.stats().connections;
                 call.seen_->requests = call.udf_.stats().requests;
+                call.seen_->attempts = call.udf_.stats().attempts;
             }
         } count{*this};
         auto results = udf_(std::span<const std::string>(input_0));
@@ -100,9 +107,10 @@ class Texts final : public rt::RootSource {
     int next_ = 0;
 };
 
-// Five roots, one batch of five (batch 8), the Call's retries 2 under `recovery`.
-rt::RunReport run_pipeline(const std::string& base_url, rt::Recovery recovery,
-                           std::shared_ptr<Seen> seen = std::make_shared<Seen>()) {
+// `roots` roots in batches of up to 8, the Call's retries 2 under `recovery`; the model Call's
+// client made by `make`.
+rt::RunReport run_pipeline(std::function<model::ChatText()> make, rt::Recovery recovery,
+                           std::shared_ptr<Seen> seen, int roots) {
     rt::PlanBuilder b;
     const rt::DomainId doc = b.add_domain("Doc");
     const rt::PortId src = b.source("texts");
@@ -113,13 +121,25 @@ rt::RunReport run_pipeline(const std::string& base_url, rt::Recovery recovery,
     o.actors = 1;
     o.retries = 2;
     o.recovery = recovery;
-    b.add_call({"answers", rt::CallKind::Map, doc, {{src}}, {answers}, o, [base_url, seen] {
-                    return std::make_unique<AnswersCall>(base_url, seen);
+    b.add_call({"answers", rt::CallKind::Map, doc, {{src}}, {answers}, o, [make, seen] {
+                    return std::make_unique<AnswersCall>(make(), seen);
                 }});
     b.add_call(
         {"text", rt::CallKind::Map, doc, {{answers}}, {text}, o, rop::gen::make_actor<TextCall>});
-    Texts source(5);
+    Texts source(roots);
     return rt::run(b.build(), source, rt::RunOptions{});
+}
+
+// Five roots, one batch of five (batch 8), the Call's retries 2 under `recovery`.
+rt::RunReport run_pipeline(const std::string& base_url, rt::Recovery recovery,
+                           std::shared_ptr<Seen> seen = std::make_shared<Seen>()) {
+    return run_pipeline(
+        [base_url] {
+            return model::ChatText(base_url, "fake-model", "", 64, 0.0, milliseconds(5000),
+                                   /*max_in_flight=*/8, /*retries=*/2, milliseconds(10), "", "", "",
+                                   /*probe=*/false);
+        },
+        recovery, std::move(seen), 5);
 }
 
 const rt::CallCounters& counters(const rt::RunReport& report, const std::string& name) {
@@ -194,4 +214,62 @@ TEST_CASE("under the runtime, a 503 that passes is retried by the client", "[mod
     for (const rt::RootResult& root : report.roots) CHECK(root.status == rt::RootStatus::Ok);
     CHECK(server.requests() == 10);
     CHECK(counters(report, "answers").udf_counters.at("http_retries") == 5);
+}
+
+TEST_CASE("under the runtime, a server that never answers: each root within its budget, no replay",
+          "[model][runtime][budget]") {
+    FakeServer server([](const FakeRequest&, int) { return Reply::hang(); });
+    auto seen = std::make_shared<Seen>();
+    const std::string url = server.base_url();
+    // 25 roots, batches of 8, 8 in flight: each item 100 ms attempts, at most 250 ms in all; no
+    // breaker, so every item spends its own budget.
+    const rt::RunReport report = run_pipeline(
+        [url] {
+            return model::ChatText(url, "runtime-budget", "", 64, 0.0, milliseconds(100), 8,
+                                   /*retries=*/4, milliseconds(10), "", "", "", false,
+                                   /*budget=*/milliseconds(250), milliseconds(0), /*breaker=*/0);
+        },
+        rt::Recovery::IsolateTail, seen, 25);
+    REQUIRE(report.roots.size() == 25);
+    for (const rt::RootResult& root : report.roots) {
+        CAPTURE(root.name);
+        CHECK(root.status == rt::RootStatus::Failed);
+        CHECK(root.failed_call == "text");  // the model Call returned: nothing to replay
+        CHECK_THAT(root.reason, StartsWith("model: failed after "));
+        CHECK_THAT(root.reason, ContainsSubstring(" (its budget: 250 ms): timed out after "));
+    }
+    CHECK(counters(report, "answers").retries == 0);
+    // 3 attempts at most an item (the budget, not the 5 its retries allow), each tried in one
+    // batch: the runtime bisected nothing.
+    CHECK(server.requests() <= 25 * 3);
+}
+
+TEST_CASE("under the runtime, a dead server: at most 2 attempts a root, one circuit",
+          "[model][runtime][budget]") {
+    const std::string url =
+        "http://127.0.0.1:" + std::to_string(rop::test::model::closed_port()) + "/v1";
+    auto seen = std::make_shared<Seen>();
+    const rt::RunReport report = run_pipeline(
+        [url] {
+            return model::ChatText(url, "runtime-dead", "", 64, 0.0, milliseconds(1000), 8,
+                                   /*retries=*/4, milliseconds(10), "", "", "", false);
+        },
+        rt::Recovery::IsolateTail, seen, 25);
+    REQUIRE(report.roots.size() == 25);
+    int circuit = 0;
+    for (const rt::RootResult& root : report.roots) {
+        CAPTURE(root.name);
+        CHECK(root.status == rt::RootStatus::Failed);
+        CHECK(root.failed_call == "text");
+        if (root.reason.find("the circuit is open: 8 requests in a row to " + url) !=
+            std::string::npos) {
+            ++circuit;
+        }
+    }
+    CHECK(circuit >= 25 - 15);
+    CHECK(counters(report, "answers").retries == 0);
+    // The default breaker (8) and 8 in flight: at most 15 connection attempts for 25 roots (the
+    // client before the budgets made 9-23 a root).
+    CHECK(seen->attempts <= 15);
+    CHECK(seen->connections == 0);
 }

@@ -23,9 +23,10 @@ namespace rop::stdlib::model {
 
 // One item's answer. A server that rejected the item (HTTP 4xx other than 408/429) or answered
 // something that is not a chat completion leaves `error` set and `text` empty; std.model.text
-// turns that into a rop::RecordFailure downstream. Transient failures (429, 5xx, connection
-// errors, timeouts) are retried and, when the retries run out, fail the whole batch call with a
-// std::runtime_error (the Call's `retries`/`recovery` policy applies).
+// turns that into a rop::PermanentFailure downstream. Transient failures (429, 5xx, connection
+// errors, timeouts) are retried within the item's budgets (retries, budget, root_budget, the
+// circuit below) and, when those run out, leave `error` set too ("failed after 5 attempt(s) in
+// 12.3 s: HTTP 503: ..."): the batch call returns, and the runtime has nothing to replay.
 struct Completion {
     std::string text;           // choices[0].message.content
     std::string error;          // empty on success: "HTTP 400: <the server's message>" otherwise
@@ -39,6 +40,7 @@ struct Completion {
 
 // Counters of one actor's client, for tests and logs (not part of any item).
 struct ClientStats {
+    std::uint64_t attempts = 0;            // attempts started (connecting included)
     std::uint64_t requests = 0;            // HTTP requests sent, retries included
     std::uint64_t retries = 0;             // attempts after a retryable failure
     std::uint64_t timeouts = 0;            // attempts that ran out of time
@@ -71,6 +73,16 @@ class Client;
 //   ca_bundle      https: a PEM file of trusted CAs ("": $ROP_CA_BUNDLE, else the system's)
 //   probe          connect to the server (or proxy) when the actor is built, before the first
 //                  batch: one that is down stops the run with its URL and the reason
+//   budget         an item's time across all its attempts and the waits between them, in this
+//                  batch and any the runtime replays (0s: none but `retries`); an attempt's
+//                  timeout is cut to what is left
+//   root_budget    a document's: the time its pages' (regions') failed attempts took, summed;
+//                  once spent, its items not yet answered fail without a request (0s: none)
+//   breaker        this many requests in a row without an answer (refused, reset, timed out)
+//                  open the circuit: every later item fails at once, without a request (0: never)
+// An item that gets no answer within these fails with its Completion::error ("failed after 3
+// attempt(s) in 2.51 s (its budget: 2.5 s): timed out ..."), the batch goes on, and the runtime
+// replays nothing; std.model.page_content names its page.
 // The strings, numbers and bools among them may be changed when the pipeline runs:
 // `--set answers.base_url=...` or $ROP_SET_ANSWERS_BASE_URL (docs/model.md).
 // A retry is counted into the run report's "udf_counters" of the Call as "http_retries".
@@ -86,7 +98,10 @@ class ChatPages {
                        int max_in_flight = 8, int retries = 4,
                        std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
                        std::string api_key_env = "", std::string system_prompt = "",
-                       std::string ca_bundle = "", bool probe = true);
+                       std::string ca_bundle = "", bool probe = true,
+                       std::chrono::milliseconds budget = std::chrono::milliseconds(0),
+                       std::chrono::milliseconds root_budget = std::chrono::milliseconds(0),
+                       int breaker = 8);
     ~ChatPages();
     ChatPages(ChatPages&&) noexcept;
     ChatPages& operator=(ChatPages&&) noexcept;
@@ -109,7 +124,10 @@ class ChatRegions {
                          int max_in_flight = 8, int retries = 4,
                          std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
                          std::string api_key_env = "", std::string system_prompt = "",
-                         std::string ca_bundle = "", bool probe = true);
+                         std::string ca_bundle = "", bool probe = true,
+                         std::chrono::milliseconds budget = std::chrono::milliseconds(0),
+                         std::chrono::milliseconds root_budget = std::chrono::milliseconds(0),
+                         int breaker = 8);
     ~ChatRegions();
     ChatRegions(ChatRegions&&) noexcept;
     ChatRegions& operator=(ChatRegions&&) noexcept;
@@ -131,7 +149,10 @@ class ChatText {
                       int max_in_flight = 8, int retries = 4,
                       std::chrono::milliseconds backoff = std::chrono::milliseconds(500),
                       std::string api_key_env = "", std::string system_prompt = "",
-                      std::string ca_bundle = "", bool probe = true);
+                      std::string ca_bundle = "", bool probe = true,
+                      std::chrono::milliseconds budget = std::chrono::milliseconds(0),
+                      std::chrono::milliseconds root_budget = std::chrono::milliseconds(0),
+                      int breaker = 8);
     ~ChatText();
     ChatText(ChatText&&) noexcept;
     ChatText& operator=(ChatText&&) noexcept;
