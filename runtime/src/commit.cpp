@@ -5,7 +5,6 @@
 #include <string>
 
 #include "committer.h"
-#include "resolver.h"
 #include "scheduler.h"
 
 namespace rop::runtime::detail {
@@ -30,33 +29,17 @@ bool is_success(GrainResult r) {
 // flag can see.
 
 Committer::Committer(const RunOptions& options, LineageStore& store, Scheduler& scheduler,
-                     std::vector<CallCounters>& counters)
+                     TaskDrain& drain)
     : options_(options),
       store_(store),
       scheduler_(scheduler),
-      counters_(counters),
-      barrier_count_(store.num_calls(), 0),
+      drain_(drain),
+      counts_(store.num_calls()),
       built_(store.num_calls(), 0) {}
-
-// A root has no siblings: a GroupFailure on a root-Domain Grain fails only that root.
-void Committer::install_barrier(CallId call, EntityId entity) {
-    if (store_.parent(entity) == kNoEntity) return;
-    if (barriers_.insert(barrier_key(call, store_.parent(entity))).second) ++barrier_count_[call];
-}
-
-bool Committer::group_failed(EntityId parent, std::span<const Outcome> members) const {
-    bool failed = false;
-    for (Outcome m : members) failed = failed || reduce_skips(m, OnFailure::Skip);
-    if (!failed) return false;
-    for (CallId c = 0; c < barrier_count_.size(); ++c) {
-        if (barrier_count_[c] != 0 && barriers_.count(barrier_key(c, parent)) != 0) return true;
-    }
-    return false;
-}
 
 void Committer::on_report(Report& report) {
     if (!report.job) return;  // a wake-up: take_streamed() runs after every inbox
-    const std::uint64_t before = suppressions();
+    const std::uint64_t before = store_.suppressions();
     if (report.kind == Report::Kind::Emitted) {
         on_emitted(*report.job, report.children);
     } else if (report.kind == Report::Kind::GroupFailed) {
@@ -64,14 +47,14 @@ void Committer::on_report(Report& report) {
     } else {
         on_done(*report.job);
     }
-    if (suppressions() != before) mark_unwanted();
+    if (store_.suppressions() != before) mark_unwanted();
 }
 
 void Committer::mark_unwanted() {
     scheduler_.mark_unwanted([this](const BatchJob& job, std::size_t g) {
         if (!is_live(job, g)) return false;
-        const EntityId e = store_.entity_of(store_.layout(job.call).spec->domain, job.grains[g]);
-        return store_.doomed(e) || barred(job.call, e);
+        return store_.suppressed(
+            job.call, store_.entity_of(store_.layout(job.call).spec->domain, job.grains[g]));
     });
 }
 
@@ -121,15 +104,15 @@ void Committer::on_emitted(BatchJob& job, std::vector<EmittedChild>& children) {
         if (!is_live(job, child.grain)) continue;  // a stale attempt: not a fact
         const std::uint32_t local = job.grains[child.grain];
         const EntityId e = store_.entity_of(domain, local);
-        if (store_.doomed(e) || barred(job.call, e)) continue;  // will be fenced at commit
+        if (store_.suppressed(job.call, e)) continue;  // will be fenced at commit
         store_.add_child(job.call, local, child.ordinal, std::move(child.value));
         if (++since_drain == kDrainEvery) {
             since_drain = 0;
-            resolver_->drain();
+            drain_.drain();
         }
     }
     children.clear();
-    resolver_->drain();
+    drain_.drain();
 }
 
 // A GroupFailure streamed while its batch runs: the same fact pre-scan 1 of on_done() commits
@@ -140,10 +123,10 @@ void Committer::on_group_failed(BatchJob& job, std::uint32_t g, const std::strin
     if (g >= job.size() || !is_live(job, g)) return;  // a stale attempt: not a fact
     const CallSpec& spec = *store_.layout(job.call).spec;
     const std::uint32_t local = job.grains[g];
-    install_barrier(job.call, store_.entity_of(spec.domain, local));
+    store_.install_barrier(job.call, store_.entity_of(spec.domain, local));
     fail_grain(job.call, local, reason);
     ++job.streamed_failures;
-    resolver_->drain();
+    drain_.drain();
 }
 
 void Committer::on_done(BatchJob& job) {
@@ -165,7 +148,7 @@ void Committer::on_done(BatchJob& job) {
         if (is_live(job, g)) live.push_back(static_cast<std::uint32_t>(g));
     }
     // Grains a streamed GroupFailure already sealed are not stale reports.
-    counters_[job.call].stale_reports += job.size() - live.size() - job.streamed_failures;
+    counts_[job.call].stale_reports += job.size() - live.size() - job.streamed_failures;
     if (live.empty()) {
         scheduler_.recycle(&job);
         return;
@@ -185,7 +168,7 @@ void Committer::on_done(BatchJob& job) {
     if (job.error == BatchError::Infra || job.error == BatchError::Setup) {
         recover_infra(job, "infra: " + job.error_message);
         scheduler_.recycle(&job);
-        resolver_->drain();
+        drain_.drain();
         return;
     }
     std::vector<std::uint32_t>& head = head_scratch_;
@@ -216,7 +199,7 @@ void Committer::on_done(BatchJob& job) {
         if (r != GrainResult::RecordFailed && r != GrainResult::GroupFailed) continue;
         const std::uint32_t local = job.grains[g];
         if (r == GrainResult::GroupFailed) {
-            install_barrier(job.call, store_.entity_of(spec.domain, local));
+            store_.install_barrier(job.call, store_.entity_of(spec.domain, local));
         }
         fail_grain(job.call, local, reason);
     }
@@ -225,10 +208,8 @@ void Committer::on_done(BatchJob& job) {
     for (std::uint32_t g : head) {
         if (!is_success(job.results[g]) || !is_live(job, g)) continue;
         const std::uint32_t local = job.grains[g];
-        const EntityId e = store_.entity_of(spec.domain, local);
-        if (store_.doomed(e) || barred(job.call, e)) {
-            resolver_->seal_without_running(job.call, local, Outcome::Suppressed,
-                                            GrainEvent::Commit);
+        if (store_.suppressed(job.call, store_.entity_of(spec.domain, local))) {
+            store_.seal_without_running(job.call, local, Outcome::Suppressed, GrainEvent::Commit);
         } else {
             commit_grain(job, g);
         }
@@ -244,7 +225,7 @@ void Committer::on_done(BatchJob& job) {
             // failures are not retried, so no retry budget is spent.
             std::vector<std::uint32_t> grains;
             for (std::uint32_t g : tail) grains.push_back(job.grains[g]);
-            CallCounters& counters = counters_[job.call];
+            RecoveryCounts& counters = counts_[job.call];
             counters.retries += 2;  // the two halves
             counters.retried_items += grains.size();
             requeue_halves(job.call, std::move(grains));
@@ -255,13 +236,13 @@ void Committer::on_done(BatchJob& job) {
         }
     }
     scheduler_.recycle(&job);
-    resolver_->drain();
+    drain_.drain();
 }
 
 void Committer::commit_grain(BatchJob& job, std::size_t g) {
     const CallSpec& spec = *store_.layout(job.call).spec;
-    CallCounters& counters = counters_[job.call];
     const std::uint32_t local = job.grains[g];
+    Outcome sealed = Outcome::Present;
     switch (spec.kind) {
         case CallKind::Map:
         case CallKind::Reduce:
@@ -277,7 +258,7 @@ void Committer::commit_grain(BatchJob& job, std::size_t g) {
                     job.inputs[g * job.num_inputs]);  // the source value passes unchanged
             } else {
                 store_.publish(spec.outputs[0], local, Outcome::Dropped, Value());
-                ++counters.dropped;
+                sealed = Outcome::Dropped;
             }
             break;
         case CallKind::Expand:
@@ -287,33 +268,27 @@ void Committer::commit_grain(BatchJob& job, std::size_t g) {
         case CallKind::Source:
         case CallKind::Sink: break;  // not in a Plan (PlanBuilder refuses them)
     }
-    ++counters.grains;
-    store_.seal(job.call, local, GrainEvent::Commit);
+    store_.advance(job.call, local, GrainEvent::Commit, sealed);
 }
 
 void Committer::fail_grain(CallId call, std::uint32_t local, const std::string& reason) {
     const GrainCell& g = store_.grain(call, local);
     store_.record_failure(call, local, reason, static_cast<std::uint32_t>(g.generation) + 1u);
-    ++counters_[call].grains;
-    resolver_->seal_without_running(call, local, Outcome::Failed, GrainEvent::Commit);
+    store_.seal_without_running(call, local, Outcome::Failed, GrainEvent::Commit);
 }
 
 // Opaque UDF errors, by the Call's recovery policy (Abort is handled by the caller).
 void Committer::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) {
     const CallOptions& opt = store_.layout(job.call).spec->options;
-    CallCounters& counters = counters_[job.call];
+    RecoveryCounts& counters = counts_[job.call];
     const std::string reason = "udf error: " + job.error_message;
     std::vector<std::uint32_t> again;
-    auto bump = [](GrainCell& g) {
-        if (g.attempts < 255) ++g.attempts;
-    };
     if (opt.recovery != Recovery::IsolateTail || tail.size() == 1) {
         std::vector<std::uint32_t> spent;  // out of retries
         for (std::uint32_t g : tail) {
             const std::uint32_t local = job.grains[g];
-            GrainCell& cell = store_.grain(job.call, local);
-            bump(cell);
-            (cell.attempts <= opt.retries ? again : spent).push_back(local);
+            const std::uint32_t attempts = store_.count_attempt(job.call, local);
+            (attempts <= opt.retries ? again : spent).push_back(local);
         }
         if (!again.empty()) ++counters.retries;       // one replayed batch
         if (spent.size() > 1) counters.retries += 2;  // bisection halves
@@ -328,7 +303,7 @@ void Committer::recover_opaque(BatchJob& job, std::vector<std::uint32_t>& tail) 
     for (std::uint32_t g : tail)
         first = first || store_.grain(job.call, job.grains[g]).attempts == 0;
     for (std::uint32_t g : tail) {
-        bump(store_.grain(job.call, job.grains[g]));
+        store_.count_attempt(job.call, job.grains[g]);
         again.push_back(job.grains[g]);
     }
     counters.retries += (first || again.size() < 2) ? 1 : 2;  // the tail, or its halves
@@ -372,10 +347,8 @@ void Committer::abort_on(BatchJob& job, const std::vector<std::uint32_t>& tail) 
     std::vector<std::uint32_t> culprits;
     for (std::uint32_t g : tail) {
         const std::uint32_t local = job.grains[g];
-        const EntityId e = store_.entity_of(spec.domain, local);
-        if (store_.doomed(e) || barred(job.call, e)) {
-            resolver_->seal_without_running(job.call, local, Outcome::Suppressed,
-                                            GrainEvent::Commit);
+        if (store_.suppressed(job.call, store_.entity_of(spec.domain, local))) {
+            store_.seal_without_running(job.call, local, Outcome::Suppressed, GrainEvent::Commit);
         } else {
             culprits.push_back(local);
         }
@@ -397,14 +370,12 @@ void Committer::abort_run(std::string reason) {
 
 void Committer::recover_infra(BatchJob& job, const std::string& reason) {
     const std::uint32_t budget = store_.layout(job.call).spec->options.infra_retries;
-    CallCounters& counters = counters_[job.call];
+    RecoveryCounts& counters = counts_[job.call];
     std::vector<std::uint32_t> again, spent;
     for (std::size_t g = 0; g < job.size(); ++g) {
         if (!is_live(job, g)) continue;
         const std::uint32_t local = job.grains[g];
-        GrainCell& cell = store_.grain(job.call, local);
-        if (cell.infra < 255) ++cell.infra;
-        (cell.infra <= budget ? again : spent).push_back(local);
+        (store_.count_infra(job.call, local) <= budget ? again : spent).push_back(local);
     }
     if (!again.empty()) ++counters.infra_retries;       // one replayed batch
     if (spent.size() > 1) counters.infra_retries += 2;  // bisection halves
@@ -432,7 +403,7 @@ void Committer::check_timeouts() {
         if (live.size() > 1) {
             // One hung item must not time out its batch-mates: the halves run (and are timed)
             // on their own, down to single items; only a single item spends its infra budget.
-            CallCounters& counters = counters_[job->call];
+            RecoveryCounts& counters = counts_[job->call];
             counters.infra_retries += 2;
             counters.infra_retried_items += live.size();
             requeue_halves(job->call, std::move(live));
@@ -443,7 +414,7 @@ void Committer::check_timeouts() {
         }
         scheduler_.abandon(*job);
     }
-    if (!expired.empty()) resolver_->drain();
+    if (!expired.empty()) drain_.drain();
 }
 
 }  // namespace rop::runtime::detail

@@ -2,29 +2,36 @@
 // Grain still in flight in the attempt it was dispatched with commits), the whole-batch
 // pre-scan (explicit failures first, then barrier checks, then the rest), multi-output
 // atomicity, the recovery policies (retry_batch, retry_tail, isolate_tail, abort), infra
-// replay, timeouts, and the suppression barriers a GroupFailure installs. A new recovery policy
-// goes here (recover_opaque).
+// replay, timeouts, and when a GroupFailure installs its suppression barrier (the barriers
+// themselves are lineage facts: LineageStore::install_barrier). A new recovery policy goes here
+// (recover_opaque).
 #pragma once
 
-#include <span>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "lineage_store.h"
 
 namespace rop::runtime::detail {
 
-class Resolver;
 class Scheduler;
+
+// Per Call, what the committer counts (its part of CallCounters).
+struct RecoveryCounts {
+    // Replays after an opaque UDF error: one per replayed batch; retried_items its Grains.
+    std::uint64_t retries = 0, retried_items = 0;
+    // Replays after an infra failure (crash, timeout, a failed setup).
+    std::uint64_t infra_retries = 0, infra_retried_items = 0;
+    std::uint64_t stale_reports = 0;  // Grains of reports the generation fence rejected
+};
 
 class Committer {
   public:
+    // `drain`: resolves the store's tasks after a report's facts are committed.
     Committer(const RunOptions& options, LineageStore& store, Scheduler& scheduler,
-              std::vector<CallCounters>& counters);
+              TaskDrain& drain);
     Committer(const Committer&) = delete;
     Committer& operator=(const Committer&) = delete;
-    void connect(Resolver* resolver) { resolver_ = resolver; }
 
     void on_report(Report& report);
     // After a report that raised a barrier or doomed a subtree: the Grains in flight whose
@@ -33,15 +40,7 @@ class Committer {
     bool take_streamed();  // children streamed by in-flight expand batches
     void check_timeouts();
 
-    // ---- suppression barriers (GroupFailure) ----
-    bool barred(CallId call, EntityId entity) const {
-        if (barrier_count_[call] == 0 || store_.parent(entity) == kNoEntity) return false;
-        return barriers_.count(barrier_key(call, store_.parent(entity))) != 0;
-    }
-    // Whether a GroupFailure barred some Call over the children of `parent` (only looked for
-    // when a member of a skip-reduce's group is FAILED or SUPPRESSED).
-    bool group_failed(EntityId parent, std::span<const Outcome> members) const;
-    std::uint64_t suppressions() const { return barriers_.size() + store_.dooms(); }
+    const RecoveryCounts& counts(CallId call) const { return counts_[call]; }
 
     // ---- abort (recovery abort) ----
     bool aborted() const { return aborted_; }
@@ -49,13 +48,9 @@ class Committer {
     Clock::time_point abort_deadline() const { return abort_deadline_; }
 
   private:
-    static std::uint64_t barrier_key(CallId call, EntityId parent) {
-        return (static_cast<std::uint64_t>(call) << 32) | parent;
-    }
     bool is_live(const BatchJob& job, std::size_t g) const {
         return store_.is_live(job.call, job.grains[g], job.generations[g]);
     }
-    void install_barrier(CallId call, EntityId entity);
     void release_stream_scratch();
     void on_emitted(BatchJob& job, std::vector<EmittedChild>& children);
     void on_expected(BatchJob& job);  // the hints in expected_scratch_
@@ -74,11 +69,8 @@ class Committer {
     const RunOptions& options_;
     LineageStore& store_;
     Scheduler& scheduler_;
-    std::vector<CallCounters>& counters_;
-    Resolver* resolver_ = nullptr;
-
-    std::unordered_set<std::uint64_t> barriers_;
-    std::vector<std::uint32_t> barrier_count_;  // barriers installed per Call
+    TaskDrain& drain_;
+    std::vector<RecoveryCounts> counts_;
     std::vector<std::uint8_t> built_;  // per Call: some actor of it was built (ran a batch)
     bool aborted_ = false;
     std::string abort_reason_;

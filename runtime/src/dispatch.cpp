@@ -11,8 +11,6 @@
 //  - the ready queue serves the least served root first (ReadyQueue, scheduler.h).
 #include <algorithm>
 
-#include "committer.h"
-#include "resolver.h"
 #include "root_sinks.h"
 #include "scheduler.h"
 
@@ -27,16 +25,16 @@ constexpr std::uint32_t tail_depth(CallKind kind) {
 }
 
 Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& source,
-                     Executor& executor, LineageStore& store, RootSinks& sinks,
-                     std::vector<CallCounters>& counters)
+                     Executor& executor, LineageStore& store, RootSinks& sinks, TaskDrain& drain)
     : plan_(plan),
       options_(options),
       source_(source),
       executor_(executor),
       store_(store),
       sinks_(sinks),
-      counters_(counters),
-      queues_(plan.calls.size()) {
+      drain_(drain),
+      queues_(plan.calls.size()),
+      counts_(plan.calls.size()) {
     for (std::size_t i = plan.calls.size(); i-- > 0;) {
         if (!store.layout(static_cast<CallId>(i)).inline_call) {
             dispatch_order_.push_back(static_cast<CallId>(i));
@@ -100,15 +98,15 @@ void Scheduler::admit() {
             sinks_.crashed_before() && !sinks_.journaled_ordinal(ordinal)) {
             if (const Journal::Crashes* c = sinks_.crashes(ordinal); c && c->count >= 2) {
                 // It brought the process down twice (the second time alone): it fails, unrun.
-                RootState& root = store_.add_resumed_root();
-                root.result.name = std::move(next->name);
-                root.result.status = RootStatus::Failed;
-                root.result.failed_call = c->call;
-                root.result.reason = c->reason();
-                root.result.attempts = c->count;
-                root.result.resumed = false;
-                sinks_.skip(ordinal, root.result.name);
-                sinks_.journal_entry(ordinal, root.result);
+                RootResult result;
+                result.name = std::move(next->name);
+                result.status = RootStatus::Failed;
+                result.failed_call = c->call;
+                result.reason = c->reason();
+                result.attempts = c->count;
+                sinks_.skip(ordinal, result.name);
+                sinks_.journal_entry(ordinal, result);
+                store_.add_done_root(std::move(result));
                 continue;
             } else if (c) {
                 if (store_.inflight_roots() > 0) {  // wait until it can run alone
@@ -122,19 +120,21 @@ void Scheduler::admit() {
         if (sinks_.resuming()) {
             const std::uint32_t ordinal = store_.next_ordinal();
             if (const JournalEntry* e = sinks_.journaled(ordinal, next->name)) {
-                RootState& root = store_.add_resumed_root();
-                root.result.name = std::move(next->name);
-                root.result.status = e->status;
-                root.result.failed_call = e->failed_call;
-                root.result.reason = e->reason;
-                root.result.attempts = e->attempts;
+                RootResult result;
+                result.name = std::move(next->name);
+                result.status = e->status;
+                result.failed_call = e->failed_call;
+                result.reason = e->reason;
+                result.attempts = e->attempts;
+                result.resumed = true;
+                store_.add_done_root(std::move(result));
                 continue;
             }
         }
         const std::uint32_t ordinal =
             store_.admit_root(std::move(next->name), std::move(next->value));
         peak_inflight_roots_ = std::max(peak_inflight_roots_, store_.inflight_roots());
-        resolver_->drain();
+        drain_.drain();
         store_.complete_if_idle(ordinal);
         if (suspect_ == ordinal) break;  // alone: nothing else until it is done
     }
@@ -142,9 +142,7 @@ void Scheduler::admit() {
 
 void Scheduler::enqueue_ready(CallId call, std::uint32_t local) {
     const CallSpec& spec = plan_.calls[call];
-    RootState& root = store_.root_of(store_.entity_of(spec.domain, local));
-    if (root.queued.empty()) root.queued.assign(plan_.calls.size(), 0);
-    const std::uint32_t before = root.queued[call]++;
+    const std::uint32_t before = store_.count_queued(call, store_.entity_of(spec.domain, local));
     queues_[call].ready.push(
         local, ReadyQueue::level(before, std::max<std::uint32_t>(1, spec.options.batch)));
 }
@@ -244,13 +242,12 @@ BatchJob* Scheduler::build_job(CallId call, bool tail) {
     bool mixed = false;
     auto take = [&](std::uint32_t local) {
         const EntityId e = store_.entity_of(spec.domain, local);
-        if (store_.doomed(e) || committer_->barred(call, e)) {
-            resolver_->seal_without_running(call, local, Outcome::Suppressed,
-                                            GrainEvent::SuppressQueued);
+        if (store_.suppressed(call, e)) {
+            store_.seal_without_running(call, local, Outcome::Suppressed,
+                                        GrainEvent::SuppressQueued);
             return;
         }
-        GrainCell& g = store_.grain(call, local);
-        g.phase = *grain_transition(g.phase, GrainEvent::Reserve);
+        const GrainCell& g = store_.advance(call, local, GrainEvent::Reserve);
         const EntityId parent = store_.parent(e);
         if (job->grains.empty()) {
             batch_parent = parent;
@@ -303,14 +300,14 @@ BatchJob* Scheduler::build_job(CallId call, bool tail) {
             take(local);
         }
     }
-    resolver_->drain();
+    drain_.drain();
     if (job->grains.empty()) {
         recycle(job);
         return nullptr;
     }
     job->unwanted.assign(job->size(), 0);
     if (options_.crash_reports) describe_for_crash(*job);
-    CallCounters& counters = counters_[call];
+    BatchCounts& counters = counts_[call];
     if (mixed) ++counters.mixed_parent_batches;
     if (!options_.trace_path.empty()) {
         std::vector<EntityId> parents;
@@ -377,11 +374,7 @@ void Scheduler::note_running() {
 
 void Scheduler::requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred) {
     if (grains.empty()) return;
-    for (std::uint32_t local : grains) {
-        GrainCell& g = store_.grain(call, local);
-        g.phase = *grain_transition(g.phase, GrainEvent::Recover);
-        ++g.generation;
-    }
+    for (std::uint32_t local : grains) store_.advance(call, local, GrainEvent::Recover);
     CallQueues& q = queues_[call];
     (deferred ? q.deferred : q.immediate).push_back(std::move(grains));
 }
@@ -493,7 +486,7 @@ void Scheduler::settle_report(BatchJob& job) {
 void Scheduler::hand_over(ReportQueue& reports) {
     for (std::unique_ptr<BatchJob>& job : jobs_) {
         if (!job || !job->running) continue;
-        if (job->abandoned) counters_[job->call].stale_reports += job->size();
+        if (job->abandoned) counts_[job->call].stale_at_end += job->size();
         reports.adopt(std::move(job));
     }
     timed_.clear();
@@ -501,7 +494,7 @@ void Scheduler::hand_over(ReportQueue& reports) {
 }
 
 double Scheduler::mean_batch_fill(CallId call) const {
-    const std::uint64_t batches = counters_[call].batches;
+    const std::uint64_t batches = counts_[call].batches;
     if (batches == 0) return 0;
     return static_cast<double>(queues_[call].dispatched) /
            (static_cast<double>(batches) * plan_.calls[call].options.batch);

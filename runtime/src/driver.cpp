@@ -18,29 +18,27 @@ Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, 
       source_(source),
       executor_(executor),
       counters_(plan.calls.size()),
-      store_(plan, options, counters_),
+      store_(plan, options, *this),
       sinks_(plan, options, store_),
-      scheduler_(plan, options, source, executor, store_, sinks_, counters_),
-      committer_(options, store_, scheduler_, counters_),
-      resolver_(store_, scheduler_, committer_, counters_),
+      scheduler_(plan, options, source, executor, store_, sinks_, *this),
+      committer_(options, store_, scheduler_, *this),
+      resolver_(store_, scheduler_),
       batch_times_(plan.calls.size()) {
     for (std::size_t i = 0; i < plan.calls.size(); ++i) counters_[i].name = plan.calls[i].name;
-    store_.connect(&sinks_, this);
-    scheduler_.connect(&resolver_, &committer_);
-    committer_.connect(&resolver_);
 }
 
-void Engine::root_complete(RootState& root) {
+void Engine::root_complete(const RootState& root) {
     if (time_to_first_root_s_ < 0) {
         time_to_first_root_s_ = std::chrono::duration<double>(Clock::now() - start_).count();
     }
     // Sinks first, then the journal line: a root is journaled, and so skipped by --resume, only
     // once every sink holds its output (a crash in between replays it; restore() undoes it).
     // The line becomes durable with its commit group, after the sinks' sync().
-    sinks_.write(root);
+    if (std::optional<std::string> failure = sinks_.write(root)) {
+        store_.fail_root_at_sink(store_.ordinal(root.entity), *failure);
+    }
     sinks_.journal(root);
     if (sinks_.group_full()) sinks_.flush();
-    store_.release_pins(root);
     if (options_.observer) options_.observer->on_root_done(root.entity);
     if (options_.on_root_finished) options_.on_root_finished(root.result);
 }
@@ -78,12 +76,34 @@ void Engine::note_done(const BatchJob& job) {
     }
 }
 
+// Each count has one writer: the store (what the facts say), the scheduler (batches), the
+// committer (replays, the fence), the Engine (stuck batches, the UDFs' own counters).
+CallCounters Engine::counters(CallId call) const {
+    CallCounters k = counters_[call];
+    const OutcomeCounts& facts = store_.counts(call);
+    k.grains = facts.grains;
+    k.suppressed = facts.suppressed;
+    k.dropped = facts.dropped;
+    k.failed = facts.failed;
+    k.skipped_members = facts.skipped_members;
+    const BatchCounts& batches = scheduler_.counts(call);
+    k.batches = batches.batches;
+    k.mixed_parent_batches = batches.mixed_parent_batches;
+    k.mean_batch_fill = scheduler_.mean_batch_fill(call);
+    const RecoveryCounts& recovery = committer_.counts(call);
+    k.retries = recovery.retries;
+    k.retried_items = recovery.retried_items;
+    k.infra_retries = recovery.infra_retries;
+    k.infra_retried_items = recovery.infra_retried_items;
+    k.stale_reports = recovery.stale_reports + batches.stale_at_end;
+    k.median_batch_s = median_batch_s(call);
+    return k;
+}
+
 Progress Engine::progress() const {
     Progress p;
     for (std::size_t c = 0; c < counters_.size(); ++c) {
-        p.calls.push_back(counters_[c]);
-        p.calls.back().mean_batch_fill = scheduler_.mean_batch_fill(static_cast<CallId>(c));
-        p.calls.back().median_batch_s = median_batch_s(static_cast<CallId>(c));
+        p.calls.push_back(counters(static_cast<CallId>(c)));
     }
     p.roots_admitted = store_.next_ordinal();
     p.roots_done = store_.roots_done();
@@ -231,16 +251,11 @@ RunReport Engine::run() {
     report.interrupted = stopping_ && !report.aborted;
     if (report.interrupted) report.interrupt_reason = stop_reason_;
     store_.release_done();
-    store_.each_unreleased_root([&](RootState& root) {
-        if (!root.done && report.interrupted) ++report.unfinished_roots;  // not journaled
-        if (!root.done && root.result.status != RootStatus::Failed) {
-            root.result.status = RootStatus::Failed;
-            root.result.reason = report.interrupted
-                                     ? "interrupted (" + stop_reason_ +
-                                           ") before it finished; --resume runs it again"
-                                     : "run aborted: " + report.abort_reason;
-        }
-    });
+    const std::size_t unfinished = store_.fail_unfinished(
+        report.interrupted
+            ? "interrupted (" + stop_reason_ + ") before it finished; --resume runs it again"
+            : "run aborted: " + report.abort_reason);
+    if (report.interrupted) report.unfinished_roots = unfinished;  // not journaled
     report.roots = store_.take_results();
     report.omitted = store_.omitted();
     report.calls = progress().calls;

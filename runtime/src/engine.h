@@ -6,6 +6,10 @@
 //  - RootSinks (root_sinks.h, root_sinks.cpp): per-root sink buffers and the journal;
 //  - Engine (driver.cpp, stuck.cpp): the loop, stuck batches, progress and the RunReport.
 // Each part keeps its state private; they talk through the narrow interfaces in those headers.
+// The store is the only writer of lineage facts; the others change it through its operations.
+// No part holds another that holds it back: the two ways back (the store telling of a root's
+// items and completion, the scheduler and committer asking for the store's tasks to be
+// resolved) are interfaces the Engine implements (StoreListener, TaskDrain).
 #pragma once
 
 #include <memory>
@@ -29,13 +33,19 @@ struct TraceEvent {
     bool stale;
 };
 
-class Engine final : private RootListener {
+class Engine final : private StoreListener, private TaskDrain {
   public:
     Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor);
     RunReport run();
 
   private:
-    void root_complete(RootState& root) override;  // sinks, journal line, pins, observer
+    void root_item(const std::vector<std::uint32_t>& sinks, EntityId entity,
+                   const Value& value) override {
+        sinks_.buffer(sinks, entity, value);
+    }
+    void root_complete(const RootState& root) override;  // sinks, journal line, observer
+    void drain() override { resolver_.drain(); }
+    CallCounters counters(CallId call) const;  // every part's counts of the Call
 
     void event_loop();
     void settle(Clock::time_point deadline);
@@ -59,6 +69,7 @@ class Engine final : private RootListener {
     const RunOptions& options_;
     RootSource& source_;
     Executor& executor_;
+    // The Engine's own part of CallCounters: names, stuck batches, the UDFs' counters.
     std::vector<CallCounters> counters_;
     LineageStore store_;
     RootSinks sinks_;

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "lineage_store.h"
-#include "root_sinks.h"
 
 namespace rop::runtime::detail {
 
@@ -17,9 +16,12 @@ void throw_released(std::size_t id, std::size_t base) {
 // A payload-slot table this large is released when its last payload is (see release_ref).
 constexpr std::size_t kTrimSlots = 4096;
 
-LineageStore::LineageStore(const Plan& plan, const RunOptions& options,
-                           std::vector<CallCounters>& counters)
-    : plan_(plan), options_(options), counters_(counters) {
+LineageStore::LineageStore(const Plan& plan, const RunOptions& options, StoreListener& listener)
+    : plan_(plan),
+      options_(options),
+      listener_(listener),
+      counts_(plan.calls.size()),
+      barrier_count_(plan.calls.size(), 0) {
     const std::size_t nd = plan.domains.size();
     domain_members_.resize(nd);
     domain_calls_.resize(nd);
@@ -125,13 +127,40 @@ std::uint32_t LineageStore::admit_root(std::string name, Value value) {
     return ordinal;
 }
 
-RootState& LineageStore::add_resumed_root() {
+void LineageStore::add_done_root(RootResult result) {
     RootState& root = roots_.emplace_back();
     root.done = true;
-    root.result.resumed = true;
+    root.result = std::move(result);
     ++roots_done_;
     ++done_since_release_;
-    return root;
+}
+
+void LineageStore::fail_root_at_sink(std::uint32_t ordinal, const std::string& reason) {
+    RootResult& result = roots_[ordinal].result;
+    if (result.status == RootStatus::Failed) return;
+    result.status = RootStatus::Failed;
+    result.failed_call.clear();
+    result.reason = reason;
+    result.attempts = 1;
+}
+
+std::uint32_t LineageStore::count_queued(CallId call, EntityId entity) {
+    RootState& root = roots_[root_ordinal_[entity]];
+    if (root.queued.empty()) root.queued.assign(plan_.calls.size(), 0);
+    return root.queued[call]++;
+}
+
+std::size_t LineageStore::fail_unfinished(const std::string& reason) {
+    std::size_t unfinished = 0;
+    for (std::size_t r = roots_.base(); r < roots_.end(); ++r) {
+        RootResult& result = roots_[r].result;
+        if (roots_[r].done) continue;
+        ++unfinished;
+        if (result.status == RootStatus::Failed) continue;
+        result.status = RootStatus::Failed;
+        result.reason = reason;
+    }
+    return unfinished;
 }
 
 void LineageStore::complete_if_idle(std::uint32_t ordinal) {
@@ -168,7 +197,7 @@ EntityId LineageStore::create_entity(DomainId domain, EntityId parent, std::uint
         ports_[p].outcome.push_back(Outcome::Unresolved);
         ports_[p].slot.push_back(kNoSlot);
     }
-    RootState& r = root_of(id);
+    RootState& r = roots_[root_ordinal_[id]];
     r.pending += static_cast<std::uint32_t>(domain_calls_[domain].size());
     r.grains += static_cast<std::uint32_t>(domain_calls_[domain].size());
     for (CallId c : domain_calls_[domain]) {
@@ -227,9 +256,9 @@ void LineageStore::publish(PortId port, std::uint32_t local, Outcome outcome, Va
     const EntityId entity = entity_of(ps.domain, local);
     if (options_.observer) options_.observer->on_item(port, entity, outcome, value);
     if (outcome == Outcome::Present) {
-        RootState& r = root_of(entity);
+        RootState& r = roots_[root_ordinal_[entity]];
         if (ps.result) r.any_result = true;
-        if (!ps.root_sinks.empty()) sinks_->buffer(ps.root_sinks, entity, value);
+        if (!ps.root_sinks.empty()) listener_.root_item(ps.root_sinks, entity, value);
         for (const SinkBinding* sink : ps.sinks) sink->consume(entity, value);
         const bool pin = !ps.broadcasters.empty();
         const std::uint32_t refs = ps.refs + (pin ? 1 : 0);
@@ -290,14 +319,71 @@ void LineageStore::release_ref(PortId port, std::uint32_t local) {
     free_slots_.push_back(slot);
 }
 
-void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
-    const CallSpec& spec = *layouts_[call].spec;
+const GrainCell& LineageStore::advance(CallId call, std::uint32_t local, GrainEvent event,
+                                       Outcome sealed) {
     GrainCell& g = grains_[call][local];
     const auto next = grain_transition(g.phase, event);
-    if (!next || *next != GrainPhase::Sealed) {
-        throw ContractError("bug: call '" + spec.name + "' grain " + std::to_string(local) +
-                            ": event " + to_string(event) + " in phase " + to_string(g.phase));
+    if (!next) {
+        throw ContractError("bug: call '" + layouts_[call].spec->name + "' grain " +
+                            std::to_string(local) + ": event " + to_string(event) +
+                            " in phase " + to_string(g.phase));
     }
+    if (*next == GrainPhase::Sealed) {
+        seal(call, local, event, sealed);
+        return g;
+    }
+    if (event == GrainEvent::Recover) ++g.generation;  // a new attempt: older reports are stale
+    g.phase = *next;
+    return g;
+}
+
+void LineageStore::seal_without_running(CallId call, std::uint32_t local, Outcome outcome,
+                                        GrainEvent event) {
+    const CallSpec& spec = *layouts_[call].spec;
+    if (spec.kind == CallKind::Expand) {
+        set_expansion(call, local,
+                      outcome == Outcome::Dropped ? ExpansionState::Dropped
+                                                  : ExpansionState::Failed);
+    } else {
+        for (PortId out : spec.outputs) publish(out, local, outcome, Value());
+    }
+    advance(call, local, event, outcome);
+}
+
+std::uint32_t LineageStore::count_attempt(CallId call, std::uint32_t local) {
+    GrainCell& g = grains_[call][local];
+    if (g.attempts < 255) ++g.attempts;
+    return g.attempts;
+}
+
+std::uint32_t LineageStore::count_infra(CallId call, std::uint32_t local) {
+    GrainCell& g = grains_[call][local];
+    if (g.infra < 255) ++g.infra;
+    return g.infra;
+}
+
+// What a sealed Grain counts as (CallCounters): a Grain that ran is one of `grains` (a filter
+// that said no is `dropped` too; a failure is counted where it is recorded); one that did not
+// run, or whose result was discarded, is `suppressed` when it ends FAILED or SUPPRESSED (a filter
+// or broadcast passes a FAILED input on unchanged, as a map in its place would be SUPPRESSED)
+// and `dropped` when it ends DROPPED; an inline Grain that resolved PRESENT (broadcast, a reduce
+// without a UDF) counts as neither.
+void LineageStore::count_sealed(CallId call, GrainEvent event, Outcome sealed) {
+    OutcomeCounts& c = counts_[call];
+    const bool ran = event == GrainEvent::Commit && sealed != Outcome::Suppressed;
+    if (ran) ++c.grains;
+    if (sealed == Outcome::Dropped) ++c.dropped;
+    if (!ran && (sealed == Outcome::Failed || sealed == Outcome::Suppressed)) ++c.suppressed;
+}
+
+void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event, Outcome sealed) {
+    const CallSpec& spec = *layouts_[call].spec;
+    if (sealed == Outcome::Unresolved) {
+        throw ContractError("bug: call '" + spec.name + "' grain " + std::to_string(local) +
+                            ": sealed by " + to_string(event) + " without an outcome");
+    }
+    count_sealed(call, event, sealed);
+    GrainCell& g = grains_[call][local];
     g.phase = GrainPhase::Sealed;
     switch (spec.kind) {
         case CallKind::Map:
@@ -310,7 +396,7 @@ void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
         case CallKind::Source:
         case CallKind::Sink: break;
     }
-    RootState& r = root_of(entity_of(spec.domain, local));
+    RootState& r = roots_[root_ordinal_[entity_of(spec.domain, local)]];
     ++grains_sealed_;
     if (--r.pending == 0) root_done(r);
 }
@@ -318,9 +404,9 @@ void LineageStore::seal(CallId call, std::uint32_t local, GrainEvent event) {
 void LineageStore::record_failure(CallId call, std::uint32_t local, const std::string& reason,
                                   std::uint32_t attempts) {
     const CallSpec& spec = *layouts_[call].spec;
-    ++counters_[call].failed;
+    ++counts_[call].failed;
     const EntityId entity = entity_of(spec.domain, local);
-    RootState& r = root_of(entity);
+    RootState& r = roots_[root_ordinal_[entity]];
     if (skip_reduces_) {  // a skip-reduce may absorb it: judged at root_done
         r.failures.push_back({entity, call, reason, attempts});
         return;
@@ -346,7 +432,35 @@ void LineageStore::root_done(RootState& root) {
     if (root.result.status != RootStatus::Failed) {
         root.result.status = root.any_result ? RootStatus::Ok : RootStatus::Dropped;
     }
-    listener_->root_complete(root);  // sinks, journal line, pins, observer
+    listener_.root_complete(root);  // sinks, journal line, observer
+    release_pins(root);
+}
+
+void LineageStore::install_barrier(CallId call, EntityId entity) {
+    if (parent_[entity] == kNoEntity) return;
+    if (barriers_.insert(barrier_key(call, parent_[entity])).second) ++barrier_count_[call];
+}
+
+bool LineageStore::group_failed(EntityId parent, std::span<const Outcome> members) const {
+    bool failed = false;
+    for (Outcome m : members) failed = failed || reduce_skips(m, OnFailure::Skip);
+    if (!failed) return false;
+    for (CallId c = 0; c < barrier_count_.size(); ++c) {
+        if (barrier_count_[c] != 0 && barriers_.count(barrier_key(c, parent)) != 0) return true;
+    }
+    return false;
+}
+
+std::string LineageStore::record_skip(CallId call, EntityId member) {
+    RootState& root = roots_[root_ordinal_[member]];
+    std::string reason = skip_reason(root, member);
+    root.skips.push_back({member, call, reason});
+    ++counts_[call].skipped_members;
+    return reason;
+}
+
+void LineageStore::record_strict_parent(EntityId parent) {
+    roots_[root_ordinal_[parent]].strict_parents.push_back(parent);
 }
 
 // Why a skip-reduce left `child` out: the failure recorded for the child itself, else the first
@@ -455,7 +569,7 @@ void LineageStore::add_child(CallId expand, std::uint32_t local, std::uint32_t o
 }
 
 void LineageStore::expect_children(CallId expand, std::uint32_t local, std::uint64_t children) {
-    RootState& r = root_of(entity_of(layouts_[expand].spec->domain, local));
+    RootState& r = roots_[root_ordinal_[entity_of(layouts_[expand].spec->domain, local)]];
     for (ExpectedChildren& e : r.expected) {
         if (e.expand == expand && e.local == local) {
             e.children = children;

@@ -1,8 +1,12 @@
 // The lineage store: entities, exactly-once Item publication, payload slots with per-Item
-// consumer counts, Grain cells and sealing, expansions and per-root completion. It is the only
-// writer of lineage facts; SEMANTICS.md's rules on them (one publication per Item and port,
-// legal Grain transitions, one terminal state per Expansion, gap-free child ordinals) are
-// checked here, at its boundary, and a violation is a ContractError ("bug: ...").
+// consumer counts, Grain cells and their transitions, expansions, suppression barriers and
+// per-root completion. It is the only writer of lineage facts: the other parts read it through
+// const views and change it only through its checked operations (advance, publish, seal_...,
+// set_expansion, add_child, install_barrier, record_...). SEMANTICS.md's rules on the facts (one
+// publication per Item and port, legal Grain transitions, one terminal state per Expansion,
+// gap-free child ordinals) are checked here, at its boundary, and a violation is a
+// ContractError ("bug: ..."). It also counts what the facts say per Call (Grains that ran,
+// suppressed, dropped, failed, skipped members): OutcomeCounts.
 //
 // Flat struct-of-arrays tables indexed by integer ids; one writer, the driver thread.
 #pragma once
@@ -11,6 +15,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "id_window.h"
@@ -22,8 +27,6 @@ namespace rop::runtime::detail {
 
 using Clock = std::chrono::steady_clock;
 inline constexpr std::uint32_t kNoSlot = 0xffffffffu;
-
-class RootSinks;
 
 // Lineage state of one Grain: 6 bytes, indexed by the entity's index within its Domain.
 struct GrainCell {
@@ -123,38 +126,61 @@ struct Task {
     std::uint32_t local;
 };
 
-// Told when a root's last Grain seals (the driver writes its sinks and journal line).
-class RootListener {
+// Resolves the store's pending tasks (the Resolver, through the Engine): what a part calls after
+// facts that may have made Grains runnable, before it goes on.
+class TaskDrain {
   public:
-    virtual ~RootListener() = default;
-    virtual void root_complete(RootState& root) = 0;
+    virtual ~TaskDrain() = default;
+    virtual void drain() = 0;
+};
+
+// What the store tells the driver (the Engine), instead of holding its parts: a PRESENT item at
+// a root sink's port (buffered until its root is done), and a root whose last Grain sealed (its
+// sinks are written and its journal line kept; a sink may fail it: fail_root_at_sink).
+class StoreListener {
+  public:
+    virtual ~StoreListener() = default;
+    virtual void root_item(const std::vector<std::uint32_t>& sinks, EntityId entity,
+                           const Value& value) = 0;
+    virtual void root_complete(const RootState& root) = 0;
+};
+
+// Per Call, what the lineage facts say about its Grains (the store's part of CallCounters).
+struct OutcomeCounts {
+    std::uint64_t grains = 0;      // sealed after running (committed or failed)
+    std::uint64_t suppressed = 0;  // sealed without running: an input FAILED or SUPPRESSED,
+                                   // a barrier or failed expansion, or discarded at commit
+    std::uint64_t dropped = 0;     // outputs DROPPED: a filter said no, a required input DROPPED
+    std::uint64_t failed = 0;      // failures recorded
+    std::uint64_t skipped_members = 0;  // left out by a skip-reduce
 };
 
 class LineageStore {
   public:
-    LineageStore(const Plan& plan, const RunOptions& options, std::vector<CallCounters>& counters);
+    LineageStore(const Plan& plan, const RunOptions& options, StoreListener& listener);
     LineageStore(const LineageStore&) = delete;
     LineageStore& operator=(const LineageStore&) = delete;
-    void connect(RootSinks* sinks, RootListener* listener) {
-        sinks_ = sinks;
-        listener_ = listener;
-    }
 
     // ---- roots ----
     std::uint32_t admit_root(std::string name, Value value);  // creates and publishes; ordinal
-    RootState& add_resumed_root();                 // a root the journal lists: done, never admitted
+    // A root that does not run: done at once with `result` (one the journal lists, resumed; one
+    // that crashed the process twice, failed unrun).
+    void add_done_root(RootResult result);
     void complete_if_idle(std::uint32_t ordinal);  // a root whose Grains all sealed at once
     // Roots in flight (and done ones not yet released) by ordinal; a released root is gone.
-    RootState& root(std::uint32_t ordinal) { return roots_[ordinal]; }
-    RootState& root_of(EntityId entity) { return roots_[root_ordinal_[entity]]; }
+    const RootState& root(std::uint32_t ordinal) const { return roots_[ordinal]; }
     const RootState& root_of(EntityId entity) const { return roots_[root_ordinal_[entity]]; }
+    // A sink could not write a done root (StoreListener::root_complete): it is failed, with
+    // `reason`, unless it failed already.
+    void fail_root_at_sink(std::uint32_t ordinal, const std::string& reason);
+    // Fairness (priority rule 5): how many of its root's Grains `call` queued before this one.
+    std::uint32_t count_queued(CallId call, EntityId entity);
     std::uint32_t next_ordinal() const { return static_cast<std::uint32_t>(roots_.end()); }
     bool root_done(std::uint32_t ordinal) const {
         return roots_.released(ordinal) || roots_[ordinal].done;
     }
     std::size_t inflight_roots() const { return inflight_roots_; }
     std::size_t roots_done() const { return roots_done_; }
-    void release_pins(RootState& root);  // broadcast inputs held until the root is done
 
     // ---- releasing finished roots (docs/runtime.md "Memory") ----
     // Drops the lineage of the oldest roots that are done (their sinks written, their journal
@@ -180,10 +206,9 @@ class LineageStore {
     // At the end of the run: every root's result in ordinal order (moved out), and the roots
     // the report does not list (RunOptions::report_ok_roots off).
     std::vector<RootResult> take_results();
-    template <class F>
-    void each_unreleased_root(F&& f) {
-        for (std::size_t r = roots_.base(); r < roots_.end(); ++r) f(roots_[r]);
-    }
+    // At the end of an interrupted or aborted run: every root not done is failed with `reason`
+    // (unless it failed already); returns how many were not done.
+    std::size_t fail_unfinished(const std::string& reason);
     const OmittedRoots& omitted() const { return omitted_; }
 
     // ---- entities (read) ----
@@ -216,8 +241,22 @@ class LineageStore {
     // ---- Grains ----
     const CallLayout& layout(CallId call) const { return layouts_[call]; }
     std::size_t num_calls() const { return layouts_.size(); }
-    GrainCell& grain(CallId call, std::uint32_t local) { return grains_[call][local]; }
     const GrainCell& grain(CallId call, std::uint32_t local) const { return grains_[call][local]; }
+    // The only way a Grain moves (SEMANTICS.md "Grain phases"; grain_transition): InputsRunnable
+    // (WAITING -> READY), Reserve (READY -> IN_FLIGHT), Recover (IN_FLIGHT -> READY, a new
+    // attempt: generation + 1), and the sealing events Resolve, SuppressQueued and Commit, which
+    // take how the Grain ended (`sealed`: PRESENT when it ran and its outputs are published, or
+    // its expansion succeeded; FAILED, DROPPED or SUPPRESSED otherwise) and count it. Any other
+    // pair is a ContractError; the cell is unchanged then.
+    const GrainCell& advance(CallId call, std::uint32_t local, GrainEvent event,
+                             Outcome sealed = Outcome::Unresolved);
+    // Seals a Grain that does not run, or whose result is not used (failed, suppressed,
+    // dropped): every output gets `outcome` (an expand: its Expansion FAILED, or DROPPED).
+    void seal_without_running(CallId call, std::uint32_t local, Outcome outcome, GrainEvent event);
+    // A failed attempt of a Grain in flight: the opaque-error count (the Call's retries) or the
+    // infra count (its infra_retries), after this one.
+    std::uint32_t count_attempt(CallId call, std::uint32_t local);
+    std::uint32_t count_infra(CallId call, std::uint32_t local);
     // The commit fence (SEMANTICS.md): a report counts only for a Grain still in flight in the
     // attempt it was dispatched with.
     bool is_live(CallId call, std::uint32_t local, std::uint16_t generation) const {
@@ -225,10 +264,31 @@ class LineageStore {
         const GrainCell& cell = grains_[call][local];
         return cell.phase == GrainPhase::InFlight && cell.generation == generation;
     }
-    ReadyGroup& group(CallId call, std::uint32_t local) { return groups_[call][local]; }
+    const ReadyGroup& group(CallId call, std::uint32_t local) const {
+        return groups_[call].at(local);
+    }
     void hold_group(CallId call, std::uint32_t local, ReadyGroup group) {
         groups_[call][local] = std::move(group);
     }
+
+    // ---- suppression (SEMANTICS.md "Failures are typed", GroupFailure) ----
+    // The one rule: a Grain under a failed streaming expansion (doomed) or behind a barrier on
+    // (its Call, its direct parent) is SUPPRESSED, at dequeue, at commit, or as it resolves.
+    bool suppressed(CallId call, EntityId entity) const {
+        return doomed(entity) || barred(call, entity);
+    }
+    // A GroupFailure's barrier on (call, the entity's parent); a root has no siblings: none.
+    void install_barrier(CallId call, EntityId entity);
+    bool barred(CallId call, EntityId entity) const {
+        if (barrier_count_[call] == 0 || parent_[entity] == kNoEntity) return false;
+        return barriers_.count(barrier_key(call, parent_[entity])) != 0;
+    }
+    // Whether a GroupFailure barred some Call over the children of `parent` (only looked for
+    // when a member of a skip-reduce's group is FAILED or SUPPRESSED).
+    bool group_failed(EntityId parent, std::span<const Outcome> members) const;
+    // Barriers installed and entities doomed so far (it only grows): a change means some Grain
+    // in flight may now be unwanted.
+    std::uint64_t suppressions() const { return barriers_.size() + dooms_; }
 
     // ---- expansions ----
     const ExpansionTable& expansion_of(CallId call) const {
@@ -246,10 +306,23 @@ class LineageStore {
 
     // ---- fail-open reduce (on_failure skip) ----
     bool skip_reduces() const { return skip_reduces_; }
-    std::string skip_reason(const RootState& root, EntityId child) const;
+    // A skip-reduce `call` left `member` out: counted, kept in its root for judging (and the
+    // report), with the reason it failed. Returns that reason.
+    std::string record_skip(CallId call, EntityId member);
+    // A suppress-reduce lost `parent`'s output to a member failure (judge_failures).
+    void record_strict_parent(EntityId parent);
 
-    // Grains whose inputs became terminal, in the order they did (the Resolver drains them).
-    std::vector<Task>& tasks() { return work_; }
+    // Grains whose inputs became terminal, in the order they did: `resolve(task)` for each, FIFO,
+    // until none is left (resolve may add more).
+    template <class F>
+    void drain_tasks(F&& resolve) {
+        for (std::size_t i = 0; i < work_.size(); ++i) {
+            const Task task = work_[i];
+            resolve(task);
+        }
+        work_.clear();
+    }
+    const OutcomeCounts& counts(CallId call) const { return counts_[call]; }
 
     std::size_t lineage_bytes() const;  // the tables' capacity (payloads excluded)
 
@@ -259,16 +332,22 @@ class LineageStore {
     ProgressWork work() const;
 
   private:
+    static std::uint64_t barrier_key(CallId call, EntityId parent) {
+        return (static_cast<std::uint64_t>(call) << 32) | parent;
+    }
     EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal);
+    void seal(CallId call, std::uint32_t local, GrainEvent event, Outcome sealed);
+    void count_sealed(CallId call, GrainEvent event, Outcome sealed);
     void root_done(RootState& root);
+    void release_pins(RootState& root);  // broadcast inputs held until the root is done
+    std::string skip_reason(const RootState& root, EntityId child) const;
     void judge_failures(RootState& root);  // at root_done: absorbed, or the root's failure
     void file_result(RootResult& result);  // into released_results_, or omitted_
 
     const Plan& plan_;
     const RunOptions& options_;
-    std::vector<CallCounters>& counters_;
-    RootSinks* sinks_ = nullptr;
-    RootListener* listener_ = nullptr;
+    StoreListener& listener_;
+    std::vector<OutcomeCounts> counts_;  // per Call
     // Some reduce has `on_failure skip`: failures are kept per root and judged at root_done.
     bool skip_reduces_ = false;
 
@@ -320,6 +399,10 @@ class LineageStore {
     std::uint64_t grains_sealed_ = 0, done_roots_run_ = 0, done_root_grains_ = 0;
 
     std::vector<Task> work_;
+
+    // Suppression barriers (GroupFailure): (call, parent) keys, and how many per Call.
+    std::unordered_set<std::uint64_t> barriers_;
+    std::vector<std::uint32_t> barrier_count_;
 };
 
 }  // namespace rop::runtime::detail

@@ -88,7 +88,7 @@ const JournalEntry* RootSinks::journaled(std::uint32_t ordinal, const std::strin
     return &taken_;
 }
 
-void RootSinks::write(RootState& root) {
+std::optional<std::string> RootSinks::write(const RootState& root) {
     const std::uint32_t ordinal = store_.ordinal(root.entity);
     std::vector<BufferedItem> items;
     if (auto it = buffers_.find(ordinal); it != buffers_.end()) {
@@ -101,6 +101,7 @@ void RootSinks::write(RootState& root) {
     if (root.result.status == RootStatus::Failed) items.clear();
     // The sinks this root wrote to (skip_root goes to the others).
     std::vector<bool> wrote(options_.root_sinks.size(), false);
+    std::optional<std::string> failure;
     if (!items.empty()) {
         // Ordinal order: by sink, then by the entity path (child ordinals from the root down).
         // Children of one parent are created in ordinal order, so equal-parent runs are sorted
@@ -144,12 +145,7 @@ void RootSinks::write(RootState& root) {
         }
         if (!error.empty()) {
             undo(written);
-            if (root.result.status != RootStatus::Failed) {
-                root.result.status = RootStatus::Failed;
-                root.result.failed_call.clear();
-                root.result.reason = "sink " + names_[failed_sink] + ": " + error;
-                root.result.attempts = 1;
-            }
+            failure = "sink " + names_[failed_sink] + ": " + error;
         } else {
             for (const auto& [sink, before] : written) wrote[sink] = true;
         }
@@ -158,6 +154,7 @@ void RootSinks::write(RootState& root) {
     for (std::size_t s = 0; s < options_.root_sinks.size(); ++s) {
         if (!wrote[s] && options_.root_sinks[s].skip_root) options_.root_sinks[s].skip_root(key);
     }
+    return failure;
 }
 
 void RootSinks::skip(std::uint32_t ordinal, const std::string& name) {

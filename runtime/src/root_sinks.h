@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,7 +32,10 @@ class RootSinks {
     void buffer(const std::vector<std::uint32_t>& sinks, EntityId entity, const Value& value);
     // A root the journal lists (resume): its earlier entry, now consumed; nullptr if none.
     const JournalEntry* journaled(std::uint32_t ordinal, const std::string& name);
-    void write(RootState& root);          // write_root per sink, in ordinal order
+    // write_root per sink, in ordinal order. A sink that throws fails the root: every sink
+    // written for it is put back, and the reason ("sink NAME: ...") is returned for the store
+    // (LineageStore::fail_root_at_sink); nullopt when every sink took it (or it had failed).
+    std::optional<std::string> write(const RootState& root);
     void journal(const RootState& root);  // one journal line, kept for the commit group
     // The commit group: made durable once RunOptions::commit_group roots wait (group_full), or
     // the oldest has waited commit_window (flush_if_due, by flush_deadline), and at the end.

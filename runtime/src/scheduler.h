@@ -10,12 +10,18 @@
 #include <vector>
 
 #include "lineage_store.h"
+#include "resolver.h"
 
 namespace rop::runtime::detail {
 
-class Committer;
-class Resolver;
 class RootSinks;
+
+// Per Call, what the scheduler counts (its part of CallCounters).
+struct BatchCounts {
+    std::uint64_t batches = 0;
+    std::uint64_t mixed_parent_batches = 0;
+    std::uint64_t stale_at_end = 0;  // Grains of abandoned batches whose report never came
+};
 
 // The READY Grains of one Call, the least served root first (docs/runtime.md, priority rule 5):
 // a Grain waits at level bit_width(n / unit), n being how many Grains its root had queued at this
@@ -50,22 +56,19 @@ class ReadyQueue {
     std::size_t size_ = 0;
 };
 
-class Scheduler {
+class Scheduler final : public ReadySink {
   public:
+    // `drain`: resolves the store's tasks after admission and after Grains sealed at dequeue.
     Scheduler(const Plan& plan, const RunOptions& options, RootSource& source, Executor& executor,
-              LineageStore& store, RootSinks& sinks, std::vector<CallCounters>& counters);
+              LineageStore& store, RootSinks& sinks, TaskDrain& drain);
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
-    void connect(Resolver* resolver, Committer* committer) {
-        resolver_ = resolver;
-        committer_ = committer;
-    }
 
     void admit();     // new roots while the budgets allow (at least one root in flight)
     void dispatch();  // batches to idle actors, downstream Calls first
 
     // ---- queues ----
-    void enqueue_ready(CallId call, std::uint32_t local);
+    void enqueue_ready(CallId call, std::uint32_t local) override;
     // Replays Grains (a new attempt: generation+1). Immediate units go before the ready FIFO,
     // deferred ones (bisection halves) after full ready batches.
     void requeue(CallId call, std::vector<std::uint32_t> grains, bool deferred);
@@ -111,6 +114,7 @@ class Scheduler {
     bool source_exhausted() const { return source_exhausted_; }
     std::size_t peak_inflight_roots() const { return peak_inflight_roots_; }
     double mean_batch_fill(CallId call) const;
+    const BatchCounts& counts(CallId call) const { return counts_[call]; }
     void stop_admitting() { admitting_ = false; }  // a clean stop: in-flight roots go on
     void halt() {
         admitting_ = false;
@@ -146,11 +150,10 @@ class Scheduler {
     Executor& executor_;
     LineageStore& store_;
     RootSinks& sinks_;
-    std::vector<CallCounters>& counters_;
-    Resolver* resolver_ = nullptr;
-    Committer* committer_ = nullptr;
+    TaskDrain& drain_;
 
     std::vector<CallQueues> queues_;
+    std::vector<BatchCounts> counts_;
     std::vector<CallId> dispatch_order_;
     std::vector<std::vector<CallId>> upstream_;  // per Call: the Calls whose outputs reach it
     std::vector<std::unique_ptr<BatchJob>> jobs_;
