@@ -60,6 +60,7 @@ constexpr FlagSpec kFlags[] = {
     {"--stuck-after", "DURATION"},
     {"--stop-grace", "DURATION"},
     {"--executor", "NAME"},
+    {"--placement", "WHERE"},
     {"--explain-placement", ""},
     {"--resume", ""},
     {"--retry-failed", ""},
@@ -112,18 +113,33 @@ std::optional<std::int64_t> parse_duration_ms(std::string_view text) {
     return std::nullopt;
 }
 
-// --executor: one of the names make_executor() knows.
-std::string parse_executor(std::string_view value, std::string& into) {
+// --executor: one of the names make_executor() knows. `mpi`, the older spelling of
+// --placement mpi, still means it (MPI places actors on ranks; it is not an executor).
+std::string parse_executor(std::string_view value, ParsedArgs& args) {
+    if (value == "mpi") {
+        args.placement = "mpi";
+        return {};
+    }
     std::vector<std::string> names;
     for (std::string_view n : executor_names()) names.emplace_back(n);
-    names.emplace_back("mpi");  // pipeline_main's own (mpi_runtime.h), not make_executor's
     if (std::find(names.begin(), names.end(), value) != names.end()) {
-        into = std::string(value);
+        args.executor = std::string(value);
         return {};
     }
     std::string known;
     for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
     return "--executor: unknown executor '" + std::string(value) + "' (available: " + known + ")" +
+           cli::did_you_mean(value, names);
+}
+
+// --placement: where the actors run (actor_placement.h): local or mpi.
+std::string parse_placement(std::string_view value, std::string& into) {
+    const std::vector<std::string> names = {"local", "mpi"};
+    if (std::find(names.begin(), names.end(), value) != names.end()) {
+        into = std::string(value);
+        return {};
+    }
+    return "--placement: unknown placement '" + std::string(value) + "' (available: local, mpi)" +
            cli::did_you_mean(value, names);
 }
 
@@ -521,7 +537,9 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
         } else if (name == "--stop-grace") {
             error = set_duration(std::string(name), value, args.stop_grace);  // none: no grace
         } else if (name == "--executor") {
-            error = parse_executor(value, args.executor);
+            error = parse_executor(value, args);
+        } else if (name == "--placement") {
+            error = parse_placement(value, args.placement);
         } else if (name == "--explain-placement") {
             args.explain_placement = true;
         } else if (name == "--resume") {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <thread>
 
+#include "actor_placement.h"
 #include "cli_text.h"
 #include "crash.h"
 #include "gpu_devices.h"
@@ -336,20 +337,26 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     }
     if (!worker_spec.empty()) return detail::serve_process_worker(plan, worker_spec, err);
 
-    // MPI (docs/cluster.md): started by mpirun or srun with several ranks, or --executor mpi.
+    // MPI (docs/cluster.md): started by mpirun or srun with several ranks, or --placement mpi.
     // Every rank gets here with the same plan; ranks >= 1 host actors until rank 0 is done.
     if (std::string problem = detail::launch_problem(); !problem.empty()) {
         return usage_error(problem);
     }
     const int launched = detail::launched_ranks();
+    if (args.placement == "local" && launched > 1) {
+        return usage_error("--placement local: started by an MPI launcher with " +
+                           std::to_string(launched) +
+                           " ranks (every rank would run the whole pipeline); start one "
+                           "process, or drop --placement local");
+    }
     detail::MpiRuntime* mpi = nullptr;
-    if (args.executor == "mpi" || launched > 1) {
+    if (args.placement == "mpi" || launched > 1) {
         mpi = detail::mpi_runtime();
         if (!mpi) {
             const int code =
                 usage_error((launched > 1 ? "started by an MPI launcher with " +
                                                 std::to_string(launched) + " ranks, but this binary"
-                                          : std::string("--executor mpi: this binary")) +
+                                          : std::string("--placement mpi: this binary")) +
                             " was built without the MPI executor; build it with `ropc build --mpi` "
                             "(docs/cluster.md)");
             if (launched > 1) detail::await_launched_ranks();  // every rank says it, then exits
@@ -357,14 +364,14 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         }
         if (launched <= 1) {
             return usage_error(
-                "--executor mpi: this process is the only rank; start it with mpirun -np N or "
+                "--placement mpi: this process is the only rank; start it with mpirun -np N or "
                 "srun -n N, N >= 2 (rank 0 drives, the others host actors; docs/cluster.md)");
         }
         if (args.executor == "inline") {
             return usage_error("--executor inline: started by an MPI launcher with " +
                                std::to_string(launched) +
-                               " ranks, where the executor is mpi (every rank would run the "
-                               "whole pipeline); start one process to run inline");
+                               " ranks, where the actors are placed on the ranks and batches go "
+                               "to them from actor threads; start one process to run inline");
         }
         try {
             mpi->start();
@@ -395,15 +402,17 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             if (mpi) mpi->finish();
         }
     } mpi_finish{mpi};
-    std::string placement;
+    // Where the actors run (actor_placement.h): chosen by run() from this (place_actors).
+    auto placement = std::make_shared<detail::PlacementChoice>();
     bool pin_gpus = false;  // one machine, and some Call asks for gpus: placed before the run
     if (mpi) {
+        std::string table;
         try {
-            plan = mpi->distribute(plan, placement);
+            placement->ranks = mpi->place_on_ranks(plan, table);
         } catch (const std::exception& e) {
             return usage_error(e.what());
         }
-        if (args.explain_placement) err << placement;
+        if (args.explain_placement) err << table;
     } else {
         for (const CallSpec& c : plan.calls) pin_gpus |= c.options.gpus > 0 && c.factory != nullptr;
         if (args.explain_placement && !pin_gpus) {
@@ -589,12 +598,6 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             self[0] = {0, host_name(), std::max(1u, std::thread::hardware_concurrency()),
                        gpus.devices, gpus.how};
             placed = detail::place(plan, self);
-            // Process-isolated Calls get their proxies now, so that the pinning wraps them (a
-            // worker is started from a pinned thread: CUDA_VISIBLE_DEVICES).
-            if (std::optional<Plan> isolated = detail::with_process_actors(plan, run_options)) {
-                plan = std::move(*isolated);
-                for (CallSpec& c : plan.calls) c.options.isolation = Isolation::Thread;
-            }
         } catch (const std::exception& e) {
             return usage_error(e.what());
         }
@@ -604,18 +607,11 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
                          prog + ": no GPU (" + gpus.how + "): Calls with gpus run on CPU actors",
                          {{"event", "no_gpu"}, {"reason", gpus.how}});
         }
-        for (std::size_t c = 0; c < plan.calls.size(); ++c) {
-            const detail::CallPlacement& sites = placed.calls[c];
-            if (sites.sites.empty() || sites.sites.front().devices.empty()) continue;
-            auto shared = std::make_shared<const detail::CallPlacement>(sites);
-            auto next = std::make_shared<std::atomic<std::size_t>>(0);
-            plan.calls[c].factory = [inner = plan.calls[c].factory, shared, next] {
-                detail::pin_thread(
-                    shared->sites[next->fetch_add(1) % shared->sites.size()].devices);
-                return inner();
-            };
-        }
+        // Each actor's thread is pinned to its devices before the actor (or its worker
+        // process: CUDA_VISIBLE_DEVICES) is made.
+        placement->devices = std::make_shared<const detail::Placement>(std::move(placed));
     }
+    run_options.placement = placement;
     RunReport report;
     try {
         report = run(plan, *source, run_options);

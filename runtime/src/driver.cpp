@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <csignal>
 
+#include "actor_placement.h"
 #include "engine.h"
-#include "process.h"
 
 namespace rop::runtime {
 namespace detail {
@@ -275,8 +275,8 @@ RunReport Engine::run() {
 }  // namespace detail
 
 RunReport run(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor) {
-    const std::optional<Plan> isolated = detail::with_process_actors(plan, options);
-    detail::Engine engine(isolated ? *isolated : plan, source, options, executor);
+    const Plan placed = detail::place_actors(plan, options);
+    detail::Engine engine(placed, source, options, executor);
     return engine.run();
 }
 

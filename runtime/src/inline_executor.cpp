@@ -72,13 +72,10 @@ std::unique_ptr<Executor> make_executor(std::string_view name) {
         known += (known.empty() ? "" : ", ") + std::string(n);
     if (name == "mpi") {
         throw std::invalid_argument(
-            "executor 'mpi' is pipeline_main's, under mpirun or srun (ropc build --mpi; "
-            "docs/cluster.md): run() takes threads or inline");
-    }
-    if (name == "process") {
-        throw std::invalid_argument("executor '" + std::string(name) +
-                                    "' is not available in this runtime yet (available: " + known +
-                                    ")");
+            "'mpi' is not an executor: it places actors on the ranks of an MPI job "
+            "(RunOptions::placement; pipeline_main under mpirun or srun, docs/cluster.md); the "
+            "executors are " +
+            known);
     }
     throw std::invalid_argument("unknown executor '" + std::string(name) +
                                 "' (available: " + known + ")");

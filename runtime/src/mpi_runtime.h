@@ -9,6 +9,7 @@
 // the journal on rank 0 lets --resume continue.
 #pragma once
 
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -16,6 +17,8 @@
 #include "rop/runtime/run.h"
 
 namespace rop::runtime::detail {
+
+class ActorPlacement;
 
 class MpiRuntime {
   public:
@@ -28,9 +31,11 @@ class MpiRuntime {
     // gone). `options.worker_argv` starts process-isolated actors on this rank. Returns the
     // exit status.
     virtual int serve(const Plan& plan, const RunOptions& options, std::ostream& err) = 0;
-    // Rank 0: `plan` with every actor's factory replaced by a proxy to its rank (placement.h);
-    // `explanation` gets the placement table. Throws PlacementError. Opens a run.
-    virtual Plan distribute(const Plan& plan, std::string& explanation) = 0;
+    // Rank 0: where every actor of `plan` runs (placement.h: which rank, which devices), as the
+    // placement of the actors (actor_placement.h: a proxy to its rank's slot); `explanation`
+    // gets the placement table. Throws PlacementError. Opens a run.
+    virtual std::shared_ptr<const ActorPlacement> place_on_ranks(const Plan& plan,
+                                                                 std::string& explanation) = 0;
     // Rank 0: the sinks in `options` write the items themselves: an item another rank keeps
     // (docs/cluster.md, payloads worker to worker) is fetched first.
     virtual void deliver(RunOptions& options) = 0;

@@ -17,10 +17,7 @@
 
 namespace rop::runtime::detail {
 
-// `plan` with every `isolation process` Call's factory replaced by one that starts a worker
-// with options.worker_argv; nullopt when no Call asks for isolation. Throws ContractError when
-// one does and worker_argv is empty.
-std::optional<Plan> with_process_actors(const Plan& plan, const RunOptions& options);
+// Such a Call's factory comes from its ProcessPlacement (actor_placement.h).
 
 // The flag that starts a binary as a worker, and its value "CALL:FD[:MEMORY]": the Call's
 // index in the plan, the socket's descriptor and the memory limit in bytes (0: none).

@@ -1,5 +1,5 @@
 // The driver's side of a process-isolated actor (process.h): ProcessActor, the proxy an actor
-// thread runs, and with_process_actors, which gives each isolated Call its factory.
+// thread runs, and the ProcessPlacement that gives each isolated Call its factory.
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "actor_placement.h"
 #include "gpu_devices.h"
 #include "process.h"
 #include "process_wire.h"
@@ -193,24 +194,26 @@ class ProcessActor final : public Actor {
 
 }  // namespace
 
-std::optional<Plan> with_process_actors(const Plan& plan, const RunOptions& options) {
-    std::optional<Plan> out;
-    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
-        const CallSpec& spec = plan.calls[c];
-        if (spec.options.isolation != Isolation::Process || !spec.factory) continue;
-        if (options.worker_argv.empty()) {
-            throw ContractError("run: call '" + spec.name +
-                                "' asks for isolation process, but RunOptions::worker_argv is "
-                                "empty (pipeline_main sets it to the binary itself)");
-        }
-        if (!out) out = plan;
-        const auto call = static_cast<std::uint32_t>(c);
-        out->calls[c].factory = [argv = options.worker_argv, call,
-                                 spec]() -> std::unique_ptr<Actor> {
+namespace {
+
+class ProcessPlacement final : public ActorPlacement {
+  public:
+    explicit ProcessPlacement(std::vector<std::string> argv) : argv_(std::move(argv)) {}
+    const char* name() const override { return "process"; }
+    ActorFactory factory(CallId call, const CallSpec& spec) const override {
+        return [argv = argv_, call, spec]() -> std::unique_ptr<Actor> {
             return std::make_unique<ProcessActor>(argv, call, spec);
         };
     }
-    return out;
+
+  private:
+    std::vector<std::string> argv_;
+};
+
+}  // namespace
+
+std::unique_ptr<ActorPlacement> make_process_placement(std::vector<std::string> worker_argv) {
+    return std::make_unique<ProcessPlacement>(std::move(worker_argv));
 }
 
 }  // namespace rop::runtime::detail

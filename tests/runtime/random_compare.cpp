@@ -78,8 +78,8 @@ class Comparison {
         options.max_inflight_roots = live.max_inflight_roots;
         RunReport report;
         try {
-            report = rop::runtime::run(where_.place ? where_.place(live.plan) : live.plan, source,
-                                       options);
+            if (where_.place) options.placement = where_.place(live.plan);
+            report = rop::runtime::run(live.plan, source, options);
         } catch (const std::exception& ex) {
             if (where_.after) where_.after();
             problem(std::string("run() threw: ") + ex.what());

@@ -15,15 +15,13 @@ using Catch::Matchers::ContainsSubstring;
 TEST_CASE("make_executor: known names, and a clear error for the others", "[executor]") {
     CHECK(executor_names() == std::vector<std::string_view>{"threads", "inline"});
     for (std::string_view name : executor_names()) CHECK(make_executor(name) != nullptr);
-    CHECK_THROWS_WITH(
-        make_executor("process"),
-        ContainsSubstring("executor 'process' is not available in this runtime yet") &&
-            ContainsSubstring("(available: threads, inline)"));
-    // mpi is pipeline_main's, under a launcher (docs/cluster.md), never run()'s.
+    // mpi places actors on the ranks of an MPI job (RunOptions::placement): not an executor.
     CHECK_THROWS_WITH(
         make_executor("mpi"),
-        ContainsSubstring("executor 'mpi' is pipeline_main's, under mpirun or srun") &&
-            ContainsSubstring("run() takes threads or inline"));
+        ContainsSubstring("'mpi' is not an executor: it places actors on the ranks") &&
+            ContainsSubstring("the executors are threads, inline"));
+    CHECK_THROWS_WITH(make_executor("process"),
+                      "unknown executor 'process' (available: threads, inline)");
     CHECK_THROWS_WITH(make_executor("thread"),
                       "unknown executor 'thread' (available: threads, inline)");
     RunOptions options;

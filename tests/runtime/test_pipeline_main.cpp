@@ -98,6 +98,12 @@ TEST_CASE("pipeline_main: every flag parses", "[runtime][cli]") {
     CHECK(args({"--stop-grace=none"}).stop_grace.count() == 0);
     CHECK(args({}).executor == "threads");
     CHECK(args({"--executor", "inline"}).executor == "inline");
+    CHECK(args({}).placement.empty());
+    CHECK(args({"--placement", "local"}).placement == "local");
+    CHECK(args({"--placement", "mpi"}).placement == "mpi");
+    // --executor mpi, the older spelling: the placement, with the threads executor.
+    CHECK(args({"--executor", "mpi"}).placement == "mpi");
+    CHECK(args({"--executor", "mpi"}).executor == "threads");
 }
 
 TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
@@ -151,11 +157,10 @@ TEST_CASE("pipeline_main: flag errors have one exact line", "[runtime][cli]") {
         {{"--stop-grace", "2"},
          "--stop-grace: '2' is not a duration (e.g. 500ms, 30s, 2m, 1h, or none)"},
         {{"--executor", "thread"},
-         "--executor: unknown executor 'thread' (available: threads, inline, mpi); did you "
-         "mean 'threads'?"},
-        {{"--executor", "mp"},
-         "--executor: unknown executor 'mp' (available: threads, inline, mpi); did you mean "
-         "'mpi'?"},
+         "--executor: unknown executor 'thread' (available: threads, inline); did you mean "
+         "'threads'?"},
+        {{"--placement", "mp"},
+         "--placement: unknown placement 'mp' (available: local, mpi); did you mean 'mpi'?"},
     };
     for (const auto& [args, message] : table) {
         INFO(args.front());
@@ -331,6 +336,7 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
           "--stuck-after DURATION",
           "--stop-grace DURATION",
           "--executor NAME",
+          "--placement WHERE",
           "--resume",
           "--retry-failed",
           "--report-roots WHICH",

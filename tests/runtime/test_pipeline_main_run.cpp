@@ -327,12 +327,15 @@ TEST_CASE("pipeline_main: without the MPI executor, mpi is refused before anythi
     // This test binary does not link rop_runtime_mpi (a `ropc build` without --mpi neither).
     {
         DemoSinks sinks;
-        const MainResult o = run_demo(sinks, {"--executor", "mpi"});
-        CHECK(o.code == kExitUsage);
-        CHECK(o.err ==
-              "demo: error: --executor mpi: this binary was built without the MPI executor; "
-              "build it with `ropc build --mpi` (docs/cluster.md)\n");
-        CHECK(sinks.totals.empty());
+        for (const char* flag : {"--placement", "--executor"}) {  // (the older spelling)
+            CAPTURE(flag);
+            const MainResult o = run_demo(sinks, {flag, "mpi"});
+            CHECK(o.code == kExitUsage);
+            CHECK(o.err ==
+                  "demo: error: --placement mpi: this binary was built without the MPI executor; "
+                  "build it with `ropc build --mpi` (docs/cluster.md)\n");
+            CHECK(sinks.totals.empty());
+        }
     }
     // Started by mpirun with 3 ranks: each would run the whole pipeline; refused, on every rank.
     ::setenv("OMPI_COMM_WORLD_SIZE", "3", 1);

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../actor_placement.h"
 #include "../crash.h"
 #include "../gpu_devices.h"
 #include "../placement.h"
@@ -386,9 +387,9 @@ class OpenMpiRuntime final : public MpiRuntime {
     int size() const override { return size_; }
 
     int serve(const Plan& plan, const RunOptions& options, std::ostream& err) override {
-        std::optional<Plan> isolated = with_process_actors(plan, options);
-        // Shared with the slots: one that is stuck in its UDF at the end outlives this call.
-        const auto local = std::make_shared<const Plan>(isolated ? std::move(*isolated) : plan);
+        // The actors this rank hosts are placed here (threads, or workers for isolation
+        // process); shared with the slots: one stuck in its UDF at the end outlives this call.
+        const auto local = std::make_shared<const Plan>(place_actors(plan, options));
         std::map<int, std::unique_ptr<Slot>> slots;
         int status = 0;
         auto join_finished = [&slots] {
@@ -489,34 +490,44 @@ class OpenMpiRuntime final : public MpiRuntime {
         set_crash_journal(fd);  // kept open for the process's life
     }
 
-    Plan distribute(const Plan& plan, std::string& explanation) override {
+    std::shared_ptr<const ActorPlacement> place_on_ranks(const Plan& plan,
+                                                         std::string& explanation) override {
         if (ranks_.empty()) ranks_ = hellos();
         const std::vector<RankInfo>& ranks = ranks_;
         run_open_ = true;
         const Placement placement = place(plan, ranks);
         explanation = explain(plan, placement, ranks);
-        Plan out = plan;
-        for (std::size_t c = 0; c < out.calls.size(); ++c) {
-            CallSpec& spec = out.calls[c];
-            if (!spec.factory) continue;
-            // Isolation happens on the rank that hosts the actor; here every actor is a proxy.
-            spec.options.isolation = Isolation::Thread;
-            auto sites = std::make_shared<const std::vector<ActorSite>>(placement.calls[c].sites);
-            auto next = std::make_shared<std::atomic<std::size_t>>(0);
-            const auto call = static_cast<std::uint32_t>(c);
-            spec.factory = [this, sites, next, call,
-                            spec = plan.calls[c]]() -> std::unique_ptr<Actor> {
+        return std::make_shared<RankPlacement>(*this, placement);
+    }
+
+    // Every actor on its site's rank, behind an MpiActor; isolation happens on that rank.
+    class RankPlacement final : public ActorPlacement {
+      public:
+        RankPlacement(OpenMpiRuntime& mpi, const Placement& placement) : mpi_(mpi) {
+            for (const CallPlacement& call : placement.calls) {
+                sites_.push_back(std::make_shared<const std::vector<ActorSite>>(call.sites));
+                next_.push_back(std::make_shared<std::atomic<std::size_t>>(0));
+            }
+        }
+        const char* name() const override { return "rank"; }
+        ActorFactory factory(CallId call, const CallSpec& spec) const override {
+            return [&mpi = mpi_, sites = sites_[call], next = next_[call], call,
+                    spec]() -> std::unique_ptr<Actor> {
                 const ActorSite& site = (*sites)[next->fetch_add(1) % sites->size()];
-                const int slot = next_slot_.fetch_add(1);
+                const int slot = mpi.next_slot_.fetch_add(1);
                 if (slot > mpi::kMaxSlot) {
                     throw InfraFailure("mpi: more than " + std::to_string(mpi::kMaxSlot) +
                                        " actors were started in this run");
                 }
-                return std::make_unique<MpiActor>(*hub_, site, call, spec, slot, remote_);
+                return std::make_unique<MpiActor>(*mpi.hub_, site, call, spec, slot, mpi.remote_);
             };
         }
-        return out;
-    }
+
+      private:
+        OpenMpiRuntime& mpi_;
+        std::vector<std::shared_ptr<const std::vector<ActorSite>>> sites_;  // per Call
+        std::vector<std::shared_ptr<std::atomic<std::size_t>>> next_;       // per Call
+    };
 
     void end_run() override {
         if (rank_ != 0 || !run_open_) return;

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <string>
 
+#include "actor_placement.h"
 #include "mpi_runtime.h"
 #include "reference/compare.h"
 #include "reference/random_pipeline.h"
@@ -49,8 +50,10 @@ int main(int argc, char** argv) {
         }
         LiveRun live;
         live.place = [mpi](const Plan& plan) {
-            std::string placement;
-            return mpi->distribute(plan, placement);
+            auto choice = std::make_shared<detail::PlacementChoice>();
+            std::string table;
+            choice->ranks = mpi->place_on_ranks(plan, table);
+            return std::shared_ptr<const detail::PlacementChoice>(std::move(choice));
         };
         live.after = [mpi] { mpi->end_run(); };
         const SeedCheck check = check_seed(seed, false, live);

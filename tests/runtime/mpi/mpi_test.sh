@@ -266,14 +266,25 @@ placement)
     grep -q "error: placement: call 'm' asks for 5 actors with gpus 1 each; actor 5 finds no free device (the job has 4 (" <<<"$out" ||
         fail "the message: $out"
     [ ! -s x.txt ] || fail "something ran"
-    # --executor mpi without a launcher, and inline under one: usage errors, nothing runs.
+    # --placement mpi (or its older spelling --executor mpi) without a launcher, --placement
+    # local and --executor inline under one: usage errors, nothing runs.
+    for flag in "--placement mpi" "--executor mpi"; do
+        set +e
+        out=$("$mpi_bin" --input docs.txt --output totals=y.txt $flag 2>&1)
+        code=$?
+        set -e
+        [ $code = 2 ] || fail "$flag alone: exit $code: $out"
+        [ "$out" = "process_pipeline: error: --placement mpi: this process is the only rank; start it with mpirun -np N or srun -n N, N >= 2 (rank 0 drives, the others host actors; docs/cluster.md)" ] ||
+            fail "$flag alone: $out"
+    done
     set +e
-    out=$("$mpi_bin" --input docs.txt --output totals=y.txt --executor mpi 2>&1)
+    out=$(timeout 60 "${mpirun[@]}" -np 2 "$mpi_bin" --input docs.txt --output totals=y.txt \
+        --placement local 2>&1)
     code=$?
     set -e
-    [ $code = 2 ] || fail "--executor mpi alone: exit $code: $out"
-    [ "$out" = "process_pipeline: error: --executor mpi: this process is the only rank; start it with mpirun -np N or srun -n N, N >= 2 (rank 0 drives, the others host actors; docs/cluster.md)" ] ||
-        fail "--executor mpi alone: $out"
+    [ $code != 0 ] || fail "--placement local under 2 ranks ran"
+    grep -q "error: --placement local: started by an MPI launcher with 2 ranks (every rank would run the whole pipeline)" <<<"$out" ||
+        fail "--placement local under 2 ranks: $out"
     set +e
     out=$(timeout 60 "${mpirun[@]}" -np 2 "$mpi_bin" --input docs.txt --output totals=y.txt \
         --executor inline 2>&1)

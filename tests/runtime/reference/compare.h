@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "actor_placement.h"
 #include "rop/runtime/plan.h"
 
 namespace rop::runtime::reference {
@@ -25,7 +27,8 @@ SeedCheck check_seed(std::uint64_t seed, bool verbose = false);
 // Where the live run happens when not in this process alone (the MPI test): `place` turns the
 // live plan into the one run() gets, `after` runs once run() returned.
 struct LiveRun {
-    std::function<Plan(const Plan&)> place;
+    // Where the actors run (actor_placement.h; null: here): RunOptions::placement.
+    std::function<std::shared_ptr<const detail::PlacementChoice>(const Plan&)> place;
     std::function<void()> after;
 };
 SeedCheck check_seed(std::uint64_t seed, bool verbose, const LiveRun& live);

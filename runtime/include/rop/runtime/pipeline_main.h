@@ -104,6 +104,9 @@ struct ParsedArgs {
     std::chrono::milliseconds stuck_after = RunOptions{}.stuck_min;  // 0: never warn
     std::chrono::milliseconds stop_grace = RunOptions{}.stop_grace;  // --stop-grace
     std::string executor = RunOptions{}.executor;                    // --executor
+    // --placement: where actors run: "local" (this process), "mpi" (the other ranks of an MPI
+    // job); "": mpi when a launcher started several ranks, else local.
+    std::string placement;
     bool explain_placement = false;  // --explain-placement: print where each actor runs
     bool resume = false;             // --resume: continue from the journal
     bool retry_failed = false;       // --retry-failed: resume, and run failed roots again

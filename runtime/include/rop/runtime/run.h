@@ -20,6 +20,10 @@
 
 namespace rop::runtime {
 
+namespace detail {
+struct PlacementChoice;  // actor_placement.h: where actors run beyond this process's threads
+}
+
 // Produces root values lazily, so that admission control can hold new roots back.
 class RootSource {
   public:
@@ -169,6 +173,10 @@ struct RunOptions {
     // (the runtime appends --rop-worker CALL:FD:MEMORY). pipeline_main sets it to the binary
     // itself with its own arguments; a run with an isolated Call and no worker_argv throws.
     std::vector<std::string> worker_argv;
+    // Where the actors run beyond this process's threads and workers (pipeline_main makes it: the
+    // other ranks of an MPI job, or this machine's GPUs to pin actors to; docs/runtime.md
+    // "Placement of actors"). Null: here.
+    std::shared_ptr<const detail::PlacementChoice> placement;
     // Fill BatchJob::crash_note/crash_roots at dispatch, for the crash handler pipeline_main
     // installs (a few hundred nanoseconds per batch; off for in-process uses).
     bool crash_reports = false;
