@@ -322,6 +322,7 @@ class LineageStore {
         }
         work_.clear();
     }
+    std::size_t pending_tasks() const { return work_.size(); }
     const OutcomeCounts& counts(CallId call) const { return counts_[call]; }
 
     std::size_t lineage_bytes() const;  // the tables' capacity (payloads excluded)

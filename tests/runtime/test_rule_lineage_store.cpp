@@ -47,8 +47,10 @@ struct CountItems final : ItemObserver {
     std::map<std::pair<PortId, EntityId>, int> heard;
 };
 
-struct CountDone final : detail::RootListener {
-    void root_complete(detail::RootState&) override { ++done; }
+// What the store tells the driver: here, how many roots it completed.
+struct CountDone final : detail::StoreListener {
+    void root_item(const std::vector<std::uint32_t>&, EntityId, const Value&) override {}
+    void root_complete(const detail::RootState&) override { ++done; }
     int done = 0;
 };
 
@@ -60,20 +62,21 @@ TEST_CASE("publication: an identical duplicate is a no-op, a conflicting one thr
     CountItems items;
     RunOptions options;
     options.observer = &items;
-    std::vector<CallCounters> counters(p.plan.calls.size());
-    detail::LineageStore store(p.plan, options, counters);
+    CountDone roots;
+    detail::LineageStore store(p.plan, options, roots);
     const EntityId first = store.root(store.admit_root("root0", Value::of<long>(1))).entity;
     const EntityId second = store.root(store.admit_root("root1", Value::of<long>(2))).entity;
     const std::uint32_t a = store.local(first), b = store.local(second);
-    store.tasks().clear();  // m's Grains became runnable: the Resolver's business, not this test's
+    // m's Grains became runnable: the Resolver's business, not this test's.
+    store.drain_tasks([](const detail::Task&) {});
 
     SECTION("a non-PRESENT outcome twice") {
         store.publish(p.out, a, Outcome::Dropped, Value());
-        REQUIRE(store.tasks().size() == 1);  // n's Grain: its input is terminal
+        REQUIRE(store.pending_tasks() == 1);  // n's Grain: its input is terminal
         store.publish(p.out, a, Outcome::Dropped, Value());
         CHECK(store.outcome(p.out, a) == Outcome::Dropped);
         CHECK(items.heard[{p.out, first}] == 1);
-        CHECK(store.tasks().size() == 1);  // n's Grain is not told twice
+        CHECK(store.pending_tasks() == 1);  // n's Grain is not told twice
         CHECK(items.heard[{p.out, second}] == 0);
     }
     SECTION("the same PRESENT value twice") {
@@ -85,7 +88,7 @@ TEST_CASE("publication: an identical duplicate is a no-op, a conflicting one thr
         CHECK(store.outcome(p.out, b) == Outcome::Present);
         CHECK(store.payload(p.out, b)->same_object(v));
         CHECK(items.heard[{p.out, second}] == 1);
-        CHECK(store.tasks().size() == 1);
+        CHECK(store.pending_tasks() == 1);
         CHECK(store.live_bytes() == bytes);  // one slot holds it, not two
     }
     SECTION("a conflicting outcome") {
@@ -111,25 +114,25 @@ TEST_CASE("sealing: only a listed transition seals a Grain, and only once",
           "[runtime][rule][lineage-store]") {
     const TwoMaps p;
     RunOptions options;
-    std::vector<CallCounters> counters(p.plan.calls.size());
-    detail::LineageStore store(p.plan, options, counters);
     CountDone roots;
-    store.connect(nullptr, &roots);
+    detail::LineageStore store(p.plan, options, roots);
     const CallId m = 0, n = 1;
     const EntityId root = store.root(store.admit_root("root0", Value::of<long>(1))).entity;
     const std::uint32_t local = store.local(root);
     REQUIRE(store.root(0).pending == 2);  // m's Grain and n's
 
     // A Grain still WAITING has no report to commit.
-    CHECK_THROWS_MATCHES(store.seal(n, local, GrainEvent::Commit), ContractError,
+    CHECK_THROWS_MATCHES(store.advance(n, local, GrainEvent::Commit, Outcome::Present),
+                         ContractError,
                          Catch::Matchers::Message("bug: call 'n' grain " + std::to_string(local) +
                                                   ": event commit in phase WAITING"));
     CHECK(store.grain(n, local).phase == GrainPhase::Waiting);
     // Resolved without running (its input DROPPED, say): sealed once; a second seal is a bug.
-    store.seal(m, local, GrainEvent::Resolve);
+    store.advance(m, local, GrainEvent::Resolve, Outcome::Dropped);
     CHECK(store.grain(m, local).phase == GrainPhase::Sealed);
     CHECK(store.root(0).pending == 1);
-    CHECK_THROWS_MATCHES(store.seal(m, local, GrainEvent::Resolve), ContractError,
+    CHECK_THROWS_MATCHES(store.advance(m, local, GrainEvent::Resolve, Outcome::Dropped),
+                         ContractError,
                          Catch::Matchers::Message("bug: call 'm' grain " + std::to_string(local) +
                                                   ": event resolve in phase SEALED"));
     CHECK(store.root(0).pending == 1);
