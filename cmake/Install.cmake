@@ -1,7 +1,8 @@
 # `cmake --install` gives a relocatable tree in the same layout as the build tree:
 #   bin/ropc                      the compiler (finds everything below relative to itself)
-#   lib/librop_runtime.a          the runtime (and librop_runtime_mpi.a, `ropc build --mpi`),
-#                                 and lib/librop_stdlib_<module>.a
+#   lib/librop_runtime.a          the runtime, lib/librop_main.a the binary's main (and
+#                                 librop_runtime_mpi.a, `ropc build --mpi`), and
+#                                 lib/librop_stdlib_<module>.a
 #   include/rop/...               one tree from four homes: the UDF API (api/include: <rop/udf.h>
 #                                 ...), the vocabulary (vocab/include), the runtime's and the
 #                                 stdlib's headers
@@ -18,7 +19,8 @@ if(TARGET rop_runtime)
                       ${PROJECT_SOURCE_DIR}/vocab/include/rop DESTINATION include)
     # Every rop library `ropc build` links: the runtime and the stdlib modules that were built.
     install(DIRECTORY ${PROJECT_BINARY_DIR}/lib/ DESTINATION lib
-            FILES_MATCHING PATTERN "librop_runtime.a" PATTERN "librop_runtime_mpi.a"
+            FILES_MATCHING PATTERN "librop_runtime.a" PATTERN "librop_main.a"
+                           PATTERN "librop_runtime_mpi.a"
                            PATTERN "librop_stdlib_*.a"
             PATTERN "cmake" EXCLUDE)
 endif()

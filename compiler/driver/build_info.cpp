@@ -55,7 +55,7 @@ std::vector<std::string> ocr_languages(const bind::BoundProgram& bound) {
 
 std::string build_info_source(const std::vector<std::string>& modules,
                               const std::vector<std::string>& languages) {
-    return "\n// Written by ropc build: what --selfcheck checks (runtime/src/selfcheck.cpp).\n"
+    return "\n// Written by ropc build: what --selfcheck checks (runtime/src/main/selfcheck.cpp).\n"
            "extern \"C\" const char rop_build_modules[] = \"" +
            joined(modules) + "\";\nextern \"C\" const char rop_build_ocr_languages[] = \"" +
            joined(languages) + "\";\n";

@@ -1,6 +1,6 @@
 // What a pipeline binary's --selfcheck needs to know that only the build knows: the stdlib
 // modules it links and the Tesseract languages its std.ocr Calls load. `ropc build` appends
-// build_info_source() to the generated C++; runtime/src/selfcheck.cpp reads its two symbols.
+// build_info_source() to the generated C++; runtime/src/main/selfcheck.cpp reads its two symbols.
 #pragma once
 
 #include <string>

@@ -41,10 +41,16 @@ LinkLine link_line(const std::vector<std::string>& rop_link, const LinkSettings&
             libs.push_back("-l" + token);
         }
     }
+    // The binary's main (pipeline_main), then the runtime it drives.
+    const std::string main = archive_of("rop_main");
     const std::string runtime = archive_of("rop_runtime");
-    if (!fs::exists(runtime)) {
-        return refused("the runtime library '" + runtime + "' does not exist");
+    for (const std::string& archive : {main, runtime}) {
+        if (!fs::exists(archive)) {
+            return refused("the runtime library '" + archive + "' does not exist");
+        }
     }
+    libs.push_back(main);
+    line.archives.push_back(main);
     if (settings.mpi) {  // before the runtime, whose weak reference it satisfies
         const std::string mpi = archive_of("rop_runtime_mpi");
         if (!fs::exists(mpi)) {

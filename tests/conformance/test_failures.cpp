@@ -120,7 +120,8 @@ TEST_CASE("GroupFailure: barrier on (Call, parent); same-batch successes are dis
 // RayOrch: a Grain given both a RecordFailure and a GroupFailure is a GroupFailure (its
 // siblings are barred, the reason is the group's), whichever was reported first.
 // Matches (fixed: the last call used to decide whether a barrier went up, the first the reason):
-// the Batch keeps one failure per Grain and a GroupFailure dominates (runtime/src/job_batch.cpp).
+// the Batch keeps one failure per Grain and a GroupFailure dominates
+// (runtime/src/executors/job_batch.cpp).
 TEST_CASE("GroupFailure dominates a RecordFailure on the same Grain",
           "[conformance][failure][barrier]") {
     for (const Schedule& s : schedules()) {

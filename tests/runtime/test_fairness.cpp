@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/scheduler.h"
 #include "rop/runtime/generated.h"
 #include "runtime_test_util.h"
-#include "scheduler.h"
 
 using namespace rop::runtime;
 using namespace rop::runtime::test;

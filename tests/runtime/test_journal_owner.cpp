@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "journal.h"
+#include "core/journal.h"
 #include "rop/runtime/run.h"
 
 namespace fs = std::filesystem;

@@ -22,7 +22,7 @@
 #include <sstream>
 #include <thread>
 
-#include "metrics.h"
+#include "main/metrics.h"
 #include "test_pipeline_main_demo.h"
 
 using namespace rop::runtime;

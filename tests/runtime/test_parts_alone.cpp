@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "committer.h"
-#include "resolver.h"
-#include "root_sinks.h"
+#include "core/committer.h"
+#include "core/resolver.h"
+#include "core/root_sinks.h"
+#include "core/scheduler.h"
 #include "runtime_test_util.h"
-#include "scheduler.h"
 
 using namespace rop::runtime;
 using namespace rop::runtime::detail;

@@ -7,8 +7,8 @@
 #include <string>
 #include <thread>
 
-#include "gpu_devices.h"
-#include "placement.h"
+#include "placement/gpu_devices.h"
+#include "placement/sites.h"
 #include "rop/runtime/gpu.h"
 #include "runtime_test_util.h"
 

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <vector>
 
-#include "report_stream.h"
+#include "main/report_stream.h"
 #include "runtime_test_util.h"
 
 using namespace rop::runtime;

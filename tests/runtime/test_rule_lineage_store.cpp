@@ -11,7 +11,7 @@
 #include <catch2/matchers/catch_matchers_exception.hpp>
 #include <map>
 
-#include "lineage_store.h"
+#include "core/lineage_store.h"
 #include "runtime_test_util.h"
 
 using namespace rop::runtime;

@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "journal.h"
+#include "core/journal.h"
 #include "runtime_test_util.h"
 
 using namespace rop::runtime;

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "lineage_store.h"
+#include "core/lineage_store.h"
 #include "runtime_test_util.h"
 
 using namespace rop::runtime;

@@ -196,7 +196,7 @@ show srun --version
 show srun --mpi=list
 
 # What a task started by srun sees: the runtime takes SLURM_STEP_NUM_TASKS as the rank count when
-# PMIX_RANK (or PMI_RANK) is set (runtime/src/mpi_seam.cpp, launched_ranks).
+# PMIX_RANK (or PMI_RANK) is set (runtime/src/placement/mpi_seam.cpp, launched_ranks).
 say "a task's environment under srun --mpi=pmix"
 printf '$ srun -n %s --overcommit --mpi=pmix env | grep ...\n' "$ranks"
 srun -n "$ranks" --overcommit --mpi=pmix env | grep -E '^(SLURM_STEP_NUM_TASKS|SLURM_PROCID|PMIX_RANK|PMI_RANK|PMI_SIZE)=' |

@@ -13,8 +13,8 @@
 #include <iostream>
 #include <string>
 
-#include "actor_placement.h"
-#include "mpi_runtime.h"
+#include "placement/actor_placement.h"
+#include "placement/mpi_runtime.h"
 #include "reference/compare.h"
 #include "reference/random_pipeline.h"
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "actor_placement.h"
+#include "placement/actor_placement.h"
 #include "rop/runtime/plan.h"
 
 namespace rop::runtime::reference {

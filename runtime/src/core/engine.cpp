@@ -1,10 +1,11 @@
 // The driver (engine.h): wires the parts together, runs the single-threaded event loop (admit,
 // dispatch, block for reports, commit, timeouts, progress) and assembles the RunReport.
+#include "engine.h"
+
 #include <algorithm>
 #include <csignal>
 
-#include "actor_placement.h"
-#include "engine.h"
+#include "placement/actor_placement.h"
 
 namespace rop::runtime {
 namespace detail {

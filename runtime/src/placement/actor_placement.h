@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "placement.h"
 #include "rop/runtime/plan.h"
 #include "rop/runtime/run.h"
+#include "sites.h"
 
 namespace rop::runtime::detail {
 

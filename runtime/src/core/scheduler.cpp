@@ -9,10 +9,11 @@
 //    which only goes to a Call with no batch in flight or that nothing upstream can feed any more
 //    (its tail: then one batch per actor, each a share of what is left);
 //  - the ready queue serves the least served root first (ReadyQueue, scheduler.h).
+#include "scheduler.h"
+
 #include <algorithm>
 
 #include "root_sinks.h"
-#include "scheduler.h"
 
 namespace rop::runtime::detail {
 

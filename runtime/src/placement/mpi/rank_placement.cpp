@@ -1,6 +1,4 @@
 // mpi_runtime.h, implemented on Open MPI: rank 0's proxies (MpiActor), the other ranks' slots.
-#include "../mpi_runtime.h"
-
 #include <fcntl.h>
 #include <mpi.h>
 #include <unistd.h>
@@ -16,13 +14,14 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../actor_placement.h"
-#include "../crash.h"
-#include "../gpu_devices.h"
-#include "../placement.h"
-#include "../process.h"
-#include "../process_wire.h"
+#include "core/crash.h"
 #include "hub.h"
+#include "placement/actor_placement.h"
+#include "placement/gpu_devices.h"
+#include "placement/mpi_runtime.h"
+#include "placement/process.h"
+#include "placement/process_wire.h"
+#include "placement/sites.h"
 #include "rop/runtime/executor.h"
 
 namespace rop::runtime::detail {

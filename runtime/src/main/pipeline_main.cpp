@@ -1,6 +1,8 @@
 // pipeline_main: what every generated main calls. Parses the flags, opens the source and the
 // sinks, runs the plan with progress on stderr, writes the report atomically and maps the run's
 // outcome to the exit code.
+#include "rop/runtime/pipeline_main.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -15,17 +17,16 @@
 #include <memory>
 #include <thread>
 
-#include "actor_placement.h"
 #include "cli_text.h"
-#include "crash.h"
-#include "gpu_devices.h"
+#include "core/crash.h"
 #include "log.h"
 #include "metrics.h"
-#include "mpi_runtime.h"
-#include "placement.h"
-#include "process.h"
+#include "placement/actor_placement.h"
+#include "placement/gpu_devices.h"
+#include "placement/mpi_runtime.h"
+#include "placement/process.h"
+#include "placement/sites.h"
 #include "report_stream.h"
-#include "rop/runtime/pipeline_main.h"
 #include "selfcheck.h"
 
 namespace rop::runtime {

@@ -1,10 +1,11 @@
 // The committer (committer.h): the generation fence, the whole-batch pre-scan (explicit failures
 // first, then barrier checks, then the rest), multi-output atomicity, recovery policies, infra
 // replay and timeouts.
+#include "committer.h"
+
 #include <algorithm>
 #include <string>
 
-#include "committer.h"
 #include "scheduler.h"
 
 namespace rop::runtime::detail {

@@ -1,8 +1,8 @@
 // The resolver (resolver.h): the Call input algebra, filter, broadcast, expand and reduce rules
 // (pure functions in transitions.h) applied to Grains whose inputs became terminal.
-#include <string>
-
 #include "resolver.h"
+
+#include <string>
 
 namespace rop::runtime::detail {
 
@@ -54,8 +54,7 @@ void Resolver::resolve(CallId call, std::uint32_t local) {
             if (verdict == InputVerdict::Run) {
                 make_ready(call, local);
             } else {
-                store_.seal_without_running(call, local, outcome_of(verdict),
-                                            GrainEvent::Resolve);
+                store_.seal_without_running(call, local, outcome_of(verdict), GrainEvent::Resolve);
             }
             return;
         }
@@ -108,8 +107,7 @@ void Resolver::resolve(CallId call, std::uint32_t local) {
                 store_.release_ref(cl.parent_port, local);
             }
             if (verdict != ReduceVerdict::Run) {
-                store_.seal_without_running(call, local, outcome_of(verdict),
-                                            GrainEvent::Resolve);
+                store_.seal_without_running(call, local, outcome_of(verdict), GrainEvent::Resolve);
             } else if (cl.inline_call) {
                 store_.publish(spec.outputs[0], local, Outcome::Present,
                                Value::of(std::move(group)));

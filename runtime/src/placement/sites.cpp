@@ -1,5 +1,5 @@
 // placement.h: actors to ranks, GPUs to actors.
-#include "placement.h"
+#include "sites.h"
 
 #include <algorithm>
 #include <cmath>

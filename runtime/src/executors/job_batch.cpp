@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "crash.h"
+#include "core/crash.h"
 #include "rop/runtime/executor.h"
 
 namespace rop::runtime {

@@ -1,9 +1,9 @@
 // The lineage store (lineage_store.h): entities, exactly-once Item publication, payload slots
 // with per-Item consumer counts, Grain sealing, expansions and per-root completion.
+#include "lineage_store.h"
+
 #include <algorithm>
 #include <string>
-
-#include "lineage_store.h"
 
 namespace rop::runtime::detail {
 
@@ -325,8 +325,8 @@ const GrainCell& LineageStore::advance(CallId call, std::uint32_t local, GrainEv
     const auto next = grain_transition(g.phase, event);
     if (!next) {
         throw ContractError("bug: call '" + layouts_[call].spec->name + "' grain " +
-                            std::to_string(local) + ": event " + to_string(event) +
-                            " in phase " + to_string(g.phase));
+                            std::to_string(local) + ": event " + to_string(event) + " in phase " +
+                            to_string(g.phase));
     }
     if (*next == GrainPhase::Sealed) {
         seal(call, local, event, sealed);
@@ -341,9 +341,9 @@ void LineageStore::seal_without_running(CallId call, std::uint32_t local, Outcom
                                         GrainEvent event) {
     const CallSpec& spec = *layouts_[call].spec;
     if (spec.kind == CallKind::Expand) {
-        set_expansion(call, local,
-                      outcome == Outcome::Dropped ? ExpansionState::Dropped
-                                                  : ExpansionState::Failed);
+        set_expansion(
+            call, local,
+            outcome == Outcome::Dropped ? ExpansionState::Dropped : ExpansionState::Failed);
     } else {
         for (PortId out : spec.outputs) publish(out, local, outcome, Value());
     }
