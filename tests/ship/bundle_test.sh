@@ -156,7 +156,7 @@ grep -q "^ropc: error: --bundle $work/mine: '$work/mine' exists and is not a bun
 "$ropc" build mineru.rop -o static -O0 --static 2>static.txt
 code=$?
 [ "$code" = 1 ] || fail "--static exit $code, expected 1"
-grep -q "^ropc: error: --static: no static archive for libpoppler-cpp.a (" static.txt ||
+grep -q "^ropc: error: --static: no static archive for libpoppler-cpp.a libpoppler.a (" static.txt ||
     {
         cat static.txt
         fail "--static message"

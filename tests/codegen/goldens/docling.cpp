@@ -145,15 +145,15 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     }
 };
 
-// Call images (map), from docling.rop:14:27: one UDF call per Grain.
+// Call images (map), from docling.rop:13:27: one UDF call per Grain.
 struct Call_images final : rop::gen::ElementActor<Call_images> {
-    #line 14 "docling.rop"
+    #line 13 "docling.rop"
     explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
-    #line 14 "docling.rop"
+    #line 13 "docling.rop"
         arguments.get<double>("max_page_seconds", 10)) {}
     #line 155 "docling.generated.cpp"
     void run(rop::gen::Grain grain) {
-        #line 14 "docling.rop"
+        #line 13 "docling.rop"
         auto result = udf_(grain.in<rop::stdlib::Page>(0));
         #line 159 "docling.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
@@ -161,45 +161,45 @@ struct Call_images final : rop::gen::ElementActor<Call_images> {
     ::rop::stdlib::pdf::Render udf_;
 };
 
-// Call regions (expand), from docling.rop:15:41: each Grain's children, emitted in order.
+// Call regions (expand), from docling.rop:14:41: each Grain's children, emitted in order.
 struct Call_regions final : rop::gen::ExpandActor<Call_regions, rop::stdlib::Region> {
-    #line 15 "docling.rop"
+    #line 14 "docling.rop"
     explicit Call_regions(const rop::gen::Arguments& arguments) : udf_(
-    #line 15 "docling.rop"
+    #line 14 "docling.rop"
         arguments.get<bool>("tables"), arguments.get<double>("heading_ratio", 1.3)) {}
     #line 171 "docling.generated.cpp"
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Region>& emitter) {
-        #line 15 "docling.rop"
+        #line 14 "docling.rop"
         rop::gen::emit_each(emitter, udf_(grain.in<rop::stdlib::Page>(0)));
         #line 175 "docling.generated.cpp"
     }
     ::rop::stdlib::layout::Regions udf_;
 };
 
-// Call tagged (map), from docling.rop:17:37: one UDF call per Grain.
+// Call tagged (map), from docling.rop:16:37: one UDF call per Grain.
 struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
     void run(rop::gen::Grain grain) {
-        #line 17 "docling.rop"
+        #line 16 "docling.rop"
         auto result = ::rop::stdlib::layout::tag(grain.in<rop::stdlib::Region>(0),
-        #line 17 "docling.rop"
+        #line 16 "docling.rop"
                                                  grain.in<rop::stdlib::Document>(1));
         #line 187 "docling.generated.cpp"
         grain.out<rop::stdlib::Region>(0, std::move(result));
     }
 };
 
-// Call read (batch map), from docling.rop:18:28: one UDF call per batch, over spans.
+// Call read (batch map), from docling.rop:17:28: one UDF call per batch, over spans.
 struct Call_read final : rop::gen::BatchActor<Call_read> {
-    #line 18 "docling.rop"
+    #line 17 "docling.rop"
     explicit Call_read(const rop::gen::Arguments& arguments) : udf_(
-    #line 18 "docling.rop"
+    #line 17 "docling.rop"
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::single_block,
-    #line 18 "docling.rop"
+    #line 17 "docling.rop"
         arguments.get<std::string>("datapath", "")) {}
     #line 200 "docling.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Region>(0);
-        #line 18 "docling.rop"
+        #line 17 "docling.rop"
         auto results = udf_(std::span<const rop::stdlib::Region>(input_0));
         #line 205 "docling.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::RegionText");
@@ -210,55 +210,55 @@ struct Call_read final : rop::gen::BatchActor<Call_read> {
     ::rop::stdlib::ocr::RegionText udf_;
 };
 
-// Call kept (filter), from docling.rop:19:29: one UDF call per Grain.
+// Call kept (filter), from docling.rop:18:29: one UDF call per Grain.
 struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
-        #line 19 "docling.rop"
+        #line 18 "docling.rop"
         auto result = ::rop::stdlib::ocr::has_text(grain.in<rop::stdlib::Region>(0));
         #line 219 "docling.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
 
-// Call per_page (reduce), from docling.rop:20:37: one Grain per parent, folding its children.
+// Call per_page (reduce), from docling.rop:19:37: one Grain per parent, folding its children.
 struct Call_per_page final : rop::gen::ReduceActor<Call_per_page, rop::stdlib::Region> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::Region> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 20 "docling.rop"
+        #line 19 "docling.rop"
         auto result = ::rop::stdlib::assemble::page(children);
         #line 230 "docling.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from docling.rop:21:40: one Grain per parent, folding its children.
+// Call md (reduce), from docling.rop:20:40: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 21 "docling.rop"
+        #line 20 "docling.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
         #line 241 "docling.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from docling.rop:22:40: one Grain per parent, folding its children.
+// Call list (reduce), from docling.rop:21:40: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 22 "docling.rop"
+        #line 21 "docling.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
         #line 252 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
 
-// Call summary (map), from docling.rop:23:32: one UDF call per Grain.
+// Call summary (map), from docling.rop:22:32: one UDF call per Grain.
 struct Call_summary final : rop::gen::ElementActor<Call_summary> {
     void run(rop::gen::Grain grain) {
-        #line 23 "docling.rop"
+        #line 22 "docling.rop"
         auto result = ::docling::summary(grain.in<rop::stdlib::Document>(0),
-        #line 23 "docling.rop"
+        #line 22 "docling.rop"
                                          grain.in<rop::stdlib::Markdown>(1));
         #line 264 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
@@ -267,7 +267,7 @@ struct Call_summary final : rop::gen::ElementActor<Call_summary> {
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("docling", "built by ropc 0.1.0", "docling.rop");
-    pipeline.rop_hash("sha256:953a5c3a986092dbf7f38c956198c217022e19a32404bca6482dd65bc13545ca");
+    pipeline.rop_hash("sha256:afd115ace99e8d431ee4bc257c7a9646bd486340ffd3e60a7f017f2796f068ab");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::DomainId rop_domain_2 = pipeline.domain("Region", rop_domain_1);
@@ -359,7 +359,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_10,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 25 "docling.rop"
+            #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
             #line 365 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
@@ -370,7 +370,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_11,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 26 "docling.rop"
+            #line 25 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
             #line 376 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
@@ -381,7 +381,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_12,
         .default_output = "out/summary.jsonl",
         .open = [](const std::string& output) {
-            #line 27 "docling.rop"
+            #line 26 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
             #line 387 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));

@@ -141,15 +141,15 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     }
 };
 
-// Call images (map), from mineru.rop:18:26: one UDF call per Grain.
+// Call images (map), from mineru.rop:20:26: one UDF call per Grain.
 struct Call_images final : rop::gen::ElementActor<Call_images> {
-    #line 18 "mineru.rop"
+    #line 20 "mineru.rop"
     explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
-    #line 18 "mineru.rop"
+    #line 20 "mineru.rop"
         arguments.get<double>("max_page_seconds", 10)) {}
     #line 151 "mineru.generated.cpp"
     void run(rop::gen::Grain grain) {
-        #line 18 "mineru.rop"
+        #line 20 "mineru.rop"
         auto result = udf_(grain.in<rop::stdlib::Page>(0));
         #line 155 "mineru.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
@@ -157,18 +157,18 @@ struct Call_images final : rop::gen::ElementActor<Call_images> {
     ::rop::stdlib::pdf::Render udf_;
 };
 
-// Call ocr (batch map), from mineru.rop:19:27: one UDF call per batch, over spans.
+// Call ocr (batch map), from mineru.rop:21:27: one UDF call per batch, over spans.
 struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
-    #line 19 "mineru.rop"
+    #line 21 "mineru.rop"
     explicit Call_ocr(const rop::gen::Arguments& arguments) : udf_(
-    #line 19 "mineru.rop"
+    #line 21 "mineru.rop"
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::auto_layout,
-    #line 19 "mineru.rop"
+    #line 21 "mineru.rop"
         arguments.get<std::string>("datapath", "")) {}
     #line 169 "mineru.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
-        #line 19 "mineru.rop"
+        #line 21 "mineru.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
         #line 174 "mineru.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::Tesseract");
@@ -179,34 +179,34 @@ struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
     ::rop::stdlib::ocr::Tesseract udf_;
 };
 
-// Call content (map), from mineru.rop:20:34: one UDF call per Grain.
+// Call content (map), from mineru.rop:22:34: one UDF call per Grain.
 struct Call_content final : rop::gen::ElementActor<Call_content> {
     void run(rop::gen::Grain grain) {
-        #line 20 "mineru.rop"
+        #line 22 "mineru.rop"
         auto result = ::rop::stdlib::assemble::from_page(grain.in<rop::stdlib::OcrResult>(0),
-        #line 20 "mineru.rop"
+        #line 22 "mineru.rop"
                                                          grain.in<rop::stdlib::Page>(1));
         #line 190 "mineru.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from mineru.rop:21:38: one Grain per parent, folding its children.
+// Call md (reduce), from mineru.rop:23:38: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 21 "mineru.rop"
+        #line 23 "mineru.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
         #line 201 "mineru.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from mineru.rop:22:38: one Grain per parent, folding its children.
+// Call list (reduce), from mineru.rop:24:38: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 22 "mineru.rop"
+        #line 24 "mineru.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
         #line 212 "mineru.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
@@ -215,7 +215,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("mineru", "built by ropc 0.1.0", "mineru.rop");
-    pipeline.rop_hash("sha256:db7d4d8737e6b8262fdcb81068ac37d23796c7086d366d7f8f2a537448e6b345");
+    pipeline.rop_hash("sha256:c9a906ff168eaae66964346b1005ab6148b02fc361b08b573bc84dbb29adfd07");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
@@ -277,7 +277,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_6,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 24 "mineru.rop"
+            #line 26 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
             #line 283 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
@@ -288,7 +288,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_7,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 25 "mineru.rop"
+            #line 27 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
             #line 294 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
