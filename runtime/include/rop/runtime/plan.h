@@ -50,6 +50,21 @@ struct CallInput {
     InputMode mode = InputMode::Required;
 };
 
+// What ropc learned about a Call's code, for the result store (--cache; docs/runtime.md,
+// "Re-runs"). A hand-built plan leaves it empty: its Calls are keyed without a fingerprint.
+struct CodeFunction {
+    std::string name;      // qualified: "wordcount::count_words"
+    std::string location;  // "udfs/wordcount.hpp:12"
+    std::string hash;      // hex digest of its normalized tokens
+};
+struct CodeFingerprint {
+    std::string digest;                   // hex: the functions, the flags that change results
+    std::vector<CodeFunction> functions;  // what went in: the UDF and every function it reaches
+    std::string flags;                    // the result-changing compile flags that went in
+    std::string fallback;  // non-empty: why the whole translation unit was hashed instead
+    bool volatile_udf = false;  // the determinism lint (W0500) flagged it
+};
+
 struct CallSpec {
     std::string name;  // for reports, traces and messages: "ocr" or "ocr@mineru.rop:5"
     CallKind kind;
@@ -59,6 +74,7 @@ struct CallSpec {
     std::vector<PortId> outputs;  // expand: one port in the child Domain
     CallOptions options;
     ActorFactory factory;  // empty for broadcast and for a reduce without a UDF
+    CodeFingerprint code;  // from ropc: what the result store keys the UDF's code by
 };
 
 struct Plan {

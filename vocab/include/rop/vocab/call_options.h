@@ -28,22 +28,28 @@ enum class Batching : std::uint8_t { AnyParent, SingleParent };
 enum class Isolation : std::uint8_t { Thread, Process };
 // What a reduce does with FAILED or SUPPRESSED members: suppress its group, or skip them.
 enum class OnFailure : std::uint8_t { Suppress, Skip };
+// Whether a Call's results go to the result store (--cache DIR): auto stores them unless the
+// determinism lint (W0500) flagged its UDF; on stores them even then; off never.
+enum class Cache : std::uint8_t { Auto, On, Off };
 
 inline constexpr std::string_view kRecoveryWords[] = {"abort", "retry_batch", "retry_tail",
                                                       "isolate_tail"};
 inline constexpr std::string_view kBatchingWords[] = {"any_parent", "single_parent"};
 inline constexpr std::string_view kIsolationWords[] = {"thread", "process"};
 inline constexpr std::string_view kOnFailureWords[] = {"suppress", "skip"};
+inline constexpr std::string_view kCacheWords[] = {"auto", "on", "off"};
 
 static_assert(std::size(kRecoveryWords) == std::size_t(Recovery::IsolateTail) + 1);
 static_assert(std::size(kBatchingWords) == std::size_t(Batching::SingleParent) + 1);
 static_assert(std::size(kIsolationWords) == std::size_t(Isolation::Process) + 1);
 static_assert(std::size(kOnFailureWords) == std::size_t(OnFailure::Skip) + 1);
+static_assert(std::size(kCacheWords) == std::size_t(Cache::Off) + 1);
 
 constexpr std::span<const std::string_view> words_of(Recovery) { return kRecoveryWords; }
 constexpr std::span<const std::string_view> words_of(Batching) { return kBatchingWords; }
 constexpr std::span<const std::string_view> words_of(Isolation) { return kIsolationWords; }
 constexpr std::span<const std::string_view> words_of(OnFailure) { return kOnFailureWords; }
+constexpr std::span<const std::string_view> words_of(Cache) { return kCacheWords; }
 
 // word(Recovery::IsolateTail) == "isolate_tail", for every enumeration above.
 template <class E>
@@ -129,6 +135,8 @@ inline constexpr CallOptionSpec kCallOptions[] = {
      "what failed children do to a reduce: suppress its group, or skip them (fail-open)"},
     {"memory_mb", OptionKind::Int, 0, 16777216, 0, {}, detail::kCall, true,
      "address-space limit of each worker process in MiB, with isolation process (0: none)"},
+    {"cache", OptionKind::Enum, 0, 0, detail::index(Cache::Auto), kCacheWords, detail::kCall, true,
+     "whether --cache keeps its results: auto (unless W0500 flagged the UDF), on, off"},
 };
 // clang-format on
 
@@ -184,7 +192,8 @@ consteval T default_of(std::string_view name) {
     FIELD(std::chrono::milliseconds, timeout) \
     FIELD(Isolation, isolation)               \
     FIELD(OnFailure, on_failure)              \
-    FIELD(std::uint32_t, memory_mb)
+    FIELD(std::uint32_t, memory_mb)           \
+    FIELD(Cache, cache)
 // clang-format on
 
 namespace detail {
