@@ -1,0 +1,272 @@
+// The result store's upkeep (result_store.h): what it holds, pruning to a size, clearing, and
+// their text. A prune takes DIR/lock (flock) so that two processes never prune at once; get and
+// put never take it: an entry pruned under a reader's feet is a miss.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <iterator>
+#include <system_error>
+
+#include "core/result_store.h"
+
+namespace rop::runtime::detail {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::system_clock;
+
+namespace {
+
+struct StoreFile {
+    fs::path path;
+    std::string name;
+    std::uintmax_t bytes = 0;
+    Clock::time_point last_used;  // its modification time: put, or the last hit that marked it
+};
+
+struct StoreScan {
+    std::vector<StoreFile> entries, manifests, temps;
+};
+
+bool is_hex_name(const std::string& name) {
+    return name.size() == 32 && std::all_of(name.begin(), name.end(), [](char c) {
+               return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+           });
+}
+
+// Every record and temporary file under DIR/entries and DIR/manifests (their fan-out folders).
+// Files that are neither are not listed, so nothing else is ever removed. A file removed while
+// the scan runs is left out.
+StoreScan scan(const fs::path& dir) {
+    StoreScan out;
+    for (const char* part : {"entries", "manifests"}) {
+        std::vector<StoreFile>& records = part[0] == 'e' ? out.entries : out.manifests;
+        std::error_code ec;
+        for (fs::directory_iterator fan(dir / part, ec), end; !ec && fan != end;
+             fan.increment(ec)) {
+            std::error_code inner;
+            for (fs::directory_iterator it(fan->path(), inner); !inner && it != end;
+                 it.increment(inner)) {
+                StoreFile file;
+                file.path = it->path();
+                file.name = file.path.filename().string();
+                struct stat st{};
+                if (::lstat(file.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+                file.bytes = static_cast<std::uintmax_t>(st.st_size);
+                file.last_used = Clock::time_point(std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::seconds(st.st_mtim.tv_sec) +
+                    std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
+                if (file.name.find(".tmp.") != std::string::npos) {
+                    out.temps.push_back(std::move(file));
+                } else if (is_hex_name(file.name)) {
+                    records.push_back(std::move(file));
+                }
+            }
+        }
+    }
+    return out;
+}
+
+// Gone counts as removed: another pruner, or a clear, got there first.
+bool remove_file(const fs::path& path) { return ::unlink(path.c_str()) == 0 || errno == ENOENT; }
+
+std::uintmax_t total_bytes(const std::vector<StoreFile>& files) {
+    std::uintmax_t total = 0;
+    for (const StoreFile& file : files) total += file.bytes;
+    return total;
+}
+
+// Holds DIR/lock for one prune: blocking (by hand) or not (the size limit's: another process
+// already pruning is bringing the store down).
+class PruneLock {
+  public:
+    PruneLock(int fd, bool wait) : fd_(fd) {
+        int rc;
+        do rc = ::flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB));
+        while (rc != 0 && errno == EINTR);
+        held_ = rc == 0;
+    }
+    ~PruneLock() {
+        if (held_) ::flock(fd_, LOCK_UN);
+    }
+    PruneLock(const PruneLock&) = delete;
+    PruneLock& operator=(const PruneLock&) = delete;
+    bool held() const { return held_; }
+
+  private:
+    int fd_;
+    bool held_ = false;
+};
+
+std::string format_time(Clock::time_point when) {
+    const std::time_t t = Clock::to_time_t(when);
+    std::tm utc{};
+    ::gmtime_r(&t, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
+    return text;
+}
+
+}  // namespace
+
+void ResultStore::account(std::uintmax_t bytes) {
+    const std::uintmax_t total = approx_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    if (options_.max_bytes == 0 || total <= options_.max_bytes) return;
+    std::unique_lock in_process(prune_mutex_, std::try_to_lock);
+    if (!in_process.owns_lock()) return;  // another thread of ours is pruning
+    const PruneLock lock(lock_fd_, /*wait=*/false);
+    if (!lock.held()) return;  // another process is
+    prune_locked(options_.max_bytes / 100 * options_.prune_to_percent +
+                     options_.max_bytes % 100 * options_.prune_to_percent / 100,
+                 /*everything=*/false);
+}
+
+ResultStorePruneResult ResultStore::prune(std::uintmax_t max_bytes) {
+    const std::lock_guard in_process(prune_mutex_);
+    const PruneLock lock(lock_fd_, /*wait=*/true);
+    if (!lock.held()) fail_lock();
+    return prune_locked(max_bytes, /*everything=*/false);
+}
+
+ResultStorePruneResult ResultStore::clear() {
+    const std::lock_guard in_process(prune_mutex_);
+    const PruneLock lock(lock_fd_, /*wait=*/true);
+    if (!lock.held()) fail_lock();
+    return prune_locked(0, /*everything=*/true);
+}
+
+void ResultStore::fail_lock() const {
+    throw ResultStoreError("result store: cannot lock '" + (dir_ / "lock").string() +
+                           "': " + std::error_code(errno, std::system_category()).message());
+}
+
+ResultStorePruneResult ResultStore::prune_locked(std::uintmax_t max_bytes, bool everything) {
+    StoreScan found = scan(dir_);
+    ResultStorePruneResult result;
+    const Clock::time_point now = Clock::now();
+    for (const StoreFile& temp : found.temps) {
+        if (now - temp.last_used > options_.temp_max_age && remove_file(temp.path)) {
+            ++result.temp_removed;
+        }
+    }
+    // The least recently used first; the name breaks ties, so that a prune is reproducible.
+    std::sort(found.entries.begin(), found.entries.end(), [](const auto& a, const auto& b) {
+        return a.last_used != b.last_used ? a.last_used < b.last_used : a.name < b.name;
+    });
+    std::uintmax_t left = total_bytes(found.entries);
+    result.left_entries = found.entries.size();
+    for (const StoreFile& entry : found.entries) {
+        if (!everything && left <= max_bytes) break;
+        if (!remove_file(entry.path)) continue;
+        left -= entry.bytes;
+        result.freed += entry.bytes;
+        ++result.removed;
+        --result.left_entries;
+    }
+    if (everything) {
+        for (const StoreFile& manifest : found.manifests) {
+            if (remove_file(manifest.path)) {
+                result.freed += manifest.bytes;
+                ++result.removed;
+            }
+        }
+    }
+    result.left_bytes = left;
+    approx_bytes_.store(left, std::memory_order_relaxed);
+    prunes_.fetch_add(1, std::memory_order_relaxed);
+    pruned_.fetch_add(result.removed, std::memory_order_relaxed);
+    return result;
+}
+
+ResultStoreInfo ResultStore::info() const {
+    const StoreScan found = scan(dir_);
+    ResultStoreInfo info;
+    info.dir = dir_;
+    info.entries = found.entries.size();
+    info.bytes = total_bytes(found.entries);
+    info.manifests = found.manifests.size();
+    info.manifest_bytes = total_bytes(found.manifests);
+    info.temp_files = found.temps.size();
+    info.temp_bytes = total_bytes(found.temps);
+    info.max_bytes = options_.max_bytes;
+    for (const StoreFile& entry : found.entries) {
+        if (!info.oldest || entry.last_used < *info.oldest) info.oldest = entry.last_used;
+        if (!info.newest || entry.last_used > *info.newest) info.newest = entry.last_used;
+    }
+    return info;
+}
+
+std::string format_result_store_info(const ResultStoreInfo& info) {
+    std::string out = "result store " + info.dir.string() + "\n";
+    out += "  entries    " + std::to_string(info.entries) + ", " + format_store_bytes(info.bytes);
+    out += info.max_bytes == 0 ? " (no size limit)\n"
+                               : " of " + format_store_bytes(info.max_bytes) + " (the limit)\n";
+    if (info.oldest && info.newest) {
+        out += "  last used  " + format_time(*info.oldest) + " (oldest) to " +
+               format_time(*info.newest) + " (newest)\n";
+    }
+    out += "  manifests  " + std::to_string(info.manifests) + ", " +
+           format_store_bytes(info.manifest_bytes) + "\n";
+    if (info.temp_files > 0) {
+        out += "  temporary  " + std::to_string(info.temp_files) + ", " +
+               format_store_bytes(info.temp_bytes) +
+               " (puts in progress, or interrupted: a prune removes the stale ones)\n";
+    }
+    return out;
+}
+
+// As ropc's build cache prints and reads sizes (compiler/driver/cache_admin.h: the runtime does
+// not include the compiler's headers).
+std::string format_store_bytes(std::uintmax_t bytes) {
+    if (bytes < 1024) return std::to_string(bytes) + " B";
+    static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes) / 1024;
+    std::size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(kUnits)) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+    return text;
+}
+
+std::optional<std::uintmax_t> parse_store_size(std::string_view text) {
+    double value = 0;
+    const auto [end, ec] =
+        std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
+    if (ec != std::errc() || end == text.data() || !(value >= 0)) return std::nullopt;
+    std::string unit(end, text.data() + text.size());
+    for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (unit.ends_with("IB")) {
+        unit.resize(unit.size() - 2);
+        if (unit.empty()) return std::nullopt;  // "5iB"
+    } else if (unit.ends_with("B")) {
+        unit.pop_back();
+    }
+    int shift = 0;
+    if (unit == "K") {
+        shift = 10;
+    } else if (unit == "M") {
+        shift = 20;
+    } else if (unit == "G") {
+        shift = 30;
+    } else if (unit == "T") {
+        shift = 40;
+    } else if (!unit.empty()) {
+        return std::nullopt;
+    }
+    const double bytes = std::ldexp(value, shift);
+    if (bytes >= 18446744073709551615.0) return std::nullopt;
+    return static_cast<std::uintmax_t>(std::llround(bytes));
+}
+
+}  // namespace rop::runtime::detail
