@@ -64,6 +64,7 @@ LinkLine link_line(const std::vector<std::string>& rop_link, const LinkSettings&
     }
     libs.push_back(runtime);
     line.archives.push_back(runtime);
+    libs.push_back("-lxxhash");  // the runtime's result store hashes with XXH3 (--cache)
     if (settings.mpi) {
         // Open MPI's own wrapper knows where its library is (Debian: a private lib folder).
         const ProcessResult flags = run_process({"mpicc", "--showme:link"});
@@ -80,7 +81,7 @@ LinkLine link_line(const std::vector<std::string>& rop_link, const LinkSettings&
         for (const std::string& flag : bundle_link_flags()) libs.push_back(flag);
     }
     if (settings.static_link) {
-        std::vector<std::string> system;
+        std::vector<std::string> system = {"xxhash"};
         for (const std::string& token : rop_link) {
             if (!token.starts_with("rop_")) system.push_back(token);
         }

@@ -1,4 +1,4 @@
-// The result store (runtime/src/core/result_store.h, docs/runtime.md "The result store"): entries
+// The result store (runtime/src/cache/result_store.h, docs/runtime.md "The result store"): entries
 // round-trip, a torn or damaged one is never returned but counted and removed, puts publish
 // atomically even across processes and under SIGKILL, the size limit drops the least recently
 // used first, and the admin functions say what the store holds.
@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/digest.h"
-#include "core/result_store.h"
+#include "cache/digest.h"
+#include "cache/result_store.h"
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "cache/result_cache.h"
 #include "placement/actor_placement.h"
 
 namespace rop::runtime {
@@ -13,8 +14,10 @@ namespace detail {
 // How long the driver polls for a report before it blocks, while batches are in flight.
 constexpr int kDriverSpinUs = 50;
 
-Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor)
+Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor,
+               const ResultCache* cache)
     : plan_(plan),
+      cache_(cache),
       options_(options),
       source_(source),
       executor_(executor),
@@ -98,6 +101,7 @@ CallCounters Engine::counters(CallId call) const {
     k.infra_retried_items = recovery.infra_retried_items;
     k.stale_reports = recovery.stale_reports + batches.stale_at_end;
     k.median_batch_s = median_batch_s(call);
+    if (cache_) cache_->add_counts(call, k);
     return k;
 }
 
@@ -277,8 +281,16 @@ RunReport Engine::run() {
 
 RunReport run(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor) {
     const Plan placed = detail::place_actors(plan, options);
-    detail::Engine engine(placed, source, options, executor);
-    return engine.run();
+    if (options.cache_dir.empty()) {
+        detail::Engine engine(placed, source, options, executor);
+        return engine.run();
+    }
+    detail::ResultCache cache(plan, options);
+    const Plan cached = cache.wrap(placed);
+    detail::Engine engine(cached, source, options, executor, &cache);
+    RunReport report = engine.run();
+    report.cache_notes = cache.finish();
+    return report;
 }
 
 RunReport run(const Plan& plan, RootSource& source, const RunOptions& options) {

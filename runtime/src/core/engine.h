@@ -23,6 +23,8 @@
 
 namespace rop::runtime::detail {
 
+class ResultCache;
+
 // Batches per Call whose run times give its median batch time (stuck batches).
 inline constexpr std::size_t kMedianWindow = 64;
 
@@ -35,7 +37,10 @@ struct TraceEvent {
 
 class Engine final : private StoreListener, private TaskDrain {
   public:
-    Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor);
+    // `cache`: the result store's side of the run (cache/result_cache.h), for its counts; null
+    // when the run has none.
+    Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor,
+           const ResultCache* cache = nullptr);
     RunReport run();
 
   private:
@@ -66,6 +71,7 @@ class Engine final : private StoreListener, private TaskDrain {
     StuckBatch describe_stuck(const BatchJob& job, Clock::time_point now) const;
 
     const Plan& plan_;
+    const ResultCache* cache_;
     const RunOptions& options_;
     RootSource& source_;
     Executor& executor_;

@@ -193,6 +193,12 @@ nlohmann::json summary_object(const RunReport& r) {
                               {"stuck_batches", c.stuck_batches},
                               {"skipped_members", c.skipped_members}});
         if (!c.udf_counters.empty()) calls_json.back()["udf_counters"] = c.udf_counters;
+        if (c.cache_hits + c.cache_misses > 0) {
+            calls_json.back()["cache"] = {{"hits", c.cache_hits},
+                                          {"misses", c.cache_misses},
+                                          {"corrupt", c.cache_corrupt},
+                                          {"miss_reasons", c.cache_miss_reasons}};
+        }
     }
     return j;
 }

@@ -36,6 +36,12 @@ Value Value::decode(const TypeInfo& type, std::string_view bytes) {
     return Value(type.decode(bytes), &type);
 }
 
+void Value::add_content(rop::ContentSink& key) const {
+    if (!ptr_) return;
+    if (type_->encode || !type_->content_key) key.bytes(encode());  // ContractError: neither
+    if (type_->content_key) type_->content_key(ptr_.get(), key);
+}
+
 void Value::throw_bad_get(const TypeInfo& wanted) const {
     if (!ptr_) {
         throw ContractError("Value::get<" + std::string(wanted.name) + ">: the value is empty");

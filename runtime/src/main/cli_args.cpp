@@ -67,6 +67,10 @@ constexpr FlagSpec kFlags[] = {
     {"--resume-rebuilt", ""},
     {"--report-roots", "WHICH"},
     {"--journal", "FILE"},
+    {"--cache", "DIR"},
+    {"--trust-mtime", ""},
+    {"--cache-max-mb", "N"},
+    {"--explain-cache", ""},
     {"--log-level", "LEVEL"},
     {"--log-format", "FORMAT"},
     {"--metrics-file", "FILE"},
@@ -557,6 +561,20 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             }
         } else if (name == "--journal") {
             args.journal_path = std::string(value);
+        } else if (name == "--cache") {
+            args.cache_dir = std::string(value);
+        } else if (name == "--trust-mtime") {
+            args.trust_mtime = true;
+        } else if (name == "--cache-max-mb") {
+            const auto mb = parse_int(value);
+            if (!mb || *mb < 1 || *mb > static_cast<std::int64_t>(kMaxPayloadMb)) {
+                error = "--cache-max-mb: expected a size in MiB, 1.." +
+                        std::to_string(kMaxPayloadMb) + ", got '" + std::string(value) + "'";
+            } else {
+                args.cache_max_mb = static_cast<std::uint64_t>(*mb);
+            }
+        } else if (name == "--explain-cache") {
+            args.explain_cache = true;
         } else if (name == "--log-level") {
             error = parse_log_level(value, args.log_level);
         } else if (name == "--log-format") {
@@ -579,7 +597,7 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
         }
         if (!error.empty()) return fail(std::move(error));
         if ((name == "--trace" || name == "--report" || name == "--journal" ||
-             name == "--metrics-file") &&
+             name == "--metrics-file" || name == "--cache") &&
             value.empty()) {
             return fail("'" + std::string(name) + "' needs a value: " + std::string(name) +
                         " FILE");

@@ -103,5 +103,21 @@ std::string accepted_values(const vocab::CallOptionSpec& spec) {
     return format_number(spec.min) + ".." + format_number(spec.max);
 }
 
+std::string explain_cache(const std::vector<CallCounters>& calls) {
+    std::string out = "cache, per Call: Grains from the store, Grains that ran (why)\n";
+    for (const CallCounters& c : calls) {
+        if (c.cache_hits + c.cache_misses == 0) continue;
+        out += "  " + c.name + ": " + std::to_string(c.cache_hits) + " from the store, " +
+               std::to_string(c.cache_misses) + " ran";
+        std::string reasons;
+        for (const auto& [reason, n] : c.cache_miss_reasons)
+            reasons += (reasons.empty() ? "" : "; ") + std::to_string(n) + " " + reason;
+        if (!reasons.empty()) out += " (" + reasons + ")";
+        if (c.cache_corrupt) out += ", " + std::to_string(c.cache_corrupt) + " corrupt entries";
+        out += "\n";
+    }
+    return out;
+}
+
 }  // namespace cli
 }  // namespace rop::runtime

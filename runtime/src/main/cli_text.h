@@ -38,5 +38,8 @@ std::string format_options(const CallOptions& options, CallKind kind);
 std::string options_dump(const std::vector<CallDefinition>& calls, const Plan& plan);
 // What `--set` accepts for an option: "1..65536", "abort|retry_batch|...", "500ms, ... or none".
 std::string accepted_values(const vocab::CallOptionSpec& spec);
+// --explain-cache: per Call with Grains, its hits and misses by reason, one line each:
+// "  count_words: 12 from the store, 3 ran (3 new or changed input)".
+std::string explain_cache(const std::vector<CallCounters>& calls);
 
 }  // namespace rop::runtime::cli

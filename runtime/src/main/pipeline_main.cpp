@@ -331,6 +331,11 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     for (std::size_t i = 0; i < args.calls.size(); ++i) {
         const CallDefinition& call = args.calls[i];
         if (call.bind_arguments) plan.calls[i].factory = call.bind_arguments(call.arguments);
+        // The result store keys a Call by its effective arguments too (a changed dpi re-runs).
+        for (const CallArgument& a : call.arguments) {
+            std::string& text = plan.calls[i].arguments;
+            text += (text.empty() ? "" : " ") + a.name + "=" + a.value.value_or(a.default_text);
+        }
     }
     if (dump_options) {
         out << cli::options_dump(args.calls, plan);
@@ -461,6 +466,12 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     if (std::string e = check_output_dir("--journal", journal_path); !e.empty()) {
         return usage_error(e);
     }
+    if (args.cache_dir.empty() && (args.trust_mtime || args.cache_max_mb || args.explain_cache)) {
+        return usage_error(std::string(args.trust_mtime    ? "--trust-mtime"
+                                       : args.cache_max_mb ? "--cache-max-mb"
+                                                           : "--explain-cache") +
+                           " needs --cache DIR (the result store it applies to)");
+    }
     run_options.journal_path = journal_path;
     run_options.resume = args.resume;
     run_options.retry_failed = args.retry_failed;
@@ -468,6 +479,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     run_options.pipeline_hash = def.rop_hash;
     run_options.resume_rebuilt = args.resume_rebuilt;
     run_options.report_ok_roots = args.report_ok_roots;
+    run_options.cache_dir = args.cache_dir;
+    run_options.trust_mtime = args.trust_mtime;
+    run_options.cache_max_bytes = args.cache_max_mb << 20;
     // Each root's result goes to --report as the run is done with it (or nowhere): the run keeps
     // nothing per root but the first few failures for the summary on stderr.
     std::unique_ptr<detail::ReportStream> report_stream;
@@ -671,6 +685,20 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
                       {"failed", counts[2]},
                       {"wall_s", report.wall_s},
                       {"exit_code", code}});
+    }
+    if (!args.cache_dir.empty()) {
+        std::uint64_t hits = 0, grains = 0;
+        for (const CallCounters& c : report.calls) {
+            hits += c.cache_hits;
+            grains += c.cache_hits + c.cache_misses;
+        }
+        printer->log(LogLevel::Info,
+                     prog + ": cache: " + std::to_string(hits) + " of " + std::to_string(grains) +
+                         " Grains from the store (" + args.cache_dir + ")",
+                     {{"event", "cache"}, {"hits", hits}, {"grains", grains}});
+        for (const std::string& note : report.cache_notes)
+            printer->log(LogLevel::Warn, prog + ": cache: " + note, {{"event", "cache_note"}});
+        if (args.explain_cache) err << cli::explain_cache(report.calls);
     }
     if (report_stream) {
         if (std::string e = report_stream->finish(report); !e.empty()) {

@@ -113,6 +113,13 @@ struct ParsedArgs {
     bool resume_rebuilt = false;     // --resume-rebuilt: resume, from another .rop text's run
     bool report_ok_roots = true;     // --report-roots all (true) or failed
     std::string journal_path;        // --journal; empty: default_journal_path(def, outputs)
+    // --cache DIR: the result store (docs/runtime.md "Re-runs"); empty: off. --trust-mtime: a
+    // file's content is its path, size and mtime. --cache-max-mb: the store's size limit.
+    // --explain-cache: after the run, each Call's hits and misses by reason on stderr.
+    std::string cache_dir;
+    bool trust_mtime = false;
+    std::uint64_t cache_max_mb = 0;
+    bool explain_cache = false;
 
     // Observability (docs/runtime.md "Observability").
     LogLevel log_level = LogLevel::Info;        // --log-level

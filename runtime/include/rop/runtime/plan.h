@@ -61,7 +61,7 @@ struct CodeFingerprint {
     std::string digest;                   // hex: the functions, the flags that change results
     std::vector<CodeFunction> functions;  // what went in: the UDF and every function it reaches
     std::string flags;                    // the result-changing compile flags that went in
-    std::string fallback;  // non-empty: why the whole translation unit was hashed instead
+    std::string fallback;       // non-empty: why the whole translation unit was hashed instead
     bool volatile_udf = false;  // the determinism lint (W0500) flagged it
 };
 
@@ -73,8 +73,13 @@ struct CallSpec {
     std::vector<CallInput> inputs;
     std::vector<PortId> outputs;  // expand: one port in the child Domain
     CallOptions options;
-    ActorFactory factory;  // empty for broadcast and for a reduce without a UDF
-    CodeFingerprint code;  // from ropc: what the result store keys the UDF's code by
+    ActorFactory factory;       // empty for broadcast and for a reduce without a UDF
+    CodeFingerprint code = {};  // from ropc: what the result store keys the UDF's code by
+    // The effective run-time arguments as text ("dpi=150 text=detect"; pipeline_main sets them
+    // after --set) and what the operator declares about itself (a class UDF's static
+    // cache_identity(): a library's version, a model's name): both go into the store's keys.
+    std::string arguments = {};
+    std::string (*identity)() = nullptr;
 };
 
 struct Plan {

@@ -177,6 +177,14 @@ struct RunOptions {
     // other ranks of an MPI job, or this machine's GPUs to pin actors to; docs/runtime.md
     // "Placement of actors"). Null: here.
     std::shared_ptr<const detail::PlacementChoice> placement;
+    // The result store (docs/runtime.md "Re-runs"): a Grain whose key (its Call's identity, code
+    // fingerprint and arguments, its inputs' content) is in cache_dir is answered from it, and a
+    // Grain that ran is stored. Empty: off. trust_mtime: a file's content is its path, size and
+    // modification time instead of its bytes. cache_max_bytes: the store's size limit (least
+    // recently used entries go first); 0: the store's default.
+    std::string cache_dir;
+    bool trust_mtime = false;
+    std::uint64_t cache_max_bytes = 0;
     // Fill BatchJob::crash_note/crash_roots at dispatch, for the crash handler pipeline_main
     // installs (a few hundred nanoseconds per batch; off for in-process uses).
     bool crash_reports = false;
@@ -223,6 +231,13 @@ struct CallCounters {
     std::uint64_t skipped_members = 0;
     // What the Call's UDF counted itself with rop::count (rop/udf.h): "http_retries" -> 3.
     std::map<std::string, std::uint64_t> udf_counters = {};
+    // With the result store on: Grains answered from it, Grains that ran instead and why
+    // ("code changed in function f at udfs/x.hpp:12", "new or changed input", "cache off"...),
+    // entries found corrupt (recomputed, never used).
+    std::uint64_t cache_hits = 0;
+    std::uint64_t cache_misses = 0;
+    std::uint64_t cache_corrupt = 0;
+    std::map<std::string, std::uint64_t> cache_miss_reasons = {};
 };
 
 // A batch that has run far longer than its Call usually takes: longer than
@@ -349,6 +364,9 @@ struct RunReport {
     // (capacity, payloads excluded): with roots released as they finish, this follows the
     // roots in flight, not the run.
     std::size_t lineage_bytes = 0;
+    // With the result store: entries found damaged (removed, their Grains ran again) and
+    // results that could not be stored, one line each.
+    std::vector<std::string> cache_notes;
     // Who ran: filled by pipeline_main, empty when run() is called directly (null in the JSON).
     std::string pipeline;     // PipelineDefinition::name
     std::string rop_version;  // PipelineDefinition::version (the ropc that built it)

@@ -11,6 +11,7 @@
 
 #include "rop/byte_size.h"
 #include "rop/codec.h"
+#include "rop/content_key.h"
 
 namespace rop::runtime {
 
@@ -33,6 +34,9 @@ struct TypeInfo {
     void (*encode)(const void* value, std::string& out);
     std::shared_ptr<const void> (*decode)(std::string_view bytes);
     std::size_t (*byte_size)(const void* value);  // ByteSize<T>::of: the payload budget's count
+    // rop::ContentKey<T>::add where T specializes it (<rop/content_key.h>): content beyond the
+    // Codec's bytes (a file an item names). Null: the Codec's bytes are all of it.
+    void (*content_key)(const void* value, rop::ContentSink& key) = nullptr;
 };
 
 template <class T>
@@ -78,6 +82,9 @@ class Value {
     static Value decode(const TypeInfo& type, std::string_view bytes);
 
     bool same_object(const Value& other) const { return ptr_ == other.ptr_; }
+    // The payload's content into `key` (the result store's keys): its Codec bytes, then what
+    // rop::ContentKey adds where the type has one (ContractError with neither). Empty: nothing.
+    void add_content(rop::ContentSink& key) const;
 
   private:
     Value(std::shared_ptr<const void> ptr, const TypeInfo* type)

@@ -21,6 +21,11 @@ template <class T>
 TypeInfo make_type_info() {
     TypeInfo info{&typeid(T), type_name<T>(), nullptr, nullptr,
                   [](const void* value) { return ByteSize<T>::of(*static_cast<const T*>(value)); }};
+    if constexpr (rop::has_content_key<T>) {
+        info.content_key = [](const void* value, rop::ContentSink& key) {
+            rop::ContentKey<T>::add(*static_cast<const T*>(value), key);
+        };
+    }
     if constexpr (has_codec<T>) {
         info.encode = [](const void* value, std::string& out) {
             Codec<T>::encode(*static_cast<const T*>(value), out);

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "rop/content_key.h"
+
 namespace rop::stdlib {
 
 // String-valued metadata, ordered by key so that every output that prints it is deterministic.
@@ -210,3 +212,22 @@ struct JsonText {
 };
 
 }  // namespace rop::stdlib
+
+// For the result store's keys (--cache), an item that names a file the next operator reads is
+// its bytes and that file's (its bytes, or with --trust-mtime its path, size and modification
+// time): an edited PDF runs again, a touched one does not.
+template <>
+struct rop::ContentKey<rop::stdlib::File> {
+    static void add(const rop::stdlib::File& file, rop::ContentSink& key) { key.file(file.path); }
+};
+template <>
+struct rop::ContentKey<rop::stdlib::Document> {
+    static void add(const rop::stdlib::Document& doc, rop::ContentSink& key) { key.file(doc.path); }
+};
+// A page std.pdf.Render is still to read opens its document again.
+template <>
+struct rop::ContentKey<rop::stdlib::Page> {
+    static void add(const rop::stdlib::Page& page, rop::ContentSink& key) {
+        if (!page.pending_text.empty()) key.file(page.doc_path);
+    }
+};

@@ -1,4 +1,4 @@
-#include "core/result_store.h"
+#include "cache/result_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -16,7 +16,7 @@
 #include <iterator>
 #include <system_error>
 
-#include "core/result_store.h"
+#include "cache/result_store.h"
 
 namespace rop::runtime::detail {
 

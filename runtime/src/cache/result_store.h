@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/digest.h"
-#include "core/result_store_record.h"
+#include "cache/digest.h"
+#include "cache/result_store_record.h"
 
 namespace rop::runtime::detail {
 

@@ -1,4 +1,4 @@
-#include "core/digest.h"
+#include "cache/digest.h"
 
 #include <xxhash.h>
 

@@ -1,4 +1,4 @@
-#include "core/result_store_record.h"
+#include "cache/result_store_record.h"
 
 #include <cstring>
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/digest.h"
+#include "cache/digest.h"
 
 namespace rop::runtime::detail {
 

@@ -1,0 +1,97 @@
+// The result store's side of a run (`--cache DIR`, docs/runtime.md "Re-runs"): each Call's actors
+// wrapped so that a Grain whose key is in the store is answered from it, and a Grain that ran is
+// stored under its key. The key of a Grain is
+//   the Call's identity (its name without the `.rop` location, its kind, its inputs' ports),
+//   ropc's code fingerprint of its UDF (CallSpec::code), its effective arguments
+//   (CallSpec::arguments), what the operator declares about itself (CallSpec::identity),
+//   and the content of each input (rop::ContentKey, else the Codec bytes), plus the ordinal of a
+//   child Grain under its parent (a reduce: its members' contents in ordinal order).
+// So a Grain whose inputs came out byte for byte as before hits the store even when the Call
+// upstream of it ran again: the early cutoff. Scheduling options (batch, actors, isolation, ...)
+// are not in it. Failures are never stored: a Grain that failed runs again next time.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "rop/runtime/plan.h"
+#include "rop/runtime/run.h"
+
+namespace rop::runtime::detail {
+
+class ResultStore;
+
+// A file's content for the keys (rop::ContentSink::file): "file SIZE DIGEST" of its bytes,
+// hashed once per run while its inode, size and mtime stay; with trust_mtime its path, size and
+// mtime; "unreadable: why" when it cannot be read. Thread-safe.
+class FileDigests {
+  public:
+    explicit FileDigests(bool trust_mtime) : trust_mtime_(trust_mtime) {}
+    std::string content(const std::string& path);
+
+  private:
+    bool trust_mtime_;
+    std::mutex mutex_;
+    std::map<std::string, std::pair<std::string, std::string>> digests_;  // path: stamp, digest
+};
+
+// One Call's counts: written by its actors' threads, read by the Engine for CallCounters.
+struct CallCacheCounts {
+    std::atomic<std::uint64_t> hits{0};
+    std::atomic<std::uint64_t> misses{0};
+    std::atomic<std::uint64_t> stored{0};
+    std::atomic<std::uint64_t> corrupt{0};  // entries whose bytes did not match their hash
+    mutable std::mutex mutex;
+    std::map<std::string, std::uint64_t> miss_reasons;  // under mutex
+    std::uint64_t write_errors = 0;                     // under mutex
+    std::string first_write_error;                      // under mutex
+    void miss(const std::string& reason, std::uint64_t n = 1);
+    void write_failed(const std::string& what);
+};
+
+// Per Call: what its keys start with and why a miss happened when its inputs are known.
+struct CallCache {
+    bool enabled = false;
+    std::string disabled_reason;  // when !enabled: "cache off", "volatile UDF (W0500)", ...
+    std::string prefix;           // digest of the Call's identity, code, arguments, operator
+    std::string manifest_key;     // its manifest's name in the store: pipeline and identity
+    std::string manifest;         // this run's manifest (JSON text), written at the end
+    // Why a Grain whose key is not in the store missed, from the manifest of the previous run:
+    // "code changed in function f at file:line", "arguments changed: dpi", ... or "new input".
+    std::string change_reason;
+    CallCacheCounts counts;
+};
+
+class ResultCache {
+  public:
+    // Opens options.cache_dir (a ContractError naming it when it cannot be used) and works out
+    // each Call's prefix and change reason against the manifests the last run left.
+    ResultCache(const Plan& plan, const RunOptions& options);
+    ~ResultCache();
+
+    // `placed` with each cacheable Call's factory wrapped; the others as they are.
+    Plan wrap(const Plan& placed);
+    // Folds the counts into `counters` (cache_hits, cache_misses, cache_miss_reasons).
+    void add_counts(CallId call, CallCounters& counters) const;
+    // Writes the manifests the next run's reasons come from; called once the run ended. What
+    // the run should say: entries found damaged, results that could not be stored.
+    std::vector<std::string> finish();
+
+    // The key digest of one Grain, exposed for tests: throws NotCacheable when an input cannot
+    // be keyed (no codec, an item held on another rank).
+    struct NotCacheable {
+        std::string reason;
+    };
+
+  private:
+    const Plan& plan_;
+    std::shared_ptr<ResultStore> store_;
+    FileDigests files_;
+    std::vector<std::unique_ptr<CallCache>> calls_;
+};
+
+}  // namespace rop::runtime::detail

@@ -1,0 +1,357 @@
+// The result store in a run (RunOptions::cache_dir; docs/runtime.md "Re-runs"): a second run of
+// the same plan on the same input calls no UDF and publishes the same items; what changes runs
+// again and nothing else does; failures are never stored; scheduling options are not in the key;
+// a damaged entry is recomputed and reported. Every Call shape carries it: map, filter, expand,
+// reduce with a UDF, a batch UDF under a recovery policy.
+#include <atomic>
+#include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "runtime_test_util.h"
+
+namespace rop::runtime::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Calls {
+    std::atomic<int> split{0}, m{0}, keep{0}, sum{0};
+    int total() const { return split + m + keep + sum; }
+};
+
+struct Shape {
+    CallOptions options = opts(4, 2);
+    std::string m_digest = "m-v1";
+    long m_add = 0;              // what m adds to a page: a change of m's code
+    bool m_same_output = false;  // m's code changes but its outputs do not (early cutoff)
+    long fail_page = -1;         // m fails this page with a RecordFailure
+    long fail_root = -1;         // split emits one page of this root, then fails it
+    bool m_batch_throws = false;
+    vocab::Cache m_cache = vocab::Cache::Auto;
+    bool m_volatile = false;
+    std::string m_arguments;
+};
+
+// Doc x -> x pages 100x+i (split) -> m: page+m_add -> keep: even ones -> sum: per Doc.
+Plan plan_of(const Shape& s, Calls& calls, PortId& sum_port) {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId mapped = b.add_port("mapped", page);
+    const PortId kept = b.add_port("kept", page);
+    sum_port = b.add_port("sum", doc);
+    CallSpec split{"split",
+                   CallKind::Expand,
+                   doc,
+                   {{src}},
+                   {pages},
+                   s.options,
+                   actor([&calls, s](Batch& batch) {
+                       for (std::size_t g = 0; g < batch.size(); ++g) {
+                           ++calls.split;
+                           const long x = batch.input(g, 0).get<long>();
+                           for (long i = 0; i < x; ++i) {
+                               batch.emit_child(g, Value::of<long>(100 * x + i));
+                               if (x == s.fail_root) {
+                                   batch.fail_record(g, "truncated");
+                                   break;
+                               }
+                           }
+                       }
+                   })};
+    split.code.digest = "split-v1";
+    b.add_call(split);
+    CallSpec m{"m@test.rop:3",
+               CallKind::Map,
+               page,
+               {{pages}},
+               {mapped},
+               s.options,
+               actor([&calls, s](Batch& batch) {
+                   if (s.m_batch_throws) {
+                       for (std::size_t g = 0; g < batch.size(); ++g) {
+                           if (batch.input(g, 0).get<long>() == s.fail_page)
+                               throw std::runtime_error("batch UDF failed");
+                       }
+                   }
+                   for (std::size_t g = 0; g < batch.size(); ++g) {
+                       ++calls.m;
+                       const long v = batch.input(g, 0).get<long>();
+                       if (!s.m_batch_throws && v == s.fail_page) {
+                           batch.fail_record(g, "bad page");
+                           continue;
+                       }
+                       batch.set_output(g, 0, Value::of<long>(v + (s.m_same_output ? 0 : s.m_add)));
+                   }
+               })};
+    m.options.cache = s.m_cache;
+    m.code.digest = s.m_digest;
+    m.code.functions = {{"demo::m", "udfs/demo.hpp:7", s.m_digest}};
+    m.code.volatile_udf = s.m_volatile;
+    m.arguments = s.m_arguments;
+    b.add_call(m);
+    CallSpec keep{"keep",
+                  CallKind::Filter,
+                  page,
+                  {{mapped}},
+                  {kept},
+                  s.options,
+                  actor([&calls](Batch& batch) {
+                      for (std::size_t g = 0; g < batch.size(); ++g) {
+                          ++calls.keep;
+                          batch.set_keep(g, batch.input(g, 0).get<long>() % 2 == 0);
+                      }
+                  })};
+    b.add_call(keep);
+    CallSpec sum{"sum",
+                 CallKind::Reduce,
+                 doc,
+                 {{kept}},
+                 {sum_port},
+                 s.options,
+                 actor([&calls](Batch& batch) {
+                     for (std::size_t g = 0; g < batch.size(); ++g) {
+                         ++calls.sum;
+                         long total = 0;
+                         for (const Value& v : batch.input(g, 0).get<ReduceGroup>().values)
+                             total += v.get<long>();
+                         batch.set_output(g, 0, Value::of<long>(total));
+                     }
+                 })};
+    b.add_call(sum);
+    return b.build();
+}
+
+struct Result {
+    RunReport report;
+    std::map<PortId, std::multiset<std::string>> items;
+    Calls calls;
+    const CallCounters& call(const std::string& name) const {
+        for (const CallCounters& c : report.calls) {
+            if (c.name == name || c.name.rfind(name + "@", 0) == 0) return c;
+        }
+        FAIL("no Call " << name);
+        return report.calls.front();
+    }
+};
+
+std::unique_ptr<Result> run_with(const fs::path& store, const Shape& shape,
+                                 std::vector<long> roots = {3, 4, 5},
+                                 const std::string& executor = "threads") {
+    auto result = std::make_unique<Result>();
+    PortId sum_port = 0;
+    const Plan plan = plan_of(shape, result->calls, sum_port);
+    VecSource source(std::move(roots));
+    Recorder recorder;
+    RunOptions options;
+    options.executor = executor;
+    options.observer = &recorder;
+    options.cache_dir = store.string();
+    options.pipeline_name = "cache_test";
+    result->report = run(plan, source, options);
+    REQUIRE_FALSE(recorder.duplicate);
+    result->items = recorder.items;
+    return result;
+}
+
+struct TempStore {
+    fs::path dir = fs::temp_directory_path() / ("rop_cache_test_" + std::to_string(::getpid()) +
+                                                "_" + std::to_string(std::rand()));
+    ~TempStore() { fs::remove_all(dir); }
+};
+
+}  // namespace
+
+TEST_CASE("an unchanged re-run calls no UDF and publishes the same items", "[cache]") {
+    TempStore store;
+    const auto cold = run_with(store.dir, {});
+    CHECK(cold->calls.total() == 3 + 12 + 12 + 3);
+    CHECK(cold->call("m").cache_misses == 12);
+    CHECK(cold->call("m").cache_miss_reasons.count("not in the store (first run of this Call)"));
+    const auto warm = run_with(store.dir, {});
+    CHECK(warm->calls.total() == 0);
+    CHECK(warm->items == cold->items);
+    CHECK(warm->call("split").cache_hits == 3);
+    CHECK(warm->call("m").cache_hits == 12);
+    CHECK(warm->call("keep").cache_hits == 12);
+    CHECK(warm->call("sum").cache_hits == 3);
+    CHECK(warm->call("m").cache_misses == 0);
+    CHECK(warm->report.failed_roots() == 0);
+}
+
+TEST_CASE("scheduling options and the executor are not in the key", "[cache]") {
+    TempStore store;
+    const auto cold = run_with(store.dir, {});
+    Shape other;
+    other.options = opts(1, 3);
+    other.options.recovery = vocab::Recovery::RetryBatch;
+    other.options.retries = 2;
+    const auto warm = run_with(store.dir, other, {3, 4, 5}, "inline");
+    CHECK(warm->calls.total() == 0);
+    CHECK(warm->items == cold->items);
+}
+
+TEST_CASE("what changed runs again, and only that", "[cache]") {
+    // Each row: an edit, and how many Grains of each Call run again on the second run.
+    struct Row {
+        const char* edit;
+        Shape shape;
+        std::vector<long> roots;
+        int split, m, keep, sum;
+        const char* m_reason;  // the reason m's misses carry ("" when m has none)
+    };
+    Shape code;
+    code.m_digest = "m-v2";
+    code.m_add = 2;  // odd pages stay odd: keep's verdicts are the same, its inputs are not
+    Shape cutoff;
+    cutoff.m_digest = "m-v2";
+    cutoff.m_add = 2;
+    cutoff.m_same_output = true;
+    Shape arguments;
+    arguments.m_arguments = "dpi=200";
+    const std::vector<Row> rows = {
+        {"nothing", {}, {3, 4, 5}, 0, 0, 0, 0, ""},
+        {"one root changed", {}, {3, 6, 5}, 1, 6, 6, 1, "new or changed input"},
+        {"one root added", {}, {3, 4, 5, 2}, 1, 2, 2, 1, "new or changed input"},
+        {"one root removed", {}, {3, 5}, 0, 0, 0, 0, ""},
+        {"m's code changed",
+         code,
+         {3, 4, 5},
+         0,
+         12,
+         12,
+         3,
+         "code changed in function demo::m at udfs/demo.hpp:7"},
+        {"m's code changed, its outputs did not",
+         cutoff,
+         {3, 4, 5},
+         0,
+         12,
+         0,
+         0,
+         "code changed in function demo::m at udfs/demo.hpp:7"},
+        {"m's arguments changed",
+         arguments,
+         {3, 4, 5},
+         0,
+         12,
+         0,
+         0,
+         "arguments changed ( -> dpi=200)"},
+    };
+    for (const Row& row : rows) {
+        DYNAMIC_SECTION(row.edit) {
+            TempStore store;
+            run_with(store.dir, {});
+            const auto again = run_with(store.dir, row.shape, row.roots);
+            CHECK(again->calls.split == row.split);
+            CHECK(again->calls.m == row.m);
+            CHECK(again->calls.keep == row.keep);
+            CHECK(again->calls.sum == row.sum);
+            const CallCounters& m = again->call("m");
+            if (std::string(row.m_reason).empty()) {
+                CHECK(m.cache_misses == 0);
+            } else {
+                REQUIRE(m.cache_miss_reasons.size() == 1);
+                CHECK(m.cache_miss_reasons.begin()->first.rfind(row.m_reason, 0) == 0);
+            }
+            // And what the second run published is what a clean run publishes.
+            TempStore clean;
+            const auto fresh = run_with(clean.dir, row.shape, row.roots);
+            CHECK(again->items == fresh->items);
+        }
+    }
+}
+
+TEST_CASE("a failed Grain is not stored: the next run tries it again", "[cache]") {
+    for (const bool batch_udf : {false, true}) {
+        DYNAMIC_SECTION((batch_udf ? "a batch UDF that throws" : "an element that fails")) {
+            TempStore store;
+            Shape failing;
+            failing.fail_page = 401;  // root 4's second page
+            failing.m_batch_throws = batch_udf;
+            failing.options.recovery = vocab::Recovery::IsolateTail;
+            const auto first = run_with(store.dir, failing);
+            CHECK(first->report.failed_roots() == 1);
+            const auto second = run_with(store.dir, {});
+            CHECK(second->report.failed_roots() == 0);
+            CHECK(second->calls.m == 1);  // the page that failed, alone
+            CHECK(second->calls.sum == 1);
+            TempStore clean;
+            CHECK(second->items == run_with(clean.dir, {})->items);
+        }
+    }
+}
+
+TEST_CASE("an expand that failed after emitting children is not stored", "[cache]") {
+    TempStore store;
+    Shape failing;
+    failing.fail_root = 4;
+    const auto first = run_with(store.dir, failing);
+    CHECK(first->report.failed_roots() == 1);
+    const auto second = run_with(store.dir, {});
+    CHECK(second->report.failed_roots() == 0);
+    CHECK(second->calls.split == 1);
+    CHECK(second->call("split").cache_hits == 2);
+    TempStore clean;
+    CHECK(second->items == run_with(clean.dir, {})->items);
+}
+
+TEST_CASE("cache off, and a volatile UDF unless cache on", "[cache]") {
+    struct Row {
+        vocab::Cache cache;
+        bool is_volatile;
+        int m_second_run;
+        const char* reason;
+    };
+    const std::vector<Row> rows = {
+        {vocab::Cache::Off, false, 12, "cache off"},
+        {vocab::Cache::Auto, true, 12, "volatile UDF (W0500; `cache on` to store it)"},
+        {vocab::Cache::On, true, 0, ""},
+        {vocab::Cache::Auto, false, 0, ""},
+    };
+    for (const Row& row : rows) {
+        DYNAMIC_SECTION(vocab::word(row.cache) << (row.is_volatile ? " volatile" : "")) {
+            TempStore store;
+            Shape s;
+            s.m_cache = row.cache;
+            s.m_volatile = row.is_volatile;
+            run_with(store.dir, s);
+            const auto again = run_with(store.dir, s);
+            CHECK(again->calls.m == row.m_second_run);
+            CHECK(again->calls.keep == 0);  // m's outputs were the same: keep hits
+            if (row.m_second_run) {
+                CHECK(again->call("m").cache_miss_reasons.at(row.reason) == 12);
+            }
+        }
+    }
+}
+
+TEST_CASE("a damaged entry is recomputed and reported, never used", "[cache]") {
+    TempStore store;
+    const auto cold = run_with(store.dir, {});
+    // Flip a byte near the end of every entry: each one's hash no longer matches.
+    std::size_t damaged = 0;
+    for (const auto& f : fs::recursive_directory_iterator(store.dir / "entries")) {
+        if (!f.is_regular_file()) continue;
+        std::fstream io(f.path(), std::ios::in | std::ios::out | std::ios::binary);
+        io.seekg(-1, std::ios::end);
+        char c = 0;
+        io.get(c);
+        io.seekp(-1, std::ios::end);
+        io.put(static_cast<char>(c ^ 0x5a));
+        ++damaged;
+    }
+    REQUIRE(damaged == 3 + 12 + 12 + 3);
+    const auto again = run_with(store.dir, {});
+    CHECK(again->calls.total() == cold->calls.total());
+    CHECK(again->items == cold->items);
+    CHECK(again->report.cache_notes.size() == damaged);
+    const auto third = run_with(store.dir, {});
+    CHECK(third->calls.total() == 0);
+}
+
+}  // namespace rop::runtime::test
