@@ -122,41 +122,52 @@ class MissBatch final : public Batch {
     std::vector<Record> records_;
 };
 
-// The entry for a Grain that ran to a result; nullopt when it failed, was left without one, or
-// made an item that cannot be stored (no codec, held on another rank).
-std::optional<std::string> entry_of(const Record& r, CallKind kind) {
-    if (r.failed) return std::nullopt;
+// The entry for a Grain that ran to a result: its bytes; none when it failed or was left
+// without one, or when it made an item that cannot be stored (`unstorable` says why).
+struct Entry {
+    std::optional<std::string> bytes;
+    std::string unstorable;
+};
+
+Entry entry_of(const Record& r, CallKind kind) {
+    if (r.failed) return {};
     wire::Writer out(wire::Kind::Done);
-    const auto item = [&out](const Value& v) {
-        if (!v || v.try_get<wire::RemoteItem>()) return false;
-        out.value(v);
+    std::string why;
+    const auto item = [&out, &why](const Value& v) {
+        if (!v) return false;
+        if (v.try_get<wire::RemoteItem>()) {
+            why = "an output is held on another rank";
+            return false;
+        }
+        try {
+            out.value(v);
+        } catch (const ContractError&) {
+            why = "no codec for " + std::string(v.type()->name);
+            return false;
+        }
         return true;
     };
-    try {
-        switch (kind) {
-            case CallKind::Filter:
-                if (!r.keep) return std::nullopt;
-                out.u8(static_cast<std::uint8_t>(EntryTag::Keep));
-                out.u8(*r.keep ? 1 : 0);
-                break;
-            case CallKind::Expand:
-                out.u8(static_cast<std::uint8_t>(EntryTag::Children));
-                out.u32(static_cast<std::uint32_t>(r.children.size()));
-                for (const Value& c : r.children) {
-                    if (!item(c)) return std::nullopt;
-                }
-                break;
-            default:
-                out.u8(static_cast<std::uint8_t>(EntryTag::Outputs));
-                out.u32(static_cast<std::uint32_t>(r.outputs.size()));
-                for (const Value& v : r.outputs) {
-                    if (!item(v)) return std::nullopt;
-                }
-        }
-    } catch (const ContractError&) {
-        return std::nullopt;  // an item without a codec: this Grain is not stored
+    switch (kind) {
+        case CallKind::Filter:
+            if (!r.keep) return {};
+            out.u8(static_cast<std::uint8_t>(EntryTag::Keep));
+            out.u8(*r.keep ? 1 : 0);
+            break;
+        case CallKind::Expand:
+            out.u8(static_cast<std::uint8_t>(EntryTag::Children));
+            out.u32(static_cast<std::uint32_t>(r.children.size()));
+            for (const Value& c : r.children) {
+                if (!item(c)) return {std::nullopt, why};
+            }
+            break;
+        default:
+            out.u8(static_cast<std::uint8_t>(EntryTag::Outputs));
+            out.u32(static_cast<std::uint32_t>(r.outputs.size()));
+            for (const Value& v : r.outputs) {
+                if (!item(v)) return {std::nullopt, why};
+            }
     }
-    return out.frame();
+    return {out.frame(), {}};
 }
 
 // Applies a stored entry to Grain `g` of `batch`; false (nothing applied) when it does not
@@ -243,9 +254,11 @@ class CachingActor final : public Actor {
         inner_->process(run);  // an exception leaves as it came: nothing of this batch is stored
         for (std::size_t i = 0; i < run.size(); ++i) {
             if (keys[i].empty()) continue;
-            if (std::optional<std::string> entry = entry_of(run.record(i), spec_.kind)) {
+            const Entry entry = entry_of(run.record(i), spec_.kind);
+            if (!entry.unstorable.empty()) cache_.counts.not_stored(entry.unstorable);
+            if (entry.bytes) {
                 try {
-                    store_->put(keys[i], *entry);
+                    store_->put(keys[i], *entry.bytes);
                     cache_.counts.stored.fetch_add(1, std::memory_order_relaxed);
                 } catch (const std::exception& e) {  // a full disk: the result stands, unstored
                     cache_.counts.write_failed(e.what());
@@ -325,6 +338,8 @@ std::string change_reason(const nlohmann::json& before, const nlohmann::json& no
     if (before.value("operator", "") != now.value("operator", ""))
         return "operator version changed (" + before.value("operator", "") + " -> " +
                now.value("operator", "") + ")";
+    if (const std::string why = before.value("unstorable", ""); !why.empty())
+        return "not stored by the last run (" + why + ")";
     return "new or changed input";
 }
 
@@ -461,6 +476,11 @@ void ResultCache::add_counts(CallId call, CallCounters& counters) const {
     counters.cache_miss_reasons = counts.miss_reasons;
 }
 
+void CallCacheCounts::not_stored(const std::string& why) {
+    std::lock_guard lock(mutex);
+    if (unstorable.empty()) unstorable = why;
+}
+
 void CallCacheCounts::write_failed(const std::string& what) {
     std::lock_guard lock(mutex);
     if (write_errors++ == 0) first_write_error = what;
@@ -471,8 +491,13 @@ std::vector<std::string> ResultCache::finish() {
     for (std::size_t c = 0; c < calls_.size(); ++c) {
         CallCache& cache = *calls_[c];
         if (cache.manifest_key.empty()) continue;
+        nlohmann::json manifest = nlohmann::json::parse(cache.manifest);
+        {
+            std::lock_guard lock(cache.counts.mutex);
+            manifest["unstorable"] = cache.counts.unstorable;
+        }
         try {
-            store_->put_manifest(cache.manifest_key, nlohmann::json::parse(cache.manifest));
+            store_->put_manifest(cache.manifest_key, manifest);
         } catch (const std::exception& e) {
             notes.push_back("the store's manifest of " + plan_.calls[c].name +
                             " was not written: " + e.what());

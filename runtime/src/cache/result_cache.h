@@ -49,8 +49,10 @@ struct CallCacheCounts {
     std::map<std::string, std::uint64_t> miss_reasons;  // under mutex
     std::uint64_t write_errors = 0;                     // under mutex
     std::string first_write_error;                      // under mutex
+    std::string unstorable;  // under mutex: why a result could not be stored (the first)
     void miss(const std::string& reason, std::uint64_t n = 1);
     void write_failed(const std::string& what);
+    void not_stored(const std::string& why);
 };
 
 // Per Call: what its keys start with and why a miss happened when its inputs are known.

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# cache.sh ROPC SOURCE_DIR WORK_DIR CACHE_DIR [mpi]: re-runs with the result store (--cache DIR,
+# docs/runtime.md "Re-runs") on examples/wordcount, through the real ropc and binary. A table of
+# edits against the Calls that run again (every other Grain answered from the store), and each
+# run's outputs byte for byte those of a run without the store:
+#   nothing changed; batch/actors changed (--set); an input touched, without and with
+#   --trust-mtime; an input changed by one byte; an input added; one removed; a comment and
+#   whitespace in a UDF; a changed constant in count_words; a changed run-time argument.
+# Also: two runs on one store at once; a damaged entry; flags that need --cache; with `mpi`, the
+# same binary built --mpi under 3 ranks answers from the store the single process filled.
+set -euo pipefail
+ropc=$1 src=$2 work=$3 cache=$4 mpi=${5:-}
+export ROP_CACHE_DIR=$cache
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+rm -rf "$work"
+mkdir -p "$work"
+cp -r "$src/examples/wordcount/." "$work/"
+cd "$work"
+rm -rf out
+"$ropc" build wordcount.rop -o ./wc -O1
+store=$work/store
+
+# ran NAME: "CALL:MISSES" for each Call of NAME.json's report, sorted; the store's count of runs.
+ran() {
+    python3 -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["calls"]:
+    print(c["name"].split("@")[0] + ":" + str(c.get("cache", {}).get("misses", "-")))' "$1.json" |
+        sort | tr '\n' ' ' | sed 's/ $//'
+}
+# run NAME ARGS...: one run with the store into out_NAME, its report NAME.json, stderr NAME.err.
+run() {
+    local name=$1
+    shift
+    rm -rf "out_$name"
+    ./wc --output "out_$name" --journal "$name.journal" --report "$name.json" \
+        --cache "$store" --explain-cache --no-progress "$@" 2>"$name.err" ||
+        fail "$name: exit $?: $(cat "$name.err")"
+}
+# clean NAME: a run of the same input without the store; the outputs must be the same.
+same_as_clean() {
+    local name=$1
+    rm -rf out_clean
+    ./wc --output out_clean --journal clean.journal --no-progress 2>/dev/null
+    diff -r "out_$name" out_clean >/dev/null || fail "$name: outputs differ from a run without the store"
+}
+# expect NAME "CALL:MISSES ...": what ran again, by Call.
+expect() {
+    local got
+    got=$(ran "$1")
+    [ "$got" = "$2" ] || fail "$1: ran '$got', want '$2'; $(cat "$1.err")"
+    same_as_clean "$1"
+}
+
+all_ran="kept:14 lines:3 report:3 text:3 totals:3 words:10"
+none="kept:0 lines:0 report:0 text:0 totals:0 words:0"
+run cold
+expect cold "$all_ran"
+grep -q "cache: 0 of 36 Grains from the store" cold.err || fail "cold: $(cat cold.err)"
+run warm
+expect warm "$none"
+grep -q "cache: 36 of 36 Grains from the store" warm.err || fail "warm: $(cat warm.err)"
+run settings --set words.batch=3 --set words.actors=2 --set text.retries=2
+expect settings "$none"
+
+touch in/fox.txt
+run touched
+expect touched "$none"
+run touched_mtime --trust-mtime
+# fox.txt is one root: its text runs again (its bytes came out the same: the rest hits), and the
+# other two roots' mtimes are new to --trust-mtime keys too.
+expect touched_mtime "kept:0 lines:0 report:0 text:3 totals:0 words:0"
+
+printf 'The quick brown fox jumps over the lazy dog!\n' >in/fox.txt.new
+cmp -s in/fox.txt in/fox.txt.new && fail "the edit changes nothing"
+head -c -1 in/fox.txt >in/edit.tmp && printf '!' >>in/edit.tmp && mv in/edit.tmp in/fox.txt
+rm in/fox.txt.new
+run one_byte
+# One line of fox.txt changed: its text, its lines; the changed line's filter and count; its
+# total and report. The other lines of fox.txt hit (same content, same ordinal).
+got=$(ran one_byte)
+case "$got" in
+    "kept:1 lines:1 report:1 text:1 totals:1 words:1") ;;
+    *) fail "one_byte: ran '$got'; $(cat one_byte.err)" ;;
+esac
+same_as_clean one_byte
+
+printf 'a new file\nwith two lines\n' >in/new.txt
+run added
+expect added "kept:2 lines:1 report:1 text:1 totals:1 words:2"
+rm in/new.txt
+run removed
+expect removed "$none"
+
+# The UDF's code: a comment and blank lines re-run nothing; a changed constant re-runs its Call
+# and what follows from the Grains whose outputs changed, and names the function.
+cp udfs/wordcount.cpp wordcount.cpp.orig
+python3 - udfs/wordcount.cpp <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace("bool not_blank(const Line& line) {", "// A comment that changes nothing.\n\nbool not_blank(const Line& line)   {")
+open(p, "w").write(s)
+PY
+"$ropc" build wordcount.rop -o ./wc -O1
+run comment
+expect comment "$none"
+python3 - udfs/wordcount.cpp <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+s = s.replace("while (in >> word) ++n;", "while (in >> word) n += 2;")
+open(p, "w").write(s)
+PY
+"$ropc" build wordcount.rop -o ./wc -O1
+run code
+expect code "kept:0 lines:0 report:3 text:0 totals:3 words:10"
+grep -q "code changed in function wordcount::count_words at udfs/wordcount.cpp:" code.err ||
+    fail "code: no reason naming count_words: $(cat code.err)"
+cp wordcount.cpp.orig udfs/wordcount.cpp
+"$ropc" build wordcount.rop -o ./wc -O1
+run code_back
+expect code_back "$none"
+
+# A run-time argument: the report's title.
+run argument --set 'report.title=Words'
+expect argument "kept:0 lines:0 report:3 text:0 totals:0 words:0"
+grep -q "arguments changed" argument.err || fail "argument: $(cat argument.err)"
+
+# Two runs on one store at once: both finish, both write what a clean run writes.
+rm -rf "$store"
+run_bg() { ./wc --output "out_$1" --journal "$1.journal" --cache "$store" --no-progress 2>"$1.err"; }
+run_bg twin_a &
+a=$!
+run_bg twin_b &
+b=$!
+wait $a || fail "twin_a: $(cat twin_a.err)"
+wait $b || fail "twin_b: $(cat twin_b.err)"
+same_as_clean twin_a
+same_as_clean twin_b
+
+# A damaged entry: recomputed and reported, never used.
+entry=$(find "$store/entries" -type f | head -1)
+printf 'X' | dd of="$entry" bs=1 seek=60 conv=notrunc status=none
+run damaged
+grep -q "was damaged" damaged.err || fail "damaged: not reported: $(cat damaged.err)"
+same_as_clean damaged
+
+# The store's flags need --cache; a store that cannot be made is a usage error.
+for flag in --trust-mtime --explain-cache "--cache-max-mb 10"; do
+    set +e
+    # shellcheck disable=SC2086
+    ./wc --output out_flag $flag --no-progress 2>flag.err
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "$flag without --cache: exit $code"
+    grep -q "needs --cache DIR" flag.err || fail "$flag: $(cat flag.err)"
+done
+
+if [ "$mpi" = mpi ]; then
+    "$ropc" build wordcount.rop -o ./wc.mpi -O1 --mpi
+    rm -rf "$store"
+    run filled
+    rm -rf out_mpi
+    mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 3 ./wc.mpi \
+        --output out_mpi --journal mpi.journal --report mpi.json --cache "$store" \
+        --explain-cache --no-progress 2>mpi.err || fail "mpi: $(cat mpi.err)"
+    grep -q "mpi: 3 ranks" mpi.err || fail "mpi: not an MPI run: $(cat mpi.err)"
+    [ "$(ran mpi)" = "$none" ] || fail "mpi: ran '$(ran mpi)'"
+    same_as_clean mpi
+fi
+echo "cache.sh: every edit re-ran what it should, and only that"
