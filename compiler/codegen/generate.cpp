@@ -683,9 +683,11 @@ class Generator {
     static Expr code_expression(const sema::CodeFingerprint& code) {
         std::vector<Expr> functions;
         for (const sema::CodeFunction& function : code.functions) {
-            functions.push_back(leaf("{" + cpp_string_literal(function.name) + ", " +
-                                     cpp_string_literal(function.location) + ", " +
-                                     cpp_string_literal(function.hash) + "}"));
+            functions.push_back(list("{",
+                                     {leaf(cpp_string_literal(function.name)),
+                                      leaf(cpp_string_literal(function.location)),
+                                      leaf(cpp_string_literal(function.hash))},
+                                     "}"));
         }
         std::vector<Expr> fields = {
             leaf(".digest = " + cpp_string_literal(code.digest)),
