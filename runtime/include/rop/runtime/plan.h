@@ -61,7 +61,7 @@ struct CodeFingerprint {
     std::string digest;                   // hex: the functions, the flags that change results
     std::vector<CodeFunction> functions;  // what went in: the UDF and every function it reaches
     std::string flags;                    // the result-changing compile flags that went in
-    std::string fallback;  // non-empty: why the whole translation unit was hashed instead
+    std::string fallback;       // non-empty: why the whole translation unit was hashed instead
     bool volatile_udf = false;  // the determinism lint (W0500) flagged it
 };
 
