@@ -1,7 +1,8 @@
-// fingerprint_udfs: one Clang -fsyntax-only run over the `use` headers and one over each .cpp the
-// build compiles, each indexing the definitions in the project's files (not system headers, not
-// rop's own): a token hash per function, class and namespace-scope variable, and what each
-// reaches. A UDF's fingerprint is the closure over that index, across files.
+// fingerprint_udfs: one Clang -fsyntax-only run over each .cpp the build compiles and one over
+// the `use` headers none of them includes, each indexing the definitions in the project's files
+// (not system headers, not rop's own): a token hash per function, class and namespace-scope
+// variable, and what each reaches. A UDF's fingerprint is the closure over that index, across
+// files.
 //
 // Tokens, not text: the raw lexer drops comments and whitespace, so reformatting changes no
 // hash, while every identifier counts (a renamed local variable is a change; nothing cheaper
@@ -85,6 +86,7 @@ struct Index {
     std::map<std::string, std::string> declared;  // key -> "name (declared at loc)"
     std::vector<std::string> tu_hashes;           // every project file's tokens, per TU
     std::vector<std::string> tu_names;            // the file each TU was read for
+    std::set<std::string> files_read;             // every project file a TU read, absolute
     std::vector<std::string> errors;              // TUs Clang could not read
 };
 
@@ -164,6 +166,7 @@ class Reader {
             std::optional<StringRef> buffer = sm_.getBufferDataOrNone(file);
             if (!buffer) continue;
             const SourceLocation start = sm_.getLocForStartOfFile(file);
+            index_.files_read.insert(path_of(file));
             files[shown_path(file)] =
                 tokens(SourceRange(start, start.getLocWithOffset(buffer->size())));
         }
@@ -498,20 +501,21 @@ std::map<std::string, sema::CodeFingerprint> fingerprint_udfs(const std::vector<
     if (!request.base_dir.empty()) request.base_dir = fingerprint::absolute(request.base_dir);
 
     fingerprint::Index index;
+    // The .cpp files first: a `use` header one of them includes is read there, and the headers
+    // left (header-only UDFs) in one more translation unit. Each Clang run costs about as much as
+    // parsing the standard headers, so that is the pass's time.
+    auto read = [&](const std::string& name, const std::string& text) {
+        index.tu_names.push_back(name);
+        index.tu_hashes.emplace_back();
+        fingerprint::read_tu(request, name, text, index.tu_names.size() - 1, index);
+    };
+    for (const std::string& source : request.sources) read(fingerprint::absolute(source), "");
     std::string headers_text;
     for (const std::string& header : request.headers) {
-        headers_text += "#include \"" + fingerprint::absolute(header) + "\"\n";
+        const std::string path = fingerprint::absolute(header);
+        if (index.files_read.count(path) == 0) headers_text += "#include \"" + path + "\"\n";
     }
-    std::vector<std::pair<std::string, std::string>> tus;  // name, in-memory text
-    if (!headers_text.empty()) tus.emplace_back(fingerprint::kHeadersFile, headers_text);
-    for (const std::string& source : request.sources) {
-        tus.emplace_back(fingerprint::absolute(source), "");
-    }
-    index.tu_hashes.resize(tus.size());
-    for (const auto& tu : tus) index.tu_names.push_back(tu.first);
-    for (std::size_t i = 0; i < tus.size(); ++i) {
-        fingerprint::read_tu(request, tus[i].first, tus[i].second, i, index);
-    }
+    if (!headers_text.empty()) read(fingerprint::kHeadersFile, headers_text);
 
     const std::string flags = result_flags(request.flags);
     std::map<std::string, sema::CodeFingerprint> out;
