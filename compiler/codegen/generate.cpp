@@ -660,6 +660,10 @@ class Generator {
             if (needs_actor(call) && table.empty())
                 factory = ".factory = rop::gen::make_actor<" + class_names_.at(call.id) + ">";
             fields.push_back(leaf(factory));
+            // Every CallSpec says it (a Call without a UDF: empty), so that none is left out.
+            fields.push_back(call.binding && call.binding->code
+                                 ? code_expression(*call.binding->code)
+                                 : leaf(".code = {}"));
             std::vector<Expr> arguments = {list("{", std::move(fields), "}")};
             if (!op_text(call).empty() || !table.empty())
                 arguments.push_back(leaf(cpp_string_literal(op_text(call))));
@@ -673,6 +677,26 @@ class Generator {
             emit("call.tmpl",
                  {wrapped_var("arguments", list("", std::move(arguments), ""), kAfterArguments)});
         }
+    }
+
+    // The Call's code fingerprint, for the result store (rop::runtime::CodeFingerprint).
+    static Expr code_expression(const sema::CodeFingerprint& code) {
+        std::vector<Expr> functions;
+        for (const sema::CodeFunction& function : code.functions) {
+            functions.push_back(list("{",
+                                     {leaf(cpp_string_literal(function.name)),
+                                      leaf(cpp_string_literal(function.location)),
+                                      leaf(cpp_string_literal(function.hash))},
+                                     "}"));
+        }
+        std::vector<Expr> fields = {
+            leaf(".digest = " + cpp_string_literal(code.digest)),
+            list(".functions = {", std::move(functions), "}"),
+            leaf(".flags = " + cpp_string_literal(code.flags)),
+            leaf(".fallback = " + cpp_string_literal(code.fallback)),
+            leaf(std::string(".volatile_udf = ") + (code.volatile_udf ? "true" : "false")),
+        };
+        return list(".code = {", std::move(fields), "}");
     }
 
     // A Call without a UDF of its own runs with the defaults (one actor, batch 1).

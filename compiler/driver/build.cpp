@@ -17,6 +17,7 @@
 #include "driver/compile.h"
 #include "driver/cxx_errors.h"
 #include "driver/driver.h"
+#include "driver/fingerprint.h"
 #include "driver/front.h"
 #include "driver/hash.h"
 #include "driver/link.h"
@@ -271,6 +272,18 @@ class Builder {
         // -Werror: a warning stops the build like an error.
         if (front.has_errors || !front.bound) return kErrors;
         const bind::BoundProgram& bound = *front.bound;
+        const std::vector<std::string> user_files =
+            pipeline_sources(*front.program, bound, options_.rop_path, options_.front.include_dirs,
+                             options_.sources);
+        FingerprintInputs fingerprint;
+        fingerprint.rop_path = options_.rop_path;
+        fingerprint.sources = user_files;
+        fingerprint.include_dirs = bound.include_dirs;
+        fingerprint.include_dirs.insert(fingerprint.include_dirs.end(),
+                                        options_.front.include_dirs.begin(),
+                                        options_.front.include_dirs.end());
+        fingerprint.flags = compile_flags();
+        attach_fingerprints(*front.program, bound, toolchain_, fingerprint);
         if (options_.emit == BuildEmit::Plan) {
             out_ << sema::plan_json(*front.program, sources);
             return kOk;
@@ -323,7 +336,7 @@ class Builder {
         context.sources = &sources;
         context.rop_id = *file;
         std::vector<CompileJob> jobs = {{gen_path.string(), &context, &pch_}};
-        for (const std::string& source : user_sources(*front.program, bound)) {
+        for (const std::string& source : user_files) {
             jobs.push_back({source, nullptr});
         }
         return compile_and_link(jobs, flags, bound);
@@ -356,32 +369,6 @@ class Builder {
         }
         if (failed) return kErrors;
         return link(bound, objects, object_keys, pipeline);
-    }
-
-    // Each `use "X.hpp"`'s sibling X.cpp (when it exists), then the --src files; each file once.
-    std::vector<std::string> user_sources(const sema::CheckedProgram& program,
-                                          const bind::BoundProgram& bound) const {
-        std::vector<std::string> out;
-        std::set<std::string> seen;
-        auto add = [&](const std::string& path) {
-            if (seen.insert(path).second) out.push_back(path);
-        };
-        std::vector<std::string> dirs = {
-            fs::path(absolute(options_.rop_path)).parent_path().string()};
-        for (const std::string& dir : bound.include_dirs) dirs.push_back(absolute(dir));
-        for (const std::string& dir : options_.front.include_dirs) dirs.push_back(absolute(dir));
-        for (const std::string& use : program.uses) {
-            for (const std::string& dir : dirs) {
-                const fs::path header = fs::path(dir) / use;
-                if (!fs::exists(header)) continue;
-                fs::path source = header;
-                source.replace_extension(".cpp");
-                if (fs::exists(source)) add(source.lexically_normal().string());
-                break;
-            }
-        }
-        for (const std::string& src : options_.sources) add(absolute(src));
-        return out;
     }
 
     // The binary, from the link cache (bin/) or linked now, copied to -o; the fast path's

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "driver/driver.h"
+#include "driver/fingerprint.h"
 #include "driver/front.h"
 #include "driver/toolchain.h"
 #include "frontend/dump.h"
@@ -100,6 +101,21 @@ int run_emit(const Request& request) {
     print_text(sources, checked.diagnostics, request.front.color);
     if (!checked.program || checked.has_errors) return kErrors;
     if (request.front.bind && !checked.bound) return kErrors;
+    if (checked.bound) {
+        // What `ropc build` would compile: the `use` headers' sibling .cpp files (emit has no
+        // --src), with build's flags at its default -O.
+        driver::FingerprintInputs fingerprint;
+        fingerprint.rop_path = request.files.front();
+        fingerprint.include_dirs = checked.bound->include_dirs;
+        fingerprint.include_dirs.insert(fingerprint.include_dirs.end(),
+                                        request.front.include_dirs.begin(),
+                                        request.front.include_dirs.end());
+        fingerprint.sources = driver::pipeline_sources(
+            *checked.program, *checked.bound, fingerprint.rop_path, request.front.include_dirs, {});
+        fingerprint.flags = {"-std=c++20"};
+        driver::attach_fingerprints(*checked.program, *checked.bound, driver::find_toolchain(),
+                                    fingerprint);
+    }
     std::cout << sema::plan_json(*checked.program, sources);
     return kClean;
 }

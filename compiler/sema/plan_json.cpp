@@ -62,15 +62,34 @@ json op_json(const std::optional<OpRef>& op) {
     return {{"name", op->name}, {"args", args}};
 }
 
+// What went into a Call's code fingerprint (docs/build.md, "Code fingerprints").
+json code_json(const std::optional<CodeFingerprint>& code) {
+    if (!code) return nullptr;
+    json functions = json::array();
+    for (const CodeFunction& function : code->functions) {
+        functions.push_back(
+            {{"name", function.name}, {"location", function.location}, {"hash", function.hash}});
+    }
+    return {{"digest", code->digest},
+            {"functions", functions},
+            {"flags", code->flags},
+            {"fallback", code->fallback.empty() ? json(nullptr) : json(code->fallback)},
+            {"volatile_udf", code->volatile_udf}};
+}
+
 json binding_json(const std::optional<OpBinding>& binding) {
     if (!binding) return nullptr;
     // Filled by the front half after binding (driver/front.cpp); docs/build.md documents it.
     auto or_null = [](const std::string& text) {
         return text.empty() ? json(nullptr) : json(text);
     };
-    return {{"cpp_symbol", or_null(binding->cpp_symbol)}, {"udf_kind", or_null(binding->udf_kind)},
-            {"shape", or_null(binding->shape)},           {"batch", binding->batch},
-            {"input_types", binding->input_types},        {"output_types", binding->output_types}};
+    return {{"cpp_symbol", or_null(binding->cpp_symbol)},
+            {"udf_kind", or_null(binding->udf_kind)},
+            {"shape", or_null(binding->shape)},
+            {"batch", binding->batch},
+            {"input_types", binding->input_types},
+            {"output_types", binding->output_types},
+            {"code", code_json(binding->code)}};
 }
 
 json call_json(const Call& call, const SourceManager& sources) {

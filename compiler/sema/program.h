@@ -59,6 +59,21 @@ struct OpRef {
 
 // Seam for UDF binding: a later pass (Clang LibTooling over `use` headers and the stdlib) binds
 // each op name to a C++ signature. Sema leaves it empty.
+// What ropc hashed of a Call's UDF code (bind/code_fingerprint.h): the plan shows it and
+// codegen writes it into the CallSpec (rop::runtime::CodeFingerprint, the result store's key).
+struct CodeFunction {
+    std::string name;      // qualified: "wordcount::count_words"
+    std::string location;  // relative to the `.rop` file's folder: "udfs/wordcount.cpp:12"
+    std::string hash;      // hex XXH3-128 of its tokens
+};
+struct CodeFingerprint {
+    std::string digest;  // hex XXH3-128 of the functions, the flags and any fallback
+    std::vector<CodeFunction> functions;
+    std::string flags;          // the result-changing compile flags that went in
+    std::string fallback;       // non-empty: why whole translation units were hashed too
+    bool volatile_udf = false;  // the nondeterminism lint (W0500) found something in it
+};
+
 struct OpBinding {
     std::string cpp_symbol;                // e.g. "rop::std_ocr::tesseract"
     std::vector<std::string> input_types;  // C++ parameter types, one per input
@@ -66,6 +81,7 @@ struct OpBinding {
     std::string udf_kind;  // "function" or "class"; empty without a UDF (broadcast, plain reduce)
     std::string shape;     // how it is called: "element_map", "batch_map", ... (docs/build.md)
     bool batch = false;    // one call per batch (spans in, a vector out), not one per item
+    std::optional<CodeFingerprint> code;  // `ropc build` and `ropc emit plan`, Calls with a UDF
 };
 
 struct Call {

@@ -4,7 +4,9 @@
 # `ropc build X.rop --emit=cpp` prints for every example pipeline (examples/*/X.rop, run from the
 # example's folder) equals tests/codegen/goldens/X.cpp. It is regenerated into WORK_DIR and
 # diffed; a missing, changed or stale golden fails. Every golden line stays under 100 columns and
-# wordcount's generated C++ under 200 lines (issue 11: generated code stays thin).
+# wordcount's generated C++ under 200 lines (issue 11: generated code stays thin), not counting
+# each Call's code fingerprint (issue 29: from `.code = {` to its `.volatile_udf`), which is data
+# that grows with the UDFs' helpers, not code.
 # With ROP_UPDATE_GOLDENS=1 the goldens are rewritten instead (tests/codegen/update_goldens.sh).
 set -uo pipefail
 ropc=$1 src=$2 work=$3
@@ -67,9 +69,10 @@ for golden in "$goldens"/*.cpp; do
     }
 done
 if [ -f "$goldens/wordcount.cpp" ]; then
-    lines=$(wc -l <"$goldens/wordcount.cpp")
+    lines=$(awk '/\.code = \{/ { data = 1 } !data { n++ } /\.volatile_udf = / { data = 0 } END { print n }' \
+        "$goldens/wordcount.cpp")
     [ "$lines" -lt 200 ] || {
-        echo "FAIL: wordcount's generated C++ has $lines lines (want under 200)"
+        echo "FAIL: wordcount's generated C++ has $lines lines besides its code fingerprints (want under 200)"
         fail=1
     }
 fi

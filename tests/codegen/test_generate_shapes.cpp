@@ -216,11 +216,11 @@ TEST_CASE("every shape compiles, within the column limit, options written once",
     CHECK(code.code.find("if (!grain.failed(result)) {\n"
                          "            grain.keep(static_cast<bool>((*result)));") !=
           std::string::npos);
-    // Broadcast runs no code: an empty factory, no UDF name.
+    // Broadcast runs no code: an empty factory, no code fingerprint, no UDF name.
     const std::size_t hint = code.code.find(".name = \"hint\"");
     REQUIRE(hint != std::string::npos);
     const std::string hint_call = code.code.substr(hint, code.code.find(';', hint) - hint);
-    CHECK(hint_call.ends_with(".factory = {}})"));
+    CHECK(hint_call.ends_with(".factory = {}, .code = {}})"));
     CHECK(hint_call.find("CallKind::Broadcast") != std::string::npos);
     // The long call wraps, and each of its continuation lines maps back to `long`'s line.
     const std::string directive = "#line " + std::to_string(kLongLine) + " \"shapes.rop\"";

@@ -106,12 +106,12 @@ TEST_CASE("call arguments: bad values and names are usage errors", "[runtime][cl
         {"m.probes=x", "--set: unknown option or argument 'probes'; did you mean 'probe'?"},
         {"m.colour=x",
          "--set: unknown option or argument 'colour' (options: batch, actors, retries, "
-         "infra_retries, recovery, timeout, batching, on_failure, memory_mb; arguments: "
+         "infra_retries, recovery, timeout, batching, on_failure, memory_mb, cache; arguments: "
          "base_url, max_tokens, temperature, probe, api_key_env, level, retries)"},
         // A Call without arguments keeps the options-only message.
         {"split.base_url=x",
          "--set: unknown option 'base_url' (options: batch, actors, retries, infra_retries, "
-         "recovery, timeout, batching, on_failure, memory_mb)"},
+         "recovery, timeout, batching, on_failure, memory_mb, cache)"},
     };
     for (const auto& [set, message] : cases) {
         INFO(set);

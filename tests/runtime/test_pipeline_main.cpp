@@ -211,7 +211,7 @@ TEST_CASE("pipeline_main: --set validation table", "[runtime][cli]") {
         {"m.bach=2", "--set: unknown option 'bach'; did you mean 'batch'?"},
         {"m.colour=2",
          "--set: unknown option 'colour' (options: batch, actors, retries, infra_retries, "
-         "recovery, timeout, batching, on_failure, memory_mb)"},
+         "recovery, timeout, batching, on_failure, memory_mb, cache)"},
         {"m.memory_mb=512",
          "--set m.memory_mb: only a Call with isolation process runs in a worker process whose "
          "memory can be limited; 'm' runs in threads"},

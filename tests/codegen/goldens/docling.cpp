@@ -286,10 +286,18 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_12 = pipeline.port("summary", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
+                   .factory = rop::gen::make_actor<Call_docs>,
+                   .code = {.digest = "59d2c9b6ea72ebc173ebe14024342cb0",
+                            .functions = {{"rop::stdlib::pdf::open", "rop/stdlib/pdf.h:26",
+                                           "c262c5d0414ea2a1a4726a777f36530e"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
+                   .factory = rop::gen::make_actor<Call_pages>,
+                   .code = {.digest = "1b858982dc0961cf87a66d7e1979e9ed",
+                            .functions = {{"rop::stdlib::pdf::pages", "rop/stdlib/pdf.h:64",
+                                           "6e55da0391c56d2b8bdba7f8a9805d08"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.pages");
     // The arguments of images that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
@@ -297,8 +305,12 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "images", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {}},
-                  "std.pdf.Render", rop::gen::bind_arguments<Call_images>, rop_arguments_3);
+                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {},
+                   .code = {.digest = "1e90852a2ad622381813bdfd1731bde9",
+                            .functions = {{"rop::stdlib::pdf::Render", "rop/stdlib/pdf.h:78",
+                                           "6fc760b89f99cb13928d19dbeb09f768"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.Render",
+                  rop::gen::bind_arguments<Call_images>, rop_arguments_3);
     // The arguments of regions that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_4 = {
@@ -307,14 +319,23 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "regions", .kind = rop::runtime::CallKind::Expand,
                    .domain = rop_domain_1, .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
-                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {}},
-                  "std.layout.Regions", rop::gen::bind_arguments<Call_regions>, rop_arguments_4);
+                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {},
+                   .code = {.digest = "48754deb0772f586606eb900f5efcf48",
+                            .functions = {{"rop::stdlib::layout::Regions",
+                                           "rop/stdlib/layout.h:27",
+                                           "d085edd6434b4ef42f0a145d2034e0a9"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.layout.Regions",
+                  rop::gen::bind_arguments<Call_regions>, rop_arguments_4);
     pipeline.call({.name = "meta", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_1}}, .outputs = {rop_port_5},
-                   .options = {}, .factory = {}});
+                   .options = {}, .factory = {}, .code = {}});
     pipeline.call({.name = "tagged", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_4}, {rop_port_5}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = rop::gen::make_actor<Call_tagged>}, "std.layout.tag");
+                   .factory = rop::gen::make_actor<Call_tagged>,
+                   .code = {.digest = "4da49b365e82ab98d67dffed0ed47d74",
+                            .functions = {{"rop::stdlib::layout::tag", "rop/stdlib/layout.h:49",
+                                           "8f438ed0df41c31f22698b7a75e34e0f"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.layout.tag");
     // The arguments of read that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_7 = {
@@ -324,24 +345,50 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "read", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}}, .outputs = {rop_port_7},
                    .options = rop::vocab::options_with({{"batch", 16}, {"actors", 2}}),
-                   .factory = {}}, "std.ocr.RegionText", rop::gen::bind_arguments<Call_read>,
-                  rop_arguments_7);
+                   .factory = {},
+                   .code = {.digest = "d7631e463f0c241a401103ac75e161ac",
+                            .functions = {{"rop::stdlib::ocr::RegionText", "rop/stdlib/ocr.h:52",
+                                           "e5ec5e44fcabd8afb5ed53734be32a9f"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.ocr.RegionText",
+                  rop::gen::bind_arguments<Call_read>, rop_arguments_7);
     pipeline.call({.name = "kept", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
                    .inputs = {{rop_port_7}}, .outputs = {rop_port_8}, .options = {},
-                   .factory = rop::gen::make_actor<Call_kept>}, "std.ocr.has_text");
+                   .factory = rop::gen::make_actor<Call_kept>,
+                   .code = {.digest = "e25b69b55acda31fb39e986a0c60fef2",
+                            .functions = {{"rop::stdlib::ocr::has_text", "rop/stdlib/ocr.h:70",
+                                           "918ee041719fefdc823d80ad3b82a242"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.ocr.has_text");
     pipeline.call({.name = "per_page", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_1, .inputs = {{rop_port_8}}, .outputs = {rop_port_9},
-                   .options = {}, .factory = rop::gen::make_actor<Call_per_page>},
-                  "std.assemble.page");
+                   .options = {}, .factory = rop::gen::make_actor<Call_per_page>,
+                   .code = {.digest = "ad1bd1a201f9dd8adb6a3dfaec4e0268",
+                            .functions = {{"rop::stdlib::assemble::page",
+                                           "rop/stdlib/assemble.h:32",
+                                           "65728acc8339c33b8aafd21d62d14227"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_9}}, .outputs = {rop_port_10}, .options = {},
-                   .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
+                   .factory = rop::gen::make_actor<Call_md>,
+                   .code = {.digest = "9f2db96cb2b166299133b1f95ae38a58",
+                            .functions = {{"rop::stdlib::assemble::markdown",
+                                           "rop/stdlib/assemble.h:41",
+                                           "4f6cadcb38acf6eae22bfbab94128d01"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_9}}, .outputs = {rop_port_11}, .options = {},
-                   .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
+                   .factory = rop::gen::make_actor<Call_list>,
+                   .code = {.digest = "56a33cb37d1a909c6f66804d8d5629ed",
+                            .functions = {{"rop::stdlib::assemble::content_list",
+                                           "rop/stdlib/assemble.h:59",
+                                           "27a33f7aa8367ca4b1312190f8db9f5e"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.content_list");
     pipeline.call({.name = "summary", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}, {rop_port_10}}, .outputs = {rop_port_12},
-                   .options = {}, .factory = rop::gen::make_actor<Call_summary>},
+                   .options = {}, .factory = rop::gen::make_actor<Call_summary>,
+                   .code = {.digest = "baf8d353c5d84ed513943ff0f2dde535",
+                            .functions = {{"docling::summary", "docling.hpp:12",
+                                           "20e3157cbe7dbe405e656b57b4dff505"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
                   "docling.summary");
     pipeline.source({
         .name = "files",
@@ -350,7 +397,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 354 "docling.generated.cpp"
+            #line 401 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -361,7 +408,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 365 "docling.generated.cpp"
+            #line 412 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -372,7 +419,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 25 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 376 "docling.generated.cpp"
+            #line 423 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -383,7 +430,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 387 "docling.generated.cpp"
+            #line 434 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

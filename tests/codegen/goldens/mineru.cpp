@@ -228,10 +228,18 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_7 = pipeline.port("list", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
+                   .factory = rop::gen::make_actor<Call_docs>,
+                   .code = {.digest = "59d2c9b6ea72ebc173ebe14024342cb0",
+                            .functions = {{"rop::stdlib::pdf::open", "rop/stdlib/pdf.h:26",
+                                           "c262c5d0414ea2a1a4726a777f36530e"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
+                   .factory = rop::gen::make_actor<Call_pages>,
+                   .code = {.digest = "1b858982dc0961cf87a66d7e1979e9ed",
+                            .functions = {{"rop::stdlib::pdf::pages", "rop/stdlib/pdf.h:64",
+                                           "6e55da0391c56d2b8bdba7f8a9805d08"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.pages");
     // The arguments of images that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
@@ -239,8 +247,12 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "images", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {}},
-                  "std.pdf.Render", rop::gen::bind_arguments<Call_images>, rop_arguments_3);
+                   .options = rop::vocab::options_with({{"actors", 2}}), .factory = {},
+                   .code = {.digest = "1e90852a2ad622381813bdfd1731bde9",
+                            .functions = {{"rop::stdlib::pdf::Render", "rop/stdlib/pdf.h:78",
+                                           "6fc760b89f99cb13928d19dbeb09f768"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.Render",
+                  rop::gen::bind_arguments<Call_images>, rop_arguments_3);
     // The arguments of ocr that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_4 = {
@@ -250,17 +262,36 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "ocr", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
                    .options = rop::vocab::options_with({{"batch", 4}, {"actors", 2}}),
-                   .factory = {}}, "std.ocr.Tesseract", rop::gen::bind_arguments<Call_ocr>,
-                  rop_arguments_4);
+                   .factory = {},
+                   .code = {.digest = "c1a9a78cf871349574c1a667d72abecc",
+                            .functions = {{"rop::stdlib::ocr::Tesseract", "rop/stdlib/ocr.h:31",
+                                           "e6d785d6755662110b1361f4f591e5c4"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.ocr.Tesseract",
+                  rop::gen::bind_arguments<Call_ocr>, rop_arguments_4);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_4}, {rop_port_3}}, .outputs = {rop_port_5}, .options = {},
-                   .factory = rop::gen::make_actor<Call_content>}, "std.assemble.from_page");
+                   .factory = rop::gen::make_actor<Call_content>,
+                   .code = {.digest = "a9418000a349efe41bc24ebcf6e1f968",
+                            .functions = {{"rop::stdlib::assemble::from_page",
+                                           "rop/stdlib/assemble.h:28",
+                                           "272e3c45b1a95dc66dccf53e02a6166e"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.from_page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_5}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
+                   .factory = rop::gen::make_actor<Call_md>,
+                   .code = {.digest = "9f2db96cb2b166299133b1f95ae38a58",
+                            .functions = {{"rop::stdlib::assemble::markdown",
+                                           "rop/stdlib/assemble.h:41",
+                                           "4f6cadcb38acf6eae22bfbab94128d01"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_5}}, .outputs = {rop_port_7}, .options = {},
-                   .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
+                   .factory = rop::gen::make_actor<Call_list>,
+                   .code = {.digest = "56a33cb37d1a909c6f66804d8d5629ed",
+                            .functions = {{"rop::stdlib::assemble::content_list",
+                                           "rop/stdlib/assemble.h:59",
+                                           "27a33f7aa8367ca4b1312190f8db9f5e"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.content_list");
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -268,7 +299,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 13 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 272 "mineru.generated.cpp"
+            #line 303 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -279,7 +310,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 283 "mineru.generated.cpp"
+            #line 314 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -290,7 +321,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 27 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 294 "mineru.generated.cpp"
+            #line 325 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -220,10 +220,18 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_6 = pipeline.port("list", rop_domain_0);
     pipeline.call({.name = "docs", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_docs>}, "std.pdf.open");
+                   .factory = rop::gen::make_actor<Call_docs>,
+                   .code = {.digest = "59d2c9b6ea72ebc173ebe14024342cb0",
+                            .functions = {{"rop::stdlib::pdf::open", "rop/stdlib/pdf.h:26",
+                                           "c262c5d0414ea2a1a4726a777f36530e"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.open");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_pages>}, "std.pdf.pages");
+                   .factory = rop::gen::make_actor<Call_pages>,
+                   .code = {.digest = "1b858982dc0961cf87a66d7e1979e9ed",
+                            .functions = {{"rop::stdlib::pdf::pages", "rop/stdlib/pdf.h:64",
+                                           "6e55da0391c56d2b8bdba7f8a9805d08"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.pdf.pages");
     // The arguments of answers that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_3 = {
@@ -242,17 +250,37 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "answers", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3},
-                   .options = rop::vocab::options_with({{"batch", 16}}), .factory = {}},
-                  "std.model.ChatPages", rop::gen::bind_arguments<Call_answers>, rop_arguments_3);
+                   .options = rop::vocab::options_with({{"batch", 16}}), .factory = {},
+                   .code = {.digest = "efe56ac89159e30b2103b004824eba90",
+                            .functions = {{"rop::stdlib::model::ChatPages",
+                                           "rop/stdlib/model.h:92",
+                                           "ece1344355a1e58e7329deae53643c11"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.model.ChatPages",
+                  rop::gen::bind_arguments<Call_answers>, rop_arguments_3);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
-                   .factory = rop::gen::make_actor<Call_content>}, "std.model.page_content");
+                   .factory = rop::gen::make_actor<Call_content>,
+                   .code = {.digest = "019f6ace500c25e5a584e453e94389bb",
+                            .functions = {{"rop::stdlib::model::page_content",
+                                           "rop/stdlib/model.h:179",
+                                           "fe61fa8d838cf46081c0f0e645fd0c59"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.model.page_content");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
-                   .factory = rop::gen::make_actor<Call_md>}, "std.assemble.markdown");
+                   .factory = rop::gen::make_actor<Call_md>,
+                   .code = {.digest = "9f2db96cb2b166299133b1f95ae38a58",
+                            .functions = {{"rop::stdlib::assemble::markdown",
+                                           "rop/stdlib/assemble.h:41",
+                                           "4f6cadcb38acf6eae22bfbab94128d01"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = rop::gen::make_actor<Call_list>}, "std.assemble.content_list");
+                   .factory = rop::gen::make_actor<Call_list>,
+                   .code = {.digest = "56a33cb37d1a909c6f66804d8d5629ed",
+                            .functions = {{"rop::stdlib::assemble::content_list",
+                                           "rop/stdlib/assemble.h:59",
+                                           "27a33f7aa8367ca4b1312190f8db9f5e"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.assemble.content_list");
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -260,7 +288,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 264 "mineru_vlm.generated.cpp"
+            #line 292 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -271,7 +299,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 275 "mineru_vlm.generated.cpp"
+            #line 303 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -282,7 +310,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 286 "mineru_vlm.generated.cpp"
+            #line 314 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

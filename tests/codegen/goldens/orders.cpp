@@ -120,22 +120,57 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_6 = pipeline.port("row", rop_domain_0);
     pipeline.call({.name = "text", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_text>}, "std.text.read");
+                   .factory = rop::gen::make_actor<Call_text>,
+                   .code = {.digest = "e6b02c2bfd3eb734c5789d43195d260e",
+                            .functions = {{"rop::stdlib::text::read", "rop/stdlib/text.h:17",
+                                           "00fb86113d3ab96aa91777ed566b4eac"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.text.read");
     pipeline.call({.name = "lines", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_lines>}, "orders.lines");
+                   .factory = rop::gen::make_actor<Call_lines>,
+                   .code = {.digest = "e1ca3e6964adcfb40346b060db9bf3de",
+                            .functions = {{"orders::lines", "udfs/orders.cpp:22",
+                                           "2d5d9541b7da2102b479f4ca8f628d99"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "orders.lines");
     pipeline.call({.name = "priced", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {},
-                   .factory = rop::gen::make_actor<Call_priced>}, "orders.price");
+                   .factory = rop::gen::make_actor<Call_priced>,
+                   .code = {.digest = "9df7eb2ac489d22b8757df4200487eec",
+                            .functions = {{"orders::parse_number", "udfs/orders.cpp:9",
+                                           "7e823c08d5d46090c68f89b9c61e29bc"},
+                                          {"orders::price", "udfs/orders.cpp:37",
+                                           "65f6f48b6b6d145a47f533bf5a734fe9"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "orders.price");
     pipeline.call({.name = "checked", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}}, .outputs = {rop_port_4}, .options = {},
-                   .factory = rop::gen::make_actor<Call_checked>}, "orders.check_price");
+                   .factory = rop::gen::make_actor<Call_checked>,
+                   .code = {.digest = "3896a820fa765377ed2e1b08d77121a9",
+                            .functions = {{"orders::Priced", "udfs/orders.hpp:19",
+                                           "5839505db41a231a88d5d797711b54ed"},
+                                          {"orders::check_price", "udfs/orders.cpp:49",
+                                           "79e3fa14cb43b0c2f2a8721894663304"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "orders.check_price");
     pipeline.call({.name = "total", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
                    .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
-                   .factory = rop::gen::make_actor<Call_total>}, "orders.total");
+                   .factory = rop::gen::make_actor<Call_total>,
+                   .code = {.digest = "1fbb30e934b80af8c7ceda24761b54e7",
+                            .functions = {{"orders::Total", "udfs/orders.hpp:25",
+                                           "db6737f369843d721e5e8d51e6bde631"},
+                                          {"orders::total", "udfs/orders.cpp:57",
+                                           "c787e6d554adfb3c2e04e8d53a88e597"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "orders.total");
     pipeline.call({.name = "row", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}, {rop_port_5}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = rop::gen::make_actor<Call_row>}, "orders.to_json");
+                   .factory = rop::gen::make_actor<Call_row>,
+                   .code = {.digest = "4e42e6fdb515a0ee9b441a0d200127af",
+                            .functions = {{"orders::to_json", "udfs/orders.cpp:66",
+                                           "56b27d68fc51039886c7a6efc6ac4f2c"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "orders.to_json");
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -143,7 +178,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "orders.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 147 "orders.generated.cpp"
+            #line 182 "orders.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -154,7 +189,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "orders.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 158 "orders.generated.cpp"
+            #line 193 "orders.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

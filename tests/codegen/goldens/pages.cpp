@@ -86,18 +86,39 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_5 = pipeline.port("stats", rop_domain_0);
     pipeline.call({.name = "text", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_text>}, "std.text.read");
+                   .factory = rop::gen::make_actor<Call_text>,
+                   .code = {.digest = "e6b02c2bfd3eb734c5789d43195d260e",
+                            .functions = {{"rop::stdlib::text::read", "rop/stdlib/text.h:17",
+                                           "00fb86113d3ab96aa91777ed566b4eac"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.text.read");
     pipeline.call({.name = "pages", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_pages>}, "pages.split_pages");
+                   .factory = rop::gen::make_actor<Call_pages>,
+                   .code = {.digest = "608cb21cbcaa826b1ed8f7514928b0e2",
+                            .functions = {{"pages::split_pages", "udfs/pages.cpp:25",
+                                           "f197c0bed021ab6efdce21ab98bf005e"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "pages.split_pages");
     pipeline.call({.name = "read", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {},
-                   .factory = rop::gen::make_actor<Call_read>}, "pages.read_page");
+                   .factory = rop::gen::make_actor<Call_read>,
+                   .code = {.digest = "526a6e6a4eb22ab2d4f4698cea12db81",
+                            .functions = {{"pages::read_page", "udfs/pages.cpp:45",
+                                           "71c8c4c7afef2b5b328f138abd8671a8"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "pages.read_page");
     pipeline.call({.name = "doc,stats", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_3}},
                    .outputs = {rop_port_4, rop_port_5},
                    .options = rop::vocab::options_with({{"on_failure", "skip"}}),
-                   .factory = rop::gen::make_actor<Call_doc_stats>}, "pages.assemble");
+                   .factory = rop::gen::make_actor<Call_doc_stats>,
+                   .code = {.digest = "cdae431cdb37c726e46e9a0d05b78340",
+                            .functions = {{"pages::assemble", "udfs/pages.cpp:52",
+                                           "93b2692e748cbd96a52d2c03c4319a77"},
+                                          {"pages::json_string", "udfs/pages.cpp:8",
+                                           "51994a4071df90ced89a5fc201ebefb7"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "pages.assemble");
     pipeline.source({
         .name = "docs",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -105,7 +126,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "pages.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 109 "pages.generated.cpp"
+            #line 130 "pages.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -116,7 +137,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 120 "pages.generated.cpp"
+            #line 141 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -127,7 +148,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 17 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 131 "pages.generated.cpp"
+            #line 152 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

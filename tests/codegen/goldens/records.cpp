@@ -89,10 +89,21 @@ rop::runtime::PipelineDefinition make_pipeline() {
     pipeline.call({.name = "invoices", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1},
                    .options = rop::vocab::options_with({{"actors", 4}}),
-                   .factory = rop::gen::make_actor<Call_invoices>}, "shop.invoice");
+                   .factory = rop::gen::make_actor<Call_invoices>,
+                   .code = {.digest = "6ba428c41e8ed4f3193feacd1f11de49",
+                            .functions = {{"shop::Invoice", "udfs/shop.hpp:31",
+                                           "07192e08e68cff688b4acf8b213de786"},
+                                          {"shop::invoice", "udfs/shop.hpp:45",
+                                           "82358b5fcda332762f81233e57eba2de"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "shop.invoice");
     pipeline.call({.name = "shipped", .kind = rop::runtime::CallKind::Filter,
                    .domain = rop_domain_0, .inputs = {{rop_port_1}}, .outputs = {rop_port_2},
-                   .options = {}, .factory = rop::gen::make_actor<Call_shipped>},
+                   .options = {}, .factory = rop::gen::make_actor<Call_shipped>,
+                   .code = {.digest = "26c1c663a39170221b9c2dd243b18134",
+                            .functions = {{"shop::worth_shipping", "udfs/shop.hpp:65",
+                                           "aff98395a63e79689e278125500792c2"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
                   "shop.worth_shipping");
     pipeline.source({
         .name = "orders",
@@ -101,7 +112,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "records.rop"
             auto source = std::make_unique<::shop::OrderRows>(input);
-            #line 105 "records.generated.cpp"
+            #line 116 "records.generated.cpp"
             return rop::gen::adapt_source<shop::Order>(std::move(source));
         }});
     pipeline.sink({
@@ -112,7 +123,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 14 "records.rop"
             auto sink = std::make_shared<::shop::InvoiceOut>(output, true);
-            #line 116 "records.generated.cpp"
+            #line 127 "records.generated.cpp"
             return rop::gen::bind_sink<shop::Invoice>(std::move(sink));
         }});
     return pipeline.finish();

@@ -167,42 +167,92 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_10 = pipeline.port("json", rop_domain_0);
     pipeline.call({.name = "text", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_text>}, "std.text.read");
+                   .factory = rop::gen::make_actor<Call_text>,
+                   .code = {.digest = "e6b02c2bfd3eb734c5789d43195d260e",
+                            .functions = {{"rop::stdlib::text::read", "rop/stdlib/text.h:17",
+                                           "00fb86113d3ab96aa91777ed566b4eac"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.text.read");
     pipeline.call({.name = "title", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_title>}, "sections.title");
+                   .factory = rop::gen::make_actor<Call_title>,
+                   .code = {.digest = "63dec3067b5027fcce9531ebe7f2607d",
+                            .functions = {{"sections::title", "udfs/sections.cpp:33",
+                                           "d6c653ab01ac04cd8535c1d672669791"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "sections.title");
     pipeline.call({.name = "secs", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_3}, .options = {},
-                   .factory = rop::gen::make_actor<Call_secs>}, "sections.split_sections");
+                   .factory = rop::gen::make_actor<Call_secs>,
+                   .code = {.digest = "e874847429da6999eb054b283189a202",
+                            .functions = {{"sections::Section", "udfs/sections.hpp:15",
+                                           "604861fa71c8183018ae8ca623dbb2a6"},
+                                          {"sections::split_sections", "udfs/sections.cpp:42",
+                                           "7672e5e01f6d759120143b93e16bda27"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "sections.split_sections");
     pipeline.call({.name = "paras", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}}, .outputs = {rop_port_4}, .options = {},
-                   .factory = rop::gen::make_actor<Call_paras>}, "sections.split_paragraphs");
+                   .factory = rop::gen::make_actor<Call_paras>,
+                   .code = {.digest = "7e5be16001e25b3889df73a1bbabe985",
+                            .functions = {{"sections::split_paragraphs", "udfs/sections.cpp:64",
+                                           "9cd908eb5268ac896271feeb456a09fd"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "sections.split_paragraphs");
     pipeline.call({.name = "doc_title", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_2}}, .outputs = {rop_port_5},
-                   .options = {}, .factory = {}});
+                   .options = {}, .factory = {}, .code = {}});
     // The arguments of long that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
     const std::vector<rop::runtime::CallArgument> rop_arguments_6 = {
         rop::gen::argument<int>("words", "4"),
     };
     pipeline.call({.name = "long", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
-                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = {}}, "sections.Longer", rop::gen::bind_arguments<Call_long>,
-                  rop_arguments_6);
+                   .inputs = {{rop_port_4}}, .outputs = {rop_port_6}, .options = {}, .factory = {},
+                   .code = {.digest = "1dccb2c370a17a982544e5bf00248e58",
+                            .functions = {{"sections::Longer", "udfs/sections.hpp:49",
+                                           "ec56e30ff0c149e0219a5488abbc2ef6"},
+                                          {"sections::Longer::Longer", "udfs/sections.cpp:84",
+                                           "6f8b75e1200c4f55337440175891f4fe"},
+                                          {"sections::Longer::operator()", "udfs/sections.cpp:86",
+                                           "9f3dbe58ff577c2f1ceef2f0a64d6062"},
+                                          {"sections::count_words", "udfs/sections.cpp:8",
+                                           "ec01f946510d31f0acf8a2336d718c36"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "sections.Longer", rop::gen::bind_arguments<Call_long>, rop_arguments_6);
     pipeline.call({.name = "notes", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}, {rop_port_5}}, .outputs = {rop_port_7},
                    .options = rop::vocab::options_with({{"batch", 8}}),
-                   .factory = rop::gen::make_actor<Call_notes>}, "sections.note");
+                   .factory = rop::gen::make_actor<Call_notes>,
+                   .code = {.digest = "b9d87cd45be18abeafd61a9671adce19",
+                            .functions = {{"sections::count_words", "udfs/sections.cpp:8",
+                                           "ec01f946510d31f0acf8a2336d718c36"},
+                                          {"sections::note", "udfs/sections.cpp:90",
+                                           "416a52440acead033c55891368f0e1b9"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "sections.note");
     pipeline.call({.name = "per_sec", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_1, .inputs = {{rop_port_7}}, .outputs = {rop_port_8},
-                   .options = {}, .factory = rop::gen::make_actor<Call_per_sec>},
+                   .options = {}, .factory = rop::gen::make_actor<Call_per_sec>,
+                   .code = {.digest = "9babcf9a4ff31044bc616e5c4e7d0b9e",
+                            .functions = {{"sections::SectionSummary", "udfs/sections.hpp:30",
+                                           "b32d328c566bf68d94fd46d6acbcd9ec"},
+                                          {"sections::summarize", "udfs/sections.cpp:101",
+                                           "c6c1d18c63841ce08b3b1ef31644b6d2"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
                   "sections.summarize");
     pipeline.call({.name = "per_doc", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_8}}, .outputs = {rop_port_9},
-                   .options = {}, .factory = rop::gen::make_actor<Call_per_doc>});
+                   .options = {}, .factory = rop::gen::make_actor<Call_per_doc>, .code = {}});
     pipeline.call({.name = "json", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}, {rop_port_2}, {rop_port_9}}, .outputs = {rop_port_10},
-                   .options = {}, .factory = rop::gen::make_actor<Call_json>}, "sections.to_json");
+                   .options = {}, .factory = rop::gen::make_actor<Call_json>,
+                   .code = {.digest = "ad5abc4708c6a989a419cb1d1e000bb3",
+                            .functions = {{"sections::json_string", "udfs/sections.cpp:16",
+                                           "51994a4071df90ced89a5fc201ebefb7"},
+                                          {"sections::to_json", "udfs/sections.cpp:114",
+                                           "08b0b12ca94ab93c24205f38855e97e8"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "sections.to_json");
     pipeline.source({
         .name = "docs",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -210,7 +260,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "sections.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 214 "sections.generated.cpp"
+            #line 264 "sections.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -221,7 +271,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "sections.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 225 "sections.generated.cpp"
+            #line 275 "sections.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

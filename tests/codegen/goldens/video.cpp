@@ -243,48 +243,101 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_13 = pipeline.port("levels", rop_domain_0);
     pipeline.call({.name = "videos", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_videos>}, "std.video.open");
+                   .factory = rop::gen::make_actor<Call_videos>,
+                   .code = {.digest = "682482a6396c95a4da9fe79c32c2cc0e",
+                            .functions = {{"rop::stdlib::video::open", "rop/stdlib/video.h:113",
+                                           "1f57daf2c87e5a67a1513900e58eee28"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.open");
     pipeline.call({.name = "clips", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_clips>}, "std.video.clips");
+                   .factory = rop::gen::make_actor<Call_clips>,
+                   .code = {.digest = "41f2eab6f7d76580c8bae25131a787df",
+                            .functions = {{"rop::stdlib::video::clips", "rop/stdlib/video.h:122",
+                                           "dd18cb0e2b2c2a631217cc39b2245557"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.clips");
     pipeline.call({.name = "scored", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {},
-                   .factory = rop::gen::make_actor<Call_scored>}, "std.video.with_motion");
+                   .factory = rop::gen::make_actor<Call_scored>,
+                   .code = {.digest = "4672c3e9c50c971d27d35f99b06ca93c",
+                            .functions = {{"rop::stdlib::video::with_motion",
+                                           "rop/stdlib/video.h:145",
+                                           "6d143c9e4db2508ff0372b146bcb2a29"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.with_motion");
     pipeline.call({.name = "moving", .kind = rop::runtime::CallKind::Filter,
                    .domain = rop_domain_1, .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
-                   .options = {}, .factory = rop::gen::make_actor<Call_moving>},
-                  "std.video.moving");
+                   .options = {}, .factory = rop::gen::make_actor<Call_moving>,
+                   .code = {.digest = "709224d46a559932bbbb8f4f65389bc0",
+                            .functions = {{"rop::stdlib::video::moving", "rop/stdlib/video.h:148",
+                                           "1209f7418331f4b343a913a7d8ecd2ed"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.moving");
     pipeline.call({.name = "saved", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_4}}, .outputs = {rop_port_5}, .options = {},
-                   .factory = rop::gen::make_actor<Call_saved>}, "std.video.transcode");
+                   .factory = rop::gen::make_actor<Call_saved>,
+                   .code = {.digest = "01d16c5cb5dc493c3fd48f496bf32904",
+                            .functions = {{"rop::stdlib::video::transcode",
+                                           "rop/stdlib/video.h:138",
+                                           "4ed7122acd0cccef433eecb0c17a9e91"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.transcode");
     pipeline.call({.name = "frames", .kind = rop::runtime::CallKind::Expand,
                    .domain = rop_domain_1, .inputs = {{rop_port_4}}, .outputs = {rop_port_6},
-                   .options = {}, .factory = rop::gen::make_actor<Call_frames>},
-                  "std.video.frames");
+                   .options = {}, .factory = rop::gen::make_actor<Call_frames>,
+                   .code = {.digest = "72c7b4cda93c0585a54ebba36dfe7696",
+                            .functions = {{"rop::stdlib::video::frames", "rop/stdlib/video.h:128",
+                                           "e2b9c6a36b149daa403495b8fb4ad2e7"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.frames");
     pipeline.call({.name = "rated", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}}, .outputs = {rop_port_7}, .options = {},
-                   .factory = rop::gen::make_actor<Call_rated>}, "std.video.with_sharpness");
+                   .factory = rop::gen::make_actor<Call_rated>,
+                   .code = {.digest = "3e038e90f80e90278977865aa89f3acb",
+                            .functions = {{"rop::stdlib::video::with_sharpness",
+                                           "rop/stdlib/video.h:155",
+                                           "b2fefcf327bc1060f10c454cf05f4a63"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.with_sharpness");
     pipeline.call({.name = "sharp", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
                    .inputs = {{rop_port_7}}, .outputs = {rop_port_8}, .options = {},
-                   .factory = rop::gen::make_actor<Call_sharp>}, "std.video.sharp");
+                   .factory = rop::gen::make_actor<Call_sharp>,
+                   .code = {.digest = "0fc626627d2aeb5e9daeb4fb6d5d4acd",
+                            .functions = {{"rop::stdlib::video::sharp", "rop/stdlib/video.h:158",
+                                           "2442364ade84c0a0c4f079ed3c7fe25b"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.sharp");
     pipeline.call({.name = "stats", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_1,
                    .inputs = {{rop_port_8}}, .outputs = {rop_port_9}, .options = {},
-                   .factory = rop::gen::make_actor<Call_stats>}, "std.video.frame_stats");
+                   .factory = rop::gen::make_actor<Call_stats>,
+                   .code = {.digest = "300b08576a0b6fa29618a85db819b1f2",
+                            .functions = {{"rop::stdlib::video::frame_stats",
+                                           "rop/stdlib/video.h:161",
+                                           "1d7b43f68cbc68c99943ad5653028cc0"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.frame_stats");
     pipeline.call({.name = "records", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_4}, {rop_port_5}, {rop_port_9}}, .outputs = {rop_port_10},
-                   .options = {}, .factory = rop::gen::make_actor<Call_records>},
-                  "std.video.record");
+                   .options = {}, .factory = rop::gen::make_actor<Call_records>,
+                   .code = {.digest = "58003dc1630cd2f5ef3ea7dcafa934df",
+                            .functions = {{"rop::stdlib::video::record", "rop/stdlib/video.h:164",
+                                           "07de912c2acca7c68ab32abad3a9494c"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.record");
     pipeline.call({.name = "summary", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_10}}, .outputs = {rop_port_11},
-                   .options = {}, .factory = rop::gen::make_actor<Call_summary>},
-                  "std.video.video_json");
+                   .options = {}, .factory = rop::gen::make_actor<Call_summary>,
+                   .code = {.digest = "304d50aa4211c9e404f3d4a9709e7e9a",
+                            .functions = {{"rop::stdlib::video::video_json",
+                                           "rop/stdlib/video.h:180",
+                                           "771a07b612d69396e107814baa8e7167"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.video_json");
     pipeline.call({.name = "sound", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_4}}, .outputs = {rop_port_12}, .options = {},
-                   .factory = rop::gen::make_actor<Call_sound>}, "std.video.audio");
+                   .factory = rop::gen::make_actor<Call_sound>,
+                   .code = {.digest = "c2ddf6e07a06ecb3a37e3cec46cc61e5",
+                            .functions = {{"rop::stdlib::video::audio", "rop/stdlib/video.h:133",
+                                           "7c4c2ea0b8281a6ffd23fbe6a3cf0f4a"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.audio");
     pipeline.call({.name = "levels", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_12}}, .outputs = {rop_port_13},
-                   .options = {}, .factory = rop::gen::make_actor<Call_levels>},
-                  "std.video.audio_json");
+                   .options = {}, .factory = rop::gen::make_actor<Call_levels>,
+                   .code = {.digest = "0e2fdc32e32bcd754ad47fa6c135e0c4",
+                            .functions = {{"rop::stdlib::video::audio_json",
+                                           "rop/stdlib/video.h:184",
+                                           "b4a306a6c39fa451068a7102036ce9d0"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.video.audio_json");
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -292,7 +345,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "video.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 296 "video.generated.cpp"
+            #line 349 "video.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -303,7 +356,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 25 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 307 "video.generated.cpp"
+            #line 360 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -314,7 +367,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 318 "video.generated.cpp"
+            #line 371 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

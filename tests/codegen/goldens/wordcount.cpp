@@ -122,20 +122,45 @@ rop::runtime::PipelineDefinition make_pipeline() {
     const rop::runtime::PortId rop_port_6 = pipeline.port("report", rop_domain_0);
     pipeline.call({.name = "text", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}}, .outputs = {rop_port_1}, .options = {},
-                   .factory = rop::gen::make_actor<Call_text>}, "std.text.read");
+                   .factory = rop::gen::make_actor<Call_text>,
+                   .code = {.digest = "e6b02c2bfd3eb734c5789d43195d260e",
+                            .functions = {{"rop::stdlib::text::read", "rop/stdlib/text.h:17",
+                                           "00fb86113d3ab96aa91777ed566b4eac"}}, .flags = "",
+                            .fallback = "", .volatile_udf = false}}, "std.text.read");
     pipeline.call({.name = "lines", .kind = rop::runtime::CallKind::Expand, .domain = rop_domain_0,
                    .inputs = {{rop_port_1}}, .outputs = {rop_port_2}, .options = {},
-                   .factory = rop::gen::make_actor<Call_lines>}, "wordcount.split_lines");
+                   .factory = rop::gen::make_actor<Call_lines>,
+                   .code = {.digest = "392e356dc1588891ddbabb2f9197784c",
+                            .functions = {{"wordcount::split_lines", "udfs/wordcount.cpp:7",
+                                           "79224c3152852690b1fe7d552b5ee1ea"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "wordcount.split_lines");
     pipeline.call({.name = "kept", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_1,
                    .inputs = {{rop_port_2}}, .outputs = {rop_port_3}, .options = {},
-                   .factory = rop::gen::make_actor<Call_kept>}, "wordcount.not_blank");
+                   .factory = rop::gen::make_actor<Call_kept>,
+                   .code = {.digest = "906312bb826a38f0783489e01ee45224",
+                            .functions = {{"wordcount::not_blank", "udfs/wordcount.cpp:16",
+                                           "c82538f977c0ad0587fbaaced8782bb7"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "wordcount.not_blank");
     pipeline.call({.name = "words", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}}, .outputs = {rop_port_4},
                    .options = rop::vocab::options_with({{"batch", 16}}),
-                   .factory = rop::gen::make_actor<Call_words>}, "wordcount.count_words");
+                   .factory = rop::gen::make_actor<Call_words>,
+                   .code = {.digest = "31aa8b8ae49e62d11c7ca863e1f8637f",
+                            .functions = {{"wordcount::count_words", "udfs/wordcount.cpp:20",
+                                           "1e9de30754d110a69403669bafee9628"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "wordcount.count_words");
     pipeline.call({.name = "totals", .kind = rop::runtime::CallKind::Reduce,
                    .domain = rop_domain_0, .inputs = {{rop_port_4}}, .outputs = {rop_port_5},
-                   .options = {}, .factory = rop::gen::make_actor<Call_totals>},
+                   .options = {}, .factory = rop::gen::make_actor<Call_totals>,
+                   .code = {.digest = "af757499e41259a39a6bf8636030d0c1",
+                            .functions = {{"wordcount::Total", "udfs/wordcount.hpp:20",
+                                           "a9b1ed63fc86d42ed635955dc58eb1e4"},
+                                          {"wordcount::total", "udfs/wordcount.cpp:33",
+                                           "5f0f7a985a5005297da60cf3c6f7f526"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
                   "wordcount.total");
     // The arguments of report that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
@@ -144,8 +169,17 @@ rop::runtime::PipelineDefinition make_pipeline() {
     };
     pipeline.call({.name = "report", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
                    .inputs = {{rop_port_0}, {rop_port_5}}, .outputs = {rop_port_6}, .options = {},
-                   .factory = {}}, "wordcount.Report", rop::gen::bind_arguments<Call_report>,
-                  rop_arguments_6);
+                   .factory = {},
+                   .code = {.digest = "b490c7270cc2cb2b71ab3e4ba5e26064",
+                            .functions = {{"wordcount::Report", "udfs/wordcount.hpp:39",
+                                           "586f0a5fed65cde29bd5da745728c6c9"},
+                                          {"wordcount::Report::Report", "udfs/wordcount.cpp:47",
+                                           "57c9f5042a0985ddaa52e93371260655"},
+                                          {"wordcount::Report::operator()",
+                                           "udfs/wordcount.cpp:49",
+                                           "b1ff48221a86cb1dd13122536f7a5d37"}},
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
+                  "wordcount.Report", rop::gen::bind_arguments<Call_report>, rop_arguments_6);
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -153,7 +187,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "wordcount.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 157 "wordcount.generated.cpp"
+            #line 191 "wordcount.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -164,7 +198,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "wordcount.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 168 "wordcount.generated.cpp"
+            #line 202 "wordcount.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     return pipeline.finish();
