@@ -198,16 +198,18 @@ class Generator {
 
     // --- codecs -------------------------------------------------------------------------------
 
-    // The codecs of the structs that cross a process boundary (`isolation process`), after the
-    // headers that declare them and before anything uses them: field by field, in declaration
-    // order (rop::FieldsCodec, rop/codec.h). Nothing at all without such a Call.
+    // The codecs of the structs every Call passes (those that have one: public fields with
+    // codecs), after the headers that declare them and before anything uses them: field by
+    // field, in declaration order (rop::FieldsCodec, rop/codec.h). An item crosses a process
+    // boundary with them (`isolation process`, --mpi), and the result store (--cache) keys and
+    // keeps items by their bytes, so every pipeline gets them, not only those that cross.
     void emit_codecs() {
         const std::vector<const bind::TypeCodec*> codecs =
-            bind::codecs_to_generate(bound_, options_.every_call_crosses);
+            bind::codecs_to_generate(bound_, /*every_call=*/true);
         if (codecs.empty()) return;
         printer_.print(
-            "\n// How the structs that cross a process boundary (isolation process) become "
-            "bytes and back.\n");
+            "\n// How the structs the Calls pass become bytes and back: across processes and\n"
+            "// ranks, and into the result store.\n");
         for (const bind::TypeCodec* codec : codecs) {
             std::vector<Expr> args{leaf(codec->name)};
             for (const std::string& field : codec->fields) {
@@ -664,6 +666,12 @@ class Generator {
             fields.push_back(call.binding && call.binding->code
                                  ? code_expression(*call.binding->code)
                                  : leaf(".code = {}"));
+            // What a class UDF says about itself for the store's keys (its static
+            // cache_identity(): a library's version, a model's name; nothing without one).
+            if (needs_actor(call) && bound_.calls[call.id].binding.is_class) {
+                fields.push_back(
+                    leaf(".identity = rop::gen::identity_of<" + class_names_.at(call.id) + ">"));
+            }
             std::vector<Expr> arguments = {list("{", std::move(fields), "}")};
             if (!op_text(call).empty() || !table.empty())
                 arguments.push_back(leaf(cpp_string_literal(op_text(call))));

@@ -25,9 +25,6 @@ struct GenerateOptions {
     // The run report's rop_hash (PipelineDefinition::rop_hash): ropc build stamps
     // "sha256:<hex>" of the `.rop` text; empty: not set (the report says null).
     std::string rop_hash;
-    // ropc build --mpi: every Call's items cross between ranks, so every crossing struct gets
-    // its codec (not only those of `isolation process` Calls).
-    bool every_call_crosses = false;
 };
 
 // A stretch of generated lines that belongs to one `.rop` statement: for mapping a C++ error in

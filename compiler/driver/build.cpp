@@ -295,7 +295,6 @@ class Builder {
         gen_options.cpp_file = generated_name;
         gen_options.rop_file = options_.rop_path;
         gen_options.version = std::string("built by ropc ") + ROP_VERSION;
-        gen_options.every_call_crosses = options_.front.mpi;
         gen_options.rop_hash = rop_sha256(sources.text(*file));
         codegen::GeneratedCode generated = codegen::generate(bound, sources, gen_options);
 

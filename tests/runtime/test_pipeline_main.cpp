@@ -318,12 +318,14 @@ TEST_CASE("pipeline_main: --help lists sources, sinks, Calls and flags", "[runti
     CHECK_THAT(help, ContainsSubstring(
                          "Calls (--set CALL.OPTION=VALUE):\n"
                          "  split  expand  split_pages  batch 8 actors 1 retries 0 "
-                         "infra_retries 3 recovery isolate_tail timeout none batching any_parent\n"
+                         "infra_retries 3 recovery isolate_tail timeout none batching any_parent "
+                         "cache auto\n"
                          "  m      map     double_page  batch 4 actors 2 retries 0 "
-                         "infra_retries 3 recovery isolate_tail timeout 30s batching any_parent\n"
+                         "infra_retries 3 recovery isolate_tail timeout 30s batching any_parent "
+                         "cache auto\n"
                          "  sum    reduce  sum_pages    batch 4 actors 1 retries 0 "
                          "infra_retries 3 recovery isolate_tail timeout none batching any_parent "
-                         "on_failure suppress\n"));
+                         "on_failure suppress cache auto\n"));
     for (const char* flag :
          {"--input [NAME=]PATH",
           "--output [NAME=]PATH",

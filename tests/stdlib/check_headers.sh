@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Keeps the stdlib module headers slim (INTERFACES A): each includes only standard headers,
-# <rop/udf.h>, <rop/stdlib/types.h> and the record templates (<rop/records.h>, <rop/fields.h>:
-# standard headers only), and carries one `// rop-link:` line in its first 40
-# lines whose first token is its own library.
+# <rop/udf.h>, <rop/stdlib/types.h>, <rop/content_key.h> and the record templates
+# (<rop/records.h>, <rop/fields.h>: standard headers only), and carries one `// rop-link:` line
+# in its first 40 lines whose first token is its own library.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail=0
@@ -11,7 +11,7 @@ for header in "$root"/stdlib/include/rop/stdlib/*.h; do
     rel=${header#"$root"/}
     bad=$(grep -nE '^\s*#\s*include' "$header" |
         grep -vE '#\s*include\s*<[a-z_]+>' |
-        grep -vE '#\s*include\s*<rop/(udf|stdlib/types|records|fields)\.h>')
+        grep -vE '#\s*include\s*<rop/(udf|stdlib/types|content_key|records|fields)\.h>')
     if [ -n "$bad" ]; then
         echo "$rel: includes more than standard headers and rop types:"
         echo "$bad"

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -49,6 +50,26 @@ void single_threaded_openmp() {
     static const SetLevels set_max_active_levels =
         reinterpret_cast<SetLevels>(::dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
     if (set_max_active_levels) set_max_active_levels(0);
+}
+
+std::string Tesseract::cache_identity() {
+    std::string id = std::string("tesseract ") + tesseract::TessBaseAPI::Version();
+    // Where Tesseract looks without a datapath: $TESSDATA_PREFIX, else Debian's folder.
+    const char* prefix = std::getenv("TESSDATA_PREFIX");
+    std::error_code error;
+    std::vector<std::string> files;
+    const std::filesystem::path dir =
+        prefix && *prefix ? std::filesystem::path(prefix) : "/usr/share/tesseract-ocr/5/tessdata";
+    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+        if (entry.path().extension() != ".traineddata") continue;
+        const auto time = std::filesystem::last_write_time(entry.path(), error);
+        files.push_back(entry.path().filename().string() + ":" +
+                        std::to_string(entry.file_size(error)) + ":" +
+                        std::to_string(time.time_since_epoch().count()));
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) id += " " + f;
+    return id;
 }
 
 Tesseract::Engine::Engine(const std::string& lang, Segmentation mode, const std::string& datapath) {

@@ -13,6 +13,129 @@
 #include "rop/stdlib/ocr.h"
 #include "rop/stdlib/assemble.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::Document> : rop::FieldsCodec<rop::stdlib::Document,
+                                                            &rop::stdlib::Document::path,
+                                                            &rop::stdlib::Document::name,
+                                                            &rop::stdlib::Document::page_count,
+                                                            &rop::stdlib::Document::title,
+                                                            &rop::stdlib::Document::author,
+                                                            &rop::stdlib::Document::subject,
+                                                            &rop::stdlib::Document::keywords,
+                                                            &rop::stdlib::Document::creator,
+                                                            &rop::stdlib::Document::producer,
+                                                            &rop::stdlib::Document::info,
+                                                            &rop::stdlib::Document::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::Image> : rop::FieldsCodec<rop::stdlib::Image,
+                                                         &rop::stdlib::Image::width,
+                                                         &rop::stdlib::Image::height,
+                                                         &rop::stdlib::Image::channels,
+                                                         &rop::stdlib::Image::pixels> {};
+template <>
+struct rop::Codec<rop::stdlib::BBox> : rop::FieldsCodec<rop::stdlib::BBox, &rop::stdlib::BBox::x0,
+                                                        &rop::stdlib::BBox::y0,
+                                                        &rop::stdlib::BBox::x1,
+                                                        &rop::stdlib::BBox::y1> {};
+template <>
+struct rop::Codec<rop::stdlib::Word> : rop::FieldsCodec<rop::stdlib::Word,
+                                                        &rop::stdlib::Word::text,
+                                                        &rop::stdlib::Word::bbox,
+                                                        &rop::stdlib::Word::confidence,
+                                                        &rop::stdlib::Word::font_size,
+                                                        &rop::stdlib::Word::font> {};
+template <>
+struct rop::Codec<rop::stdlib::Line> : rop::FieldsCodec<rop::stdlib::Line,
+                                                        &rop::stdlib::Line::text,
+                                                        &rop::stdlib::Line::bbox,
+                                                        &rop::stdlib::Line::confidence,
+                                                        &rop::stdlib::Line::baseline,
+                                                        &rop::stdlib::Line::block,
+                                                        &rop::stdlib::Line::paragraph,
+                                                        &rop::stdlib::Line::font_size> {};
+template <>
+struct rop::Codec<rop::stdlib::OutlineEntry> : rop::FieldsCodec<
+    rop::stdlib::OutlineEntry, &rop::stdlib::OutlineEntry::title,
+    &rop::stdlib::OutlineEntry::level> {};
+template <>
+struct rop::Codec<rop::stdlib::Page> : rop::FieldsCodec<rop::stdlib::Page,
+                                                        &rop::stdlib::Page::doc_path,
+                                                        &rop::stdlib::Page::doc_name,
+                                                        &rop::stdlib::Page::index,
+                                                        &rop::stdlib::Page::page_count,
+                                                        &rop::stdlib::Page::width,
+                                                        &rop::stdlib::Page::height,
+                                                        &rop::stdlib::Page::dpi,
+                                                        &rop::stdlib::Page::image,
+                                                        &rop::stdlib::Page::text,
+                                                        &rop::stdlib::Page::words,
+                                                        &rop::stdlib::Page::lines,
+                                                        &rop::stdlib::Page::text_source,
+                                                        &rop::stdlib::Page::text_check,
+                                                        &rop::stdlib::Page::outline,
+                                                        &rop::stdlib::Page::image_needed,
+                                                        &rop::stdlib::Page::image_channels,
+                                                        &rop::stdlib::Page::pending_text> {};
+template <>
+struct rop::Codec<rop::stdlib::TableCell> : rop::FieldsCodec<rop::stdlib::TableCell,
+                                                             &rop::stdlib::TableCell::row,
+                                                             &rop::stdlib::TableCell::col,
+                                                             &rop::stdlib::TableCell::bbox,
+                                                             &rop::stdlib::TableCell::text> {};
+template <>
+struct rop::Codec<rop::stdlib::Region> : rop::FieldsCodec<rop::stdlib::Region,
+                                                          &rop::stdlib::Region::doc_path,
+                                                          &rop::stdlib::Region::doc_name,
+                                                          &rop::stdlib::Region::page_index,
+                                                          &rop::stdlib::Region::order,
+                                                          &rop::stdlib::Region::kind,
+                                                          &rop::stdlib::Region::level,
+                                                          &rop::stdlib::Region::bbox,
+                                                          &rop::stdlib::Region::page_width,
+                                                          &rop::stdlib::Region::page_height,
+                                                          &rop::stdlib::Region::dpi,
+                                                          &rop::stdlib::Region::image,
+                                                          &rop::stdlib::Region::rows,
+                                                          &rop::stdlib::Region::cols,
+                                                          &rop::stdlib::Region::cells,
+                                                          &rop::stdlib::Region::text,
+                                                          &rop::stdlib::Region::confidence,
+                                                          &rop::stdlib::Region::metadata,
+                                                          &rop::stdlib::Region::text_source,
+                                                          &rop::stdlib::Region::font_size,
+                                                          &rop::stdlib::Region::outline> {};
+template <>
+struct rop::Codec<rop::stdlib::Block> : rop::FieldsCodec<rop::stdlib::Block,
+                                                         &rop::stdlib::Block::type,
+                                                         &rop::stdlib::Block::text,
+                                                         &rop::stdlib::Block::text_level,
+                                                         &rop::stdlib::Block::confidence,
+                                                         &rop::stdlib::Block::font_size,
+                                                         &rop::stdlib::Block::bbox,
+                                                         &rop::stdlib::Block::cells,
+                                                         &rop::stdlib::Block::rows,
+                                                         &rop::stdlib::Block::cols> {};
+template <>
+struct rop::Codec<rop::stdlib::PageContent> : rop::FieldsCodec<
+    rop::stdlib::PageContent, &rop::stdlib::PageContent::doc_path,
+    &rop::stdlib::PageContent::doc_name, &rop::stdlib::PageContent::page_index,
+    &rop::stdlib::PageContent::width, &rop::stdlib::PageContent::height,
+    &rop::stdlib::PageContent::blocks, &rop::stdlib::PageContent::text_source,
+    &rop::stdlib::PageContent::outline> {};
+template <>
+struct rop::Codec<rop::stdlib::Markdown> : rop::FieldsCodec<rop::stdlib::Markdown,
+                                                            &rop::stdlib::Markdown::text> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -125,7 +248,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 11 "docling.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 129 "docling.generated.cpp"
+        #line 252 "docling.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -141,7 +264,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
                                   rop::stdlib::pdf::TextSource::detect, 100'000'000,
         #line 12 "docling.rop"
                                   rop::stdlib::pdf::Rendering::all);
-        #line 145 "docling.generated.cpp"
+        #line 268 "docling.generated.cpp"
     }
 };
 
@@ -151,11 +274,11 @@ struct Call_images final : rop::gen::ElementActor<Call_images> {
     explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
     #line 13 "docling.rop"
         arguments.get<double>("max_page_seconds", 10)) {}
-    #line 155 "docling.generated.cpp"
+    #line 278 "docling.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 13 "docling.rop"
         auto result = udf_(grain.in<rop::stdlib::Page>(0));
-        #line 159 "docling.generated.cpp"
+        #line 282 "docling.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
     }
     ::rop::stdlib::pdf::Render udf_;
@@ -167,11 +290,11 @@ struct Call_regions final : rop::gen::ExpandActor<Call_regions, rop::stdlib::Reg
     explicit Call_regions(const rop::gen::Arguments& arguments) : udf_(
     #line 14 "docling.rop"
         arguments.get<bool>("tables"), arguments.get<double>("heading_ratio", 1.3)) {}
-    #line 171 "docling.generated.cpp"
+    #line 294 "docling.generated.cpp"
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Region>& emitter) {
         #line 14 "docling.rop"
         rop::gen::emit_each(emitter, udf_(grain.in<rop::stdlib::Page>(0)));
-        #line 175 "docling.generated.cpp"
+        #line 298 "docling.generated.cpp"
     }
     ::rop::stdlib::layout::Regions udf_;
 };
@@ -183,7 +306,7 @@ struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
         auto result = ::rop::stdlib::layout::tag(grain.in<rop::stdlib::Region>(0),
         #line 16 "docling.rop"
                                                  grain.in<rop::stdlib::Document>(1));
-        #line 187 "docling.generated.cpp"
+        #line 310 "docling.generated.cpp"
         grain.out<rop::stdlib::Region>(0, std::move(result));
     }
 };
@@ -196,12 +319,12 @@ struct Call_read final : rop::gen::BatchActor<Call_read> {
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::single_block,
     #line 17 "docling.rop"
         arguments.get<std::string>("datapath", "")) {}
-    #line 200 "docling.generated.cpp"
+    #line 323 "docling.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Region>(0);
         #line 17 "docling.rop"
         auto results = udf_(std::span<const rop::stdlib::Region>(input_0));
-        #line 205 "docling.generated.cpp"
+        #line 328 "docling.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::RegionText");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::Region>(0, std::move(results[i]));
@@ -215,7 +338,7 @@ struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
         #line 18 "docling.rop"
         auto result = ::rop::stdlib::ocr::has_text(grain.in<rop::stdlib::Region>(0));
-        #line 219 "docling.generated.cpp"
+        #line 342 "docling.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -226,7 +349,7 @@ struct Call_per_page final : rop::gen::ReduceActor<Call_per_page, rop::stdlib::R
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 19 "docling.rop"
         auto result = ::rop::stdlib::assemble::page(children);
-        #line 230 "docling.generated.cpp"
+        #line 353 "docling.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -237,7 +360,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 20 "docling.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 241 "docling.generated.cpp"
+        #line 364 "docling.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -248,7 +371,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 21 "docling.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 252 "docling.generated.cpp"
+        #line 375 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -260,7 +383,7 @@ struct Call_summary final : rop::gen::ElementActor<Call_summary> {
         auto result = ::docling::summary(grain.in<rop::stdlib::Document>(0),
         #line 22 "docling.rop"
                                          grain.in<rop::stdlib::Markdown>(1));
-        #line 264 "docling.generated.cpp"
+        #line 387 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -309,7 +432,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .code = {.digest = "1e90852a2ad622381813bdfd1731bde9",
                             .functions = {{"rop::stdlib::pdf::Render", "rop/stdlib/pdf.h:78",
                                            "6fc760b89f99cb13928d19dbeb09f768"}}, .flags = "",
-                            .fallback = "", .volatile_udf = false}}, "std.pdf.Render",
+                            .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_images>}, "std.pdf.Render",
                   rop::gen::bind_arguments<Call_images>, rop_arguments_3);
     // The arguments of regions that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
@@ -324,7 +448,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                             .functions = {{"rop::stdlib::layout::Regions",
                                            "rop/stdlib/layout.h:27",
                                            "d085edd6434b4ef42f0a145d2034e0a9"}}, .flags = "",
-                            .fallback = "", .volatile_udf = false}}, "std.layout.Regions",
+                            .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_regions>}, "std.layout.Regions",
                   rop::gen::bind_arguments<Call_regions>, rop_arguments_4);
     pipeline.call({.name = "meta", .kind = rop::runtime::CallKind::Broadcast,
                    .domain = rop_domain_2, .inputs = {{rop_port_1}}, .outputs = {rop_port_5},
@@ -347,15 +472,16 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .options = rop::vocab::options_with({{"batch", 16}, {"actors", 2}}),
                    .factory = {},
                    .code = {.digest = "d7631e463f0c241a401103ac75e161ac",
-                            .functions = {{"rop::stdlib::ocr::RegionText", "rop/stdlib/ocr.h:52",
+                            .functions = {{"rop::stdlib::ocr::RegionText", "rop/stdlib/ocr.h:55",
                                            "e5ec5e44fcabd8afb5ed53734be32a9f"}}, .flags = "",
-                            .fallback = "", .volatile_udf = false}}, "std.ocr.RegionText",
+                            .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_read>}, "std.ocr.RegionText",
                   rop::gen::bind_arguments<Call_read>, rop_arguments_7);
     pipeline.call({.name = "kept", .kind = rop::runtime::CallKind::Filter, .domain = rop_domain_2,
                    .inputs = {{rop_port_7}}, .outputs = {rop_port_8}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>,
                    .code = {.digest = "e25b69b55acda31fb39e986a0c60fef2",
-                            .functions = {{"rop::stdlib::ocr::has_text", "rop/stdlib/ocr.h:70",
+                            .functions = {{"rop::stdlib::ocr::has_text", "rop/stdlib/ocr.h:74",
                                            "918ee041719fefdc823d80ad3b82a242"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.ocr.has_text");
     pipeline.call({.name = "per_page", .kind = rop::runtime::CallKind::Reduce,
@@ -397,7 +523,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 401 "docling.generated.cpp"
+            #line 527 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -408,7 +534,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 412 "docling.generated.cpp"
+            #line 538 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -419,7 +545,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 25 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 423 "docling.generated.cpp"
+            #line 549 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -430,7 +556,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 434 "docling.generated.cpp"
+            #line 560 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

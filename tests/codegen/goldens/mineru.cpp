@@ -11,6 +11,120 @@
 #include "rop/stdlib/ocr.h"
 #include "rop/stdlib/assemble.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::Document> : rop::FieldsCodec<rop::stdlib::Document,
+                                                            &rop::stdlib::Document::path,
+                                                            &rop::stdlib::Document::name,
+                                                            &rop::stdlib::Document::page_count,
+                                                            &rop::stdlib::Document::title,
+                                                            &rop::stdlib::Document::author,
+                                                            &rop::stdlib::Document::subject,
+                                                            &rop::stdlib::Document::keywords,
+                                                            &rop::stdlib::Document::creator,
+                                                            &rop::stdlib::Document::producer,
+                                                            &rop::stdlib::Document::info,
+                                                            &rop::stdlib::Document::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::Image> : rop::FieldsCodec<rop::stdlib::Image,
+                                                         &rop::stdlib::Image::width,
+                                                         &rop::stdlib::Image::height,
+                                                         &rop::stdlib::Image::channels,
+                                                         &rop::stdlib::Image::pixels> {};
+template <>
+struct rop::Codec<rop::stdlib::BBox> : rop::FieldsCodec<rop::stdlib::BBox, &rop::stdlib::BBox::x0,
+                                                        &rop::stdlib::BBox::y0,
+                                                        &rop::stdlib::BBox::x1,
+                                                        &rop::stdlib::BBox::y1> {};
+template <>
+struct rop::Codec<rop::stdlib::Word> : rop::FieldsCodec<rop::stdlib::Word,
+                                                        &rop::stdlib::Word::text,
+                                                        &rop::stdlib::Word::bbox,
+                                                        &rop::stdlib::Word::confidence,
+                                                        &rop::stdlib::Word::font_size,
+                                                        &rop::stdlib::Word::font> {};
+template <>
+struct rop::Codec<rop::stdlib::Line> : rop::FieldsCodec<rop::stdlib::Line,
+                                                        &rop::stdlib::Line::text,
+                                                        &rop::stdlib::Line::bbox,
+                                                        &rop::stdlib::Line::confidence,
+                                                        &rop::stdlib::Line::baseline,
+                                                        &rop::stdlib::Line::block,
+                                                        &rop::stdlib::Line::paragraph,
+                                                        &rop::stdlib::Line::font_size> {};
+template <>
+struct rop::Codec<rop::stdlib::OutlineEntry> : rop::FieldsCodec<
+    rop::stdlib::OutlineEntry, &rop::stdlib::OutlineEntry::title,
+    &rop::stdlib::OutlineEntry::level> {};
+template <>
+struct rop::Codec<rop::stdlib::Page> : rop::FieldsCodec<rop::stdlib::Page,
+                                                        &rop::stdlib::Page::doc_path,
+                                                        &rop::stdlib::Page::doc_name,
+                                                        &rop::stdlib::Page::index,
+                                                        &rop::stdlib::Page::page_count,
+                                                        &rop::stdlib::Page::width,
+                                                        &rop::stdlib::Page::height,
+                                                        &rop::stdlib::Page::dpi,
+                                                        &rop::stdlib::Page::image,
+                                                        &rop::stdlib::Page::text,
+                                                        &rop::stdlib::Page::words,
+                                                        &rop::stdlib::Page::lines,
+                                                        &rop::stdlib::Page::text_source,
+                                                        &rop::stdlib::Page::text_check,
+                                                        &rop::stdlib::Page::outline,
+                                                        &rop::stdlib::Page::image_needed,
+                                                        &rop::stdlib::Page::image_channels,
+                                                        &rop::stdlib::Page::pending_text> {};
+template <>
+struct rop::Codec<rop::stdlib::OcrResult> : rop::FieldsCodec<rop::stdlib::OcrResult,
+                                                             &rop::stdlib::OcrResult::doc_path,
+                                                             &rop::stdlib::OcrResult::doc_name,
+                                                             &rop::stdlib::OcrResult::page_index,
+                                                             &rop::stdlib::OcrResult::width,
+                                                             &rop::stdlib::OcrResult::height,
+                                                             &rop::stdlib::OcrResult::text,
+                                                             &rop::stdlib::OcrResult::words,
+                                                             &rop::stdlib::OcrResult::lines,
+                                                             &rop::stdlib::OcrResult::confidence,
+                                                             &rop::stdlib::OcrResult::text_source,
+                                                             &rop::stdlib::OcrResult::outline> {};
+template <>
+struct rop::Codec<rop::stdlib::TableCell> : rop::FieldsCodec<rop::stdlib::TableCell,
+                                                             &rop::stdlib::TableCell::row,
+                                                             &rop::stdlib::TableCell::col,
+                                                             &rop::stdlib::TableCell::bbox,
+                                                             &rop::stdlib::TableCell::text> {};
+template <>
+struct rop::Codec<rop::stdlib::Block> : rop::FieldsCodec<rop::stdlib::Block,
+                                                         &rop::stdlib::Block::type,
+                                                         &rop::stdlib::Block::text,
+                                                         &rop::stdlib::Block::text_level,
+                                                         &rop::stdlib::Block::confidence,
+                                                         &rop::stdlib::Block::font_size,
+                                                         &rop::stdlib::Block::bbox,
+                                                         &rop::stdlib::Block::cells,
+                                                         &rop::stdlib::Block::rows,
+                                                         &rop::stdlib::Block::cols> {};
+template <>
+struct rop::Codec<rop::stdlib::PageContent> : rop::FieldsCodec<
+    rop::stdlib::PageContent, &rop::stdlib::PageContent::doc_path,
+    &rop::stdlib::PageContent::doc_name, &rop::stdlib::PageContent::page_index,
+    &rop::stdlib::PageContent::width, &rop::stdlib::PageContent::height,
+    &rop::stdlib::PageContent::blocks, &rop::stdlib::PageContent::text_source,
+    &rop::stdlib::PageContent::outline> {};
+template <>
+struct rop::Codec<rop::stdlib::Markdown> : rop::FieldsCodec<rop::stdlib::Markdown,
+                                                            &rop::stdlib::Markdown::text> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -121,7 +235,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 15 "mineru.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 125 "mineru.generated.cpp"
+        #line 239 "mineru.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -137,7 +251,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
                                   rop::stdlib::pdf::TextSource::detect, 100'000'000,
         #line 16 "mineru.rop"
                                   rop::stdlib::pdf::Rendering::needed);
-        #line 141 "mineru.generated.cpp"
+        #line 255 "mineru.generated.cpp"
     }
 };
 
@@ -147,11 +261,11 @@ struct Call_images final : rop::gen::ElementActor<Call_images> {
     explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
     #line 20 "mineru.rop"
         arguments.get<double>("max_page_seconds", 10)) {}
-    #line 151 "mineru.generated.cpp"
+    #line 265 "mineru.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 20 "mineru.rop"
         auto result = udf_(grain.in<rop::stdlib::Page>(0));
-        #line 155 "mineru.generated.cpp"
+        #line 269 "mineru.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
     }
     ::rop::stdlib::pdf::Render udf_;
@@ -165,12 +279,12 @@ struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::auto_layout,
     #line 21 "mineru.rop"
         arguments.get<std::string>("datapath", "")) {}
-    #line 169 "mineru.generated.cpp"
+    #line 283 "mineru.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 21 "mineru.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 174 "mineru.generated.cpp"
+        #line 288 "mineru.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::Tesseract");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::OcrResult>(0, std::move(results[i]));
@@ -186,7 +300,7 @@ struct Call_content final : rop::gen::ElementActor<Call_content> {
         auto result = ::rop::stdlib::assemble::from_page(grain.in<rop::stdlib::OcrResult>(0),
         #line 22 "mineru.rop"
                                                          grain.in<rop::stdlib::Page>(1));
-        #line 190 "mineru.generated.cpp"
+        #line 304 "mineru.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -197,7 +311,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 23 "mineru.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 201 "mineru.generated.cpp"
+        #line 315 "mineru.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -208,7 +322,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 24 "mineru.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 212 "mineru.generated.cpp"
+        #line 326 "mineru.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -251,7 +365,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .code = {.digest = "1e90852a2ad622381813bdfd1731bde9",
                             .functions = {{"rop::stdlib::pdf::Render", "rop/stdlib/pdf.h:78",
                                            "6fc760b89f99cb13928d19dbeb09f768"}}, .flags = "",
-                            .fallback = "", .volatile_udf = false}}, "std.pdf.Render",
+                            .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_images>}, "std.pdf.Render",
                   rop::gen::bind_arguments<Call_images>, rop_arguments_3);
     // The arguments of ocr that the pipeline binary may change when it runs (--set or the
     // environment; docs/runtime.md), as the .rop sets them.
@@ -266,7 +381,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .code = {.digest = "c1a9a78cf871349574c1a667d72abecc",
                             .functions = {{"rop::stdlib::ocr::Tesseract", "rop/stdlib/ocr.h:31",
                                            "e6d785d6755662110b1361f4f591e5c4"}}, .flags = "",
-                            .fallback = "", .volatile_udf = false}}, "std.ocr.Tesseract",
+                            .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_ocr>}, "std.ocr.Tesseract",
                   rop::gen::bind_arguments<Call_ocr>, rop_arguments_4);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_4}, {rop_port_3}}, .outputs = {rop_port_5}, .options = {},
@@ -299,7 +415,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 13 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 303 "mineru.generated.cpp"
+            #line 419 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -310,7 +426,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 314 "mineru.generated.cpp"
+            #line 430 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -321,7 +437,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 27 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 325 "mineru.generated.cpp"
+            #line 441 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -11,6 +11,113 @@
 #include "rop/stdlib/model.h"
 #include "rop/stdlib/assemble.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::Document> : rop::FieldsCodec<rop::stdlib::Document,
+                                                            &rop::stdlib::Document::path,
+                                                            &rop::stdlib::Document::name,
+                                                            &rop::stdlib::Document::page_count,
+                                                            &rop::stdlib::Document::title,
+                                                            &rop::stdlib::Document::author,
+                                                            &rop::stdlib::Document::subject,
+                                                            &rop::stdlib::Document::keywords,
+                                                            &rop::stdlib::Document::creator,
+                                                            &rop::stdlib::Document::producer,
+                                                            &rop::stdlib::Document::info,
+                                                            &rop::stdlib::Document::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::Image> : rop::FieldsCodec<rop::stdlib::Image,
+                                                         &rop::stdlib::Image::width,
+                                                         &rop::stdlib::Image::height,
+                                                         &rop::stdlib::Image::channels,
+                                                         &rop::stdlib::Image::pixels> {};
+template <>
+struct rop::Codec<rop::stdlib::BBox> : rop::FieldsCodec<rop::stdlib::BBox, &rop::stdlib::BBox::x0,
+                                                        &rop::stdlib::BBox::y0,
+                                                        &rop::stdlib::BBox::x1,
+                                                        &rop::stdlib::BBox::y1> {};
+template <>
+struct rop::Codec<rop::stdlib::Word> : rop::FieldsCodec<rop::stdlib::Word,
+                                                        &rop::stdlib::Word::text,
+                                                        &rop::stdlib::Word::bbox,
+                                                        &rop::stdlib::Word::confidence,
+                                                        &rop::stdlib::Word::font_size,
+                                                        &rop::stdlib::Word::font> {};
+template <>
+struct rop::Codec<rop::stdlib::Line> : rop::FieldsCodec<rop::stdlib::Line,
+                                                        &rop::stdlib::Line::text,
+                                                        &rop::stdlib::Line::bbox,
+                                                        &rop::stdlib::Line::confidence,
+                                                        &rop::stdlib::Line::baseline,
+                                                        &rop::stdlib::Line::block,
+                                                        &rop::stdlib::Line::paragraph,
+                                                        &rop::stdlib::Line::font_size> {};
+template <>
+struct rop::Codec<rop::stdlib::OutlineEntry> : rop::FieldsCodec<
+    rop::stdlib::OutlineEntry, &rop::stdlib::OutlineEntry::title,
+    &rop::stdlib::OutlineEntry::level> {};
+template <>
+struct rop::Codec<rop::stdlib::Page> : rop::FieldsCodec<rop::stdlib::Page,
+                                                        &rop::stdlib::Page::doc_path,
+                                                        &rop::stdlib::Page::doc_name,
+                                                        &rop::stdlib::Page::index,
+                                                        &rop::stdlib::Page::page_count,
+                                                        &rop::stdlib::Page::width,
+                                                        &rop::stdlib::Page::height,
+                                                        &rop::stdlib::Page::dpi,
+                                                        &rop::stdlib::Page::image,
+                                                        &rop::stdlib::Page::text,
+                                                        &rop::stdlib::Page::words,
+                                                        &rop::stdlib::Page::lines,
+                                                        &rop::stdlib::Page::text_source,
+                                                        &rop::stdlib::Page::text_check,
+                                                        &rop::stdlib::Page::outline,
+                                                        &rop::stdlib::Page::image_needed,
+                                                        &rop::stdlib::Page::image_channels,
+                                                        &rop::stdlib::Page::pending_text> {};
+template <>
+struct rop::Codec<rop::stdlib::model::Completion> : rop::FieldsCodec<
+    rop::stdlib::model::Completion, &rop::stdlib::model::Completion::text,
+    &rop::stdlib::model::Completion::error, &rop::stdlib::model::Completion::status,
+    &rop::stdlib::model::Completion::finish_reason, &rop::stdlib::model::Completion::prompt_tokens,
+    &rop::stdlib::model::Completion::completion_tokens> {};
+template <>
+struct rop::Codec<rop::stdlib::TableCell> : rop::FieldsCodec<rop::stdlib::TableCell,
+                                                             &rop::stdlib::TableCell::row,
+                                                             &rop::stdlib::TableCell::col,
+                                                             &rop::stdlib::TableCell::bbox,
+                                                             &rop::stdlib::TableCell::text> {};
+template <>
+struct rop::Codec<rop::stdlib::Block> : rop::FieldsCodec<rop::stdlib::Block,
+                                                         &rop::stdlib::Block::type,
+                                                         &rop::stdlib::Block::text,
+                                                         &rop::stdlib::Block::text_level,
+                                                         &rop::stdlib::Block::confidence,
+                                                         &rop::stdlib::Block::font_size,
+                                                         &rop::stdlib::Block::bbox,
+                                                         &rop::stdlib::Block::cells,
+                                                         &rop::stdlib::Block::rows,
+                                                         &rop::stdlib::Block::cols> {};
+template <>
+struct rop::Codec<rop::stdlib::PageContent> : rop::FieldsCodec<
+    rop::stdlib::PageContent, &rop::stdlib::PageContent::doc_path,
+    &rop::stdlib::PageContent::doc_name, &rop::stdlib::PageContent::page_index,
+    &rop::stdlib::PageContent::width, &rop::stdlib::PageContent::height,
+    &rop::stdlib::PageContent::blocks, &rop::stdlib::PageContent::text_source,
+    &rop::stdlib::PageContent::outline> {};
+template <>
+struct rop::Codec<rop::stdlib::Markdown> : rop::FieldsCodec<rop::stdlib::Markdown,
+                                                            &rop::stdlib::Markdown::text> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -120,7 +227,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 9 "mineru_vlm.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 124 "mineru_vlm.generated.cpp"
+        #line 231 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -132,7 +239,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 144,
         #line 10 "mineru_vlm.rop"
                                   rop::stdlib::pdf::Color::rgb, rop::stdlib::pdf::TextSource::ocr);
-        #line 136 "mineru_vlm.generated.cpp"
+        #line 243 "mineru_vlm.generated.cpp"
     }
 };
 
@@ -158,12 +265,12 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
         std::chrono::milliseconds(0), std::chrono::milliseconds(0),
     #line 11 "mineru_vlm.rop"
         arguments.get<int>("breaker", 8)) {}
-    #line 162 "mineru_vlm.generated.cpp"
+    #line 269 "mineru_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 11 "mineru_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 167 "mineru_vlm.generated.cpp"
+        #line 274 "mineru_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -179,7 +286,7 @@ struct Call_content final : rop::gen::ElementActor<Call_content> {
         auto result = ::rop::stdlib::model::page_content(
         #line 15 "mineru_vlm.rop"
             grain.in<rop::stdlib::model::Completion>(0), grain.in<rop::stdlib::Page>(1));
-        #line 183 "mineru_vlm.generated.cpp"
+        #line 290 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -190,7 +297,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 16 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 194 "mineru_vlm.generated.cpp"
+        #line 301 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -201,7 +308,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "mineru_vlm.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 205 "mineru_vlm.generated.cpp"
+        #line 312 "mineru_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -255,7 +362,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                             .functions = {{"rop::stdlib::model::ChatPages",
                                            "rop/stdlib/model.h:92",
                                            "ece1344355a1e58e7329deae53643c11"}}, .flags = "",
-                            .fallback = "", .volatile_udf = false}}, "std.model.ChatPages",
+                            .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_answers>}, "std.model.ChatPages",
                   rop::gen::bind_arguments<Call_answers>, rop_arguments_3);
     pipeline.call({.name = "content", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_1,
                    .inputs = {{rop_port_3}, {rop_port_2}}, .outputs = {rop_port_4}, .options = {},
@@ -288,7 +396,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "mineru_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 292 "mineru_vlm.generated.cpp"
+            #line 400 "mineru_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -299,7 +407,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 19 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 303 "mineru_vlm.generated.cpp"
+            #line 411 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -310,7 +418,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 20 "mineru_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 314 "mineru_vlm.generated.cpp"
+            #line 422 "mineru_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

@@ -10,6 +10,26 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<orders::Line> : rop::FieldsCodec<orders::Line, &orders::Line::text> {};
+template <>
+struct rop::Codec<orders::Priced> : rop::FieldsCodec<orders::Priced, &orders::Priced::item,
+                                                     &orders::Priced::quantity,
+                                                     &orders::Priced::unit_cents> {};
+template <>
+struct rop::Codec<orders::Total> : rop::FieldsCodec<orders::Total, &orders::Total::lines,
+                                                    &orders::Total::cents> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -49,7 +69,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 11 "orders.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 53 "orders.generated.cpp"
+        #line 73 "orders.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -59,7 +79,7 @@ struct Call_lines final : rop::gen::ExpandActor<Call_lines, orders::Line> {
     void run(rop::gen::Grain grain, rop::Emitter<orders::Line>& emitter) {
         #line 12 "orders.rop"
         rop::gen::emit_each(emitter, ::orders::lines(grain.in<std::string>(0)));
-        #line 63 "orders.generated.cpp"
+        #line 83 "orders.generated.cpp"
     }
 };
 
@@ -68,7 +88,7 @@ struct Call_priced final : rop::gen::ElementActor<Call_priced> {
     void run(rop::gen::Grain grain) {
         #line 13 "orders.rop"
         auto result = ::orders::price(grain.in<orders::Line>(0));
-        #line 72 "orders.generated.cpp"
+        #line 92 "orders.generated.cpp"
         grain.out<orders::Priced>(0, std::move(result));
     }
 };
@@ -78,7 +98,7 @@ struct Call_checked final : rop::gen::ElementActor<Call_checked> {
     void run(rop::gen::Grain grain) {
         #line 14 "orders.rop"
         auto result = ::orders::check_price(grain.in<orders::Priced>(0));
-        #line 82 "orders.generated.cpp"
+        #line 102 "orders.generated.cpp"
         grain.out<orders::Priced>(0, std::move(result));
     }
 };
@@ -89,7 +109,7 @@ struct Call_total final : rop::gen::ReduceActor<Call_total, orders::Priced> {
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 15 "orders.rop"
         auto result = ::orders::total(children);
-        #line 93 "orders.generated.cpp"
+        #line 113 "orders.generated.cpp"
         grain.out<orders::Total>(0, std::move(result));
     }
 };
@@ -101,7 +121,7 @@ struct Call_row final : rop::gen::ElementActor<Call_row> {
         auto result = ::orders::to_json(grain.in<rop::stdlib::File>(0),
         #line 16 "orders.rop"
                                         grain.in<orders::Total>(1));
-        #line 105 "orders.generated.cpp"
+        #line 125 "orders.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -178,7 +198,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "orders.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 182 "orders.generated.cpp"
+            #line 202 "orders.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -189,7 +209,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 18 "orders.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 193 "orders.generated.cpp"
+            #line 213 "orders.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

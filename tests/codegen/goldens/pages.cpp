@@ -10,6 +10,19 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<pages::Page> : rop::FieldsCodec<pages::Page, &pages::Page::text> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -37,7 +50,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 11 "pages.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 41 "pages.generated.cpp"
+        #line 54 "pages.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -47,7 +60,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, pages::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<pages::Page>& emitter) {
         #line 12 "pages.rop"
         rop::gen::emit_each(emitter, ::pages::split_pages(grain.in<std::string>(0)));
-        #line 51 "pages.generated.cpp"
+        #line 64 "pages.generated.cpp"
     }
 };
 
@@ -56,7 +69,7 @@ struct Call_read final : rop::gen::ElementActor<Call_read> {
     void run(rop::gen::Grain grain) {
         #line 13 "pages.rop"
         auto result = ::pages::read_page(grain.in<pages::Page>(0));
-        #line 60 "pages.generated.cpp"
+        #line 73 "pages.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -67,7 +80,7 @@ struct Call_doc_stats final : rop::gen::ReduceActor<Call_doc_stats, std::string>
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 14 "pages.rop"
         auto result = ::pages::assemble(children, ordinals, skipped);
-        #line 71 "pages.generated.cpp"
+        #line 84 "pages.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(std::get<0>(result)));
         grain.out<rop::stdlib::JsonText>(1, std::move(std::get<1>(result)));
     }
@@ -126,7 +139,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "pages.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 130 "pages.generated.cpp"
+            #line 143 "pages.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -137,7 +150,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 141 "pages.generated.cpp"
+            #line 154 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -148,7 +161,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 17 "pages.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 152 "pages.generated.cpp"
+            #line 165 "pages.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

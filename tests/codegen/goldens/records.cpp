@@ -9,6 +9,23 @@
 #include "udfs/shop.hpp"
 #include "rop/stdlib/io.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<shop::Customer> : rop::FieldsCodec<shop::Customer, &shop::Customer::name,
+                                                     &shop::Customer::email> {};
+template <>
+struct rop::Codec<shop::Order> : rop::FieldsCodec<shop::Order, &shop::Order::id,
+                                                  &shop::Order::customer, &shop::Order::items,
+                                                  &shop::Order::quantity, &shop::Order::unit_price,
+                                                  &shop::Order::coupon> {};
+template <>
+struct rop::Codec<shop::Invoice> : rop::FieldsCodec<shop::Invoice, &shop::Invoice::order,
+                                                    &shop::Invoice::customer,
+                                                    &shop::Invoice::quantity,
+                                                    &shop::Invoice::total,
+                                                    &shop::Invoice::discounted> {};
+
 // The fields of the records the record sources and sinks read and write, by name.
 template <>
 struct rop::Fields<shop::Customer> {
@@ -64,7 +81,7 @@ struct Call_invoices final : rop::gen::ElementActor<Call_invoices> {
     void run(rop::gen::Grain grain) {
         #line 11 "records.rop"
         auto result = ::shop::invoice(grain.in<shop::Order>(0));
-        #line 68 "records.generated.cpp"
+        #line 85 "records.generated.cpp"
         grain.out<shop::Invoice>(0, std::move(result));
     }
 };
@@ -74,7 +91,7 @@ struct Call_shipped final : rop::gen::ElementActor<Call_shipped> {
     void run(rop::gen::Grain grain) {
         #line 12 "records.rop"
         auto result = ::shop::worth_shipping(grain.in<shop::Invoice>(0));
-        #line 78 "records.generated.cpp"
+        #line 95 "records.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -112,7 +129,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "records.rop"
             auto source = std::make_unique<::shop::OrderRows>(input);
-            #line 116 "records.generated.cpp"
+            #line 133 "records.generated.cpp"
             return rop::gen::adapt_source<shop::Order>(std::move(source));
         }});
     pipeline.sink({
@@ -123,7 +140,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 14 "records.rop"
             auto sink = std::make_shared<::shop::InvoiceOut>(output, true);
-            #line 127 "records.generated.cpp"
+            #line 144 "records.generated.cpp"
             return rop::gen::bind_sink<shop::Invoice>(std::move(sink));
         }});
     return pipeline.finish();

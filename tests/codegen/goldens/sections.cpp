@@ -10,6 +10,33 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<sections::Section> : rop::FieldsCodec<sections::Section,
+                                                        &sections::Section::heading,
+                                                        &sections::Section::body> {};
+template <>
+struct rop::Codec<sections::Paragraph> : rop::FieldsCodec<sections::Paragraph,
+                                                          &sections::Paragraph::text> {};
+template <>
+struct rop::Codec<sections::Note> : rop::FieldsCodec<sections::Note, &sections::Note::title,
+                                                     &sections::Note::words,
+                                                     &sections::Note::first_word> {};
+template <>
+struct rop::Codec<sections::SectionSummary> : rop::FieldsCodec<
+    sections::SectionSummary, &sections::SectionSummary::heading,
+    &sections::SectionSummary::paragraphs, &sections::SectionSummary::kept,
+    &sections::SectionSummary::words, &sections::SectionSummary::title> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -56,7 +83,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 11 "sections.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 60 "sections.generated.cpp"
+        #line 87 "sections.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -66,7 +93,7 @@ struct Call_title final : rop::gen::ElementActor<Call_title> {
     void run(rop::gen::Grain grain) {
         #line 12 "sections.rop"
         auto result = ::sections::title(grain.in<std::string>(0));
-        #line 70 "sections.generated.cpp"
+        #line 97 "sections.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -76,7 +103,7 @@ struct Call_secs final : rop::gen::ExpandActor<Call_secs, sections::Section> {
     void run(rop::gen::Grain grain, rop::Emitter<sections::Section>& emitter) {
         #line 13 "sections.rop"
         ::sections::split_sections(grain.in<std::string>(0), emitter);
-        #line 80 "sections.generated.cpp"
+        #line 107 "sections.generated.cpp"
     }
 };
 
@@ -85,7 +112,7 @@ struct Call_paras final : rop::gen::ExpandActor<Call_paras, sections::Paragraph>
     void run(rop::gen::Grain grain, rop::Emitter<sections::Paragraph>& emitter) {
         #line 14 "sections.rop"
         rop::gen::emit_each(emitter, ::sections::split_paragraphs(grain.in<sections::Section>(0)));
-        #line 89 "sections.generated.cpp"
+        #line 116 "sections.generated.cpp"
     }
 };
 
@@ -93,11 +120,11 @@ struct Call_paras final : rop::gen::ExpandActor<Call_paras, sections::Paragraph>
 struct Call_long final : rop::gen::ElementActor<Call_long> {
     #line 16 "sections.rop"
     explicit Call_long(const rop::gen::Arguments& arguments) : udf_(arguments.get<int>("words")) {}
-    #line 97 "sections.generated.cpp"
+    #line 124 "sections.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 16 "sections.rop"
         auto result = udf_(grain.in<sections::Paragraph>(0));
-        #line 101 "sections.generated.cpp"
+        #line 128 "sections.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
     ::sections::Longer udf_;
@@ -112,7 +139,7 @@ struct Call_notes final : rop::gen::BatchActor<Call_notes> {
         auto results = ::sections::note(std::span<const sections::Paragraph>(input_0),
         #line 17 "sections.rop"
                                         std::span<const std::string>(input_1));
-        #line 116 "sections.generated.cpp"
+        #line 143 "sections.generated.cpp"
         grains.check_size(results, "sections::note");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<sections::Note>(0, std::move(results[i]));
@@ -127,7 +154,7 @@ struct Call_per_sec final : rop::gen::ReduceActor<Call_per_sec, sections::Note> 
         const auto parent = grain.parent<sections::Section>();
         #line 18 "sections.rop"
         auto result = ::sections::summarize(children, ordinals, parent);
-        #line 131 "sections.generated.cpp"
+        #line 158 "sections.generated.cpp"
         grain.out<sections::SectionSummary>(0, std::move(result));
     }
 };
@@ -143,7 +170,7 @@ struct Call_json final : rop::gen::ElementActor<Call_json> {
         auto result = ::sections::to_json(grain.in<rop::stdlib::File>(0), grain.in<std::string>(1),
         #line 20 "sections.rop"
                                           grain.in<std::vector<sections::SectionSummary>>(2));
-        #line 147 "sections.generated.cpp"
+        #line 174 "sections.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -217,8 +244,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
                                            "9f3dbe58ff577c2f1ceef2f0a64d6062"},
                                           {"sections::count_words", "udfs/sections.cpp:8",
                                            "ec01f946510d31f0acf8a2336d718c36"}},
-                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
-                  "sections.Longer", rop::gen::bind_arguments<Call_long>, rop_arguments_6);
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_long>}, "sections.Longer",
+                  rop::gen::bind_arguments<Call_long>, rop_arguments_6);
     pipeline.call({.name = "notes", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_2,
                    .inputs = {{rop_port_6}, {rop_port_5}}, .outputs = {rop_port_7},
                    .options = rop::vocab::options_with({{"batch", 8}}),
@@ -260,7 +288,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "sections.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 264 "sections.generated.cpp"
+            #line 292 "sections.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -271,7 +299,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 22 "sections.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 275 "sections.generated.cpp"
+            #line 303 "sections.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

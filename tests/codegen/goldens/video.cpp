@@ -9,6 +9,66 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/video.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Video> : rop::FieldsCodec<
+    rop::stdlib::video::Video, &rop::stdlib::video::Video::path, &rop::stdlib::video::Video::name,
+    &rop::stdlib::video::Video::duration, &rop::stdlib::video::Video::streams,
+    &rop::stdlib::video::Video::codec, &rop::stdlib::video::Video::fps,
+    &rop::stdlib::video::Video::width, &rop::stdlib::video::Video::height,
+    &rop::stdlib::video::Video::has_audio, &rop::stdlib::video::Video::audio_codec,
+    &rop::stdlib::video::Video::sample_rate, &rop::stdlib::video::Video::channels,
+    &rop::stdlib::video::Video::format, &rop::stdlib::video::Video::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Clip> : rop::FieldsCodec<
+    rop::stdlib::video::Clip, &rop::stdlib::video::Clip::video_path,
+    &rop::stdlib::video::Clip::video_name, &rop::stdlib::video::Clip::index,
+    &rop::stdlib::video::Clip::start, &rop::stdlib::video::Clip::end,
+    &rop::stdlib::video::Clip::fps, &rop::stdlib::video::Clip::width,
+    &rop::stdlib::video::Clip::height, &rop::stdlib::video::Clip::has_audio,
+    &rop::stdlib::video::Clip::cut, &rop::stdlib::video::Clip::motion> {};
+template <>
+struct rop::Codec<rop::stdlib::Image> : rop::FieldsCodec<rop::stdlib::Image,
+                                                         &rop::stdlib::Image::width,
+                                                         &rop::stdlib::Image::height,
+                                                         &rop::stdlib::Image::channels,
+                                                         &rop::stdlib::Image::pixels> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Frame> : rop::FieldsCodec<
+    rop::stdlib::video::Frame, &rop::stdlib::video::Frame::video_path,
+    &rop::stdlib::video::Frame::video_name, &rop::stdlib::video::Frame::clip_index,
+    &rop::stdlib::video::Frame::index, &rop::stdlib::video::Frame::timestamp,
+    &rop::stdlib::video::Frame::image, &rop::stdlib::video::Frame::sharpness> {};
+template <>
+struct rop::Codec<rop::stdlib::video::FrameStats> : rop::FieldsCodec<
+    rop::stdlib::video::FrameStats, &rop::stdlib::video::FrameStats::frames,
+    &rop::stdlib::video::FrameStats::mean_sharpness,
+    &rop::stdlib::video::FrameStats::min_sharpness, &rop::stdlib::video::FrameStats::max_sharpness,
+    &rop::stdlib::video::FrameStats::timestamps> {};
+template <>
+struct rop::Codec<rop::stdlib::video::ClipRecord> : rop::FieldsCodec<
+    rop::stdlib::video::ClipRecord, &rop::stdlib::video::ClipRecord::index,
+    &rop::stdlib::video::ClipRecord::start, &rop::stdlib::video::ClipRecord::end,
+    &rop::stdlib::video::ClipRecord::cut, &rop::stdlib::video::ClipRecord::motion,
+    &rop::stdlib::video::ClipRecord::path, &rop::stdlib::video::ClipRecord::stats,
+    &rop::stdlib::video::ClipRecord::caption> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Audio> : rop::FieldsCodec<
+    rop::stdlib::video::Audio, &rop::stdlib::video::Audio::video_path,
+    &rop::stdlib::video::Audio::video_name, &rop::stdlib::video::Audio::clip_index,
+    &rop::stdlib::video::Audio::start, &rop::stdlib::video::Audio::end,
+    &rop::stdlib::video::Audio::sample_rate, &rop::stdlib::video::Audio::channels,
+    &rop::stdlib::video::Audio::samples> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -83,7 +143,7 @@ struct Call_videos final : rop::gen::ElementActor<Call_videos> {
     void run(rop::gen::Grain grain) {
         #line 10 "video.rop"
         auto result = ::rop::stdlib::video::open(grain.in<rop::stdlib::File>(0));
-        #line 87 "video.generated.cpp"
+        #line 147 "video.generated.cpp"
         grain.out<rop::stdlib::video::Video>(0, std::move(result));
     }
 };
@@ -95,7 +155,7 @@ struct Call_clips final : rop::gen::ExpandActor<Call_clips, rop::stdlib::video::
         ::rop::stdlib::video::clips(grain.in<rop::stdlib::video::Video>(0), emitter, 10, 0, true,
         #line 11 "video.rop"
                                     27.0);
-        #line 99 "video.generated.cpp"
+        #line 159 "video.generated.cpp"
     }
 };
 
@@ -104,7 +164,7 @@ struct Call_scored final : rop::gen::ElementActor<Call_scored> {
     void run(rop::gen::Grain grain) {
         #line 12 "video.rop"
         auto result = ::rop::stdlib::video::with_motion(grain.in<rop::stdlib::video::Clip>(0));
-        #line 108 "video.generated.cpp"
+        #line 168 "video.generated.cpp"
         grain.out<rop::stdlib::video::Clip>(0, std::move(result));
     }
 };
@@ -114,7 +174,7 @@ struct Call_moving final : rop::gen::ElementActor<Call_moving> {
     void run(rop::gen::Grain grain) {
         #line 13 "video.rop"
         auto result = ::rop::stdlib::video::moving(grain.in<rop::stdlib::video::Clip>(0), 0.5);
-        #line 118 "video.generated.cpp"
+        #line 178 "video.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -126,7 +186,7 @@ struct Call_saved final : rop::gen::ElementActor<Call_saved> {
         auto result = ::rop::stdlib::video::transcode(grain.in<rop::stdlib::video::Clip>(0),
         #line 14 "video.rop"
                                                       std::string("out/clips", 9));
-        #line 130 "video.generated.cpp"
+        #line 190 "video.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -138,7 +198,7 @@ struct Call_frames final : rop::gen::ExpandActor<Call_frames, rop::stdlib::video
         ::rop::stdlib::video::frames(grain.in<rop::stdlib::video::Clip>(0), emitter, 2.0,
         #line 15 "video.rop"
                                      rop::stdlib::video::Color::rgb, 160);
-        #line 142 "video.generated.cpp"
+        #line 202 "video.generated.cpp"
     }
 };
 
@@ -147,7 +207,7 @@ struct Call_rated final : rop::gen::ElementActor<Call_rated> {
     void run(rop::gen::Grain grain) {
         #line 16 "video.rop"
         auto result = ::rop::stdlib::video::with_sharpness(grain.in<rop::stdlib::video::Frame>(0));
-        #line 151 "video.generated.cpp"
+        #line 211 "video.generated.cpp"
         grain.out<rop::stdlib::video::Frame>(0, std::move(result));
     }
 };
@@ -157,7 +217,7 @@ struct Call_sharp final : rop::gen::ElementActor<Call_sharp> {
     void run(rop::gen::Grain grain) {
         #line 17 "video.rop"
         auto result = ::rop::stdlib::video::sharp(grain.in<rop::stdlib::video::Frame>(0), 50.0);
-        #line 161 "video.generated.cpp"
+        #line 221 "video.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -168,7 +228,7 @@ struct Call_stats final : rop::gen::ReduceActor<Call_stats, rop::stdlib::video::
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 18 "video.rop"
         auto result = ::rop::stdlib::video::frame_stats(children);
-        #line 172 "video.generated.cpp"
+        #line 232 "video.generated.cpp"
         grain.out<rop::stdlib::video::FrameStats>(0, std::move(result));
     }
 };
@@ -182,7 +242,7 @@ struct Call_records final : rop::gen::ElementActor<Call_records> {
                                                    grain.in<std::string>(1),
         #line 19 "video.rop"
                                                    grain.in<rop::stdlib::video::FrameStats>(2));
-        #line 186 "video.generated.cpp"
+        #line 246 "video.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -194,7 +254,7 @@ struct Call_summary final : rop::gen::ReduceActor<Call_summary, rop::stdlib::vid
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 20 "video.rop"
         auto result = ::rop::stdlib::video::video_json(children, parent);
-        #line 198 "video.generated.cpp"
+        #line 258 "video.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -204,7 +264,7 @@ struct Call_sound final : rop::gen::ElementActor<Call_sound> {
     void run(rop::gen::Grain grain) {
         #line 22 "video.rop"
         auto result = ::rop::stdlib::video::audio(grain.in<rop::stdlib::video::Clip>(0), 16000, 1);
-        #line 208 "video.generated.cpp"
+        #line 268 "video.generated.cpp"
         grain.out<rop::stdlib::video::Audio>(0, std::move(result));
     }
 };
@@ -216,7 +276,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 23 "video.rop"
         auto result = ::rop::stdlib::video::audio_json(children, parent);
-        #line 220 "video.generated.cpp"
+        #line 280 "video.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -345,7 +405,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 8 "video.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 349 "video.generated.cpp"
+            #line 409 "video.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -356,7 +416,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 25 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 360 "video.generated.cpp"
+            #line 420 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -367,7 +427,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "video.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 371 "video.generated.cpp"
+            #line 431 "video.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

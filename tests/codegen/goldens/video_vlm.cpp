@@ -10,6 +10,116 @@
 #include "rop/stdlib/video.h"
 #include "rop/stdlib/model.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Video> : rop::FieldsCodec<
+    rop::stdlib::video::Video, &rop::stdlib::video::Video::path, &rop::stdlib::video::Video::name,
+    &rop::stdlib::video::Video::duration, &rop::stdlib::video::Video::streams,
+    &rop::stdlib::video::Video::codec, &rop::stdlib::video::Video::fps,
+    &rop::stdlib::video::Video::width, &rop::stdlib::video::Video::height,
+    &rop::stdlib::video::Video::has_audio, &rop::stdlib::video::Video::audio_codec,
+    &rop::stdlib::video::Video::sample_rate, &rop::stdlib::video::Video::channels,
+    &rop::stdlib::video::Video::format, &rop::stdlib::video::Video::metadata> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Clip> : rop::FieldsCodec<
+    rop::stdlib::video::Clip, &rop::stdlib::video::Clip::video_path,
+    &rop::stdlib::video::Clip::video_name, &rop::stdlib::video::Clip::index,
+    &rop::stdlib::video::Clip::start, &rop::stdlib::video::Clip::end,
+    &rop::stdlib::video::Clip::fps, &rop::stdlib::video::Clip::width,
+    &rop::stdlib::video::Clip::height, &rop::stdlib::video::Clip::has_audio,
+    &rop::stdlib::video::Clip::cut, &rop::stdlib::video::Clip::motion> {};
+template <>
+struct rop::Codec<rop::stdlib::Image> : rop::FieldsCodec<rop::stdlib::Image,
+                                                         &rop::stdlib::Image::width,
+                                                         &rop::stdlib::Image::height,
+                                                         &rop::stdlib::Image::channels,
+                                                         &rop::stdlib::Image::pixels> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Frame> : rop::FieldsCodec<
+    rop::stdlib::video::Frame, &rop::stdlib::video::Frame::video_path,
+    &rop::stdlib::video::Frame::video_name, &rop::stdlib::video::Frame::clip_index,
+    &rop::stdlib::video::Frame::index, &rop::stdlib::video::Frame::timestamp,
+    &rop::stdlib::video::Frame::image, &rop::stdlib::video::Frame::sharpness> {};
+template <>
+struct rop::Codec<rop::stdlib::video::FrameStats> : rop::FieldsCodec<
+    rop::stdlib::video::FrameStats, &rop::stdlib::video::FrameStats::frames,
+    &rop::stdlib::video::FrameStats::mean_sharpness,
+    &rop::stdlib::video::FrameStats::min_sharpness, &rop::stdlib::video::FrameStats::max_sharpness,
+    &rop::stdlib::video::FrameStats::timestamps> {};
+template <>
+struct rop::Codec<rop::stdlib::BBox> : rop::FieldsCodec<rop::stdlib::BBox, &rop::stdlib::BBox::x0,
+                                                        &rop::stdlib::BBox::y0,
+                                                        &rop::stdlib::BBox::x1,
+                                                        &rop::stdlib::BBox::y1> {};
+template <>
+struct rop::Codec<rop::stdlib::Word> : rop::FieldsCodec<rop::stdlib::Word,
+                                                        &rop::stdlib::Word::text,
+                                                        &rop::stdlib::Word::bbox,
+                                                        &rop::stdlib::Word::confidence,
+                                                        &rop::stdlib::Word::font_size,
+                                                        &rop::stdlib::Word::font> {};
+template <>
+struct rop::Codec<rop::stdlib::Line> : rop::FieldsCodec<rop::stdlib::Line,
+                                                        &rop::stdlib::Line::text,
+                                                        &rop::stdlib::Line::bbox,
+                                                        &rop::stdlib::Line::confidence,
+                                                        &rop::stdlib::Line::baseline,
+                                                        &rop::stdlib::Line::block,
+                                                        &rop::stdlib::Line::paragraph,
+                                                        &rop::stdlib::Line::font_size> {};
+template <>
+struct rop::Codec<rop::stdlib::OutlineEntry> : rop::FieldsCodec<
+    rop::stdlib::OutlineEntry, &rop::stdlib::OutlineEntry::title,
+    &rop::stdlib::OutlineEntry::level> {};
+template <>
+struct rop::Codec<rop::stdlib::Page> : rop::FieldsCodec<rop::stdlib::Page,
+                                                        &rop::stdlib::Page::doc_path,
+                                                        &rop::stdlib::Page::doc_name,
+                                                        &rop::stdlib::Page::index,
+                                                        &rop::stdlib::Page::page_count,
+                                                        &rop::stdlib::Page::width,
+                                                        &rop::stdlib::Page::height,
+                                                        &rop::stdlib::Page::dpi,
+                                                        &rop::stdlib::Page::image,
+                                                        &rop::stdlib::Page::text,
+                                                        &rop::stdlib::Page::words,
+                                                        &rop::stdlib::Page::lines,
+                                                        &rop::stdlib::Page::text_source,
+                                                        &rop::stdlib::Page::text_check,
+                                                        &rop::stdlib::Page::outline,
+                                                        &rop::stdlib::Page::image_needed,
+                                                        &rop::stdlib::Page::image_channels,
+                                                        &rop::stdlib::Page::pending_text> {};
+template <>
+struct rop::Codec<rop::stdlib::model::Completion> : rop::FieldsCodec<
+    rop::stdlib::model::Completion, &rop::stdlib::model::Completion::text,
+    &rop::stdlib::model::Completion::error, &rop::stdlib::model::Completion::status,
+    &rop::stdlib::model::Completion::finish_reason, &rop::stdlib::model::Completion::prompt_tokens,
+    &rop::stdlib::model::Completion::completion_tokens> {};
+template <>
+struct rop::Codec<rop::stdlib::video::ClipRecord> : rop::FieldsCodec<
+    rop::stdlib::video::ClipRecord, &rop::stdlib::video::ClipRecord::index,
+    &rop::stdlib::video::ClipRecord::start, &rop::stdlib::video::ClipRecord::end,
+    &rop::stdlib::video::ClipRecord::cut, &rop::stdlib::video::ClipRecord::motion,
+    &rop::stdlib::video::ClipRecord::path, &rop::stdlib::video::ClipRecord::stats,
+    &rop::stdlib::video::ClipRecord::caption> {};
+template <>
+struct rop::Codec<rop::stdlib::JsonText> : rop::FieldsCodec<rop::stdlib::JsonText,
+                                                            &rop::stdlib::JsonText::text> {};
+template <>
+struct rop::Codec<rop::stdlib::video::Audio> : rop::FieldsCodec<
+    rop::stdlib::video::Audio, &rop::stdlib::video::Audio::video_path,
+    &rop::stdlib::video::Audio::video_name, &rop::stdlib::video::Audio::clip_index,
+    &rop::stdlib::video::Audio::start, &rop::stdlib::video::Audio::end,
+    &rop::stdlib::video::Audio::sample_rate, &rop::stdlib::video::Audio::channels,
+    &rop::stdlib::video::Audio::samples> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -129,7 +239,7 @@ struct Call_videos final : rop::gen::ElementActor<Call_videos> {
     void run(rop::gen::Grain grain) {
         #line 9 "video_vlm.rop"
         auto result = ::rop::stdlib::video::open(grain.in<rop::stdlib::File>(0));
-        #line 133 "video_vlm.generated.cpp"
+        #line 243 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Video>(0, std::move(result));
     }
 };
@@ -141,7 +251,7 @@ struct Call_clips final : rop::gen::ExpandActor<Call_clips, rop::stdlib::video::
         ::rop::stdlib::video::clips(grain.in<rop::stdlib::video::Video>(0), emitter, 10, 0, true,
         #line 10 "video_vlm.rop"
                                     27.0);
-        #line 145 "video_vlm.generated.cpp"
+        #line 255 "video_vlm.generated.cpp"
     }
 };
 
@@ -150,7 +260,7 @@ struct Call_scored final : rop::gen::ElementActor<Call_scored> {
     void run(rop::gen::Grain grain) {
         #line 11 "video_vlm.rop"
         auto result = ::rop::stdlib::video::with_motion(grain.in<rop::stdlib::video::Clip>(0));
-        #line 154 "video_vlm.generated.cpp"
+        #line 264 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Clip>(0, std::move(result));
     }
 };
@@ -160,7 +270,7 @@ struct Call_moving final : rop::gen::ElementActor<Call_moving> {
     void run(rop::gen::Grain grain) {
         #line 12 "video_vlm.rop"
         auto result = ::rop::stdlib::video::moving(grain.in<rop::stdlib::video::Clip>(0), 0.5);
-        #line 164 "video_vlm.generated.cpp"
+        #line 274 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -172,7 +282,7 @@ struct Call_saved final : rop::gen::ElementActor<Call_saved> {
         auto result = ::rop::stdlib::video::transcode(grain.in<rop::stdlib::video::Clip>(0),
         #line 13 "video_vlm.rop"
                                                       std::string("out/clips", 9));
-        #line 176 "video_vlm.generated.cpp"
+        #line 286 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -184,7 +294,7 @@ struct Call_frames final : rop::gen::ExpandActor<Call_frames, rop::stdlib::video
         ::rop::stdlib::video::frames(grain.in<rop::stdlib::video::Clip>(0), emitter, 2.0,
         #line 14 "video_vlm.rop"
                                      rop::stdlib::video::Color::rgb, 320);
-        #line 188 "video_vlm.generated.cpp"
+        #line 298 "video_vlm.generated.cpp"
     }
 };
 
@@ -193,7 +303,7 @@ struct Call_rated final : rop::gen::ElementActor<Call_rated> {
     void run(rop::gen::Grain grain) {
         #line 15 "video_vlm.rop"
         auto result = ::rop::stdlib::video::with_sharpness(grain.in<rop::stdlib::video::Frame>(0));
-        #line 197 "video_vlm.generated.cpp"
+        #line 307 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Frame>(0, std::move(result));
     }
 };
@@ -203,7 +313,7 @@ struct Call_sharp final : rop::gen::ElementActor<Call_sharp> {
     void run(rop::gen::Grain grain) {
         #line 16 "video_vlm.rop"
         auto result = ::rop::stdlib::video::sharp(grain.in<rop::stdlib::video::Frame>(0), 50.0);
-        #line 207 "video_vlm.generated.cpp"
+        #line 317 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -214,7 +324,7 @@ struct Call_stats final : rop::gen::ReduceActor<Call_stats, rop::stdlib::video::
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 17 "video_vlm.rop"
         auto result = ::rop::stdlib::video::frame_stats(children);
-        #line 218 "video_vlm.generated.cpp"
+        #line 328 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::FrameStats>(0, std::move(result));
     }
 };
@@ -226,7 +336,7 @@ struct Call_sheets final : rop::gen::ReduceActor<Call_sheets, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Clip>();
         #line 18 "video_vlm.rop"
         auto result = ::rop::stdlib::video::contact_sheet(children, parent, 2, 4);
-        #line 230 "video_vlm.generated.cpp"
+        #line 340 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
     }
 };
@@ -253,12 +363,12 @@ struct Call_answers final : rop::gen::BatchActor<Call_answers> {
         std::chrono::milliseconds(0), std::chrono::milliseconds(0),
     #line 19 "video_vlm.rop"
         arguments.get<int>("breaker", 8)) {}
-    #line 257 "video_vlm.generated.cpp"
+    #line 367 "video_vlm.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
         #line 19 "video_vlm.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
-        #line 262 "video_vlm.generated.cpp"
+        #line 372 "video_vlm.generated.cpp"
         grains.check_size(results, "rop::stdlib::model::ChatPages");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::model::Completion>(0, std::move(results[i]));
@@ -272,7 +382,7 @@ struct Call_answered final : rop::gen::ElementActor<Call_answered> {
     void run(rop::gen::Grain grain) {
         #line 24 "video_vlm.rop"
         auto result = ::rop::stdlib::model::ok(grain.in<rop::stdlib::model::Completion>(0));
-        #line 276 "video_vlm.generated.cpp"
+        #line 386 "video_vlm.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -282,7 +392,7 @@ struct Call_captions final : rop::gen::ElementActor<Call_captions> {
     void run(rop::gen::Grain grain) {
         #line 25 "video_vlm.rop"
         auto result = ::rop::stdlib::model::text(grain.in<rop::stdlib::model::Completion>(0));
-        #line 286 "video_vlm.generated.cpp"
+        #line 396 "video_vlm.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -296,7 +406,7 @@ struct Call_records final : rop::gen::ElementActor<Call_records> {
                                                    grain.in<std::string>(1),
         #line 26 "video_vlm.rop"
                                                    grain.in<rop::stdlib::video::FrameStats>(2));
-        #line 300 "video_vlm.generated.cpp"
+        #line 410 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -308,7 +418,7 @@ struct Call_captioned final : rop::gen::ElementActor<Call_captioned> {
         auto result = ::rop::stdlib::video::with_caption(
         #line 27 "video_vlm.rop"
             grain.in<rop::stdlib::video::ClipRecord>(0), grain.in_optional<std::string>(1));
-        #line 312 "video_vlm.generated.cpp"
+        #line 422 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::ClipRecord>(0, std::move(result));
     }
 };
@@ -320,7 +430,7 @@ struct Call_summary final : rop::gen::ReduceActor<Call_summary, rop::stdlib::vid
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 28 "video_vlm.rop"
         auto result = ::rop::stdlib::video::video_json(children, parent);
-        #line 324 "video_vlm.generated.cpp"
+        #line 434 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -330,7 +440,7 @@ struct Call_sound final : rop::gen::ElementActor<Call_sound> {
     void run(rop::gen::Grain grain) {
         #line 30 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio(grain.in<rop::stdlib::video::Clip>(0), 16000, 1);
-        #line 334 "video_vlm.generated.cpp"
+        #line 444 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::video::Audio>(0, std::move(result));
     }
 };
@@ -342,7 +452,7 @@ struct Call_levels final : rop::gen::ReduceActor<Call_levels, rop::stdlib::video
         const auto parent = grain.parent<rop::stdlib::video::Video>();
         #line 31 "video_vlm.rop"
         auto result = ::rop::stdlib::video::audio_json(children, parent);
-        #line 346 "video_vlm.generated.cpp"
+        #line 456 "video_vlm.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -471,7 +581,8 @@ rop::runtime::PipelineDefinition make_pipeline() {
                             .functions = {{"rop::stdlib::model::ChatPages",
                                            "rop/stdlib/model.h:92",
                                            "ece1344355a1e58e7329deae53643c11"}}, .flags = "",
-                            .fallback = "", .volatile_udf = false}}, "std.model.ChatPages",
+                            .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_answers>}, "std.model.ChatPages",
                   rop::gen::bind_arguments<Call_answers>, rop_arguments_11);
     pipeline.call({.name = "answered", .kind = rop::runtime::CallKind::Filter,
                    .domain = rop_domain_1, .inputs = {{rop_port_11}}, .outputs = {rop_port_12},
@@ -534,7 +645,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "video_vlm.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 538 "video_vlm.generated.cpp"
+            #line 649 "video_vlm.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -545,7 +656,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 33 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 549 "video_vlm.generated.cpp"
+            #line 660 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -556,7 +667,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 34 "video_vlm.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 560 "video_vlm.generated.cpp"
+            #line 671 "video_vlm.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

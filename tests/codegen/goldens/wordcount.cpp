@@ -10,6 +10,24 @@
 #include "rop/stdlib/io.h"
 #include "rop/stdlib/text.h"
 
+// How the structs the Calls pass become bytes and back: across processes and
+// ranks, and into the result store.
+template <>
+struct rop::Codec<rop::stdlib::File> : rop::FieldsCodec<rop::stdlib::File,
+                                                        &rop::stdlib::File::path,
+                                                        &rop::stdlib::File::name,
+                                                        &rop::stdlib::File::metadata> {};
+template <>
+struct rop::Codec<wordcount::Line> : rop::FieldsCodec<wordcount::Line, &wordcount::Line::number,
+                                                      &wordcount::Line::text> {};
+template <>
+struct rop::Codec<wordcount::Total> : rop::FieldsCodec<wordcount::Total, &wordcount::Total::lines,
+                                                       &wordcount::Total::words,
+                                                       &wordcount::Total::longest> {};
+template <>
+struct rop::Codec<rop::stdlib::Markdown> : rop::FieldsCodec<rop::stdlib::Markdown,
+                                                            &rop::stdlib::Markdown::text> {};
+
 // What the structs passed between stages hold, field by field, for --max-payload-mb.
 template <>
 struct rop::DerivedByteSize<rop::stdlib::File> {
@@ -43,7 +61,7 @@ struct Call_text final : rop::gen::ElementActor<Call_text> {
     void run(rop::gen::Grain grain) {
         #line 9 "wordcount.rop"
         auto result = ::rop::stdlib::text::read(grain.in<rop::stdlib::File>(0));
-        #line 47 "wordcount.generated.cpp"
+        #line 65 "wordcount.generated.cpp"
         grain.out<std::string>(0, std::move(result));
     }
 };
@@ -53,7 +71,7 @@ struct Call_lines final : rop::gen::ExpandActor<Call_lines, wordcount::Line> {
     void run(rop::gen::Grain grain, rop::Emitter<wordcount::Line>& emitter) {
         #line 10 "wordcount.rop"
         rop::gen::emit_each(emitter, ::wordcount::split_lines(grain.in<std::string>(0)));
-        #line 57 "wordcount.generated.cpp"
+        #line 75 "wordcount.generated.cpp"
     }
 };
 
@@ -62,7 +80,7 @@ struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
         #line 11 "wordcount.rop"
         auto result = ::wordcount::not_blank(grain.in<wordcount::Line>(0));
-        #line 66 "wordcount.generated.cpp"
+        #line 84 "wordcount.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -73,7 +91,7 @@ struct Call_words final : rop::gen::BatchActor<Call_words> {
         const auto input_0 = grains.gather<wordcount::Line>(0);
         #line 12 "wordcount.rop"
         auto results = ::wordcount::count_words(std::span<const wordcount::Line>(input_0));
-        #line 77 "wordcount.generated.cpp"
+        #line 95 "wordcount.generated.cpp"
         grains.check_size(results, "wordcount::count_words");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<uint32_t>(0, std::move(results[i]));
@@ -87,7 +105,7 @@ struct Call_totals final : rop::gen::ReduceActor<Call_totals, uint32_t> {
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 13 "wordcount.rop"
         auto result = ::wordcount::total(children, ordinals);
-        #line 91 "wordcount.generated.cpp"
+        #line 109 "wordcount.generated.cpp"
         grain.out<wordcount::Total>(0, std::move(result));
     }
 };
@@ -98,11 +116,11 @@ struct Call_report final : rop::gen::ElementActor<Call_report> {
     explicit Call_report(const rop::gen::Arguments& arguments) : udf_(
     #line 14 "wordcount.rop"
         arguments.get<std::string>("title")) {}
-    #line 102 "wordcount.generated.cpp"
+    #line 120 "wordcount.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 14 "wordcount.rop"
         auto result = udf_(grain.in<rop::stdlib::File>(0), grain.in<wordcount::Total>(1));
-        #line 106 "wordcount.generated.cpp"
+        #line 124 "wordcount.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
     ::wordcount::Report udf_;
@@ -178,8 +196,9 @@ rop::runtime::PipelineDefinition make_pipeline() {
                                           {"wordcount::Report::operator()",
                                            "udfs/wordcount.cpp:49",
                                            "b1ff48221a86cb1dd13122536f7a5d37"}},
-                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false}},
-                  "wordcount.Report", rop::gen::bind_arguments<Call_report>, rop_arguments_6);
+                            .flags = "-std=c++20", .fallback = "", .volatile_udf = false},
+                   .identity = rop::gen::identity_of<Call_report>}, "wordcount.Report",
+                  rop::gen::bind_arguments<Call_report>, rop_arguments_6);
     pipeline.source({
         .name = "files",
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
@@ -187,7 +206,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 7 "wordcount.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 191 "wordcount.generated.cpp"
+            #line 210 "wordcount.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -198,7 +217,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 16 "wordcount.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 202 "wordcount.generated.cpp"
+            #line 221 "wordcount.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     return pipeline.finish();

@@ -272,6 +272,22 @@ class CollectActor final : public rop::runtime::Actor {
     }
 };
 
+// What a Call's operator says about itself for the result store's keys
+// (`.identity = rop::gen::identity_of<Call_ocr>`): its UDF class's static cache_identity() (a
+// library's version and data, a model's name), or nothing for a function or a class without one.
+template <class Call>
+std::string identity_of() {
+    if constexpr (requires(Call& call) { call.udf_; }) {
+        using Udf = std::remove_cvref_t<decltype(std::declval<Call&>().udf_)>;
+        if constexpr (requires {
+                          { Udf::cache_identity() } -> std::convertible_to<std::string>;
+                      }) {
+            return Udf::cache_identity();
+        }
+    }
+    return {};
+}
+
 // A Call's actor factory: `.factory = rop::gen::make_actor<Call_ocr>`.
 template <class Actor>
 std::unique_ptr<rop::runtime::Actor> make_actor() {

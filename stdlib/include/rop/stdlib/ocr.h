@@ -37,6 +37,9 @@ class Tesseract {
     Tesseract& operator=(Tesseract&&) noexcept;
 
     std::vector<OcrResult> operator()(std::span<const Page> pages);
+    // For the result store's keys (--cache): Tesseract's version and the traineddata files of
+    // its default folder (names, sizes, modification times), so an upgrade re-runs OCR.
+    static std::string cache_identity();
 
     struct Engine;
 
@@ -58,6 +61,7 @@ class RegionText {
     RegionText& operator=(RegionText&&) noexcept;
 
     std::vector<Region> operator()(std::span<const Region> regions);
+    static std::string cache_identity() { return Tesseract::cache_identity(); }
 
   private:
     std::unique_ptr<Tesseract::Engine> engine_;

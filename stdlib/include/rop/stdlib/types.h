@@ -7,14 +7,14 @@
 // shared (a std::shared_ptr to immutable pixels) so copying a Page or Region is cheap.
 #pragma once
 
+#include <rop/content_key.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "rop/content_key.h"
 
 namespace rop::stdlib {
 
