@@ -167,6 +167,22 @@ for flag in --trust-mtime --explain-cache "--cache-max-mb 10"; do
     grep -q "needs --cache DIR" flag.err || fail "$flag: $(cat flag.err)"
 done
 
+# The store's commands: info, prune to a size (least recently used first), clear.
+./wc --cache "$store" --cache-info >info.txt || fail "--cache-info: exit $?"
+grep -qE "^  entries +[1-9][0-9]*, " info.txt || fail "--cache-info: $(cat info.txt)"
+./wc --cache "$store" --cache-prune 1K >prune.txt || fail "--cache-prune: exit $?"
+grep -qE "^removed [1-9][0-9]* entries .*left" prune.txt || fail "--cache-prune: $(cat prune.txt)"
+# What is left fits in 1 KiB: "..., 9 left (966 B)".
+grep -qE " left \(([0-9]{1,3}|10[01][0-9]|102[0-4]) B\)$" prune.txt || fail "--cache-prune 1K: $(cat prune.txt)"
+./wc --cache "$store" --cache-clear >clear.txt || fail "--cache-clear: exit $?"
+./wc --cache "$store" --cache-info >info.txt
+grep -qE "^  entries +0, " info.txt || fail "--cache-clear left: $(cat info.txt)"
+set +e
+./wc --cache "$store" --cache-prune lots 2>prune.err
+code=$?
+set -e
+[ $code = 2 ] && grep -q "expected a size such as 500M" prune.err || fail "--cache-prune lots: exit $code"
+
 if [ "$mpi" = mpi ]; then
     "$ropc" build wordcount.rop -o ./wc.mpi -O1 --mpi
     rm -rf "$store"

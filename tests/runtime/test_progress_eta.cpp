@@ -96,6 +96,9 @@ TEST_CASE("progress ETA: the header and the per-page Call's total say it", "[run
           std::vector<std::string>{"roots 9/10 done, 1 in flight, 4.2s, ETA 1s",
                                    "  pages   10/10  2.4/s  done",
                                    "  work   32/~34  7.6/s  ETA 1s"});
+    // With the result store: the Grains it answered beside the count.
+    p.calls[1].cache_hits = 30;
+    CHECK(render_progress(p, calls)[2] == "  work   32/~34  7.6/s  ETA 1s  30 from the store");
 }
 
 namespace {

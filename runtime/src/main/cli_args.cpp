@@ -29,6 +29,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "cache/result_store.h"
 #include "cli_text.h"
 #include "rop/runtime/executor.h"
 #include "rop/runtime/pipeline_main.h"
@@ -71,6 +72,9 @@ constexpr FlagSpec kFlags[] = {
     {"--trust-mtime", ""},
     {"--cache-max-mb", "N"},
     {"--explain-cache", ""},
+    {"--cache-info", ""},
+    {"--cache-prune", "SIZE"},
+    {"--cache-clear", ""},
     {"--log-level", "LEVEL"},
     {"--log-format", "FORMAT"},
     {"--metrics-file", "FILE"},
@@ -575,6 +579,21 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             }
         } else if (name == "--explain-cache") {
             args.explain_cache = true;
+        } else if (name == "--cache-info" || name == "--cache-clear" || name == "--cache-prune") {
+            if (!args.cache_admin.empty() && args.cache_admin != name) {
+                error = std::string(name) + ": one store command at a time (also " +
+                        args.cache_admin + ")";
+            }
+            args.cache_admin = std::string(name);
+            if (name == "--cache-prune") {
+                const std::optional<std::uintmax_t> bytes = detail::parse_store_size(value);
+                if (!bytes) {
+                    error = "--cache-prune: expected a size such as 500M or 10G, got '" +
+                            std::string(value) + "'";
+                } else {
+                    args.cache_prune_bytes = *bytes;
+                }
+            }
         } else if (name == "--log-level") {
             error = parse_log_level(value, args.log_level);
         } else if (name == "--log-format") {
@@ -603,7 +622,7 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
                         " FILE");
         }
     }
-    if (!args.help && !args.version) {
+    if (!args.help && !args.version && args.cache_admin.empty()) {
         for (const std::string& s : source_names) {
             if (!args.inputs.count(s)) {
                 return fail("no input for source '" + s + "'; use --input " + s + "=PATH");

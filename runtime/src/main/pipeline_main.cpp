@@ -17,6 +17,7 @@
 #include <memory>
 #include <thread>
 
+#include "cache/result_store.h"
 #include "cli_text.h"
 #include "core/crash.h"
 #include "log.h"
@@ -242,6 +243,33 @@ std::string host_name() {
 }
 }  // namespace
 
+// --cache-info, --cache-prune SIZE, --cache-clear: the store's own commands; nothing runs.
+int cache_admin(const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    if (args.cache_dir.empty()) {
+        err << "error: " << args.cache_admin << " needs --cache DIR (the store it applies to)\n";
+        return kExitUsage;
+    }
+    try {
+        detail::ResultStoreOptions options;  // info shows the limit a run would keep to
+        if (args.cache_max_mb) options.max_bytes = args.cache_max_mb << 20;
+        const auto store = detail::ResultStore::open(args.cache_dir, options);
+        if (args.cache_admin == "--cache-prune" || args.cache_admin == "--cache-clear") {
+            const detail::ResultStorePruneResult r = args.cache_admin == "--cache-clear"
+                                                         ? store->clear()
+                                                         : store->prune(args.cache_prune_bytes);
+            out << "removed " << r.removed << " entries (" << detail::format_store_bytes(r.freed)
+                << "), " << r.left_entries << " left (" << detail::format_store_bytes(r.left_bytes)
+                << ")\n";
+            return kExitOk;
+        }
+        out << detail::format_result_store_info(store->info());
+    } catch (const std::exception& e) {
+        err << "error: " << args.cache_admin << ": " << e.what() << "\n";
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
 std::string failure_summary(const RunReport& report, std::size_t shown) {
     const std::size_t failed = report.failed_roots();  // listed and counted
     if (failed == 0) return {};
@@ -304,6 +332,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         out << pipeline_version(def);
         return kExitOk;
     }
+    if (!args.cache_admin.empty()) return cache_admin(args, out, err);
     const std::string journal_path =
         args.journal_path.empty() ? default_journal_path(def, args) : args.journal_path;
     if (args.resume && journal_path.empty()) {

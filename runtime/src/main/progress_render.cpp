@@ -198,8 +198,11 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
             if (estimate > static_cast<double>(done)) total = estimate;
         }
         const std::string name = i < calls.size() ? calls[i].name : c.name;
+        // With the result store: how many of the done Grains it answered (--cache).
+        const std::string hits =
+            c.cache_hits ? "  " + std::to_string(c.cache_hits) + " from the store" : "";
         cells.push_back({name, std::to_string(done) + "/" + total_text, format_rate(rate),
-                         eta_cell(static_cast<double>(done), total, rate, stuck),
+                         eta_cell(static_cast<double>(done), total, rate, stuck) + hits,
                          stuck_cell(p.stuck, i)});
     }
     std::size_t count_width = 0;

@@ -120,6 +120,10 @@ struct ParsedArgs {
     bool trust_mtime = false;
     std::uint64_t cache_max_mb = 0;
     bool explain_cache = false;
+    // --cache-info, --cache-prune SIZE (the bytes), --cache-clear: the flag given (one of them),
+    // a command on the store instead of a run.
+    std::string cache_admin;
+    std::uint64_t cache_prune_bytes = 0;
 
     // Observability (docs/runtime.md "Observability").
     LogLevel log_level = LogLevel::Info;        // --log-level
