@@ -167,6 +167,22 @@ for flag in --trust-mtime --explain-cache "--cache-max-mb 10"; do
     grep -q "needs --cache DIR" flag.err || fail "$flag: $(cat flag.err)"
 done
 
+# A Call under `isolation process`: its worker process runs the misses, the store answers the
+# rest in the binary itself.
+sed 's/with wordcount.count_words batch 16;/with wordcount.count_words batch 16 isolation process;/' \
+    wordcount.rop >isolated.rop
+grep -q "isolation process" isolated.rop || fail "isolated.rop: no isolation process"
+"$ropc" build isolated.rop -o ./wc.isolated -O1
+rm -rf "$store"
+for name in isolated_cold isolated_warm; do
+    rm -rf "out_$name"
+    ./wc.isolated --output "out_$name" --journal "$name.journal" --report "$name.json" \
+        --cache "$store" --no-progress 2>"$name.err" || fail "$name: $(cat "$name.err")"
+done
+last_args=()
+expect isolated_cold "$all_ran"
+expect isolated_warm "$none"
+
 # The store's commands: info, prune to a size (least recently used first), clear.
 ./wc --cache "$store" --cache-info >info.txt || fail "--cache-info: exit $?"
 grep -qE "^  entries +[1-9][0-9]*, " info.txt || fail "--cache-info: $(cat info.txt)"
