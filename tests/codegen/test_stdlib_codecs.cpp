@@ -118,7 +118,7 @@ TEST_CASE("codecs: a mineru-like pipeline isolates its OCR Calls; stdlib types r
     INFO(emit.output);
     REQUIRE(emit.exit_code == 0);
     const std::string cpp = t::read_file(generated);
-    const auto begin = cpp.find("// How the structs that cross a process boundary");
+    const auto begin = cpp.find("// How the structs the Calls pass become bytes and back");
     const auto end = cpp.find("\nnamespace {");
     REQUIRE(begin != std::string::npos);
     REQUIRE(end != std::string::npos);

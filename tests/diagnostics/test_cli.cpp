@@ -141,8 +141,8 @@ TEST_CASE("cli: ropc build rejects isolation process with a type without a codec
     CHECK_FALSE(std::filesystem::exists(output));
 }
 
-// The generated file defines the codecs of the structs an `isolation process` Call sends, each
-// after the codecs it uses; without such a Call it defines none.
+// The generated file defines the codecs of the structs the Calls pass (those an `isolation
+// process` Call sends among them), each after the codecs it uses.
 TEST_CASE("cli: build --emit=cpp writes the codecs of the structs that cross", "[cli]") {
     const auto isolated = run_ropc({"build", "clean/isolated.rop", "--emit=cpp"});
     REQUIRE(isolated.exit_code == 0);
@@ -159,9 +159,11 @@ TEST_CASE("cli: build --emit=cpp writes the codecs of the structs that cross", "
     CHECK(cpp.find("&isolation::Entry::pages> {};") != std::string::npos);
     CHECK(index < cpp.find("namespace {"));  // before any use of the types
     CHECK(cpp.find("#include \"../udfs/isolation.hpp\"") < entry);
+    // Without such a Call too: the result store (--cache) keys and keeps items by their bytes.
     const auto bound = run_ropc({"build", "clean/bound.rop", "--emit=cpp"});
     REQUIRE(bound.exit_code == 0);
-    CHECK(bound.out.find("rop::Codec") == std::string::npos);
+    CHECK(bound.out.find("struct rop::Codec<golden::Doc>") != std::string::npos);
+    CHECK(bound.out.find("struct rop::Codec<golden::Page>") != std::string::npos);
 }
 
 // --mpi: every Call's item types need a codec, a binding diagnostic like any other (E0512, its

@@ -31,7 +31,11 @@ struct Shape {
     vocab::Cache m_cache = vocab::Cache::Auto;
     bool m_volatile = false;
     std::string m_arguments;
+    std::string (*m_identity)() = nullptr;
 };
+
+std::string tesseract_5_3() { return "tesseract 5.3.0 eng.traineddata:4113088"; }
+std::string tesseract_5_4() { return "tesseract 5.4.1 eng.traineddata:4113088"; }
 
 // Doc x -> x pages 100x+i (split) -> m: page+m_add -> keep: even ones -> sum: per Doc.
 Plan plan_of(const Shape& s, Calls& calls, PortId& sum_port) {
@@ -92,6 +96,7 @@ Plan plan_of(const Shape& s, Calls& calls, PortId& sum_port) {
     m.code.functions = {{"demo::m", "udfs/demo.hpp:7", s.m_digest}};
     m.code.volatile_udf = s.m_volatile;
     m.arguments = s.m_arguments;
+    m.identity = s.m_identity;
     b.add_call(m);
     CallSpec keep{"keep",
                   CallKind::Filter,
@@ -212,6 +217,8 @@ TEST_CASE("what changed runs again, and only that", "[cache]") {
     cutoff.m_same_output = true;
     Shape arguments;
     arguments.m_arguments = "dpi=200";
+    Shape upgraded;
+    upgraded.m_identity = tesseract_5_4;
     const std::vector<Row> rows = {
         {"nothing", {}, {3, 4, 5}, 0, 0, 0, 0, ""},
         {"one root changed", {}, {3, 6, 5}, 1, 6, 6, 1, "new or changed input"},
@@ -241,11 +248,21 @@ TEST_CASE("what changed runs again, and only that", "[cache]") {
          0,
          0,
          "arguments changed ( -> dpi=200)"},
+        {"m's operator version changed",
+         upgraded,
+         {3, 4, 5},
+         0,
+         12,
+         0,
+         0,
+         "operator version changed (tesseract 5.3.0 eng.traineddata:4113088 -> tesseract 5.4.1"},
     };
     for (const Row& row : rows) {
         DYNAMIC_SECTION(row.edit) {
             TempStore store;
-            run_with(store.dir, {});
+            Shape before;
+            before.m_identity = row.shape.m_identity ? tesseract_5_3 : nullptr;
+            run_with(store.dir, before);
             const auto again = run_with(store.dir, row.shape, row.roots);
             CHECK(again->calls.split == row.split);
             CHECK(again->calls.m == row.m);
