@@ -124,7 +124,7 @@ PY
 "$ropc" build wordcount.rop -o ./wc -O1
 run code
 expect code "kept:0 lines:0 report:3 text:0 totals:3 words:10"
-grep -q "code changed in function wordcount::count_words at udfs/wordcount.cpp:" code.err ||
+grep -q "code changed in wordcount::count_words at udfs/wordcount.cpp:" code.err ||
     fail "code: no reason naming count_words: $(cat code.err)"
 cp wordcount.cpp.orig udfs/wordcount.cpp
 "$ropc" build wordcount.rop -o ./wc -O1

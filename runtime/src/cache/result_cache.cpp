@@ -328,7 +328,7 @@ std::string change_reason(const nlohmann::json& before, const nlohmann::json& no
         if (changed.empty() && before.value("flags", "") != now.value("flags", ""))
             return "compile flags changed";
         if (changed.empty()) return "code changed";
-        std::string reason = "code changed in function " + changed.front();
+        std::string reason = "code changed in " + changed.front();
         if (changed.size() > 1) reason += " and " + std::to_string(changed.size() - 1) + " more";
         return reason;
     }

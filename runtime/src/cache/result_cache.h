@@ -63,7 +63,7 @@ struct CallCache {
     std::string manifest_key;     // its manifest's name in the store: pipeline and identity
     std::string manifest;         // this run's manifest (JSON text), written at the end
     // Why a Grain whose key is not in the store missed, from the manifest of the previous run:
-    // "code changed in function f at file:line", "arguments changed: dpi", ... or "new input".
+    // "code changed in f at file:line", "arguments changed: dpi", ... or "new input".
     std::string change_reason;
     CallCacheCounts counts;
 };

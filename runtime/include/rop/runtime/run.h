@@ -232,7 +232,7 @@ struct CallCounters {
     // What the Call's UDF counted itself with rop::count (rop/udf.h): "http_retries" -> 3.
     std::map<std::string, std::uint64_t> udf_counters = {};
     // With the result store on: Grains answered from it, Grains that ran instead and why
-    // ("code changed in function f at udfs/x.hpp:12", "new or changed input", "cache off"...),
+    // ("code changed in f at udfs/x.hpp:12", "new or changed input", "cache off"...),
     // entries found corrupt (recomputed, never used).
     std::uint64_t cache_hits = 0;
     std::uint64_t cache_misses = 0;
