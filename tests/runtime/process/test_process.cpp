@@ -321,13 +321,18 @@ TEST_CASE(
             const nlohmann::json* bad = root_of(third, "r2");
             REQUIRE(bad != nullptr);
             CHECK((*bad)["status"] == "failed");
-            CHECK((*bad)["call"] == "m");
+            // The journal names the Call only when it was the one Call of r2 with a batch in
+            // flight: 'm' as a rule, but on a slow run (TSan) r2's streaming split may still be
+            // emitting when m's batch dies, and two Calls in flight name none.
+            const std::string call = (*bad)["call"].get<std::string>();
+            CHECK((call == "m" || call.empty()));
             CHECK((*bad)["reason"] ==
                   "killed (SIGKILL) twice; perhaps out of memory (the process died without a "
                   "crash line while it ran)");
             CHECK_THAT(third.err,
-                       ContainsSubstring("r2: call 'm': killed (SIGKILL) twice; perhaps out "
-                                         "of memory"));
+                       ContainsSubstring(call.empty() ? std::string("r2: killed (SIGKILL) twice")
+                                                      : "r2: call 'm': killed (SIGKILL) twice; "
+                                                        "perhaps out of memory"));
             std::size_t ok = 0;
             for (const auto& [name, value] : roots()) {
                 if (name == "r2") continue;
