@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "rop/vocab/byte_size_text.h"
+
 namespace rop::driver {
 namespace fs = std::filesystem;
 
@@ -167,33 +169,7 @@ PruneResult prune_cache(const fs::path& dir, const PruneOptions& options, fs::fi
 }
 
 std::optional<std::uintmax_t> parse_size(std::string_view text) {
-    double value = 0;
-    const auto [end, ec] =
-        std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
-    if (ec != std::errc() || end == text.data() || !(value >= 0)) return std::nullopt;
-    std::string unit(end, text.data() + text.size());
-    for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (unit.ends_with("IB")) {
-        unit.resize(unit.size() - 2);
-        if (unit.empty()) return std::nullopt;  // "5iB"
-    } else if (unit.ends_with("B")) {
-        unit.pop_back();
-    }
-    int shift = 0;
-    if (unit == "K") {
-        shift = 10;
-    } else if (unit == "M") {
-        shift = 20;
-    } else if (unit == "G") {
-        shift = 30;
-    } else if (unit == "T") {
-        shift = 40;
-    } else if (!unit.empty()) {
-        return std::nullopt;
-    }
-    const double bytes = std::ldexp(value, shift);
-    if (bytes >= 18446744073709551615.0) return std::nullopt;
-    return static_cast<std::uintmax_t>(std::llround(bytes));
+    return vocab::parse_byte_size(text);
 }
 
 std::optional<std::chrono::seconds> parse_age(std::string_view text) {
@@ -215,19 +191,7 @@ std::optional<std::chrono::seconds> parse_age(std::string_view text) {
     return std::chrono::seconds(n * unit);
 }
 
-std::string format_bytes(std::uintmax_t bytes) {
-    if (bytes < 1024) return std::to_string(bytes) + " B";
-    static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes) / 1024;
-    std::size_t unit = 0;
-    while (value >= 1024 && unit + 1 < std::size(kUnits)) {
-        value /= 1024;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
-    return text;
-}
+std::string format_bytes(std::uintmax_t bytes) { return vocab::format_byte_size(bytes); }
 
 std::optional<std::uintmax_t> cache_limit(std::string* error) {
     const char* value = std::getenv("ROP_CACHE_MAX_SIZE");

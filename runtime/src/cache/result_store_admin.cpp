@@ -17,6 +17,7 @@
 #include <system_error>
 
 #include "cache/result_store.h"
+#include "rop/vocab/byte_size_text.h"
 
 namespace rop::runtime::detail {
 
@@ -223,50 +224,11 @@ std::string format_result_store_info(const ResultStoreInfo& info) {
     return out;
 }
 
-// As ropc's build cache prints and reads sizes (compiler/driver/cache_admin.h: the runtime does
-// not include the compiler's headers).
-std::string format_store_bytes(std::uintmax_t bytes) {
-    if (bytes < 1024) return std::to_string(bytes) + " B";
-    static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes) / 1024;
-    std::size_t unit = 0;
-    while (value >= 1024 && unit + 1 < std::size(kUnits)) {
-        value /= 1024;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
-    return text;
-}
+// As ropc's build cache prints and reads sizes (rop/vocab/byte_size_text.h).
+std::string format_store_bytes(std::uintmax_t bytes) { return vocab::format_byte_size(bytes); }
 
 std::optional<std::uintmax_t> parse_store_size(std::string_view text) {
-    double value = 0;
-    const auto [end, ec] =
-        std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
-    if (ec != std::errc() || end == text.data() || !(value >= 0)) return std::nullopt;
-    std::string unit(end, text.data() + text.size());
-    for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (unit.ends_with("IB")) {
-        unit.resize(unit.size() - 2);
-        if (unit.empty()) return std::nullopt;  // "5iB"
-    } else if (unit.ends_with("B")) {
-        unit.pop_back();
-    }
-    int shift = 0;
-    if (unit == "K") {
-        shift = 10;
-    } else if (unit == "M") {
-        shift = 20;
-    } else if (unit == "G") {
-        shift = 30;
-    } else if (unit == "T") {
-        shift = 40;
-    } else if (!unit.empty()) {
-        return std::nullopt;
-    }
-    const double bytes = std::ldexp(value, shift);
-    if (bytes >= 18446744073709551615.0) return std::nullopt;
-    return static_cast<std::uintmax_t>(std::llround(bytes));
+    return vocab::parse_byte_size(text);
 }
 
 }  // namespace rop::runtime::detail
