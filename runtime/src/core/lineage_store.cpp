@@ -144,12 +144,6 @@ void LineageStore::fail_root_at_sink(std::uint32_t ordinal, const std::string& r
     result.attempts = 1;
 }
 
-std::uint32_t LineageStore::count_queued(CallId call, EntityId entity) {
-    RootState& root = roots_[root_ordinal_[entity]];
-    if (root.queued.empty()) root.queued.assign(plan_.calls.size(), 0);
-    return root.queued[call]++;
-}
-
 std::size_t LineageStore::fail_unfinished(const std::string& reason) {
     std::size_t unfinished = 0;
     for (std::size_t r = roots_.base(); r < roots_.end(); ++r) {
@@ -319,22 +313,11 @@ void LineageStore::release_ref(PortId port, std::uint32_t local) {
     free_slots_.push_back(slot);
 }
 
-const GrainCell& LineageStore::advance(CallId call, std::uint32_t local, GrainEvent event,
-                                       Outcome sealed) {
-    GrainCell& g = grains_[call][local];
-    const auto next = grain_transition(g.phase, event);
-    if (!next) {
-        throw ContractError("bug: call '" + layouts_[call].spec->name + "' grain " +
-                            std::to_string(local) + ": event " + to_string(event) + " in phase " +
-                            to_string(g.phase));
-    }
-    if (*next == GrainPhase::Sealed) {
-        seal(call, local, event, sealed);
-        return g;
-    }
-    if (event == GrainEvent::Recover) ++g.generation;  // a new attempt: older reports are stale
-    g.phase = *next;
-    return g;
+void LineageStore::throw_bad_event(CallId call, std::uint32_t local, GrainEvent event,
+                                   GrainPhase phase) const {
+    throw ContractError("bug: call '" + layouts_[call].spec->name + "' grain " +
+                        std::to_string(local) + ": event " + to_string(event) + " in phase " +
+                        to_string(phase));
 }
 
 void LineageStore::seal_without_running(CallId call, std::uint32_t local, Outcome outcome,

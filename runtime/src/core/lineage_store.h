@@ -174,7 +174,11 @@ class LineageStore {
     // `reason`, unless it failed already.
     void fail_root_at_sink(std::uint32_t ordinal, const std::string& reason);
     // Fairness (priority rule 5): how many of its root's Grains `call` queued before this one.
-    std::uint32_t count_queued(CallId call, EntityId entity);
+    std::uint32_t count_queued(CallId call, EntityId entity) {
+        RootState& root = roots_[root_ordinal_[entity]];
+        if (root.queued.empty()) root.queued.assign(plan_.calls.size(), 0);
+        return root.queued[call]++;
+    }
     std::uint32_t next_ordinal() const { return static_cast<std::uint32_t>(roots_.end()); }
     bool root_done(std::uint32_t ordinal) const {
         return roots_.released(ordinal) || roots_[ordinal].done;
@@ -249,7 +253,19 @@ class LineageStore {
     // its expansion succeeded; FAILED, DROPPED or SUPPRESSED otherwise) and count it. Any other
     // pair is a ContractError; the cell is unchanged then.
     const GrainCell& advance(CallId call, std::uint32_t local, GrainEvent event,
-                             Outcome sealed = Outcome::Unresolved);
+                             Outcome sealed = Outcome::Unresolved) {
+        GrainCell& g = grains_[call][local];
+        const auto next = grain_transition(g.phase, event);
+        if (!next) [[unlikely]]
+            throw_bad_event(call, local, event, g.phase);
+        if (*next == GrainPhase::Sealed) {
+            seal(call, local, event, sealed);
+            return g;
+        }
+        if (event == GrainEvent::Recover) ++g.generation;  // a new attempt: older reports are stale
+        g.phase = *next;
+        return g;
+    }
     // Seals a Grain that does not run, or whose result is not used (failed, suppressed,
     // dropped): every output gets `outcome` (an expand: its Expansion FAILED, or DROPPED).
     void seal_without_running(CallId call, std::uint32_t local, Outcome outcome, GrainEvent event);
@@ -338,6 +354,8 @@ class LineageStore {
     }
     EntityId create_entity(DomainId domain, EntityId parent, std::uint32_t ordinal);
     void seal(CallId call, std::uint32_t local, GrainEvent event, Outcome sealed);
+    [[noreturn]] void throw_bad_event(CallId call, std::uint32_t local, GrainEvent event,
+                                      GrainPhase phase) const;
     void count_sealed(CallId call, GrainEvent event, Outcome sealed);
     void root_done(RootState& root);
     void release_pins(RootState& root);  // broadcast inputs held until the root is done

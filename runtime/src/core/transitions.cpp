@@ -124,16 +124,4 @@ const char* to_string(GrainEvent event) {
     return "?";
 }
 
-std::optional<GrainPhase> grain_transition(GrainPhase phase, GrainEvent event) {
-    using P = GrainPhase;
-    using E = GrainEvent;
-    if (phase == P::Waiting && event == E::InputsRunnable) return P::Ready;
-    if (phase == P::Waiting && event == E::Resolve) return P::Sealed;
-    if (phase == P::Ready && event == E::Reserve) return P::InFlight;
-    if (phase == P::Ready && event == E::SuppressQueued) return P::Sealed;
-    if (phase == P::InFlight && event == E::Commit) return P::Sealed;
-    if (phase == P::InFlight && event == E::Recover) return P::Ready;
-    return std::nullopt;
-}
-
 }  // namespace rop::runtime

@@ -80,6 +80,16 @@ enum class GrainEvent : std::uint8_t {
 const char* to_string(GrainPhase phase);
 const char* to_string(GrainEvent event);
 // The next phase, or nullopt when the pair is not listed (rejected: a runtime bug).
-std::optional<GrainPhase> grain_transition(GrainPhase phase, GrainEvent event);
+inline std::optional<GrainPhase> grain_transition(GrainPhase phase, GrainEvent event) {
+    using P = GrainPhase;
+    using E = GrainEvent;
+    if (phase == P::Waiting && event == E::InputsRunnable) return P::Ready;
+    if (phase == P::Waiting && event == E::Resolve) return P::Sealed;
+    if (phase == P::Ready && event == E::Reserve) return P::InFlight;
+    if (phase == P::Ready && event == E::SuppressQueued) return P::Sealed;
+    if (phase == P::InFlight && event == E::Commit) return P::Sealed;
+    if (phase == P::InFlight && event == E::Recover) return P::Ready;
+    return std::nullopt;
+}
 
 }  // namespace rop::runtime
