@@ -113,7 +113,7 @@ part_b4() {
     stored() {
         du -sb "$1" | cut -f1 >"$1.bytes"
         du -s -B1 "$1" | cut -f1 >"$1.disk"
-        find "$1/entries" -type f | wc -l >"$1.entries"
+        "$W/b8_v1" --cache "$1" --cache-info | awk '$1 == "entries" { print $2 + 0 }' >"$1.entries"
     }
     # the changed assembly UDF: the footer edited in a copy of the header, built again by ropc
     # (once, before the first round: the build is not timed)
@@ -205,7 +205,9 @@ part_study() {
         run "store-cold-$r" --cache "$W/store-$r"
         du -sb "$W/store-$r" | cut -f1 >"$W/store-$r.bytes"
         du -s -B1 "$W/store-$r" | cut -f1 >"$W/store-$r.disk"
-        find "$W/store-$r/entries" -type f | wc -l >"$W/store-$r.entries"
+        # entry files and packed records, as --cache-info counts them
+        "$W/study_b8" --cache "$W/store-$r" --cache-info | awk '$1 == "entries" { print $2 + 0 }' \
+            >"$W/store-$r.entries"
         run "rerun-$r" --cache "$W/store-$r" --explain-cache
         [ $((r % 2)) = 1 ] || run "cold-$r"
         # the roots as the clean run's: all ok (the Log sink writes nothing to compare)

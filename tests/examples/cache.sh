@@ -150,8 +150,10 @@ same_as_clean twin_a
 same_as_clean twin_b
 
 # A damaged entry: recomputed and reported, never used.
-entry=$(find "$store/entries" -type f | head -1)
-printf 'X' | dd of="$entry" bs=1 seek=60 conv=notrunc status=none
+# A byte of the first record's payload hash (header bytes 40-55), in a pack or an entry file.
+entry=$(find "$store/packs" "$store/entries" -type f | head -1)
+[ -n "$entry" ] || fail "damaged: the store holds no entry"
+printf 'X' | dd of="$entry" bs=1 seek=40 conv=notrunc status=none
 run damaged
 grep -q "was damaged" damaged.err || fail "damaged: not reported: $(cat damaged.err)"
 same_as_clean damaged

@@ -350,17 +350,30 @@ TEST_CASE("cache off, and a volatile UDF unless cache on", "[cache]") {
 TEST_CASE("a damaged entry is recomputed and reported, never used", "[cache]") {
     TempStore store;
     const auto cold = run_with(store.dir, {});
-    // Flip a byte near the end of every entry: each one's hash no longer matches.
+    // Flip a byte of every record's payload hash (header bytes 40-55), in entry files and in
+    // packs alike: none matches its payload any more.
     std::size_t damaged = 0;
-    for (const auto& f : fs::recursive_directory_iterator(store.dir / "entries")) {
-        if (!f.is_regular_file()) continue;
+    for (const auto& f : fs::recursive_directory_iterator(store.dir)) {
+        const bool packed = f.path().extension() == ".pack";
+        if (!f.is_regular_file() ||
+            !(packed || f.path().parent_path().parent_path().filename() == "entries")) {
+            continue;
+        }
         std::fstream io(f.path(), std::ios::in | std::ios::out | std::ios::binary);
-        io.seekg(-1, std::ios::end);
-        char c = 0;
-        io.get(c);
-        io.seekp(-1, std::ios::end);
-        io.put(static_cast<char>(c ^ 0x5a));
-        ++damaged;
+        const auto size = static_cast<std::size_t>(fs::file_size(f.path()));
+        for (std::size_t at = 0; at + 56 <= size;) {
+            char header[56];
+            io.seekg(static_cast<std::streamoff>(at));
+            io.read(header, sizeof header);
+            std::uint64_t length = 0;
+            for (int i = 0; i < 8; ++i) {
+                length |= std::uint64_t{static_cast<unsigned char>(header[16 + i])} << (8 * i);
+            }
+            io.seekp(static_cast<std::streamoff>(at + 40));
+            io.put(static_cast<char>(header[40] ^ 0x5a));
+            ++damaged;
+            at += 56 + length;
+        }
     }
     REQUIRE(damaged == 3 + 12 + 12 + 3);
     const auto again = run_with(store.dir, {});

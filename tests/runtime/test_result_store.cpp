@@ -76,6 +76,13 @@ void set_age(const fs::path& path, int seconds_ago) {
     REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, 0) == 0);
 }
 
+// Every entry in a file of its own (none packed): the tests of the file entries' rules.
+ResultStoreOptions files_only() {
+    ResultStoreOptions options;
+    options.pack_max_bytes = 0;
+    return options;
+}
+
 long age_of(const fs::path& path) {
     struct stat st{};
     REQUIRE(::stat(path.c_str(), &st) == 0);
@@ -100,7 +107,7 @@ TEST_CASE("digest: XXH3-128 hex, framed pieces, round trip through from_hex", "[
 
 TEST_CASE("result store: put then get returns the bytes; other keys miss", "[result_store]") {
     TempDir dir;
-    auto store = ResultStore::open(dir.path);
+    auto store = ResultStore::open(dir.path, files_only());
     const std::string key = key_of("page 1");
     CHECK_FALSE(store->get(key));
     const std::string payload = payload_of(key, 5000) + std::string("\0tail", 5);
@@ -118,6 +125,7 @@ TEST_CASE("result store: put then get returns the bytes; other keys miss", "[res
     CHECK(stats.puts == 2);
     CHECK(stats.corrupt == 0);
     CHECK_THROWS_AS(store->get("not a key"), std::invalid_argument);
+    CHECK_FALSE(fs::exists(dir.path / "packs"));
     // Another ResultStore on the same folder (another run) sees the entry.
     CHECK(ResultStore::open(dir.path)->get(key) == payload);
 }
@@ -125,7 +133,7 @@ TEST_CASE("result store: put then get returns the bytes; other keys miss", "[res
 TEST_CASE("result store: a damaged entry is a miss, removed, and counted with its key",
           "[result_store]") {
     TempDir dir;
-    auto store = ResultStore::open(dir.path);
+    auto store = ResultStore::open(dir.path, files_only());
     const std::string key = key_of("ocr page 7");
     const std::string payload = payload_of(key, 4096);
     const fs::path path = store->entry_path(key);
@@ -191,7 +199,7 @@ TEST_CASE("result store: a damaged entry is a miss, removed, and counted with it
 TEST_CASE("result store: a torn write left behind is never returned, and prune removes it",
           "[result_store]") {
     TempDir dir;
-    auto store = ResultStore::open(dir.path);
+    auto store = ResultStore::open(dir.path, files_only());
     const std::string key = key_of("a torn write");
     const std::string payload = payload_of(key, 10000);
     store->put(key, payload);
@@ -348,7 +356,7 @@ TEST_CASE("result store: threads of one process put and get concurrently", "[res
 TEST_CASE("result store: past the size limit the least recently used entries go first",
           "[result_store]") {
     TempDir dir;
-    ResultStoreOptions options;
+    ResultStoreOptions options = files_only();
     // Four 1000-byte entries fit (each is its payload and a 56-byte header); five do not.
     options.max_bytes = 4500;
     auto store = ResultStore::open(dir.path, options);
@@ -392,7 +400,7 @@ TEST_CASE("result store: past the size limit the least recently used entries go 
 TEST_CASE("result store: a hit marks its entry used, but not again within touch_after",
           "[result_store]") {
     TempDir dir;
-    auto store = ResultStore::open(dir.path);
+    auto store = ResultStore::open(dir.path, files_only());
     const std::string key = key_of("x");
     store->put(key, "value");
     set_age(store->entry_path(key), 30);  // within the default 60 s: left as it is
@@ -405,7 +413,7 @@ TEST_CASE("result store: a hit marks its entry used, but not again within touch_
 
 TEST_CASE("result store: info and clear", "[result_store]") {
     TempDir dir;
-    ResultStoreOptions options;
+    ResultStoreOptions options = files_only();
     options.max_bytes = 1 << 20;
     auto store = ResultStore::open(dir.path, options);
     auto empty = store->info();
@@ -439,6 +447,267 @@ TEST_CASE("result store: info and clear", "[result_store]") {
     // The store still works after a clear.
     store->put(key_of("1"), "again");
     CHECK(store->get(key_of("1")) == "again");
+}
+
+namespace {
+
+// The packs in a store's folder.
+std::vector<fs::path> packs_in(const fs::path& dir) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir / "packs", ec), end; !ec && it != end; it.increment(ec)) {
+        out.push_back(it->path());
+    }
+    return out;
+}
+
+// Where each record of a pack starts: the 56-byte header carries the payload's length at byte 16.
+std::vector<std::size_t> record_offsets(const std::string& pack) {
+    std::vector<std::size_t> out;
+    std::size_t at = 0;
+    while (at + 56 <= pack.size()) {
+        out.push_back(at);
+        std::uint64_t length = 0;
+        for (int i = 0; i < 8; ++i) {
+            length |= std::uint64_t{static_cast<unsigned char>(pack[at + 16 + i])} << (8 * i);
+        }
+        at += 56 + length;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("result store: small entries are appended to one pack, which the next run indexes",
+          "[result_store][packs]") {
+    TempDir dir;
+    ResultStoreOptions options;
+    options.pack_max_bytes = 1000;
+    auto store = ResultStore::open(dir.path, options);
+    for (int i = 0; i < 100; ++i) {
+        const std::string key = key_of("line " + std::to_string(i));
+        store->put(key, payload_of(key, static_cast<std::size_t>(i) * 10));  // 0 to 990 bytes
+    }
+    const std::string big = key_of("page image");
+    store->put(big, payload_of(big, 1001));
+    // One pack for the hundred small ones, a file for the one over the limit.
+    const auto packs = packs_in(dir.path);
+    REQUIRE(packs.size() == 1);
+    CHECK(packs[0] == store->pack_path());
+    CHECK(fs::is_regular_file(store->entry_path(big)));
+    CHECK_FALSE(fs::exists(store->entry_path(key_of("line 5"))));
+    CHECK(fs::file_size(packs[0]) == 100 * 56 + 10 * (99 * 100 / 2));
+    // This run reads its own pack; the next one indexes it.
+    CHECK(store->get(key_of("line 7")) == payload_of(key_of("line 7"), 70));
+    auto next = ResultStore::open(dir.path, options);
+    for (int i = 0; i < 100; ++i) {
+        const std::string key = key_of("line " + std::to_string(i));
+        CHECK(next->get(key) == payload_of(key, static_cast<std::size_t>(i) * 10));
+    }
+    CHECK(next->get(big) == payload_of(big, 1001));
+    CHECK_FALSE(next->get(key_of("line 100")));
+    CHECK(next->stats().hits == 101);
+    CHECK(next->stats().corrupt == 0);
+    const auto info = next->info();
+    CHECK(info.entries == 101);
+    CHECK(info.packs == 1);
+    CHECK(info.bytes == fs::file_size(packs[0]) + 56 + 1001);
+    CHECK_THAT(rop::runtime::detail::format_result_store_info(info),
+               Catch::Matchers::ContainsSubstring("(small ones in 1 packs)"));
+    // A run that puts nothing starts no pack.
+    CHECK(next->pack_path().empty());
+    CHECK(packs_in(dir.path).size() == 1);
+}
+
+TEST_CASE("result store: a damaged packed record is a miss, reported; the others still hit",
+          "[result_store][packs]") {
+    TempDir dir;
+    const std::vector<std::string> keys = {key_of("p1"), key_of("p2"), key_of("p3")};
+    {
+        auto store = ResultStore::open(dir.path);
+        for (const auto& key : keys) store->put(key, payload_of(key, 300));
+    }
+    const fs::path pack = packs_in(dir.path).at(0);
+    std::string bytes = read_file(pack);
+    const auto offsets = record_offsets(bytes);
+    REQUIRE(offsets.size() == 3);
+    std::vector<bool> hit = {true, true, true};
+    std::string expected_reason;
+    std::uint64_t expected_corrupt = 0;
+
+    SECTION("a payload byte of the middle record flipped") {
+        bytes[offsets[1] + 56 + 10] ^= 0x20;
+        hit[1] = false;
+        expected_reason = "payload hash mismatch";
+        expected_corrupt = 1;
+    }
+    SECTION("the middle record's hash flipped") {
+        bytes[offsets[1] + 40] ^= 0x01;
+        hit[1] = false;
+        expected_reason = "payload hash mismatch";
+        expected_corrupt = 1;
+    }
+    SECTION("the middle record's magic broken: no pass can step over it") {
+        bytes[offsets[1]] = 'X';
+        hit[1] = hit[2] = false;
+    }
+    SECTION("a torn tail, as a put killed mid-write leaves") {
+        bytes.resize(offsets[2] + 56 + 100);
+        hit[2] = false;
+    }
+    write_file(pack, bytes);
+    auto store = ResultStore::open(dir.path);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        INFO("record " << i);
+        const auto got = store->get(keys[i]);
+        CHECK(got.has_value() == hit[i]);
+        if (got) CHECK(*got == payload_of(keys[i], 300));
+    }
+    CHECK(store->stats().corrupt == expected_corrupt);
+    if (expected_corrupt > 0) {
+        const auto corrupt = store->corrupt_entries();
+        REQUIRE(corrupt.size() == 1);
+        CHECK(corrupt[0].key == keys[1]);
+        CHECK_THAT(corrupt[0].reason, Catch::Matchers::ContainsSubstring(expected_reason));
+        CHECK_THAT(corrupt[0].reason, Catch::Matchers::ContainsSubstring("in pack "));
+        // Asked again in this run, it is a plain miss: reported once.
+        CHECK_FALSE(store->get(keys[1]));
+        CHECK(store->stats().corrupt == 1);
+    }
+    // Recomputed and put again, by this run: the next run's index prefers the newer pack.
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (!hit[i]) store->put(keys[i], payload_of(keys[i], 300));
+    }
+    auto next = ResultStore::open(dir.path);
+    for (const auto& key : keys) CHECK(next->get(key) == payload_of(key, 300));
+    CHECK(next->stats().corrupt == 0);
+}
+
+TEST_CASE("result store: a process SIGKILLed while it packs leaves every record whole or absent",
+          "[result_store][packs][processes]") {
+    TempDir dir;
+    std::mt19937 random(31);
+    int found = 0;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        int ready[2];
+        REQUIRE(::pipe(ready) == 0);
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            ::close(ready[0]);
+            auto store = ResultStore::open(dir.path);
+            for (int i = 0;; ++i) {
+                const std::string key =
+                    key_of("k" + std::to_string(attempt) + "/" + std::to_string(i));
+                store->put(key, payload_of(key, 100 + i % 3000));
+                if (i == 0) {  // killed from now on, mid-put or between two
+                    [[maybe_unused]] const auto n = ::write(ready[1], "1", 1);
+                    ::close(ready[1]);
+                }
+            }
+        }
+        ::close(ready[1]);
+        char byte = 0;
+        REQUIRE(::read(ready[0], &byte, 1) == 1);
+        ::close(ready[0]);
+        std::this_thread::sleep_for(std::chrono::microseconds(random() % 30000));
+        ::kill(child, SIGKILL);
+        int status = 0;
+        REQUIRE(::waitpid(child, &status, 0) == child);
+        auto store = ResultStore::open(dir.path);
+        // The child's keys in order: a prefix of them is there, each whole; then none.
+        int i = 0;
+        for (;; ++i) {
+            const std::string key = key_of("k" + std::to_string(attempt) + "/" + std::to_string(i));
+            const auto got = store->get(key);
+            if (!got) break;
+            CHECK(*got == payload_of(key, 100 + i % 3000));
+        }
+        for (int j = i + 1; j < i + 50; ++j) {
+            CHECK_FALSE(
+                store->get(key_of("k" + std::to_string(attempt) + "/" + std::to_string(j))));
+        }
+        CHECK(store->stats().corrupt == 0);
+        found += i;
+    }
+    CHECK(packs_in(dir.path).size() == 8);
+    CHECK(found >= 8);
+}
+
+TEST_CASE("result store: packs are pruned whole, the least recently used first",
+          "[result_store][packs]") {
+    TempDir dir;
+    ResultStoreOptions options;
+    options.max_bytes = 16 * 4000;  // a pack is started past a sixteenth: 4000 bytes
+    auto store = ResultStore::open(dir.path, options);
+    std::vector<std::string> keys;
+    for (int i = 0; i < 200; ++i) {
+        keys.push_back(key_of("line " + std::to_string(i)));
+        store->put(keys.back(), payload_of(keys.back(), 944));  // records of 1000 bytes
+    }
+    // Pruned as it went: the store keeps under its limit, in packs of 4 or 5 records.
+    const auto info = store->info();
+    CHECK(info.bytes <= options.max_bytes);
+    CHECK(store->stats().prunes > 0);
+    CHECK(info.packs >= 10);
+    CHECK(info.entries * 1000 == info.bytes);
+    // The newest results are there, the oldest gone, in this run and the next.
+    auto next = ResultStore::open(dir.path, options);
+    for (auto* s : {store.get(), next.get()}) {
+        CHECK(s->get(keys.back()));
+        CHECK(s->get(keys[195]));
+        CHECK_FALSE(s->get(keys[0]));
+        CHECK_FALSE(s->get(keys[100]));
+    }
+    // The pack being written is never pruned, even down to nothing.
+    const fs::path writing = store->pack_path();
+    const auto pruned = store->prune(0);
+    CHECK(fs::exists(writing));
+    CHECK(packs_in(dir.path) == std::vector<fs::path>{writing});
+    CHECK(pruned.left_bytes == fs::file_size(writing));
+    CHECK(store->get(keys.back()));
+    // A pack's hit marks it used, as an entry file's does (once per touch_after: a run that
+    // indexed the pack 300 s after its last use).
+    set_age(writing, 300);
+    CHECK(ResultStore::open(dir.path, options)->get(keys.back()));
+    CHECK(age_of(writing) < 5);
+}
+
+TEST_CASE("result store: threads pack concurrently, and clear removes the packs",
+          "[result_store][packs]") {
+    TempDir dir;
+    ResultStoreOptions options;
+    options.max_bytes = 200 << 10;  // prunes run while the other threads read and write
+    auto store = ResultStore::open(dir.path, options);
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < 6; ++t) {
+        threads.emplace_back([&, t] {
+            std::mt19937 random(t);
+            for (int i = 0; i < 400; ++i) {
+                const std::string key = key_of("k" + std::to_string(random() % 50));
+                const std::string payload = payload_of(key, 2000);
+                if (random() % 2 == 0) {
+                    store->put(key, payload);
+                } else if (const auto got = store->get(key); got && *got != payload) {
+                    ++wrong;
+                }
+            }
+        });
+    }
+    for (std::thread& thread : threads) thread.join();
+    CHECK(wrong == 0);
+    CHECK(store->stats().corrupt == 0);
+    CHECK(store->info().bytes <= options.max_bytes);
+    CHECK_FALSE(packs_in(dir.path).empty());
+
+    const auto cleared = store->clear();
+    CHECK(cleared.left_entries == 0);
+    CHECK(packs_in(dir.path).empty());
+    CHECK_FALSE(store->get(key_of("k1")));
+    store->put(key_of("k1"), "again");
+    CHECK(store->get(key_of("k1")) == "again");
+    CHECK(ResultStore::open(dir.path)->get(key_of("k1")) == "again");
 }
 
 TEST_CASE("result store: manifests round-trip per Call identity, checked like entries",

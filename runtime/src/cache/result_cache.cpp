@@ -214,14 +214,14 @@ class CachingActor final : public Actor {
 
     void process(Batch& batch) override {
         std::vector<std::size_t> misses;
-        std::vector<std::string> keys;  // per miss; empty: not to be stored
+        std::vector<std::optional<Digest>> keys;  // per miss; none: not to be stored
         for (std::size_t g = 0; g < batch.size(); ++g) {
             if (!batch.wanted(g)) {  // suppressed whatever it returns: the actor may skip it
                 misses.push_back(g);
                 keys.emplace_back();
                 continue;
             }
-            std::string key;
+            Digest key;
             try {
                 key = key_of(batch, g);
             } catch (const NotCacheable& no) {
@@ -244,8 +244,8 @@ class CachingActor final : public Actor {
             keys.push_back(std::move(key));
         }
         if (misses.empty()) return;
-        const bool none_stored =
-            std::all_of(keys.begin(), keys.end(), [](const std::string& k) { return k.empty(); });
+        const bool none_stored = std::all_of(keys.begin(), keys.end(),
+                                             [](const std::optional<Digest>& k) { return !k; });
         if (misses.size() == batch.size() && none_stored) {
             inner_->process(batch);
             return;
@@ -253,12 +253,12 @@ class CachingActor final : public Actor {
         MissBatch run(batch, misses, spec_.outputs.size());
         inner_->process(run);  // an exception leaves as it came: nothing of this batch is stored
         for (std::size_t i = 0; i < run.size(); ++i) {
-            if (keys[i].empty()) continue;
+            if (!keys[i]) continue;
             const Entry entry = entry_of(run.record(i), spec_.kind);
             if (!entry.unstorable.empty()) cache_.counts.not_stored(entry.unstorable);
             if (entry.bytes) {
                 try {
-                    store_->put(keys[i], *entry.bytes);
+                    store_->put(*keys[i], *entry.bytes);
                     cache_.counts.stored.fetch_add(1, std::memory_order_relaxed);
                 } catch (const std::exception& e) {  // a full disk: the result stands, unstored
                     cache_.counts.write_failed(e.what());
@@ -271,7 +271,7 @@ class CachingActor final : public Actor {
     bool reentrant() const override { return inner_->reentrant(); }
 
   private:
-    std::string key_of(const Batch& batch, std::size_t g) const {
+    Digest key_of(const Batch& batch, std::size_t g) const {
         Hasher hash;
         hash.add(cache_.prefix);
         const GrainInfo info = batch.info(g);
@@ -281,7 +281,7 @@ class CachingActor final : public Actor {
         const std::size_t inputs = spec_.kind == CallKind::Reduce ? 1 : spec_.inputs.size();
         for (std::size_t i = 0; i < inputs; ++i) add_value(hash, batch.input(g, i), files_);
         if (spec_.kind == CallKind::Reduce) add_value(hash, batch.parent(g), files_);
-        return hash.hex();
+        return hash.digest();
     }
 
     const CallSpec& spec_;

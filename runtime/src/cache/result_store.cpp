@@ -5,6 +5,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -109,12 +110,24 @@ std::unique_ptr<ResultStore> ResultStore::open(const fs::path& dir, ResultStoreO
 }
 
 ResultStore::ResultStore(fs::path dir, ResultStoreOptions options, int lock_fd)
-    : dir_(std::move(dir)), options_(options), lock_fd_(lock_fd) {}
+    : dir_(std::move(dir)),
+      options_(options),
+      lock_fd_(lock_fd),
+      packs_(dir_ / "packs", options.fsync,
+             options.max_bytes == 0 ? options.pack_rotate_bytes
+                                    : std::min(options.pack_rotate_bytes, options.max_bytes / 16),
+             [this](std::string key, std::string reason) {
+                 note_corrupt(std::move(key), std::move(reason));
+             }) {}
 
 ResultStore::~ResultStore() { ::close(lock_fd_); }
 
 fs::path ResultStore::entry_path(std::string_view key) const {
-    const std::string hex = parse_key(key).hex();  // lowercase, whatever the caller's case
+    return entry_path(parse_key(key));  // lowercase, whatever the caller's case
+}
+
+fs::path ResultStore::entry_path(const Digest& key) const {
+    const std::string hex = key.hex();
     return dir_ / "entries" / hex.substr(0, 2) / hex;
 }
 
@@ -123,19 +136,32 @@ fs::path ResultStore::manifest_path(const Digest& identity) const {
     return dir_ / "manifests" / hex.substr(0, 2) / hex;
 }
 
-std::optional<std::string> ResultStore::get(std::string_view key) {
-    const Digest digest = parse_key(key);
+std::optional<std::string> ResultStore::get(std::string_view key) { return get(parse_key(key)); }
+
+std::optional<std::string> ResultStore::get(const Digest& digest) {
+    std::string packed;
+    if (packs_.get(digest, packed, options_.touch_after) == PackSet::Found::Sound) {
+        hits_.fetch_add(1, std::memory_order_relaxed);
+        return packed;
+    }
     std::optional<std::string> payload =
-        read(entry_path(key), StoreRecordKind::Result, digest, digest.hex());
+        read(entry_path(digest), StoreRecordKind::Result, digest, digest.hex());
     (payload ? hits_ : misses_).fetch_add(1, std::memory_order_relaxed);
     return payload;
 }
 
 void ResultStore::put(std::string_view key, std::string_view payload) {
-    const Digest digest = parse_key(key);
+    put(parse_key(key), payload);
+}
+
+void ResultStore::put(const Digest& digest, std::string_view payload) {
     // The first put learns the store's size (one scan); later ones add what they write.
-    std::call_once(scanned_, [&] { approx_bytes_.store(info().bytes, std::memory_order_relaxed); });
-    write(entry_path(key), StoreRecordKind::Result, digest, payload);
+    std::call_once(scanned_, [&] { approx_bytes_.store(scan_bytes(), std::memory_order_relaxed); });
+    if (options_.pack_max_bytes > 0 && payload.size() <= options_.pack_max_bytes) {
+        packs_.put(digest, payload);
+    } else {
+        write(entry_path(digest), StoreRecordKind::Result, digest, payload);
+    }
     puts_.fetch_add(1, std::memory_order_relaxed);
     put_bytes_.fetch_add(payload.size(), std::memory_order_relaxed);
     account(kStoreHeaderBytes + payload.size());

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cache/digest.h"
+#include "cache/result_store_packs.h"
 #include "cache/result_store_record.h"
 
 namespace rop::runtime::detail {
@@ -44,6 +45,12 @@ struct ResultStoreOptions {
     // A hit marks its entry used (its modification time) only when the mark is older than this:
     // a hot entry costs no metadata write per read.
     std::chrono::seconds touch_after{60};
+    // Entries whose payload is at most this many bytes are appended to a pack
+    // (result_store_packs.h) instead of a file of their own; 0: every entry in a file.
+    std::uintmax_t pack_max_bytes = 16 << 10;
+    // A new pack is started past this size, or past a sixteenth of max_bytes when that is
+    // less: a pack is pruned whole.
+    std::uintmax_t pack_rotate_bytes = 64 << 20;
 };
 
 // A store that cannot be created, written or read; what() names the path and the reason.
@@ -70,8 +77,9 @@ struct ResultStoreStats {
 
 struct ResultStoreInfo {
     std::filesystem::path dir;
-    std::uint64_t entries = 0;
-    std::uintmax_t bytes = 0;  // the entries' file sizes
+    std::uint64_t entries = 0;  // entry files and packed records
+    std::uintmax_t bytes = 0;   // the entry files' and the packs' sizes
+    std::uint64_t packs = 0;    // of those bytes, how many files are packs
     std::uint64_t manifests = 0;
     std::uintmax_t manifest_bytes = 0;
     std::uint64_t temp_files = 0;  // puts in progress, or interrupted ones not yet pruned
@@ -82,15 +90,15 @@ struct ResultStoreInfo {
 };
 
 struct ResultStorePruneResult {
-    std::uint64_t removed = 0;  // entries (and, for clear, manifests)
+    std::uint64_t removed = 0;  // entries, packed ones included (and, for clear, manifests)
     std::uintmax_t freed = 0;
     std::uint64_t temp_removed = 0;
     std::uint64_t left_entries = 0;
     std::uintmax_t left_bytes = 0;
 };
 
-// Thread-safe: get and put run concurrently from any number of threads without a lock around
-// their file I/O; several processes may open the same folder at once.
+// Thread-safe: get and put run concurrently from any number of threads (a put to a pack holds
+// the pack's lock for its one write); several processes may open the same folder at once.
 class ResultStore {
   public:
     // Opens the store in `dir`, creating the folder when missing. Throws ResultStoreError when
@@ -105,11 +113,13 @@ class ResultStore {
     // counted in stats().corrupt and listed by corrupt_entries(): the caller recomputes it).
     // A hit marks the entry used. `key` is 32 hex digits (std::invalid_argument otherwise).
     std::optional<std::string> get(std::string_view key);
+    std::optional<std::string> get(const Digest& key);
     // Publishes `payload` under `key` atomically: readers see the old entry, none, or the whole
     // new one. Writing a key again replaces it (the last rename wins; the same key means the same
     // bytes). May prune (the size limit). Throws ResultStoreError when the entry cannot be
     // written.
     void put(std::string_view key, std::string_view payload);
+    void put(const Digest& key, std::string_view payload);
 
     // The manifest last written for a Call identity (the engine's record of a run: its code
     // digest, functions, arguments, operator identity), checked like an entry.
@@ -126,8 +136,11 @@ class ResultStore {
     ResultStoreStats stats() const;
     std::vector<CorruptEntry> corrupt_entries() const;  // the first 1000 this object found
     const std::filesystem::path& dir() const { return dir_; }
-    // Where `key`'s entry lives: DIR/entries/<its first 2 digits>/<key>.
+    // Where `key`'s entry lives when it has a file of its own (a payload over pack_max_bytes):
+    // DIR/entries/<its first 2 digits>/<key>.
     std::filesystem::path entry_path(std::string_view key) const;
+    // The pack this object appends small entries to (empty before the first).
+    std::filesystem::path pack_path() const { return packs_.writing(); }
 
   private:
     ResultStore(std::filesystem::path dir, ResultStoreOptions options, int lock_fd);
@@ -138,8 +151,10 @@ class ResultStore {
     void note_corrupt(std::string key, std::string reason);
     void account(std::uintmax_t bytes);
     ResultStorePruneResult prune_locked(std::uintmax_t max_bytes, bool everything);
+    std::uintmax_t scan_bytes() const;  // the entry files' and the packs' sizes
     [[noreturn]] void fail_lock() const;
     std::filesystem::path manifest_path(const Digest& identity) const;
+    std::filesystem::path entry_path(const Digest& key) const;
 
     const std::filesystem::path dir_;
     const ResultStoreOptions options_;
@@ -155,6 +170,7 @@ class ResultStore {
         prunes_{0}, pruned_{0};
     mutable std::mutex corrupt_mutex_;  // taken only when an entry is found corrupt
     std::vector<CorruptEntry> corrupt_entries_;
+    PackSet packs_;  // the small entries (DIR/packs)
 };
 
 // A store's info as `--cache-info` prints it: a few aligned lines.

@@ -34,7 +34,7 @@ struct StoreFile {
 };
 
 struct StoreScan {
-    std::vector<StoreFile> entries, manifests, temps;
+    std::vector<StoreFile> entries, manifests, temps, packs;
 };
 
 bool is_hex_name(const std::string& name) {
@@ -43,11 +43,31 @@ bool is_hex_name(const std::string& name) {
            });
 }
 
-// Every record and temporary file under DIR/entries and DIR/manifests (their fan-out folders).
-// Files that are neither are not listed, so nothing else is ever removed. A file removed while
-// the scan runs is left out.
+std::optional<StoreFile> stat_file(const fs::path& path) {
+    struct stat st{};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    StoreFile file;
+    file.path = path;
+    file.name = path.filename().string();
+    file.bytes = static_cast<std::uintmax_t>(st.st_size);
+    file.last_used = Clock::time_point(std::chrono::duration_cast<Clock::duration>(
+        std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
+    return file;
+}
+
+// Every record and temporary file under DIR/entries and DIR/manifests (their fan-out folders),
+// and every pack in DIR/packs. Files that are none of these are not listed, so nothing else is
+// ever removed. A file removed while the scan runs is left out.
 StoreScan scan(const fs::path& dir) {
     StoreScan out;
+    std::error_code packs_ec;
+    for (fs::directory_iterator it(dir / "packs", packs_ec), end; !packs_ec && it != end;
+         it.increment(packs_ec)) {
+        if (it->path().extension() != ".pack") continue;
+        if (std::optional<StoreFile> file = stat_file(it->path())) {
+            out.packs.push_back(std::move(*file));
+        }
+    }
     for (const char* part : {"entries", "manifests"}) {
         std::vector<StoreFile>& records = part[0] == 'e' ? out.entries : out.manifests;
         std::error_code ec;
@@ -56,15 +76,9 @@ StoreScan scan(const fs::path& dir) {
             std::error_code inner;
             for (fs::directory_iterator it(fan->path(), inner); !inner && it != end;
                  it.increment(inner)) {
-                StoreFile file;
-                file.path = it->path();
-                file.name = file.path.filename().string();
-                struct stat st{};
-                if (::lstat(file.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-                file.bytes = static_cast<std::uintmax_t>(st.st_size);
-                file.last_used = Clock::time_point(std::chrono::duration_cast<Clock::duration>(
-                    std::chrono::seconds(st.st_mtim.tv_sec) +
-                    std::chrono::nanoseconds(st.st_mtim.tv_nsec)));
+                std::optional<StoreFile> found = stat_file(it->path());
+                if (!found) continue;
+                StoreFile file = std::move(*found);
                 if (file.name.find(".tmp.") != std::string::npos) {
                     out.temps.push_back(std::move(file));
                 } else if (is_hex_name(file.name)) {
@@ -158,21 +172,49 @@ ResultStorePruneResult ResultStore::prune_locked(std::uintmax_t max_bytes, bool 
             ++result.temp_removed;
         }
     }
+    // A pack goes whole: it counts as the records it holds. The one this object appends to stays
+    // (unless everything goes): it holds this run's newest results.
+    struct Unit {
+        StoreFile file;
+        std::uint64_t records = 1;
+        bool pack = false;
+    };
+    std::vector<Unit> units;
+    for (StoreFile& entry : found.entries) units.push_back({std::move(entry), 1, false});
+    const fs::path writing = packs_.writing();
+    std::uintmax_t kept_bytes = 0;
+    std::uint64_t kept_records = 0;
+    for (StoreFile& pack : found.packs) {
+        const std::uint64_t records = count_pack_records(pack.path).records;
+        if (!everything && pack.path == writing) {
+            kept_bytes += pack.bytes;
+            kept_records += records;
+            continue;
+        }
+        units.push_back({std::move(pack), records, true});
+    }
     // The least recently used first; the name breaks ties, so that a prune is reproducible.
-    std::sort(found.entries.begin(), found.entries.end(), [](const auto& a, const auto& b) {
-        return a.last_used != b.last_used ? a.last_used < b.last_used : a.name < b.name;
+    std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) {
+        return a.file.last_used != b.file.last_used ? a.file.last_used < b.file.last_used
+                                                    : a.file.name < b.file.name;
     });
-    std::uintmax_t left = total_bytes(found.entries);
-    result.left_entries = found.entries.size();
-    for (const StoreFile& entry : found.entries) {
+    std::uintmax_t left = kept_bytes;
+    result.left_entries = kept_records;
+    for (const Unit& unit : units) {
+        left += unit.file.bytes;
+        result.left_entries += unit.records;
+    }
+    for (const Unit& unit : units) {
         if (!everything && left <= max_bytes) break;
-        if (!remove_file(entry.path)) continue;
-        left -= entry.bytes;
-        result.freed += entry.bytes;
-        ++result.removed;
-        --result.left_entries;
+        if (!remove_file(unit.file.path)) continue;
+        if (unit.pack) packs_.forget(unit.file.path);
+        left -= unit.file.bytes;
+        result.freed += unit.file.bytes;
+        result.removed += unit.records;
+        result.left_entries -= unit.records;
     }
     if (everything) {
+        packs_.forget_all();
         for (const StoreFile& manifest : found.manifests) {
             if (remove_file(manifest.path)) {
                 result.freed += manifest.bytes;
@@ -187,18 +229,27 @@ ResultStorePruneResult ResultStore::prune_locked(std::uintmax_t max_bytes, bool 
     return result;
 }
 
+std::uintmax_t ResultStore::scan_bytes() const {
+    const StoreScan found = scan(dir_);
+    return total_bytes(found.entries) + total_bytes(found.packs);
+}
+
 ResultStoreInfo ResultStore::info() const {
     const StoreScan found = scan(dir_);
     ResultStoreInfo info;
     info.dir = dir_;
     info.entries = found.entries.size();
-    info.bytes = total_bytes(found.entries);
+    info.bytes = total_bytes(found.entries) + total_bytes(found.packs);
+    info.packs = found.packs.size();
+    for (const StoreFile& pack : found.packs) info.entries += count_pack_records(pack.path).records;
     info.manifests = found.manifests.size();
     info.manifest_bytes = total_bytes(found.manifests);
     info.temp_files = found.temps.size();
     info.temp_bytes = total_bytes(found.temps);
     info.max_bytes = options_.max_bytes;
-    for (const StoreFile& entry : found.entries) {
+    std::vector<StoreFile> used = found.entries;
+    used.insert(used.end(), found.packs.begin(), found.packs.end());
+    for (const StoreFile& entry : used) {
         if (!info.oldest || entry.last_used < *info.oldest) info.oldest = entry.last_used;
         if (!info.newest || entry.last_used > *info.newest) info.newest = entry.last_used;
     }
@@ -208,6 +259,7 @@ ResultStoreInfo ResultStore::info() const {
 std::string format_result_store_info(const ResultStoreInfo& info) {
     std::string out = "result store " + info.dir.string() + "\n";
     out += "  entries    " + std::to_string(info.entries) + ", " + format_store_bytes(info.bytes);
+    if (info.packs > 0) out += " (small ones in " + std::to_string(info.packs) + " packs)";
     out += info.max_bytes == 0 ? " (no size limit)\n"
                                : " of " + format_store_bytes(info.max_bytes) + " (the limit)\n";
     if (info.oldest && info.newest) {

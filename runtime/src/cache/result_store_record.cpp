@@ -84,4 +84,14 @@ StoreRecordCheck check_store_payload(std::string_view header, std::string_view p
     return {StoreRecordVerdict::Sound, {}};
 }
 
+std::optional<StoreRecordHead> peek_store_header(std::string_view header, StoreRecordKind kind) {
+    if (header.size() < kStoreHeaderBytes ||
+        std::memcmp(header.data(), kMagic, sizeof kMagic) != 0 ||
+        get_le(header, kVersionAt, 4) != kStoreFormatVersion ||
+        get_le(header, kKindAt, 4) != static_cast<std::uint32_t>(kind)) {
+        return std::nullopt;
+    }
+    return StoreRecordHead{get_le(header, kLengthAt, 8), get_digest(header, kKeyAt)};
+}
+
 }  // namespace rop::runtime::detail

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -44,5 +45,14 @@ StoreRecordCheck check_store_header(std::string_view header, std::uint64_t file_
                                     StoreRecordKind kind, const Digest& key);
 // Whether `payload` is what the (sound) header vouches for: its XXH3-128.
 StoreRecordCheck check_store_payload(std::string_view header, std::string_view payload);
+
+// What a header says of its record, for a pass over a pack's records (result_store_packs.h):
+// the payload's length and the key. Nothing when `header` is short or not a header of this
+// format and kind (the pass stops there).
+struct StoreRecordHead {
+    std::uint64_t length = 0;
+    Digest key;
+};
+std::optional<StoreRecordHead> peek_store_header(std::string_view header, StoreRecordKind kind);
 
 }  // namespace rop::runtime::detail
