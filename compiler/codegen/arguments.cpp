@@ -102,8 +102,13 @@ std::string argument_expression(const bind::UdfParam& param, const ast::Value& v
     return value_expression(param.type, param.arg_kind, value);
 }
 
+namespace {
+std::optional<std::string> default_expression(const bind::UdfParam& param);
+}  // namespace
+
 // The argument expressions of named parameters `arguments` (in parameter order), with trailing
-// left-out ones dropped and inner left-out ones given their C++ default.
+// left-out ones dropped and inner left-out ones given their C++ default (an enumerator qualified
+// with its type: the header may write it unqualified inside its namespace).
 std::vector<std::string> named_expressions(const std::vector<bind::BoundArgument>& arguments) {
     std::size_t last = 0;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
@@ -115,7 +120,7 @@ std::vector<std::string> named_expressions(const std::vector<bind::BoundArgument
         if (argument.value) {
             out.push_back(argument_expression(argument.param, argument.value->value));
         } else if (argument.param.has_default) {
-            out.push_back(argument.param.default_text);
+            out.push_back(default_expression(argument.param).value_or(argument.param.default_text));
         } else {
             fail("parameter '" + argument.param.name + "' has neither a value nor a default");
         }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bind/bind_program.h"
+#include "codegen/arguments.h"
 #include "codegen/generate.h"
 #include "codegen/wrap.h"
 #include "frontend/parser.h"
@@ -249,6 +250,34 @@ TEST_CASE("a C++ error on a wrapped line of a UDF call points at its .rop line",
           std::string::npos);
     CHECK(compiled.output.find("shapes.rop:" + std::to_string(kLongLine + 1) + ":") ==
           std::string::npos);
+}
+
+TEST_CASE("a function's left-out enum parameter before a given one is spelled with its type",
+          "[codegen][arguments]") {
+    // void tune(const Page&, Mode mode = Mode::fast, int dpi = 72), declared in namespace
+    // stub, called `stub.tune(dpi: 150)`: the generated call is outside the namespace, so the
+    // default the header wrote as `Mode::fast` must be `::stub::Mode::fast` there.
+    bind::UdfParam mode = param("mode", "stub::Mode", ArgKind::Enum);
+    mode.has_default = true;
+    mode.enumerators = {"fast", "exact"};
+    ast::Value dpi_value;
+    dpi_value.kind = ast::Value::Kind::Int;
+    dpi_value.int_value = 150;
+    bind::BoundArgument dpi{param("dpi", "int", ArgKind::Integer), std::nullopt};
+    dpi.value.emplace();
+    dpi.value->value = dpi_value;
+    for (const char* written : {"Mode::fast", "fast", "stub::Mode::fast"}) {
+        INFO(written);
+        mode.default_text = written;
+        const std::vector<std::string> args = named_expressions({{mode, std::nullopt}, dpi});
+        CHECK(args == std::vector<std::string>{"::stub::Mode::fast", "150"});
+    }
+    // Left out at the end, it is not written at all: C++ fills it in.
+    CHECK(named_expressions({dpi, {mode, std::nullopt}}) == std::vector<std::string>{"150"});
+    // A default that is not a known enumerator stays as the header wrote it.
+    mode.default_text = "kDefaultMode";
+    CHECK(named_expressions({{mode, std::nullopt}, dpi}) ==
+          std::vector<std::string>{"kDefaultMode", "150"});
 }
 
 }  // namespace

@@ -150,10 +150,14 @@ same_as_clean twin_a
 same_as_clean twin_b
 
 # A damaged entry: recomputed and reported, never used.
-# A byte of the first record's payload hash (header bytes 40-55), in a pack or an entry file.
-entry=$(find "$store/packs" "$store/entries" -type f | head -1)
-[ -n "$entry" ] || fail "damaged: the store holds no entry"
-printf 'X' | dd of="$entry" bs=1 seek=40 conv=notrunc status=none
+# A byte of the first record's payload hash (header bytes 40-55) in every pack and entry file:
+# the twins packed the same results twice, and a run reads the newest pack's copy of each.
+damaged=0
+while IFS= read -r entry; do
+    printf 'XYZW' | dd of="$entry" bs=1 seek=40 conv=notrunc status=none
+    damaged=$((damaged + 1))
+done < <(find "$store/packs" "$store/entries" -type f)
+[ "$damaged" -gt 0 ] || fail "damaged: the store holds no entry"
 run damaged
 grep -q "was damaged" damaged.err || fail "damaged: not reported: $(cat damaged.err)"
 same_as_clean damaged

@@ -3,10 +3,15 @@
 // again and nothing else does; failures are never stored; scheduling options are not in the key;
 // a damaged entry is recomputed and reported. Every Call shape carries it: map, filter, expand,
 // reduce with a UDF, a batch UDF under a recovery policy.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "runtime_test_util.h"
 
@@ -32,6 +37,7 @@ struct Shape {
     bool m_volatile = false;
     std::string m_arguments;
     std::string (*m_identity)() = nullptr;
+    long kill_at_sum = -1;  // sum SIGKILLs its own process when a Doc's total is this
 };
 
 std::string tesseract_5_3() { return "tesseract 5.3.0 eng.traineddata:4113088"; }
@@ -117,12 +123,13 @@ Plan plan_of(const Shape& s, Calls& calls, PortId& sum_port) {
                  {{kept}},
                  {sum_port},
                  s.options,
-                 actor([&calls](Batch& batch) {
+                 actor([&calls, s](Batch& batch) {
                      for (std::size_t g = 0; g < batch.size(); ++g) {
                          ++calls.sum;
                          long total = 0;
                          for (const Value& v : batch.input(g, 0).get<ReduceGroup>().values)
                              total += v.get<long>();
+                         if (total == s.kill_at_sum) ::raise(SIGKILL);  // an OOM kill, say
                          batch.set_output(g, 0, Value::of<long>(total));
                      }
                  })};
@@ -133,6 +140,7 @@ Plan plan_of(const Shape& s, Calls& calls, PortId& sum_port) {
 struct Result {
     RunReport report;
     std::map<PortId, std::multiset<std::string>> items;
+    PortId sum_port = 0;
     Calls calls;
     const CallCounters& call(const std::string& name) const {
         for (const CallCounters& c : report.calls) {
@@ -145,10 +153,10 @@ struct Result {
 
 std::unique_ptr<Result> run_with(const fs::path& store, const Shape& shape,
                                  std::vector<long> roots = {3, 4, 5},
-                                 const std::string& executor = "threads") {
+                                 const std::string& executor = "threads",
+                                 const std::function<void(RunOptions&)>& more = {}) {
     auto result = std::make_unique<Result>();
-    PortId sum_port = 0;
-    const Plan plan = plan_of(shape, result->calls, sum_port);
+    const Plan plan = plan_of(shape, result->calls, result->sum_port);
     VecSource source(std::move(roots));
     Recorder recorder;
     RunOptions options;
@@ -156,6 +164,7 @@ std::unique_ptr<Result> run_with(const fs::path& store, const Shape& shape,
     options.observer = &recorder;
     options.cache_dir = store.string();
     options.pipeline_name = "cache_test";
+    if (more) more(options);
     result->report = run(plan, source, options);
     REQUIRE_FALSE(recorder.duplicate);
     result->items = recorder.items;
@@ -382,6 +391,60 @@ TEST_CASE("a damaged entry is recomputed and reported, never used", "[cache]") {
     CHECK(again->report.cache_notes.size() == damaged);
     const auto third = run_with(store.dir, {});
     CHECK(third->calls.total() == 0);
+}
+
+TEST_CASE("a run killed mid-way and resumed on its store: what finished comes from the store",
+          "[cache][resume]") {
+    TempStore store;
+    fs::create_directories(store.dir);
+    const std::string journal = (store.dir / "run.journal").string();
+    const auto clean = run_with(store.dir / "clean", {});
+    // Roots 3, 4, 5 one at a time; the process dies in root 5's reduce (pages 500-504, the
+    // even ones kept: 1506), after its split, m and keep batches came back and were stored.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        Shape dying;
+        dying.kill_at_sum = 1506;
+        run_with(store.dir / "s", dying, {3, 4, 5}, "threads", [&](RunOptions& o) {
+            o.journal_path = journal;
+            o.max_inflight_roots = 1;
+            o.commit_group = 1;  // roots 3 and 4 journaled before root 5 runs
+        });
+        ::_exit(0);  // not killed: the test fails below
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
+
+    SECTION("--resume") {
+        const auto resumed =
+            run_with(store.dir / "s", {}, {3, 4, 5}, "threads", [&](RunOptions& o) {
+                o.journal_path = journal;
+                o.resume = true;
+            });
+        REQUIRE(resumed->report.roots.size() == 3);
+        CHECK(resumed->report.roots[0].resumed);
+        CHECK(resumed->report.roots[1].resumed);
+        CHECK_FALSE(resumed->report.roots[2].resumed);
+        CHECK(resumed->report.roots[2].status == RootStatus::Ok);
+        // Root 5 again: its split, its five pages' m and keep from the store; its sum runs.
+        CHECK(resumed->calls.split == 0);
+        CHECK(resumed->calls.m == 0);
+        CHECK(resumed->calls.keep == 0);
+        CHECK(resumed->calls.sum == 1);
+        CHECK(resumed->call("m").cache_hits == 5);
+        CHECK(resumed->call("sum").cache_misses == 1);
+        // It publishes root 5's items alone: roots 3 and 4 were committed by the first run.
+        CHECK(resumed->items[resumed->sum_port] == std::multiset<std::string>{"1506"});
+        CHECK(clean->items[clean->sum_port].count("1506") == 1);
+    }
+    SECTION("a fresh run on the same store: every Grain of roots 3 and 4 from it, too") {
+        const auto again = run_with(store.dir / "s", {});
+        CHECK(again->calls.total() == 1);  // root 5's sum alone never finished before
+        CHECK(again->items == clean->items);
+    }
 }
 
 }  // namespace rop::runtime::test

@@ -490,6 +490,8 @@ TEST_CASE("result store: small entries are appended to one pack, which the next 
     }
     const std::string big = key_of("page image");
     store->put(big, payload_of(big, 1001));
+    // Buffered until a flush (the engine flushes after each batch), 64 KiB, or 1 s.
+    store->flush();
     // One pack for the hundred small ones, a file for the one over the limit.
     const auto packs = packs_in(dir.path);
     REQUIRE(packs.size() == 1);
@@ -578,6 +580,7 @@ TEST_CASE("result store: a damaged packed record is a miss, reported; the others
     for (std::size_t i = 0; i < keys.size(); ++i) {
         if (!hit[i]) store->put(keys[i], payload_of(keys[i], 300));
     }
+    store->flush();
     auto next = ResultStore::open(dir.path);
     for (const auto& key : keys) CHECK(next->get(key) == payload_of(key, 300));
     CHECK(next->stats().corrupt == 0);
@@ -600,7 +603,8 @@ TEST_CASE("result store: a process SIGKILLed while it packs leaves every record 
                 const std::string key =
                     key_of("k" + std::to_string(attempt) + "/" + std::to_string(i));
                 store->put(key, payload_of(key, 100 + i % 3000));
-                if (i == 0) {  // killed from now on, mid-put or between two
+                if (i == 0) {  // on disk; killed from now on, mid-write or between two
+                    store->flush();
                     [[maybe_unused]] const auto n = ::write(ready[1], "1", 1);
                     ::close(ready[1]);
                 }
@@ -652,6 +656,7 @@ TEST_CASE("result store: packs are pruned whole, the least recently used first",
     CHECK(info.packs >= 10);
     CHECK(info.entries * 1000 == info.bytes);
     // The newest results are there, the oldest gone, in this run and the next.
+    store->flush();
     auto next = ResultStore::open(dir.path, options);
     for (auto* s : {store.get(), next.get()}) {
         CHECK(s->get(keys.back()));
@@ -706,6 +711,7 @@ TEST_CASE("result store: threads pack concurrently, and clear removes the packs"
     CHECK(packs_in(dir.path).empty());
     CHECK_FALSE(store->get(key_of("k1")));
     store->put(key_of("k1"), "again");
+    store->flush();
     CHECK(store->get(key_of("k1")) == "again");
     CHECK(ResultStore::open(dir.path)->get(key_of("k1")) == "again");
 }

@@ -251,6 +251,7 @@ class CachingActor final : public Actor {
             return;
         }
         MissBatch run(batch, misses, spec_.outputs.size());
+        bool stored_any = false;
         inner_->process(run);  // an exception leaves as it came: nothing of this batch is stored
         for (std::size_t i = 0; i < run.size(); ++i) {
             if (!keys[i]) continue;
@@ -259,10 +260,20 @@ class CachingActor final : public Actor {
             if (entry.bytes) {
                 try {
                     store_->put(*keys[i], *entry.bytes);
+                    stored_any = true;
                     cache_.counts.stored.fetch_add(1, std::memory_order_relaxed);
                 } catch (const std::exception& e) {  // a full disk: the result stands, unstored
                     cache_.counts.write_failed(e.what());
                 }
+            }
+        }
+        // A batch's small results go to disk together (one write): a process killed later
+        // keeps them, as it keeps an entry file.
+        if (stored_any) {
+            try {
+                store_->flush();
+            } catch (const std::exception& e) {
+                cache_.counts.write_failed(e.what());
             }
         }
     }
@@ -488,6 +499,12 @@ void CallCacheCounts::write_failed(const std::string& what) {
 
 std::vector<std::string> ResultCache::finish() {
     std::vector<std::string> notes;
+    try {
+        store_->flush();
+    } catch (const std::exception& e) {
+        notes.push_back("the last small results of the run were not stored: " +
+                        std::string(e.what()));
+    }
     for (std::size_t c = 0; c < calls_.size(); ++c) {
         CallCache& cache = *calls_[c];
         if (cache.manifest_key.empty()) continue;
@@ -511,7 +528,7 @@ std::vector<std::string> ResultCache::finish() {
     }
     for (const CorruptEntry& bad : store_->corrupt_entries()) {
         notes.push_back("entry " + bad.key + " was damaged (" + bad.reason +
-                        "): removed, and its Grain ran again");
+                        "): not used, and its Grain ran again");
     }
     return notes;
 }

@@ -121,6 +121,10 @@ class ResultStore {
     void put(std::string_view key, std::string_view payload);
     void put(const Digest& key, std::string_view payload);
 
+    // Writes the small entries this object buffered (result_store_packs.h); also done at
+    // destruction. Throws ResultStoreError when they cannot be written.
+    void flush() { packs_.flush(); }
+
     // The manifest last written for a Call identity (the engine's record of a run: its code
     // digest, functions, arguments, operator identity), checked like an entry.
     std::optional<nlohmann::json> get_manifest(std::string_view call_identity);

@@ -172,7 +172,12 @@ PackSet::PackSet(fs::path folder, bool fsync, std::uintmax_t rotate_bytes, OnCor
       rotate_bytes_(std::max<std::uintmax_t>(rotate_bytes, 1)),
       on_corrupt_(std::move(on_corrupt)) {}
 
-PackSet::~PackSet() = default;
+PackSet::~PackSet() {
+    try {
+        flush();
+    } catch (const std::exception&) {  // the results are lost to the store, not to the run
+    }
+}
 
 void PackSet::load() {
     std::vector<std::pair<fs::path, Mapped>> found;
@@ -224,7 +229,8 @@ PackSet::Found PackSet::get(const Digest& key, std::string& payload,
         pack = packs_[where.pack].get();
     }
     const std::uint64_t size = kStoreHeaderBytes + where.length;
-    std::string own;  // the pack being written is read, not mapped
+    std::string own;  // the pack being written is read, not mapped (the index holds only
+                      // what was written to it)
     std::string_view record;
     if (pack->map != nullptr) {
         record = std::string_view(pack->map + where.offset, size);
@@ -242,7 +248,8 @@ PackSet::Found PackSet::get(const Digest& key, std::string& payload,
         record = own;
     }
     const std::string_view header = record.substr(0, std::min(record.size(), kStoreHeaderBytes));
-    StoreRecordCheck check = check_store_header(header, record.size(), StoreRecordKind::Result, key);
+    StoreRecordCheck check =
+        check_store_header(header, record.size(), StoreRecordKind::Result, key);
     if (check.verdict == StoreRecordVerdict::Sound) {
         check = check_store_payload(header, record.substr(kStoreHeaderBytes));
     }
@@ -281,23 +288,46 @@ void PackSet::start_pack() {
     pack->path = path;
     pack->fd = fd;
     pack->marked_s = ::time(nullptr);
-    writing_id_ = static_cast<std::uint32_t>(packs_.size());
     writing_ = pack.get();
     written_ = 0;
+    const std::lock_guard lock(mutex_);
+    writing_id_ = static_cast<std::uint32_t>(packs_.size());
     packs_.push_back(std::move(pack));
 }
 
 void PackSet::put(const Digest& key, std::string_view payload) {
     std::call_once(loaded_, [this] { load(); });
-    // One buffer, so that the record normally goes out in one write(2) (entries here are small).
-    std::string record = encode_store_header(StoreRecordKind::Result, key, payload);
-    record.append(payload);
-    const std::lock_guard lock(mutex_);
-    if (writing_ == nullptr || written_ >= rotate_bytes_) start_pack();
+    const std::string header = encode_store_header(StoreRecordKind::Result, key, payload);
+    const std::lock_guard lock(write_mutex_);
+    const std::uint64_t size = header.size() + payload.size();
+    if (writing_ != nullptr && written_ + pending_.size() + size > rotate_bytes_ &&
+        written_ + pending_.size() > 0) {
+        flush_locked();
+        writing_ = nullptr;  // full: the next record starts a new pack
+    }
+    if (writing_ == nullptr) start_pack();
+    if (pending_.empty()) first_pending_ = std::chrono::steady_clock::now();
+    pending_index_.emplace_back(key,
+                                Where{writing_id_, written_ + pending_.size(), payload.size()});
+    pending_.append(header);
+    pending_.append(payload);
+    if (pending_.size() >= kFlushBytes ||
+        std::chrono::steady_clock::now() - first_pending_ >= kFlushAfter) {
+        flush_locked();
+    }
+}
+
+void PackSet::flush() {
+    const std::lock_guard lock(write_mutex_);
+    flush_locked();
+}
+
+void PackSet::flush_locked() {
+    if (pending_.empty() || writing_ == nullptr) return;
     std::size_t done = 0;
     int error = 0;
-    while (done < record.size()) {
-        const ssize_t n = ::write(writing_->fd, record.data() + done, record.size() - done);
+    while (done < pending_.size()) {
+        const ssize_t n = ::write(writing_->fd, pending_.data() + done, pending_.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             error = n < 0 ? errno : EIO;
@@ -307,33 +337,48 @@ void PackSet::put(const Digest& key, std::string_view payload) {
     }
     if (error == 0 && fsync_ && ::fdatasync(writing_->fd) != 0) error = errno;
     if (error != 0) {
-        // Cut the torn record off so that the records after it stay readable; when that fails
-        // too, the next put starts a new pack.
+        // The buffered records are lost (misses next time), and the torn ones cut off so that
+        // nothing after them is; when that fails too, the next put starts a new pack.
+        pending_.clear();
+        pending_index_.clear();
+        const fs::path path = writing_->path;
         if (::ftruncate(writing_->fd, static_cast<off_t>(written_)) != 0) writing_ = nullptr;
-        fail("write", packs_[writing_id_]->path, error);
+        fail("write", path, error);
     }
-    index_.set(key, Where{writing_id_, written_, payload.size()});
-    written_ += record.size();
+    written_ += pending_.size();
+    pending_.clear();
+    // Readable now: into the index, one exclusive lock for the whole buffer.
+    const std::lock_guard lock(mutex_);
+    for (const auto& [key, where] : pending_index_) index_.set(key, where);
+    pending_index_.clear();
 }
 
 fs::path PackSet::writing() const {
-    const std::shared_lock lock(mutex_);
+    const std::lock_guard lock(write_mutex_);
     return writing_ != nullptr ? writing_->path : fs::path();
 }
 
 void PackSet::forget(const fs::path& pack) {
+    const std::lock_guard write_lock(write_mutex_);
     const std::lock_guard lock(mutex_);
     for (std::uint32_t id = 0; id < packs_.size(); ++id) {
         if (packs_[id]->path != pack) continue;
         index_.erase_pack(id);
-        if (writing_ == packs_[id].get()) writing_ = nullptr;
+        if (writing_ == packs_[id].get()) {
+            writing_ = nullptr;
+            pending_.clear();
+            pending_index_.clear();
+        }
     }
 }
 
 void PackSet::forget_all() {
     std::call_once(loaded_, [] {});  // nothing on disk is left to index
+    const std::lock_guard write_lock(write_mutex_);
     const std::lock_guard lock(mutex_);
     index_.clear();
+    pending_.clear();
+    pending_index_.clear();
     writing_ = nullptr;
 }
 

@@ -6,9 +6,11 @@
 // same records a file entry holds (result_store_record.h), to a pack that only this ResultStore
 // writes: DIR/packs/<ns>-<pid>-<n>.pack (ns: when it was started, on the system clock).
 //
-// - A put is one write(2) of a whole record at the pack's end. A reader therefore finds a record
-//   whole or not at all: a SIGKILL leaves at most a torn tail, which every pass stops at, and a
-//   write that fails part-way is cut off again (ftruncate) before the put reports its error.
+// - Puts are buffered and written with one write(2) at the pack's end: at flush() (the engine
+//   flushes after each batch), past 64 KiB, or 1 s after the oldest; a record is found once it
+//   is written. A reader therefore finds a record whole or not at all: a SIGKILL loses at most
+//   the buffer and leaves at most a torn tail, which every pass stops at; a write that fails
+//   part-way is cut off again (ftruncate) before the put reports its error.
 // - The packs are indexed once, on the first get or put (each mapped, one pass over its records'
 //   headers; the packs in the order they were started, so that a later record of a key wins),
 //   and then this object's own puts are added. Packs that
@@ -31,6 +33,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cache/digest.h"
@@ -54,8 +57,12 @@ class PackSet {
     // The payload of `key`'s record into `payload`: Found::No when no pack holds it,
     // Found::Corrupt when the record failed its check (reported, and forgotten).
     Found get(const Digest& key, std::string& payload, std::chrono::seconds touch_after);
-    // Appends a record. Throws ResultStoreError when the pack cannot be written.
+    // Appends a record to this object's buffer, which goes to the pack in one write(2) at
+    // flush(), once it holds kFlushBytes or its oldest record waited kFlushAfter, and at
+    // destruction; get() finds a record once it is written. Throws ResultStoreError when the
+    // pack cannot be written (the buffered records are then lost to the store).
     void put(const Digest& key, std::string_view payload);
+    void flush();
 
     // The pack this object appends to now (empty before the first put): a prune leaves it.
     std::filesystem::path writing() const;
@@ -77,7 +84,7 @@ class PackSet {
       public:
         void reserve(std::size_t records);
         const Where* find(const Digest& key) const;
-        void set(const Digest& key, Where where);  // inserts or replaces
+        void set(const Digest& key, Where where);                 // inserts or replaces
         void erase_if_at(const Digest& key, const Where& where);  // when it still points there
         void erase_pack(std::uint32_t pack);
         void clear();
@@ -98,8 +105,12 @@ class PackSet {
         std::size_t used_ = 0;  // Used and Erased slots: both lengthen the probes
     };
 
+    static constexpr std::size_t kFlushBytes = 64 << 10;
+    static constexpr std::chrono::seconds kFlushAfter{1};
+
     void load();  // once: index every pack in the folder
     void start_pack();
+    void flush_locked();
 
     const std::filesystem::path folder_;
     const bool fsync_;
@@ -107,13 +118,18 @@ class PackSet {
     const OnCorrupt on_corrupt_;
 
     std::once_flag loaded_;
-    // The index, the packs list and the pack being written: gets share it (a re-run is all gets).
+    // The index and the packs list: gets share it; a flush takes it once for its buffer.
     mutable std::shared_mutex mutex_;
     std::vector<std::unique_ptr<Pack>> packs_;  // kept until destruction: readers hold pointers
     Index index_;
+    // The pack being written and its buffer (taken before mutex_ when both are).
+    mutable std::mutex write_mutex_;
     Pack* writing_ = nullptr;
     std::uint32_t writing_id_ = 0;
-    std::uint64_t written_ = 0;  // the pack being written's size
+    std::uint64_t written_ = 0;  // the pack being written's size on disk
+    std::string pending_;        // records for it not written yet, and where they will be
+    std::vector<std::pair<Digest, Where>> pending_index_;
+    std::chrono::steady_clock::time_point first_pending_;
 };
 
 // How many sound records a pack holds and where its last sound one ends (the pass every index
