@@ -404,6 +404,69 @@ TEST_CASE("heading levels follow the PDF's outline when it has one") {
     CHECK(levels_of(pages)[2] == std::pair<std::string, int>{"int main() {", 3});
 }
 
+TEST_CASE("outline titles match with or without apostrophes, hyphens and dashes") {
+    // Each row: the outline's title, the page's heading; both spellings are one title.
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"Don\u2019t Panic", "Don't Panic"},                // right single quotation mark
+        {"Don't Panic Again", "Dont Panic Again"},          // ASCII apostrophe, none
+        {"Nonregular Languages", "Non-regular languages"},  // hyphen, none
+        {"Pre\u2010processing", "Pre-processing"},          // U+2010 hyphen
+        {"Soft\u00adhyphen", "Softhyphen"},                 // U+00AD soft hyphen
+        {"Lexing \u2014 Tokens", "Lexing - Tokens"},        // em dash between words
+        {"Ranges 1\u20132", "Ranges 1-2"},                  // en dash
+        {"The Writer\u02bcs Guide", "The Writer's Guide"},  // U+02BC modifier apostrophe
+        {"\u2018Quoted\u2019 Title", "'Quoted' Title"}};    // U+2018 and U+2019
+    auto outline = std::make_shared<std::vector<OutlineEntry>>();
+    std::vector<Block> blocks;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        outline->push_back({rows[i].first, 1 + static_cast<int>(i % 3)});
+        blocks.push_back(heading(rows[i].second, 1, 0));  // OCR'd: no font size
+        blocks.push_back(heading("Body.", 0, 10));
+    }
+    std::vector<PageContent> pages = {letter_page(0, blocks)};
+    pages[0].outline = outline;
+    const auto levels = levels_of(pages);
+    REQUIRE(levels.size() == 2 * rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        INFO(rows[i].first << " / " << rows[i].second);
+        CHECK(levels[2 * i] ==
+              std::pair<std::string, int>{rows[i].second, 1 + static_cast<int>(i % 3)});
+    }
+}
+
+TEST_CASE("an outline the document follows demotes the body lines OCR took for headings") {
+    // Four entries, each a heading on the page, and six body lines OCR marked as level-4
+    // headings: 4 of 10 headings are named (under half), but every entry is found, so the
+    // outline is trusted and the six are body text, not headings below its deepest level.
+    auto outline = std::make_shared<std::vector<OutlineEntry>>(
+        std::vector<OutlineEntry>{{"Introduction", 1}, {"Usage", 1}, {"Options", 2}, {"Bugs", 1}});
+    std::vector<Block> blocks;
+    const std::vector<std::string> entries = {"1 Introduction", "2 Usage", "2.1 Options", "3 Bugs"};
+    for (const std::string& title : entries) {
+        blocks.push_back(heading(title, 2, 0));
+        for (int n = 0; n < 2; ++n) {
+            blocks.push_back(heading("A short bold line " + title + std::to_string(n), 4, 0));
+        }
+    }
+    std::vector<PageContent> pages = {letter_page(0, blocks)};
+    pages[0].outline = outline;
+    const auto levels = levels_of(pages);
+    REQUIRE(levels.size() == 12);
+    const std::vector<int> expected = {1, 0, 0, 1, 0, 0, 2, 0, 0, 1, 0, 0};
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        INFO(levels[i].first);
+        CHECK(levels[i].second == expected[i]);
+    }
+    // Three of the four entries missing from the headings, and most headings unnamed: not
+    // trusted, the unnamed ones go below its deepest level as before.
+    pages[0].blocks[3].text = "Examples";   // was 2 Usage
+    pages[0].blocks[6].text = "Synopsis";   // was 2.1 Options
+    pages[0].blocks[9].text = "Copyright";  // was 3 Bugs
+    CHECK(levels_of(pages)[0].second == 1);
+    CHECK(levels_of(pages)[1].second == 3);
+    CHECK(levels_of(pages)[6] == std::pair<std::string, int>{"Synopsis", 3});
+}
+
 TEST_CASE(
     "lists and code from the text layer: bullet glyphs and symbol fonts and numbers and Courier") {
     const std::vector<Page> pages = render("structure/structure.pdf", 150, pdf::TextSource::layer);

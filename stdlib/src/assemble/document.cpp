@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rop::stdlib::assemble::detail {
@@ -125,12 +126,36 @@ bool toc_line(const std::string& text) {
     return false;
 }
 
+// The UTF-8 marks a title drops without a space, as the outline and the page may spell a word
+// with or without them: apostrophes (U+2018, U+2019, U+02BC) and hyphens and dashes (U+00AD soft
+// hyphen, U+2010 to U+2015). "Don't", "Don’t" and "Dont" are one title, "Non-regular" and
+// "Nonregular" another.
+std::size_t joining_mark(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t i) {
+        return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u;
+    };
+    if (text[at] == '\'' || text[at] == '-') return 1;
+    if (byte(at) == 0xC2 && byte(at + 1) == 0xAD) return 2;  // U+00AD
+    if (byte(at) == 0xCA && byte(at + 1) == 0xBC) return 2;  // U+02BC
+    if (byte(at) == 0xE2 && byte(at + 1) == 0x80) {
+        const unsigned c = byte(at + 2);
+        if ((c >= 0x90 && c <= 0x95) || c == 0x98 || c == 0x99)
+            return 3;  // U+2010-2015, 2018, 2019
+    }
+    return 0;
+}
+
 // A heading's text as the outline would have it: lowercase letters and digits, single spaces, no
-// leading section number ("2.1 Simple parsing" and "Simple Parsing" are "simple parsing").
+// leading section number ("2.1 Simple parsing" and "Simple Parsing" are "simple parsing"), no
+// apostrophes, hyphens or dashes (joining_mark).
 std::string title_key(const std::string& text) {
     std::string out;
-    for (char c : text) {
-        const auto u = static_cast<unsigned char>(c);
+    for (std::size_t i = 0; i < text.size();) {
+        if (const std::size_t mark = joining_mark(text, i)) {
+            i += mark;
+            continue;
+        }
+        const auto u = static_cast<unsigned char>(text[i++]);
         if (std::isalnum(u) || u >= 0x80) {
             out += static_cast<char>(std::tolower(u));
         } else if (!out.empty() && out.back() != ' ') {
@@ -155,10 +180,10 @@ std::string title_key(const std::string& text) {
 
 // Heading levels for the whole document. Table-of-contents lines are never headings. With an
 // outline, a text block whose title_key is an outline entry's gets that entry's depth; other
-// headings become body text when the outline names at least half the document's headings, else
-// they go one level below the outline's deepest. Without one, when every heading has a font size
-// from the text layer, the sizes rank the levels (sizes within 10% share one; largest = 1).
-// Levels stop at 6 (Markdown's deepest).
+// headings become body text when the outline names at least half the document's headings or at
+// least half its entries are headings, else they go one level below the outline's deepest. Without
+// one, when every heading has a font size from the text layer, the sizes rank the levels (sizes
+// within 10% share one; largest = 1). Levels stop at 6 (Markdown's deepest).
 void heading_levels(std::vector<PageContent>& pages) {
     std::vector<Block*> headings;
     Outline outline;
@@ -178,10 +203,20 @@ void heading_levels(std::vector<PageContent>& pages) {
             deepest = std::max(deepest, entry.level);
         }
         levels.erase("");
+        std::set<std::string> found;  // the entries some heading names
+        for (const Block* heading : headings) {
+            if (const std::string key = title_key(heading->text); levels.count(key) > 0) {
+                found.insert(key);
+            }
+        }
         const auto named = std::count_if(headings.begin(), headings.end(), [&](const Block* b) {
-            return levels.count(title_key(b->text)) > 0;
+            return found.count(title_key(b->text)) > 0;
         });
-        const bool trusted = 2 * static_cast<std::size_t>(named) >= headings.size();
+        // Trusted when it names at least half the headings, or when at least half its entries
+        // are headings here: OCR may take many body lines for headings (a bold line, a short
+        // one), and an outline the document follows says they are not.
+        const bool trusted = 2 * static_cast<std::size_t>(named) >= headings.size() ||
+                             (levels.size() >= 2 && 2 * found.size() >= levels.size());
         for (PageContent& page : pages) {
             for (Block& block : page.blocks) {
                 if (block.type != "text" || toc_line(block.text)) continue;
