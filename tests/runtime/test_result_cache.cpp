@@ -447,4 +447,30 @@ TEST_CASE("a run killed mid-way and resumed on its store: what finished comes fr
     }
 }
 
+TEST_CASE("a store that cannot be written: the run's results stand, reported as not stored",
+          "[cache]") {
+    TempStore store;
+    const auto clean = run_with(store.dir / "clean", {});
+    // Where the store keeps its packs (every result here is small), a plain file: every put
+    // fails, as on a full disk (root ignores permissions, so a read-only folder would not do).
+    // A store that cannot be opened at all is an error before the run (test_result_store.cpp).
+    fs::create_directories(store.dir / "s");
+    std::ofstream(store.dir / "s" / "packs") << "x";
+    for (int run = 0; run < 2; ++run) {
+        INFO("run " << run);
+        const auto full = run_with(store.dir / "s", {});
+        CHECK_FALSE(full->report.aborted);
+        CHECK(full->items == clean->items);
+        CHECK(full->calls.total() == clean->calls.total());  // nothing was stored to hit
+        bool reported = false;
+        for (const std::string& note : full->report.cache_notes) {
+            if (note.find("were not stored") != std::string::npos &&
+                note.find("cannot write") != std::string::npos) {
+                reported = true;
+            }
+        }
+        CHECK(reported);
+    }
+}
+
 }  // namespace rop::runtime::test
