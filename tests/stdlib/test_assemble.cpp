@@ -153,6 +153,56 @@ TEST_CASE("from_ocr splits paragraphs and headings and joins hyphenated lines") 
     CHECK(content.blocks[2].text == "next one");
 }
 
+TEST_CASE("from_ocr: a numbered section heading barely larger than the body is a heading") {
+    // Body lines have an ascent of 10, these of 12 (12 pt over 10 pt: under the 1.3 ratio).
+    // Each row: the line, alone in its paragraph or not, its ascent, a heading or not.
+    struct Row {
+        std::string text;
+        bool alone;
+        double ascent;
+        bool heading;
+    };
+    const std::vector<Row> rows = {
+        {"2.1 Parsing Rules", true, 12, true},
+        {"3 Results", true, 12, true},
+        {"A.1 GNU Free Documentation License", true, 12, true},
+        {"2.2 Scope", true, 10, false},                // body size
+        {"4 Limits", false, 12, false},                // its paragraph goes on
+        {"3 apples were left", true, 12, false},       // no capitalized word
+        {"1. Wash the fruit", true, 12, false},        // a list item's marker
+        {"12 Angry Men is a film.", true, 12, false},  // ends like a sentence
+        {"5 One two three four five six seven eight nine ten eleven twelve", true, 12, false},
+        {"Plain words", true, 12, false}};  // no numbering
+    for (const Row& row : rows) {
+        INFO(row.text);
+        OcrResult page;
+        double y = 72;
+        int paragraph = 0;
+        auto add = [&](const std::string& text, double ascent, bool same_paragraph) {
+            if (!same_paragraph) ++paragraph;
+            page.lines.push_back(
+                {text, {72, y, 400, y + ascent + 3}, 95, y + ascent, 0, paragraph, 0});
+            y += ascent + 8;
+        };
+        for (int n = 0; n < 4; ++n) add("Body text of a plain paragraph here", 10, n > 0);
+        add(row.text, row.ascent, false);
+        if (!row.alone) add("and the paragraph goes on", 10, true);
+        for (int n = 0; n < 4; ++n) add("More body text in the next paragraph", 10, n > 0);
+        const PageContent content = assemble::from_ocr(page);
+        bool found = false;
+        for (const Block& block : content.blocks) {
+            if (block.text.rfind(row.text, 0) != 0 &&
+                block.text.find(row.text) == std::string::npos) {
+                continue;
+            }
+            found = true;
+            CHECK((block.text_level > 0) == row.heading);
+            if (row.heading) CHECK(block.text_level == 3);
+        }
+        CHECK(found);
+    }
+}
+
 TEST_CASE("the OCR path and the layout path assemble the test report in order") {
     const std::vector<Page> pages = render("docs/report.pdf", 150);
 

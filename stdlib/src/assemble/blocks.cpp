@@ -1,6 +1,8 @@
 // std.assemble.from_ocr and std.assemble.page: a page's OCR or regions as PageContent blocks.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,19 @@ void append_line(std::string& text, const std::string& line) {
 }
 
 int heading_level(double ratio) { return ratio >= 2.0 ? 1 : ratio >= 1.6 ? 2 : 3; }
+
+// A section heading a scan shows barely larger than the body (12 pt over 10 pt, under the
+// heading ratio), told by its numbering: a line alone in its paragraph, at least 1.1 times the
+// body size, starting with a section number ("2", "2.1", "A.1"; not "1." or "1)", which start
+// list items) and a capitalized word, at most 12 words, not ending like a sentence.
+bool numbered_heading(const std::string& text, double ratio, bool alone) {
+    if (!alone || ratio < 1.1 || text.empty()) return false;
+    const char last = text.back();
+    if (last == '.' || last == ',' || last == ';' || last == ':') return false;
+    if (std::count(text.begin(), text.end(), ' ') >= 12) return false;
+    static const std::regex numbering(R"(^(\d{1,3}(\.\d{1,3})*|[A-Z](\.\d{1,3})+) +[A-Z])");
+    return std::regex_search(text, numbering);
+}
 
 // Lines far apart vertically, or the next one above the previous (a new column), end a run.
 bool apart(const Line& previous, const Line& line, double factor) {
@@ -205,7 +220,12 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
         // Code first: a code line is never a heading, whatever its size.
         code[i] = detail::code_line(words[i]);
         if (code[i]) continue;
-        tall[i] = median > 0 && size_of(page.lines[i]) / median >= heading_ratio;
+        const double ratio = median > 0 ? size_of(page.lines[i]) / median : 0;
+        const int paragraph = page.lines[i].paragraph;
+        const bool alone = (i == 0 || page.lines[i - 1].paragraph != paragraph) &&
+                           (i + 1 == count || page.lines[i + 1].paragraph != paragraph);
+        tall[i] = median > 0 &&
+                  (ratio >= heading_ratio || numbered_heading(page.lines[i].text, ratio, alone));
         if (!tall[i]) {
             starts[i] = detail::list_start(page.lines[i], words[i], page.text_source != "layer");
         }
