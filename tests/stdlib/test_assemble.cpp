@@ -203,6 +203,49 @@ TEST_CASE("from_ocr: a numbered section heading barely larger than the body is a
     }
 }
 
+TEST_CASE("from_ocr: code is runs of monospace lines, not a URL in a paragraph or a bullet item") {
+    OcrResult page;
+    page.text_source = "layer";
+    double y = 72;
+    // One line of words, each in `font`, in `paragraph`.
+    auto line = [&](const std::vector<std::string>& words, const std::string& font, int paragraph,
+                    const std::string& first_font = "") {
+        std::string text;
+        double x = 72;
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            text += (i ? " " : "") + words[i];
+            const double width = 6.0 * static_cast<double>(words[i].size());
+            page.words.push_back({words[i],
+                                  {x, y, x + width, y + 12},
+                                  95,
+                                  10,
+                                  i == 0 && !first_font.empty() ? first_font : font});
+            x += width + 4;
+        }
+        page.lines.push_back({text, {72, y, x, y + 12}, 95, y + 9, 0, paragraph, 10});
+        y += 14;
+    };
+    line({"See", "the", "manual", "at"}, "Times-Roman", 0);
+    line({"https://example.org/manual"}, "Courier", 0);  // ends the sentence: prose
+    y += 20;
+    line({"int", "x", "=", "1;"}, "Courier", 1);
+    line({"return", "x;"}, "Courier", 1);
+    y += 20;
+    line({"\u2022", "apples", "pears"}, "Courier", 2, "Symbol");  // a monospace list item
+    y += 20;
+    line({"make", "install"}, "Courier", 3);  // alone in its paragraph: code
+    const PageContent content = assemble::from_ocr(page);
+    std::vector<std::pair<std::string, std::string>> blocks;
+    for (const Block& block : content.blocks) blocks.emplace_back(block.type, block.text);
+    INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+    REQUIRE(blocks.size() == 4);
+    CHECK(blocks[0] == std::pair<std::string, std::string>{
+                           "text", "See the manual at https://example.org/manual"});
+    CHECK(blocks[1].first == "code");
+    CHECK(blocks[2].first == "list");
+    CHECK(blocks[3].first == "code");
+}
+
 TEST_CASE("the OCR path and the layout path assemble the test report in order") {
     const std::vector<Page> pages = render("docs/report.pdf", 150);
 

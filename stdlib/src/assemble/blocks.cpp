@@ -230,6 +230,16 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
             starts[i] = detail::list_start(page.lines[i], words[i], page.text_source != "layer");
         }
     }
+    // A lone monospace line inside a prose paragraph (a URL or a command that ends or splits a
+    // sentence) is part of the paragraph, not a code block of one line.
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!code[i]) continue;
+        const int paragraph = page.lines[i].paragraph;
+        const bool before = i > 0 && page.lines[i - 1].paragraph == paragraph;
+        const bool after = i + 1 < count && page.lines[i + 1].paragraph == paragraph;
+        if ((before && code[i - 1]) || (after && code[i + 1])) continue;  // a code run
+        if (before || after) code[i] = false;
+    }
     // Lines in order: runs of code lines and list items become code and list blocks; the rest a
     // text block per paragraph, a new one where heading-ness switches.
     bool open = false;  // a text block is being filled

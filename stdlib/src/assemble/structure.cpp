@@ -83,6 +83,12 @@ bool monospace_font(std::string_view font) { return fonts::monospace(font); }
 bool symbol_font(std::string_view font) { return fonts::symbol(font); }
 
 bool code_line(const std::vector<const Word*>& words) {
+    // A bullet glyph first: a list item whose text is set in a monospace font, not code.
+    if (!words.empty()) {
+        for (std::string_view glyph : kBulletGlyphs) {
+            if (words.front()->text.compare(0, glyph.size(), glyph) == 0) return false;
+        }
+    }
     const auto mono = std::count_if(words.begin(), words.end(),
                                     [](const Word* word) { return monospace_font(word->font); });
     const auto other = static_cast<std::ptrdiff_t>(words.size()) - mono;
