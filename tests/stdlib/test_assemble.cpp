@@ -326,6 +326,30 @@ std::vector<std::string> types_of(const std::string& list) {
 
 }  // namespace
 
+TEST_CASE("a one-page chapter's running header is running text where other pages have theirs") {
+    // Chapters 1 and 3 run two pages each, chapter 2 one: its header text is its page's alone.
+    const std::vector<std::string> headers = {"Chapter 1 Usage", "Chapter 1 Usage",
+                                              "Chapter 2 Bugs", "Chapter 3 Options",
+                                              "Chapter 3 Options"};
+    auto document = [&](std::size_t count, BBox unique_box) {
+        std::vector<PageContent> pages;
+        for (std::size_t i = 0; i < count; ++i) {
+            pages.push_back(
+                letter_page(static_cast<int>(i),
+                            {text_block(headers[i], i == 2 ? unique_box : BBox{72, 30, 250, 42}),
+                             text_block("Body " + std::to_string(i) + ".", {72, 100, 400, 114})}));
+        }
+        return assemble::markdown(pages).text;
+    };
+    // Four other pages have a running header at its place: it is one too.
+    CHECK(document(5, {72, 30, 250, 42}) ==
+          "Body 0.\n\nBody 1.\n\nBody 2.\n\nBody 3.\n\nBody 4.\n");
+    // Two other pages only: not a band yet, it stays text (as the repeated ones are running).
+    CHECK(document(3, {72, 30, 250, 42}) == "Body 0.\n\nBody 1.\n\nChapter 2 Bugs\n\nBody 2.\n");
+    // Elsewhere in the top band (20 pt lower, 2.5% of the page): not at the others' place.
+    CHECK(document(5, {72, 50, 250, 62}).find("Chapter 2 Bugs") != std::string::npos);
+}
+
 TEST_CASE("running headers, footers and page numbers are typed across pages, left out of md") {
     const std::vector<std::string> remarks = {"First remark.", "Second remark.", "Third remark."};
     std::vector<PageContent> pages;

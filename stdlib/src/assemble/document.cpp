@@ -19,6 +19,7 @@ namespace {
 constexpr double kBand = 0.08;           // top and bottom 8% of the page height
 constexpr double kSamePlace = 0.02;      // centers within 2% of the page height match
 constexpr std::size_t kMaxRunning = 80;  // longer blocks are body text, not running text
+constexpr std::size_t kBandPages = 3;    // pages with running text at a place that make it a band
 
 // The text with digits as '#', letters lowercased and runs of spaces as one: "Page 3 of 9" and
 // "Page 4 of 9" are the same running text.
@@ -103,6 +104,33 @@ void mark_running(std::vector<PageContent>& pages) {
         if (!repeated) continue;
         Block& block = pages[c.page].blocks[c.block];
         block.type = c.shape == "(page number)" ? "page_number" : c.top ? "header" : "footer";
+        block.text_level = 0;
+    }
+    // A running header whose text is its page's alone (a one-page chapter's "Chapter 7 Bugs"):
+    // at the place where at least kBandPages other pages have running text, it is running text
+    // too.
+    std::vector<const Candidate*> marked;  // by band, then center
+    for (const Candidate& c : candidates) {
+        if (pages[c.page].blocks[c.block].type != "text") marked.push_back(&c);
+    }
+    std::sort(marked.begin(), marked.end(), [](const Candidate* a, const Candidate* b) {
+        return a->top != b->top ? a->top < b->top : a->center < b->center;
+    });
+    for (const Candidate& c : candidates) {
+        Block& block = pages[c.page].blocks[c.block];
+        if (block.type != "text") continue;
+        auto it = std::lower_bound(
+            marked.begin(), marked.end(), c, [](const Candidate* m, const Candidate& x) {
+                return m->top != x.top ? m->top < x.top : m->center < x.center - kSamePlace;
+            });
+        std::set<std::size_t> others;
+        for (; it != marked.end() && (*it)->top == c.top &&
+               (*it)->center <= c.center + kSamePlace && others.size() < kBandPages;
+             ++it) {
+            if ((*it)->page != c.page) others.insert((*it)->page);
+        }
+        if (others.size() < kBandPages) continue;
+        block.type = c.top ? "header" : "footer";
         block.text_level = 0;
     }
 }
