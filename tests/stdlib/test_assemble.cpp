@@ -246,6 +246,37 @@ TEST_CASE("from_ocr: code is runs of monospace lines, not a URL in a paragraph o
     CHECK(blocks[3].first == "code");
 }
 
+TEST_CASE("from_ocr: a wrapped C prototype's '* name (...);' line is no list item") {
+    OcrResult page;
+    page.text_source = "layer";
+    double y = 72;
+    auto line = [&](const std::vector<std::string>& words, int paragraph) {
+        std::string text;
+        double x = 72;
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            text += (i ? " " : "") + words[i];
+            const double width = 6.0 * static_cast<double>(words[i].size());
+            page.words.push_back({words[i], {x, y, x + width, y + 12}, 95, 10, "Times-Roman"});
+            x += width + 4;
+        }
+        page.lines.push_back({text, {72, y, x, y + 12}, 95, y + 9, 0, paragraph, 10});
+        y += 14;
+    };
+    line({"char"}, 0);
+    line({"*", "strdup", "(const", "char", "*s);"}, 0);
+    line({"int"}, 1);
+    line({"*", "parse_args(int", "argc,"}, 1);
+    line({"Fruit:"}, 2);
+    line({"*", "Apples", "(ripe", "ones)"}, 3);
+    line({"*", "Pears"}, 3);
+    const std::vector<PageContent> pages = {assemble::from_ocr(page)};
+    CHECK(assemble::markdown(pages).text ==
+          "char * strdup (const char *s);\n\n"
+          "int * parse_args(int argc,\n\n"
+          "Fruit:\n\n"
+          "- Apples (ripe ones)\n- Pears\n");
+}
+
 TEST_CASE("the OCR path and the layout path assemble the test report in order") {
     const std::vector<Page> pages = render("docs/report.pdf", 150);
 

@@ -95,6 +95,25 @@ bool code_line(const std::vector<const Word*>& words) {
     return mono > 0 && (other == 0 || (other == 1 && mono >= 2));
 }
 
+namespace {
+
+// What follows a `*` that starts a wrapped C declaration: a name, then its parameter list up to
+// the `;` or `,` that ends the declaration or a parameter ("strdup (const char *s);",
+// "parse_args(int argc,"). A list item rarely has a bare name, a `(` and such an end.
+bool c_declarator(std::string_view rest) {
+    const std::size_t open = rest.find('(');
+    if (open == std::string_view::npos || open == 0) return false;
+    if (!(rest.ends_with(';') || rest.ends_with(','))) return false;
+    std::string_view name = rest.substr(0, open);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+}  // namespace
+
 ListStart list_start(const Line& line, const std::vector<const Word*>& words, bool ocr) {
     ListStart start;
     std::string first;
@@ -137,7 +156,9 @@ ListStart list_start(const Line& line, const std::vector<const Word*>& words, bo
     }
     const bool symbol =
         !words.empty() && code_points(first) == 1 && symbol_font(words.front()->font);
-    if (one_of(first, kBulletGlyphs) || first == "-" || first == "*") {
+    if (first == "*" && c_declarator(rest)) {
+        return start;  // "char" / "* strdup (const char *s);": a wrapped C prototype, not an item
+    } else if (one_of(first, kBulletGlyphs) || first == "-" || first == "*") {
         start.found = start.sure = true;
         start.read = first;
     } else if (symbol) {
