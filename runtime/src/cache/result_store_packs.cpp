@@ -337,12 +337,13 @@ void PackSet::flush_locked() {
     }
     if (error == 0 && fsync_ && ::fdatasync(writing_->fd) != 0) error = errno;
     if (error != 0) {
-        // The buffered records are lost (misses next time), and the torn ones cut off so that
-        // nothing after them is; when that fails too, the next put starts a new pack.
+        // The buffered records are lost (misses next time). The pack is left as it is, a torn
+        // record at its end that every pass stops at, and the next put starts a new one: cutting
+        // it back would pull pages from under a process that mapped it meanwhile (SIGBUS).
         pending_.clear();
         pending_index_.clear();
         const fs::path path = writing_->path;
-        if (::ftruncate(writing_->fd, static_cast<off_t>(written_)) != 0) writing_ = nullptr;
+        writing_ = nullptr;
         fail("write", path, error);
     }
     written_ += pending_.size();

@@ -9,8 +9,9 @@
 // - Puts are buffered and written with one write(2) at the pack's end: at flush() (the engine
 //   flushes after each batch), past 64 KiB, or 1 s after the oldest; a record is found once it
 //   is written. A reader therefore finds a record whole or not at all: a SIGKILL loses at most
-//   the buffer and leaves at most a torn tail, which every pass stops at; a write that fails
-//   part-way is cut off again (ftruncate) before the put reports its error.
+//   the buffer and leaves at most a torn tail, which every pass stops at; after a write that
+//   fails part-way (a full disk) the pack is left so, never cut back (another process may have
+//   it mapped), and the next put starts a new one.
 // - The packs are indexed once, on the first get or put (each mapped, one pass over its records'
 //   headers; the packs in the order they were started, so that a later record of a key wins),
 //   and then this object's own puts are added. Packs that
