@@ -103,7 +103,29 @@ std::string argument_expression(const bind::UdfParam& param, const ast::Value& v
 }
 
 namespace {
-std::optional<std::string> default_expression(const bind::UdfParam& param);
+
+// A left-out parameter's C++ default as generated code can spell it: an enumerator qualified
+// with its type (the header may write `Segmentation::auto_layout` inside its namespace);
+// nullopt when it cannot be spelled safely outside the header (a list, any other type).
+std::optional<std::string> default_expression(const bind::UdfParam& param) {
+    if (!param.has_default) return std::nullopt;
+    switch (param.arg_kind) {
+        case ArgKind::Enum: {
+            const std::size_t colons = param.default_text.rfind("::");
+            const std::string enumerator = colons == std::string::npos
+                                               ? param.default_text
+                                               : param.default_text.substr(colons + 2);
+            for (const std::string& known : param.enumerators) {
+                if (known == enumerator) return "::" + param.type.name + "::" + enumerator;
+            }
+            return std::nullopt;
+        }
+        case ArgKind::List:
+        case ArgKind::Other: return std::nullopt;
+        default: return param.default_text;
+    }
+}
+
 }  // namespace
 
 // The argument expressions of named parameters `arguments` (in parameter order), with trailing
@@ -149,28 +171,6 @@ std::string run_time_type(const bind::UdfParam& param) {
 }
 
 namespace {
-
-// A left-out parameter's C++ default as generated code can spell it: an enumerator qualified
-// with its type (the header may write `Segmentation::auto_layout` inside its namespace);
-// nullopt when it cannot be spelled safely outside the header (a list, any other type).
-std::optional<std::string> default_expression(const bind::UdfParam& param) {
-    if (!param.has_default) return std::nullopt;
-    switch (param.arg_kind) {
-        case ArgKind::Enum: {
-            const std::size_t colons = param.default_text.rfind("::");
-            const std::string enumerator = colons == std::string::npos
-                                               ? param.default_text
-                                               : param.default_text.substr(colons + 2);
-            for (const std::string& known : param.enumerators) {
-                if (known == enumerator) return "::" + param.type.name + "::" + enumerator;
-            }
-            return std::nullopt;
-        }
-        case ArgKind::List:
-        case ArgKind::Other: return std::nullopt;
-        default: return param.default_text;
-    }
-}
 
 // The index after the last parameter the constructor must be given: a set one, or a settable
 // one when every left-out parameter before it has a default generated code can spell.

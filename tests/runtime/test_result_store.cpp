@@ -326,29 +326,39 @@ TEST_CASE("result store: a put SIGKILLed at any moment leaves the entry whole or
     INFO("attempts that found the entry whole: " << whole);
 }
 
-TEST_CASE("result store: threads of one process put and get concurrently", "[result_store]") {
-    TempDir dir;
-    ResultStoreOptions options;
-    options.max_bytes = 600 << 10;  // prunes run while the other threads read and write
-    auto store = ResultStore::open(dir.path, options);
+namespace {
+
+// Six threads, `rounds` each, putting or getting (half and half) one of `keys` keys whose
+// payload is `size` bytes; returns how many gets read wrong bytes.
+int threads_put_and_get(ResultStore& store, int rounds, unsigned keys, std::size_t size) {
     std::atomic<int> wrong{0};
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < 6; ++t) {
         threads.emplace_back([&, t] {
             std::mt19937 random(t);
-            for (int i = 0; i < 300; ++i) {
-                const std::string key = key_of("k" + std::to_string(random() % 20));
-                const std::string payload = payload_of(key, 30000);
+            for (int i = 0; i < rounds; ++i) {
+                const std::string key = key_of("k" + std::to_string(random() % keys));
+                const std::string payload = payload_of(key, size);
                 if (random() % 2 == 0) {
-                    store->put(key, payload);
-                } else if (const auto got = store->get(key); got && *got != payload) {
+                    store.put(key, payload);
+                } else if (const auto got = store.get(key); got && *got != payload) {
                     ++wrong;
                 }
             }
         });
     }
     for (std::thread& thread : threads) thread.join();
-    CHECK(wrong == 0);
+    return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("result store: threads of one process put and get concurrently", "[result_store]") {
+    TempDir dir;
+    ResultStoreOptions options;
+    options.max_bytes = 600 << 10;  // prunes run while the other threads read and write
+    auto store = ResultStore::open(dir.path, options);
+    CHECK(threads_put_and_get(*store, 300, 20, 30000) == 0);
     CHECK(store->stats().corrupt == 0);
     CHECK(store->info().bytes <= options.max_bytes);
 }
@@ -684,24 +694,7 @@ TEST_CASE("result store: threads pack concurrently, and clear removes the packs"
     ResultStoreOptions options;
     options.max_bytes = 200 << 10;  // prunes run while the other threads read and write
     auto store = ResultStore::open(dir.path, options);
-    std::atomic<int> wrong{0};
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < 6; ++t) {
-        threads.emplace_back([&, t] {
-            std::mt19937 random(t);
-            for (int i = 0; i < 400; ++i) {
-                const std::string key = key_of("k" + std::to_string(random() % 50));
-                const std::string payload = payload_of(key, 2000);
-                if (random() % 2 == 0) {
-                    store->put(key, payload);
-                } else if (const auto got = store->get(key); got && *got != payload) {
-                    ++wrong;
-                }
-            }
-        });
-    }
-    for (std::thread& thread : threads) thread.join();
-    CHECK(wrong == 0);
+    CHECK(threads_put_and_get(*store, 400, 50, 2000) == 0);
     CHECK(store->stats().corrupt == 0);
     CHECK(store->info().bytes <= options.max_bytes);
     CHECK_FALSE(packs_in(dir.path).empty());

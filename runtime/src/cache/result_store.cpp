@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +11,8 @@
 #include <system_error>
 #include <utility>
 
+#include "cache/store_files.h"
+
 namespace rop::runtime::detail {
 
 namespace fs = std::filesystem;
@@ -19,15 +20,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kCorruptListCap = 1000;
-
-std::string errno_text(int error) {
-    return std::error_code(error, std::system_category()).message();
-}
-
-[[noreturn]] void fail(const std::string& what, const fs::path& path, int error) {
-    throw ResultStoreError("result store: cannot " + what + " '" + path.string() +
-                           "': " + errno_text(error));
-}
 
 Digest parse_key(std::string_view key) {
     std::optional<Digest> digest = Digest::from_hex(key);
@@ -49,42 +41,6 @@ struct Fd {
     Fd& operator=(const Fd&) = delete;
 };
 
-// Reads exactly `size` bytes at `offset`; fewer only at the end of the file.
-std::size_t read_at(int fd, char* out, std::size_t size, off_t offset) {
-    std::size_t done = 0;
-    while (done < size) {
-        const ssize_t n = ::pread(fd, out + done, size - done, offset + static_cast<off_t>(done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return done;  // a read error reads as a short file: corrupt, recomputed
-        if (n == 0) break;
-        done += static_cast<std::size_t>(n);
-    }
-    return done;
-}
-
-bool write_all(int fd, std::string_view header, std::string_view payload) {
-    iovec parts[2] = {{const_cast<char*>(header.data()), header.size()},
-                      {const_cast<char*>(payload.data()), payload.size()}};
-    iovec* part = parts;
-    int left = 2;
-    while (left > 0) {
-        const ssize_t n = ::writev(fd, part, left);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        std::size_t written = static_cast<std::size_t>(n);
-        while (left > 0 && written >= part->iov_len) {
-            written -= part->iov_len;
-            ++part;
-            --left;
-        }
-        if (left > 0) {
-            part->iov_base = static_cast<char*>(part->iov_base) + written;
-            part->iov_len -= written;
-        }
-    }
-    return true;
-}
-
 // A name no other writer uses, in the entry's own folder (rename(2) is atomic within one file
 // system): KEY.tmp.PID.TID.N. Prune recognizes it by ".tmp.".
 fs::path temp_path(const fs::path& path) {
@@ -100,12 +56,12 @@ std::unique_ptr<ResultStore> ResultStore::open(const fs::path& dir, ResultStoreO
     std::error_code ec;
     for (const char* part : {"entries", "manifests"}) {
         fs::create_directories(dir / part, ec);
-        if (ec) fail("create the folder", dir / part, ec.value());
+        if (ec) fail_store_file("create the folder", dir / part, ec.value());
     }
     // The lock file doubles as the check that the folder is writable, before any run relies on it.
     const fs::path lock = dir / "lock";
     const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) fail("write", lock, errno);
+    if (fd < 0) fail_store_file("write", lock, errno);
     return std::unique_ptr<ResultStore>(new ResultStore(dir, options, fd));
 }
 
@@ -195,10 +151,10 @@ std::optional<std::string> ResultStore::read(const fs::path& path, StoreRecordKi
     if (file.fd < 0) {
         // Missing, or pruned under our feet: a miss.
         if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
-        fail("read", path, errno);
+        fail_store_file("read", path, errno);
     }
     struct stat st{};
-    if (::fstat(file.fd, &st) != 0) fail("read", path, errno);
+    if (::fstat(file.fd, &st) != 0) fail_store_file("read", path, errno);
     const auto size = static_cast<std::uint64_t>(st.st_size);
 
     std::string header(kStoreHeaderBytes, '\0');
@@ -245,10 +201,10 @@ void ResultStore::write(const fs::path& path, StoreRecordKind kind, const Digest
         fs::create_directories(path.parent_path(), ec);
         fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     }
-    if (fd < 0) fail("write", temp, errno);
+    if (fd < 0) fail_store_file("write", temp, errno);
     auto give_up = [&](const char* what, const fs::path& where, int error) {
         ::unlink(temp.c_str());
-        fail(what, where, error);
+        fail_store_file(what, where, error);
     };
     {
         Fd file(fd);

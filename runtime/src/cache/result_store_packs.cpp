@@ -14,6 +14,7 @@
 
 #include "cache/result_store.h"
 #include "cache/result_store_record.h"
+#include "cache/store_files.h"
 
 namespace rop::runtime::detail {
 
@@ -35,11 +36,6 @@ struct PackSet::Pack {
 };
 
 namespace {
-
-[[noreturn]] void fail(const std::string& what, const fs::path& path, int error) {
-    throw ResultStoreError("result store: cannot " + what + " '" + path.string() +
-                           "': " + std::error_code(error, std::system_category()).message());
-}
 
 // Calls `record(offset, head)` for each whole record of `bytes` in order; stops at the first
 // that is not (a torn tail, or damage no pass can step over).
@@ -236,15 +232,7 @@ PackSet::Found PackSet::get(const Digest& key, std::string& payload,
         record = std::string_view(pack->map + where.offset, size);
     } else {
         own.resize(size);
-        std::size_t done = 0;
-        while (done < size) {
-            const ssize_t n = ::pread(pack->fd, own.data() + done, size - done,
-                                      static_cast<off_t>(where.offset + done));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            done += static_cast<std::size_t>(n);
-        }
-        own.resize(done);
+        own.resize(read_at(pack->fd, own.data(), size, static_cast<off_t>(where.offset)));
         record = own;
     }
     const std::string_view header = record.substr(0, std::min(record.size(), kStoreHeaderBytes));
@@ -283,7 +271,7 @@ void PackSet::start_pack() {
     const fs::path path = folder_ / (std::to_string(ns) + "-" + std::to_string(::getpid()) + "-" +
                                      std::to_string(counter.fetch_add(1)) + ".pack");
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
-    if (fd < 0) fail("write", path, errno);
+    if (fd < 0) fail_store_file("write", path, errno);
     auto pack = std::make_unique<Pack>();
     pack->path = path;
     pack->fd = fd;
@@ -324,17 +312,7 @@ void PackSet::flush() {
 
 void PackSet::flush_locked() {
     if (pending_.empty() || writing_ == nullptr) return;
-    std::size_t done = 0;
-    int error = 0;
-    while (done < pending_.size()) {
-        const ssize_t n = ::write(writing_->fd, pending_.data() + done, pending_.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            error = n < 0 ? errno : EIO;
-            break;
-        }
-        done += static_cast<std::size_t>(n);
-    }
+    int error = write_all(writing_->fd, pending_, {}) ? 0 : errno;
     if (error == 0 && fsync_ && ::fdatasync(writing_->fd) != 0) error = errno;
     if (error != 0) {
         // The buffered records are lost (misses next time). The pack is left as it is, a torn
@@ -344,7 +322,7 @@ void PackSet::flush_locked() {
         pending_index_.clear();
         const fs::path path = writing_->path;
         writing_ = nullptr;
-        fail("write", path, error);
+        fail_store_file("write", path, error);
     }
     written_ += pending_.size();
     pending_.clear();
