@@ -9,9 +9,11 @@
 
 #include <atomic>
 #include <catch2/catch_test_macros.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "runtime_test_util.h"
 
@@ -38,7 +40,23 @@ struct Shape {
     std::string m_arguments;
     std::string (*m_identity)() = nullptr;
     long kill_at_sum = -1;  // sum SIGKILLs its own process when a Doc's total is this
+    std::string
+        kill_after_journal;  // ... once this journal lists two roots (its writer is a thread)
 };
+
+// Waits (up to 10 s) until the journal at `path` has `roots` root lines.
+void await_journaled(const std::string& path, int roots) {
+    for (int tries = 0; tries < 1000; ++tries) {
+        std::ifstream in(path);
+        int lines = 0;
+        for (std::string line; std::getline(in, line);) {
+            lines += line.find("\"root\":") != std::string::npos &&
+                     line.find("\"status\":") != std::string::npos;
+        }
+        if (lines >= roots) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
 
 std::string tesseract_5_3() { return "tesseract 5.3.0 eng.traineddata:4113088"; }
 std::string tesseract_5_4() { return "tesseract 5.4.1 eng.traineddata:4113088"; }
@@ -129,7 +147,11 @@ Plan plan_of(const Shape& s, Calls& calls, PortId& sum_port) {
                          long total = 0;
                          for (const Value& v : batch.input(g, 0).get<ReduceGroup>().values)
                              total += v.get<long>();
-                         if (total == s.kill_at_sum) ::raise(SIGKILL);  // an OOM kill, say
+                         if (total == s.kill_at_sum) {
+                             if (!s.kill_after_journal.empty())
+                                 await_journaled(s.kill_after_journal, 2);
+                             ::raise(SIGKILL);  // an OOM kill, say
+                         }
                          batch.set_output(g, 0, Value::of<long>(total));
                      }
                  })};
@@ -406,6 +428,7 @@ TEST_CASE("a run killed mid-way and resumed on its store: what finished comes fr
     if (child == 0) {
         Shape dying;
         dying.kill_at_sum = 1506;
+        dying.kill_after_journal = journal;  // roots 3 and 4 written, as a slower root 5 sees
         run_with(store.dir / "s", dying, {3, 4, 5}, "threads", [&](RunOptions& o) {
             o.journal_path = journal;
             o.max_inflight_roots = 1;
