@@ -47,6 +47,19 @@ class Generator {
         doms_.push_back({0, kNoDomain, 0, double(roots), {builder_.source("src")}});
         for (std::size_t r = 0; r < roots; ++r)
             out_.roots.push_back(Value::of(Tok{mix(seed, r), kNoEntity, std::uint32_t(r)}));
+        // Shared pools (docs/runtime.md "Shared pools"): in a third of the random schedules, one
+        // or two pools that some of the Calls with a UDF run on; drawn from the schedule's
+        // generator, so the reference (which runs each Call alone) sees the same pipeline.
+        if (random_schedule_ && sched_() % 3 == 0) {
+            const std::size_t pools = 1 + sched_() % 2;
+            for (std::size_t p = 0; p < pools; ++p) {
+                PoolSpec pool{named("pool", p)};
+                pool.options.actors = std::uint32_t(1 + sched_() % 3);
+                pool.instance = [] { return std::make_shared<int>(0); };
+                pool_actors_.push_back(pool.options.actors);
+                builder_.add_pool(std::move(pool));
+            }
+        }
     }
 
     RandomPipeline run() {
@@ -59,6 +72,10 @@ class Generator {
             out_.env->max_sleep_us = sched_() % 3 == 0 ? std::uint32_t(1 + sched_() % 40) : 0;
             const std::size_t inflight[] = {1, 2, 3, 8, 64};
             out_.max_inflight_roots = inflight[sched_() % 5];
+        }
+        for (std::size_t p = 0; p < pool_actors_.size(); ++p) {
+            out_.description +=
+                named("pool", p) + " actors " + std::to_string(pool_actors_[p]) + "\n";
         }
         out_.description += "roots " + std::to_string(out_.roots.size()) + ", jitter " +
                             std::to_string(out_.env->max_sleep_us) + "us, max_inflight_roots " +
@@ -75,6 +92,8 @@ class Generator {
         double expected;  // expected entity count
         std::vector<PortId> ports;
     };
+
+    std::vector<std::uint32_t> pool_actors_;  // per shared pool of the plan: its actors
 
     std::uint64_t below(std::uint64_t n) { return n ? rng_() % n : 0; }
 
@@ -144,6 +163,12 @@ class Generator {
             o.retries = std::uint32_t(f.any_opaque() ? 1 + below(3) : below(3));
             o.infra_retries = std::uint32_t(f.infra ? 2 + below(3) : 2);
             spec.factory = make_random_udf(params, out_.env);
+            if (!pool_actors_.empty() && sched_() % 2 == 0) {
+                spec.pool = PoolId(sched_() % pool_actors_.size());
+                o.actors = pool_actors_[spec.pool];
+                spec.view = [udf = std::move(spec.factory)](const PoolInstance&) { return udf(); };
+                spec.factory = nullptr;
+            }
         }
         std::string line = named("c", call_count_) + " " + kind_name(spec.kind) + " D" +
                            std::to_string(spec.domain) + " in [";
@@ -161,7 +186,8 @@ class Generator {
         else if (spec.kind == CallKind::Reduce)
             line += " | no UDF";
         line += " | batch " + std::to_string(o.batch) + " actors " + std::to_string(o.actors) +
-                (o.batching == Batching::SingleParent ? " single_parent" : "") + "\n";
+                (o.batching == Batching::SingleParent ? " single_parent" : "") +
+                (spec.pool != kNoPool ? " on pool" + std::to_string(spec.pool) : "") + "\n";
         out_.description += line;
         spec.name = named("c", call_count_++) + "." + kind_name(spec.kind);
         builder_.add_call(std::move(spec));

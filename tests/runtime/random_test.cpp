@@ -131,6 +131,8 @@ TEST_CASE("random pipelines: the generator covers every feature", "[runtime][ran
               "single_parent", "isolate_tail", "retry_batch", "retry_tail", "jitter 0us"})
             seen[tag] += d.find(tag) != std::string::npos;
         seen["jitter"] += d.find("jitter 0us") == std::string::npos;
+        for (const PoolSpec& pool : p.plan.pools)
+            seen["shared pool of two Calls"] += pool.calls.size() >= 2;
         std::set<PortId> reduced;
         for (const CallSpec& call : p.plan.calls) {
             seen["multi-output"] += call.outputs.size() > 1;
@@ -168,6 +170,7 @@ TEST_CASE("random pipelines: the generator covers every feature", "[runtime][ran
                                 "reduce with UDF",
                                 "reduce without UDF",
                                 "nested reduce",
+                                "shared pool of two Calls",
                                 "four levels",
                                 "empty group",
                                 "PRESENT",

@@ -255,7 +255,11 @@ class Interpreter {
                        ent.ordinal};
         std::uint32_t infra_failures = 0, opaque_failures = 0;
         for (;;) {
-            if (!actors_[c]) actors_[c] = call.factory();
+            // A pooled Call runs alone here, on an instance of its own: the reference.
+            if (!actors_[c]) {
+                actors_[c] = call.pool == kNoPool ? call.factory()
+                                                  : call.view(plan_.pools[call.pool].instance());
+            }
             OneGrainBatch batch(call, info, inputs);
             GrainResult r;
             try {

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "cache/result_store.h"
+#include "placement/pool_actor.h"
 #include "placement/process_wire.h"
 
 namespace rop::runtime::detail {
@@ -85,6 +86,7 @@ class MissBatch final : public Batch {
         for (Record& r : records_) r.outputs.resize(outputs);
     }
     std::size_t size() const override { return grains_.size(); }
+    CallId call() const override { return outer_.call(); }
     GrainInfo info(std::size_t g) const override { return outer_.info(grains_[g]); }
     const Value& input(std::size_t g, std::size_t i) const override {
         return outer_.input(grains_[g], i);
@@ -314,13 +316,13 @@ std::string identity_of(const Plan& plan, const CallSpec& spec) {
 }
 
 nlohmann::json manifest_of(const std::string& identity, const CallSpec& spec,
-                           const std::string& operator_identity) {
+                           const std::string& arguments, const std::string& operator_identity) {
     nlohmann::json functions = nlohmann::json::array();
     for (const CodeFunction& f : spec.code.functions)
         functions.push_back({{"name", f.name}, {"location", f.location}, {"hash", f.hash}});
     return {{"identity", identity},          {"digest", spec.code.digest},
             {"functions", functions},        {"flags", spec.code.flags},
-            {"arguments", spec.arguments},   {"operator", operator_identity},
+            {"arguments", arguments},        {"operator", operator_identity},
             {"fallback", spec.code.fallback}};
 }
 
@@ -408,8 +410,15 @@ ResultCache::ResultCache(const Plan& plan, const RunOptions& options)
         auto& cache = *calls_.emplace_back(std::make_unique<CallCache>());
         if (!spec.factory) continue;  // broadcast, a reduce without a UDF: nothing to store
         const std::string identity = identity_of(plan, spec);
-        const std::string op = spec.identity ? spec.identity() : std::string();
-        const nlohmann::json now = manifest_of(identity, spec, op);
+        std::string op = spec.identity ? spec.identity() : std::string();
+        std::string arguments = spec.arguments;
+        if (spec.pool != kNoPool) {  // the pool's class and constructor are the Call's too
+            const PoolSpec& pool = plan.pools[spec.pool];
+            arguments +=
+                (arguments.empty() ? "" : " ") + std::string("pool(") + pool.arguments + ")";
+            if (op.empty() && pool.identity) op = pool.identity();
+        }
+        const nlohmann::json now = manifest_of(identity, spec, arguments, op);
         cache.manifest = now.dump();
         cache.manifest_key = options.pipeline_name + ": " + identity;
         using vocab::Cache;
@@ -426,7 +435,7 @@ ResultCache::ResultCache(const Plan& plan, const RunOptions& options)
         prefix.add(identity);
         prefix.add(spec.code.digest);
         prefix.add(spec.code.flags);
-        prefix.add(spec.arguments);
+        prefix.add(arguments);
         prefix.add(op);
         cache.prefix = prefix.hex();
         cache.enabled = true;
@@ -443,39 +452,54 @@ Plan ResultCache::wrap(const Plan& placed) {
     Plan plan = placed;
     for (std::size_t c = 0; c < plan.calls.size(); ++c) {
         CallSpec& spec = plan.calls[c];
-        CallCache& cache = *calls_[c];
-        if (!spec.factory) continue;
-        if (!cache.enabled) {
-            // Counted, not wrapped: every Grain of it is a miss for the same reason.
-            ActorFactory inner = spec.factory;
-            spec.factory = [inner, &cache]() -> std::unique_ptr<Actor> {
-                class Counting final : public Actor {
-                  public:
-                    Counting(std::unique_ptr<Actor> actor, CallCache& cache)
-                        : actor_(std::move(actor)), cache_(cache) {}
-                    void process(Batch& batch) override {
-                        cache_.counts.miss(cache_.disabled_reason, batch.size());
-                        actor_->process(batch);
-                    }
-                    void cancel() noexcept override { actor_->cancel(); }
-                    bool reentrant() const override { return actor_->reentrant(); }
-
-                  private:
-                    std::unique_ptr<Actor> actor_;
-                    CallCache& cache_;
-                };
-                return std::make_unique<Counting>(inner(), cache);
-            };
-            continue;
-        }
-        ActorFactory inner = spec.factory;
-        const CallSpec* original = &plan_.calls[c];
-        spec.factory = [original, &cache, store = store_, files = &files_,
-                        inner]() -> std::unique_ptr<Actor> {
-            return std::make_unique<CachingActor>(*original, cache, store, *files, inner);
+        if (!spec.factory || spec.pool != kNoPool) continue;
+        spec.factory = wrap_call(static_cast<CallId>(c), spec.factory);
+    }
+    // A pool's actor serves several Calls: each Call's batches go through its own wrapper, all
+    // of them around the one pool actor.
+    for (PoolSpec& pool : plan.pools) {
+        if (pool.calls.empty() || !pool.factory) continue;
+        pool.factory = [this, inner = pool.factory,
+                        calls = pool.calls]() -> std::unique_ptr<Actor> {
+            const std::shared_ptr<Actor> shared = inner();
+            if (!shared) return nullptr;
+            std::vector<std::pair<CallId, ActorFactory>> wrapped;
+            for (const CallId c : calls) {
+                wrapped.emplace_back(c, wrap_call(c, [shared] { return forward_to(shared); }));
+            }
+            return std::make_unique<PoolActor>(std::move(wrapped), shared);
         };
     }
     return plan;
+}
+
+ActorFactory ResultCache::wrap_call(CallId c, ActorFactory inner) {
+    CallCache& cache = *calls_[c];
+    if (!cache.enabled) {
+        // Counted, not wrapped: every Grain of it is a miss for the same reason.
+        return [inner, &cache]() -> std::unique_ptr<Actor> {
+            class Counting final : public Actor {
+              public:
+                Counting(std::unique_ptr<Actor> actor, CallCache& cache)
+                    : actor_(std::move(actor)), cache_(cache) {}
+                void process(Batch& batch) override {
+                    cache_.counts.miss(cache_.disabled_reason, batch.size());
+                    actor_->process(batch);
+                }
+                void cancel() noexcept override { actor_->cancel(); }
+                bool reentrant() const override { return actor_->reentrant(); }
+
+              private:
+                std::unique_ptr<Actor> actor_;
+                CallCache& cache_;
+            };
+            return std::make_unique<Counting>(inner(), cache);
+        };
+    }
+    const CallSpec* original = &plan_.calls[c];
+    return [original, &cache, store = store_, files = &files_, inner]() -> std::unique_ptr<Actor> {
+        return std::make_unique<CachingActor>(*original, cache, store, *files, inner);
+    };
 }
 
 void ResultCache::add_counts(CallId call, CallCounters& counters) const {

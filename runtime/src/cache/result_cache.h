@@ -75,7 +75,8 @@ class ResultCache {
     ResultCache(const Plan& plan, const RunOptions& options);
     ~ResultCache();
 
-    // `placed` with each cacheable Call's factory wrapped; the others as they are.
+    // `placed` with each cacheable Call's factory wrapped (the others counted); a shared pool's
+    // factory too, each of its Calls' batches through that Call's wrapper.
     Plan wrap(const Plan& placed);
     // Folds the counts into `counters` (cache_hits, cache_misses, cache_miss_reasons).
     void add_counts(CallId call, CallCounters& counters) const;
@@ -90,6 +91,8 @@ class ResultCache {
     };
 
   private:
+    ActorFactory wrap_call(CallId call, ActorFactory inner);  // what wrap() does to one Call
+
     const Plan& plan_;
     std::shared_ptr<ResultStore> store_;
     FileDigests files_;

@@ -103,7 +103,45 @@ void check_call(const Plan& plan, const CallSpec& call, std::vector<bool>& produ
     for (PortId out : call.outputs) produced[out] = true;
 }
 
+// A pooled Call takes its pool's placement options, and a factory that refuses to build a lone
+// actor: the pool's actors serve it (place_actors makes them).
+void join_pool(Plan& plan, CallSpec& call, CallId id) {
+    if (call.pool == kNoPool) {
+        if (call.view) reject("call '" + call.name + "': a pool view without a pool");
+        return;
+    }
+    const std::string where = "call '" + call.name + "'";
+    if (call.pool >= plan.pools.size()) reject(where + ": unknown pool");
+    PoolSpec& pool = plan.pools[call.pool];
+    if (!call.view) reject(where + ": runs on pool '" + pool.name + "' but has no view");
+    if (call.kind == CallKind::Broadcast) reject(where + ": a broadcast runs on no pool");
+    const CallOptions defaults;
+    bool ok = true;
+    for (const vocab::CallOptionSpec& option : vocab::kCallOptions) {
+        if (!is_pool_option(option.name)) continue;
+        const double mine = vocab::option_value(call.options, option);
+        const double pools = vocab::option_value(pool.options, option);
+        if (mine != vocab::option_value(defaults, option) && mine != pools) ok = false;
+        vocab::set_option_value(call.options, option, pools);
+    }
+    if (!ok) {
+        reject(
+            where + ": runs on pool '" + pool.name +
+            "', whose actors, gpus, isolation and memory_mb are its Calls' (set them on the pool)");
+    }
+    const std::string pool_name = pool.name;
+    call.factory = [where, pool_name]() -> std::unique_ptr<Actor> {
+        throw ContractError(where + " runs on pool '" + pool_name +
+                            "': its actors are the pool's (place_actors makes them)");
+    };
+    pool.calls.push_back(id);
+}
+
 }  // namespace
+
+bool is_pool_option(std::string_view option) {
+    return option == "actors" || option == "gpus" || option == "isolation" || option == "memory_mb";
+}
 
 const char* to_string(CallKind kind) { return vocab::word(kind).data(); }
 
@@ -131,6 +169,14 @@ PortId PlanBuilder::source(std::string name) {
     return plan_.source_port;
 }
 
+PoolId PlanBuilder::add_pool(PoolSpec spec) {
+    if (!plan_.calls.empty() && plan_.pools.size() >= kNoPool - 1) reject("too many pools");
+    spec.calls.clear();
+    spec.factory = nullptr;
+    plan_.pools.push_back(std::move(spec));
+    return static_cast<PoolId>(plan_.pools.size() - 1);
+}
+
 CallId PlanBuilder::add_call(CallSpec spec) {
     plan_.calls.push_back(std::move(spec));
     return static_cast<CallId>(plan_.calls.size() - 1);
@@ -145,8 +191,14 @@ Plan PlanBuilder::build() {
     std::vector<bool> produced(plan_.ports.size(), false);
     produced[plan_.source_port] = true;
     std::vector<int> opened_by(plan_.domains.size(), -1);
+    for (PoolSpec& pool : plan_.pools) pool.calls.clear();
     for (std::size_t i = 0; i < plan_.calls.size(); ++i) {
+        join_pool(plan_, plan_.calls[i], static_cast<CallId>(i));
         check_call(plan_, plan_.calls[i], produced, opened_by, i);
+    }
+    for (const PoolSpec& pool : plan_.pools) {
+        if (!pool.instance) reject("pool '" + pool.name + "': needs an instance factory");
+        if (pool.options.actors == 0) reject("pool '" + pool.name + "': actors must be at least 1");
     }
     return plan_;
 }

@@ -8,7 +8,8 @@
 //    recovery (which waits behind at most one full batch per actor), then a partial ready batch,
 //    which only goes to a Call with no batch in flight or that nothing upstream can feed any more
 //    (its tail: then one batch per actor, each a share of what is left);
-//  - the ready queue serves the least served root first (ReadyQueue, scheduler.h).
+//  - the ready queue serves the least served root first (ReadyQueue, scheduler.h);
+//  - the Calls of a shared pool share its actors' slots and take turns at them (dispatch_pool).
 #include "scheduler.h"
 
 #include <algorithm>
@@ -40,6 +41,15 @@ Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& so
         if (!store.layout(static_cast<CallId>(i)).inline_call) {
             dispatch_order_.push_back(static_cast<CallId>(i));
         }
+    }
+    // A shared pool's Calls take turns at its actors: its slots are counted once for them all.
+    pool_of_.assign(plan.calls.size(), kNoPool);
+    pools_.resize(plan.pools.size());
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const PoolId p = plan.calls[c].pool;
+        if (p == kNoPool || store.layout(static_cast<CallId>(c)).inline_call) continue;
+        pool_of_[c] = p;
+        pools_[p].calls.push_back(static_cast<CallId>(c));
     }
     // Who feeds whom: a Call's upstream is every Call whose outputs reach one of its inputs.
     std::vector<std::vector<CallId>> producers(plan.ports.size());
@@ -156,43 +166,89 @@ void Scheduler::dispatch() {
         dispatch_pass();
         again = false;
         for (const CallId c : dispatch_order_) {
-            again = again || (queues_[c].inflight == 0 && queues_[c].has_work());
+            again = again || (queues_[c].inflight == 0 && queues_[c].has_work() &&
+                              (pool_of_[c] == kNoPool || pool_has_room(c)));
         }
     }
 }
 
+// Up to kPipelineDepth batches per actor, so an actor finds its next batch without a round trip
+// through the driver; Calls with a timeout keep one (the clock starts at submit). At the tail
+// (nothing upstream can feed the Call) no batch waits behind another: the last Grains go to
+// actors as they free up, in shrinking shares.
+std::uint32_t Scheduler::depth(CallId c, bool tail) const {
+    const CallOptions& opt = plan_.calls[c].options;
+    return opt.timeout.count() > 0 ? 1 : tail ? tail_depth(plan_.calls[c].kind) : kPipelineDepth;
+}
+
+bool Scheduler::pool_has_room(CallId c) const {
+    return pools_[pool_of_[c]].inflight < plan_.calls[c].options.actors * depth(c, fed_no_more(c));
+}
+
+// Whether `c` may send a batch now, its queues and its slots considered (the pool's, if any).
+bool Scheduler::may_dispatch(CallId c, bool tail) const {
+    const CallQueues& q = queues_[c];
+    const CallOptions& opt = plan_.calls[c].options;
+    const std::uint32_t slots = opt.actors * depth(c, tail);
+    const std::uint32_t used = pool_of_[c] == kNoPool ? q.inflight : pools_[pool_of_[c]].inflight;
+    if (used >= slots || !q.has_work()) return false;
+    // A partial batch waits for when the Call is otherwise idle.
+    return !(q.immediate.empty() && q.ready.size() < opt.batch && q.deferred.empty() &&
+             q.inflight > 0 && !tail);
+}
+
+// Builds and submits one batch of `c` (false: every popped Grain was suppressed at dequeue).
+bool Scheduler::send_batch(CallId c, bool tail) {
+    BatchJob* job = build_job(c, tail);
+    if (!job) return false;
+    const CallOptions& opt = plan_.calls[c].options;
+    if (opt.timeout.count() > 0) {
+        job->deadline = Clock::now() + opt.timeout;
+        timed_.push_back(job);
+    }
+    ++queues_[c].inflight;
+    if (pool_of_[c] != kNoPool) ++pools_[pool_of_[c]].inflight;
+    ++live_jobs_;
+    job->running = true;
+    if (job->kind == CallKind::Expand) streaming_.push_back(job);
+    note_submit(*job);
+    executor_.submit(*job);
+    return true;
+}
+
 void Scheduler::dispatch_pass() {
     for (CallId c : dispatch_order_) {
-        CallQueues& q = queues_[c];
-        const CallOptions& opt = plan_.calls[c].options;
-        // Up to kPipelineDepth batches per actor, so an actor finds its next batch without a
-        // round trip through the driver; Calls with a timeout keep one (the clock starts at
-        // submit).
-        // At the tail (nothing upstream can feed the Call) no batch waits behind another: the
-        // last Grains go to actors as they free up, in shrinking shares.
-        const bool tail = fed_no_more(c);
-        const std::uint32_t depth = opt.timeout.count() > 0 ? 1
-                                    : tail                  ? tail_depth(plan_.calls[c].kind)
-                                                            : kPipelineDepth;
-        const std::uint32_t actors = opt.actors * depth;
-        while (q.inflight < actors && q.has_work()) {
-            if (q.immediate.empty() && q.ready.size() < opt.batch && q.deferred.empty() &&
-                q.inflight > 0 && !tail) {
-                break;  // keep a partial batch for when the pool is otherwise idle
-            }
-            BatchJob* job = build_job(c, tail);
-            if (!job) continue;  // every popped Grain was suppressed at dequeue
-            if (opt.timeout.count() > 0) {
-                job->deadline = Clock::now() + opt.timeout;
-                timed_.push_back(job);
-            }
-            ++q.inflight;
-            ++live_jobs_;
-            job->running = true;
-            if (job->kind == CallKind::Expand) streaming_.push_back(job);
-            note_submit(*job);
-            executor_.submit(*job);
+        if (pool_of_[c] != kNoPool) {
+            // A shared pool is served where its most downstream Call comes in the order.
+            if (pools_[pool_of_[c]].calls.back() == c) dispatch_pool(pool_of_[c]);
+            continue;
         }
+        const bool tail = fed_no_more(c);
+        while (may_dispatch(c, tail)) send_batch(c, tail);
+    }
+}
+
+// The pool's actors take its Calls' batches in turn (docs/runtime.md "Shared pools"): each
+// batch goes to the next Call after the last one served that may send one, so no Call of the
+// pool starves another, and a downstream Call is never stuck behind an upstream flood.
+void Scheduler::dispatch_pool(PoolId p) {
+    PoolQueues& pool = pools_[p];
+    const std::size_t n = pool.calls.size();
+    for (;;) {
+        bool sent = false;
+        for (std::size_t k = 1; k <= n && !sent; ++k) {
+            const std::size_t i = (pool.last + k) % n;
+            const CallId c = pool.calls[i];
+            const bool tail = fed_no_more(c);
+            while (may_dispatch(c, tail)) {
+                if (send_batch(c, tail)) {
+                    pool.last = i;
+                    sent = true;
+                    break;
+                }
+            }
+        }
+        if (!sent) return;
     }
 }
 
@@ -393,6 +449,7 @@ void Scheduler::finished(BatchJob& job) {
         return;
     }
     --queues_[job.call].inflight;
+    if (pool_of_[job.call] != kNoPool) --pools_[pool_of_[job.call]].inflight;
     if (plan_.calls[job.call].options.timeout.count() > 0) {
         timed_.erase(std::remove(timed_.begin(), timed_.end(), &job), timed_.end());
     }
@@ -416,6 +473,7 @@ void Scheduler::abandon(BatchJob& job) {
     job.abandoned = true;  // its late report will be stale (or never come)
     ++abandoned_jobs_;
     --queues_[job.call].inflight;
+    if (pool_of_[job.call] != kNoPool) --pools_[pool_of_[job.call]].inflight;
     executor_.abandon(job);
 }
 

@@ -133,7 +133,12 @@ class Scheduler final : public ReadySink {
         bool has_work() const { return !ready.empty() || !immediate.empty() || !deferred.empty(); }
     };
 
-    void dispatch_pass();  // one pass over the Calls, downstream first
+    void dispatch_pass();             // one pass over the Calls, downstream first
+    void dispatch_pool(PoolId pool);  // its Calls in turn while its actors have room
+    bool may_dispatch(CallId call, bool tail) const;  // work, and a free slot for it
+    bool send_batch(CallId call, bool tail);
+    std::uint32_t depth(CallId call, bool tail) const;  // batches per actor
+    bool pool_has_room(CallId call) const;
     // Nothing can add Grains to `call`'s queues any more: the source is exhausted and no Call
     // upstream of it has work queued or in flight (its partial batch need not wait).
     bool fed_no_more(CallId call) const;
@@ -153,6 +158,13 @@ class Scheduler final : public ReadySink {
     TaskDrain& drain_;
 
     std::vector<CallQueues> queues_;
+    struct PoolQueues {
+        std::vector<CallId> calls;   // its Calls with actors, in plan order
+        std::uint32_t inflight = 0;  // batches of its Calls held by its actors
+        std::size_t last = 0;        // the index in `calls` served last
+    };
+    std::vector<PoolId> pool_of_;  // per Call: its pool, or kNoPool
+    std::vector<PoolQueues> pools_;
     std::vector<BatchCounts> counts_;
     std::vector<CallId> dispatch_order_;
     std::vector<std::vector<CallId>> upstream_;  // per Call: the Calls whose outputs reach it

@@ -1,7 +1,8 @@
 // The inline executor (`--executor inline`): every batch runs on the driver thread, inside
 // submit(), one at a time, in dispatch order. No threads, so a run is deterministic for a given
 // source and a debugger sees the UDF and the driver on one stack. Each Call keeps one actor
-// (built on its first batch, replaced after an InfraFailure), whatever its `actors` option says.
+// (built on its first batch, replaced after an InfraFailure), whatever its `actors` option says;
+// the Calls of a shared pool share one pool actor.
 // A batch cannot be interrupted: a Call's `timeout` is checked only after the batch returns
 // (by then its report is in, so nothing is abandoned), and a hung UDF hangs the run.
 #include <memory>
@@ -17,20 +18,21 @@ namespace {
 class InlineExecutor final : public Executor {
   public:
     void start(const Plan& plan, ReportQueue& reports) override {
-        plan_ = &plan;
+        sets_ = actor_sets(plan);
         reports_ = &reports;
         actors_.clear();
-        actors_.resize(plan.calls.size());
-        setup_errors_.assign(plan.calls.size(), {});
+        actors_.resize(sets_.sets.size());
+        setup_errors_.assign(sets_.sets.size(), {});
     }
 
     void submit(BatchJob& job) override {
-        std::unique_ptr<Actor>& actor = actors_[job.call];
-        std::string& setup_error = setup_errors_[job.call];
-        job.actor = job.call;
+        const std::uint32_t set = sets_.of_call.at(job.call);
+        std::unique_ptr<Actor>& actor = actors_.at(set);
+        std::string& setup_error = setup_errors_[set];
+        job.actor = set;
         if (!actor && setup_error.empty()) {
             try {
-                actor = plan_->calls[job.call].factory();
+                actor = sets_.sets[set].factory();
                 if (!actor) setup_error = "the factory returned no actor";
             } catch (const std::exception& e) {
                 setup_error = e.what();
@@ -49,7 +51,7 @@ class InlineExecutor final : public Executor {
     void stop() override { actors_.clear(); }
 
   private:
-    const Plan* plan_ = nullptr;
+    ActorSets sets_;
     ReportQueue* reports_ = nullptr;
     std::vector<std::unique_ptr<Actor>> actors_;
     std::vector<std::string> setup_errors_;

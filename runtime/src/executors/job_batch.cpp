@@ -38,6 +38,7 @@ class JobBatch final : public Batch {
     JobBatch(BatchJob& job, ReportQueue& reports) : job_(job), reports_(reports) {}
 
     std::size_t size() const override { return job_.size(); }
+    CallId call() const override { return job_.call; }
     GrainInfo info(std::size_t grain) const override {
         check_grain(grain, "info");
         return job_.infos[grain];

@@ -1,4 +1,5 @@
-// The default executor: a pool of persistent actor threads per Call. Each thread constructs its
+// The default executor: a pool of persistent actor threads per Call (per shared pool for its
+// Calls: ActorSets). Each thread constructs its
 // Actor once (lazily, on its first batch) and then runs batches one at a time.
 //
 // Stuck actors. A thread cannot be killed, so an actor abandoned after a timeout (or still busy
@@ -33,23 +34,27 @@ class ThreadExecutor final : public Executor {
         } catch (const std::bad_weak_ptr&) {
             throw ContractError("thread executor: the ReportQueue must be owned by a shared_ptr");
         }
-        for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        ActorSets sets = actor_sets(plan);
+        for (ActorSet& set : sets.sets) {
             auto pool = std::make_shared<Pool>();
-            pool->factory = plan.calls[c].factory;
+            pool->factory = std::move(set.factory);
             // A streaming expand with no timeout may lend its actor to the Call's queued batches
-            // (Yielder, priority rule 6); with a timeout each batch keeps its own clock.
-            pool->lend = plan.calls[c].kind == CallKind::Expand &&
-                         plan.calls[c].options.timeout.count() == 0;
+            // (Yielder, priority rule 6); with a timeout each batch keeps its own clock. A shared
+            // pool's actor does not lend (its next batch may be another Call's).
+            const CallSpec& first = plan.calls[set.calls.front()];
+            pool->lend =
+                !set.pool && first.kind == CallKind::Expand && first.options.timeout.count() == 0;
             pool->reports = shared;
             if (pool->factory) {
-                for (std::uint32_t a = 0; a < plan.calls[c].options.actors; ++a) spawn(pool);
+                for (std::uint32_t a = 0; a < set.actors; ++a) spawn(pool);
             }
             pools_.push_back(std::move(pool));
         }
+        of_call_ = std::move(sets.of_call);
     }
 
     void submit(BatchJob& job) override {
-        Pool& pool = *pools_[job.call];
+        Pool& pool = *pools_[of_call_.at(job.call)];
         bool sleeping;
         {
             std::lock_guard<std::mutex> lock(pool.mutex);
@@ -61,7 +66,7 @@ class ThreadExecutor final : public Executor {
     }
 
     void abandon(BatchJob& job) override {
-        const std::shared_ptr<Pool>& pool = pools_.at(job.call);
+        const std::shared_ptr<Pool>& pool = pools_.at(of_call_.at(job.call));
         std::lock_guard<std::mutex> lock(pool->mutex);
         for (auto& worker : pool->workers) {
             if (worker->current == &job && !worker->retired) {
@@ -227,8 +232,9 @@ class ThreadExecutor final : public Executor {
         }
     }
 
-    std::vector<std::shared_ptr<Pool>> pools_;
-    std::uint32_t next_actor_id_ = 0;  // driver thread only (start, abandon)
+    std::vector<std::shared_ptr<Pool>> pools_;  // per ActorSet
+    std::vector<std::uint32_t> of_call_;        // ActorSets::of_call
+    std::uint32_t next_actor_id_ = 0;           // driver thread only (start, abandon)
 };
 
 }  // namespace

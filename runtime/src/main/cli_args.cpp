@@ -336,6 +336,32 @@ std::string apply_environment(const EnvironmentLookup& env, std::vector<CallDefi
     return {};
 }
 
+std::string set_option(const std::string& where, const std::string& call,
+                       const vocab::CallOptionSpec& option, std::string_view value, CallOptions& o);
+
+// --set POOL.OPTION=VALUE: one of the pool's placement options that may change at run time, in
+// the pool and in each of its Calls.
+std::string set_pool_option(PoolSpec& pool, const std::string& option, std::string_view value,
+                            Plan& plan) {
+    const std::string bare = pool.name.substr(0, pool.name.find('@'));
+    const std::string where = "--set " + bare + "." + option;
+    const vocab::CallOptionSpec* spec = vocab::find_call_option(option);
+    if (!spec || !is_pool_option(option)) {
+        return where + ": '" + bare +
+               "' is a pool, which takes its placement options (actors, memory_mb); set the "
+               "others on its Calls";
+    }
+    if (!spec->run_time)
+        return "--set: option '" + option + "' is fixed when the pipeline is built";
+    std::string error = set_option(where, bare, *spec, value, pool.options);
+    if (!error.empty()) return error;
+    for (const CallId c : pool.calls) {
+        vocab::set_option_value(plan.calls[c].options, *spec,
+                                vocab::option_value(pool.options, *spec));
+    }
+    return {};
+}
+
 // --set CALL.OPTION=VALUE or CALL.ARG=VALUE. An option is set in the Call's CallSpec of
 // `args.plan`, the plan the run gets; an argument in `args.calls`.
 std::string apply_set(std::string_view text, ParsedArgs& args) {
@@ -348,6 +374,12 @@ std::string apply_set(std::string_view text, ParsedArgs& args) {
     const std::string call(text.substr(0, dot));
     const std::string option(text.substr(dot + 1, eq - dot - 1));
     const std::string_view value = text.substr(eq + 1);
+
+    // A shared pool answers to its name: its placement options are its Calls'.
+    for (PoolSpec& pool : args.plan.pools) {
+        if (pool.name.substr(0, pool.name.find('@')) != call) continue;
+        return set_pool_option(pool, option, value, args.plan);
+    }
 
     // A Call answers to its name and, with several outputs ("a,b"), to each output's name.
     std::vector<std::string> known;
@@ -395,6 +427,21 @@ std::string apply_set(std::string_view text, ParsedArgs& args) {
         return where + ": the plan has no Call '" + call + "'";  // a malformed definition
     }
     CallOptions& o = args.plan.calls[*index].options;
+    if (const PoolId pool = args.plan.calls[*index].pool;
+        pool != kNoPool && is_pool_option(spec->name)) {
+        const std::string& name = args.plan.pools[pool].name;
+        const std::string bare = name.substr(0, name.find('@'));
+        return where + ": '" + call + "' runs on pool '" + bare + "', whose " + option +
+               " its Calls share (--set " + bare + "." + option + "=" + std::string(value) + ")";
+    }
+    return set_option(where, call, *spec, value, o);
+}
+
+// Sets one run-time option in `o` (checked against the table).
+std::string set_option(const std::string& where, const std::string& call,
+                       const vocab::CallOptionSpec& option, std::string_view value,
+                       CallOptions& o) {
+    const vocab::CallOptionSpec* spec = &option;
     if (spec->name == "memory_mb" && o.isolation != Isolation::Process) {
         return where +
                ": only a Call with isolation process runs in a worker process whose "

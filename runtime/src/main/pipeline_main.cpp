@@ -450,6 +450,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         if (args.explain_placement) err << table;
     } else {
         for (const CallSpec& c : plan.calls) pin_gpus |= c.options.gpus > 0 && c.factory != nullptr;
+        for (const PoolSpec& p : plan.pools) pin_gpus |= p.options.gpus > 0 && !p.calls.empty();
         if (args.explain_placement && !pin_gpus) {
             err << "placement: one process (" << args.executor
                 << " executor): every actor runs here\n";

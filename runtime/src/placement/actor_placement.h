@@ -24,8 +24,10 @@ class ActorPlacement {
   public:
     virtual ~ActorPlacement() = default;
     virtual const char* name() const = 0;  // "thread", "process", "rank"
-    // What the executor's actor thread calls to get one of `call`'s actors.
-    virtual ActorFactory factory(CallId call, const CallSpec& spec) const = 0;
+    // What the executor's actor thread calls to get one of `call`'s actors, or one actor of
+    // shared pool `pool` (which serves the batches of the pool's Calls).
+    virtual ActorFactory factory(CallId call, const Plan& plan) const = 0;
+    virtual ActorFactory pool_factory(PoolId pool, const Plan& plan) const = 0;
 };
 
 // What the choice depends on beyond the plan (RunOptions::placement; pipeline_main makes it).
@@ -45,8 +47,9 @@ std::unique_ptr<ActorPlacement> make_process_placement(std::vector<std::string> 
 // that has actors given the factory of its placement: the other ranks' when
 // options.placement->ranks, else a worker process's for `isolation process` (ContractError
 // when options.worker_argv is empty), else the executor's thread's; pinned to the Call's
-// devices when options.placement->devices has some. run() calls it; an MPI worker rank too,
-// for the actors it hosts.
+// devices when options.placement->devices has some. A shared pool is placed likewise, as a
+// whole (its PoolSpec::factory; its `isolation`). run() calls it; an MPI worker rank too, for
+// the actors it hosts.
 Plan place_actors(const Plan& plan, const RunOptions& options);
 
 }  // namespace rop::runtime::detail

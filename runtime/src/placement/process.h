@@ -19,13 +19,15 @@ namespace rop::runtime::detail {
 
 // Such a Call's factory comes from its ProcessPlacement (actor_placement.h).
 
-// The flag that starts a binary as a worker, and its value "CALL:FD[:MEMORY]": the Call's
-// index in the plan, the socket's descriptor and the memory limit in bytes (0: none).
+// The flag that starts a binary as a worker, and its value "TARGET:FD[:MEMORY]": what it serves
+// (a Call's index in the plan, or wire::kPoolTarget | a shared pool's index), the socket's
+// descriptor and the memory limit in bytes (0: none).
 inline constexpr std::string_view kWorkerFlag = "--rop-worker";
 
 // The worker's main (pipeline_main calls it when started with kWorkerFlag): builds the Call's
-// actor from `plan` (which the binary built from the same arguments as the driver's), then runs
-// the batches it is sent until the driver closes the socket. Returns the exit status.
+// (or the pool's) actor from `plan` (which the binary built from the same arguments as the
+// driver's), then runs the batches it is sent until the driver closes the socket. Returns the exit
+// status.
 int serve_process_worker(const Plan& plan, std::string_view spec, std::ostream& err);
 
 }  // namespace rop::runtime::detail

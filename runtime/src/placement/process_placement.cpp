@@ -44,11 +44,10 @@ std::string describe(int status) {
 
 class ProcessActor final : public Actor {
   public:
-    ProcessActor(const std::vector<std::string>& argv, std::uint32_t call, const CallSpec& spec)
-        : kind_(spec.kind),
-          num_inputs_(static_cast<std::uint32_t>(spec.inputs.size())),
-          num_outputs_(static_cast<std::uint32_t>(spec.outputs.size())),
-          socket_(io_) {
+    // `target`: a Call, or a shared pool (wire::kPoolTarget); `memory_mb`: its memory limit.
+    ProcessActor(const std::vector<std::string>& argv, std::uint32_t target,
+                 std::uint32_t memory_mb, const wire::TargetShapes& shapes)
+        : shapes_(shapes), socket_(io_) {
         int fds[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
             throw std::runtime_error(std::string("cannot create the worker's socket: ") +
@@ -60,8 +59,8 @@ class ProcessActor final : public Actor {
         ::close(fds[1]);
         std::vector<std::string> args = argv;
         args.emplace_back(kWorkerFlag);
-        args.push_back(std::to_string(call) + ":" + std::to_string(kWorkerFd) + ":" +
-                       std::to_string(std::uint64_t{spec.options.memory_mb} << 20));
+        args.push_back(std::to_string(target) + ":" + std::to_string(kWorkerFd) + ":" +
+                       std::to_string(std::uint64_t{memory_mb} << 20));
         std::vector<char*> c_args;
         for (std::string& a : args) c_args.push_back(a.data());
         c_args.push_back(nullptr);
@@ -115,7 +114,8 @@ class ProcessActor final : public Actor {
     }
 
     void process(Batch& batch) override {
-        const wire::Writer out = wire::encode_batch(batch, kind_, num_inputs_);
+        const wire::TargetShapes::Shape& shape = shapes_.of(batch);
+        const wire::Writer out = wire::encode_batch(batch, shape);
         try {
             wire::send(socket_, out);
             for (;;) {
@@ -127,7 +127,7 @@ class ProcessActor final : public Actor {
                         batch.emit_child(grain, in.value());
                         break;
                     }
-                    case wire::Kind::Done: wire::apply_done(batch, in, num_outputs_); return;
+                    case wire::Kind::Done: wire::apply_done(batch, in, shape.outputs); return;
                     default: throw wire::WireError("process worker: unexpected frame");
                 }
             }
@@ -183,8 +183,7 @@ class ProcessActor final : public Actor {
         return out;
     }
 
-    CallKind kind_;
-    std::uint32_t num_inputs_, num_outputs_;
+    const wire::TargetShapes shapes_;
     boost::asio::io_context io_;
     wire::Socket socket_;
     std::mutex mutex_;  // pid_ and cancelled_: cancel() comes from the driver thread
@@ -200,13 +199,21 @@ class ProcessPlacement final : public ActorPlacement {
   public:
     explicit ProcessPlacement(std::vector<std::string> argv) : argv_(std::move(argv)) {}
     const char* name() const override { return "process"; }
-    ActorFactory factory(CallId call, const CallSpec& spec) const override {
-        return [argv = argv_, call, spec]() -> std::unique_ptr<Actor> {
-            return std::make_unique<ProcessActor>(argv, call, spec);
-        };
+    ActorFactory factory(CallId call, const Plan& plan) const override {
+        return make(call, plan.calls[call].options.memory_mb, plan);
+    }
+    ActorFactory pool_factory(PoolId pool, const Plan& plan) const override {
+        return make(wire::kPoolTarget | pool, plan.pools[pool].options.memory_mb, plan);
     }
 
   private:
+    ActorFactory make(std::uint32_t target, std::uint32_t memory_mb, const Plan& plan) const {
+        return [argv = argv_, target, memory_mb,
+                shapes = wire::TargetShapes(plan, target)]() -> std::unique_ptr<Actor> {
+            return std::make_unique<ProcessActor>(argv, target, memory_mb, shapes);
+        };
+    }
+
     std::vector<std::string> argv_;
 };
 

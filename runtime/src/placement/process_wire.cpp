@@ -5,6 +5,8 @@
 #include <boost/asio/write.hpp>
 #include <typeinfo>
 
+#include "pool_actor.h"
+
 namespace rop::runtime::detail::wire {
 namespace {
 
@@ -106,8 +108,59 @@ Value Reader::value() {
     throw WireError("process worker: unknown item tag");
 }
 
-Writer encode_batch(const Batch& batch, CallKind kind, std::uint32_t num_inputs) {
+std::vector<CallId> target_calls(const Plan& plan, std::uint32_t target) {
+    if ((target & kPoolTarget) != 0) {
+        const std::uint32_t pool = target & ~kPoolTarget;
+        if (pool >= plan.pools.size() || plan.pools[pool].calls.empty()) {
+            throw WireError("bad pool index " + std::to_string(pool));
+        }
+        return plan.pools[pool].calls;
+    }
+    if (target >= plan.calls.size()) throw WireError("bad call index " + std::to_string(target));
+    return {target};
+}
+
+std::string target_name(const Plan& plan, std::uint32_t target) {
+    if ((target & kPoolTarget) != 0 && (target & ~kPoolTarget) < plan.pools.size()) {
+        return "pool '" + plan.pools[target & ~kPoolTarget].name + "'";
+    }
+    if (target < plan.calls.size()) return "call '" + plan.calls[target].name + "'";
+    return "target " + std::to_string(target);
+}
+
+std::unique_ptr<Actor> make_target_actor(const Plan& placed, std::uint32_t target) {
+    (void)target_calls(placed, target);  // a bad index throws
+    if ((target & kPoolTarget) != 0) {
+        const PoolId pool = target & ~kPoolTarget;
+        const PoolSpec& spec = placed.pools[pool];
+        return spec.factory ? spec.factory() : make_pool_actor(placed, pool)();
+    }
+    const CallSpec& spec = placed.calls[target];
+    return spec.factory ? spec.factory() : nullptr;
+}
+
+TargetShapes::TargetShapes(const Plan& plan, std::uint32_t target) {
+    for (const CallId c : target_calls(plan, target)) {
+        const CallSpec& spec = plan.calls[c];
+        shapes_.push_back({c, spec.kind, static_cast<std::uint32_t>(spec.inputs.size()),
+                           static_cast<std::uint32_t>(spec.outputs.size())});
+    }
+}
+
+const TargetShapes::Shape& TargetShapes::of(const Batch& batch) const {
+    const CallId call = batch.call();
+    if (call == kNoCall && shapes_.size() == 1) return shapes_.front();
+    for (const Shape& shape : shapes_) {
+        if (shape.call == call) return shape;
+    }
+    throw ContractError("an out-of-process actor got a batch of a call it does not serve");
+}
+
+Writer encode_batch(const Batch& batch, const TargetShapes::Shape& shape) {
     Writer out(Kind::Batch);
+    const CallKind kind = shape.kind;
+    const std::uint32_t num_inputs = shape.inputs;
+    out.u32(shape.call);
     const auto n = static_cast<std::uint32_t>(batch.size());
     out.u32(n);
     for (std::uint32_t g = 0; g < n; ++g) {

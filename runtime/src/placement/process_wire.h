@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rop/runtime/plan.h"
 #include "rop/runtime/udf.h"
@@ -143,10 +144,35 @@ class Reader {
     const Resolve* resolve_ = nullptr;
 };
 
+// What an actor out of process serves (a worker's --rop-worker value, an MPI Start frame): one
+// Call (its index), or a shared pool (kPoolTarget | its index), whose batches are of its Calls.
+inline constexpr std::uint32_t kPoolTarget = 0x80000000u;
+// The Calls a target serves; throws WireError for one the plan does not have.
+std::vector<CallId> target_calls(const Plan& plan, std::uint32_t target);
+std::string target_name(const Plan& plan, std::uint32_t target);  // "call 'ocr'", "pool 'vlm'"
+// One actor of `target` as `placed` (the plan with its actors placed here) makes it.
+std::unique_ptr<Actor> make_target_actor(const Plan& placed, std::uint32_t target);
+
+// What a proxy needs of each Call its remote actor serves to move that Call's batches.
+class TargetShapes {
+  public:
+    TargetShapes(const Plan& plan, std::uint32_t target);
+    struct Shape {
+        CallId call;
+        CallKind kind;
+        std::uint32_t inputs, outputs;
+    };
+    const Shape& of(const Batch& batch) const;  // by Batch::call (a lone Call's: its own)
+
+  private:
+    std::vector<Shape> shapes_;
+};
+
 // A batch's request and results, as any out-of-process actor moves them (process workers here,
-// MPI ranks in rop_runtime_mpi): the Batch frame (the Grains' infos and items), and on the other
-// side the Done frame applied to the driver's Batch, rethrowing how process() ended there.
-Writer encode_batch(const Batch& batch, CallKind kind, std::uint32_t num_inputs);
+// MPI ranks in rop_runtime_mpi): the Batch frame (its Call, the Grains' infos and items), and on
+// the other side the Done frame applied to the driver's Batch, rethrowing how process() ended
+// there.
+Writer encode_batch(const Batch& batch, const TargetShapes::Shape& shape);
 void apply_done(Batch& batch, Reader& in, std::uint32_t num_outputs);
 
 // The remote side: decodes a Batch frame, runs `actor` on it, sends each streamed child as an
@@ -155,8 +181,9 @@ void apply_done(Batch& batch, Reader& in, std::uint32_t num_outputs);
 // `stash`: where the items it makes may stay (an MPI rank). An input that cannot be resolved
 // (`in`'s resolve threw) ends the batch as an infra failure.
 using Send = std::function<void(const Writer&)>;
-void run_batch(Actor& actor, Reader& in, const CallSpec& spec, const Send& send,
-               std::uint64_t memory, const Stash* stash = nullptr);
+// `calls`: the Calls the actor serves (target_calls); the frame's Call must be one of them.
+void run_batch(Actor& actor, Reader& in, const Plan& plan, const std::vector<CallId>& calls,
+               const Send& send, std::uint64_t memory, const Stash* stash = nullptr);
 
 using Socket = boost::asio::local::stream_protocol::socket;
 

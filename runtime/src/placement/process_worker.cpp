@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/system/system_error.hpp>
@@ -96,9 +97,10 @@ void write_ending(wire::Writer& out, wire::Ending ending, std::uint64_t index,
 // Done frame, except streamed children, which go to the driver at once.
 class WorkerBatch final : public Batch {
   public:
-    WorkerBatch(wire::Reader& in, const CallSpec& spec, const wire::Send& send,
+    WorkerBatch(wire::Reader& in, CallId call, const CallSpec& spec, const wire::Send& send,
                 const wire::Stash* stash)
-        : num_inputs_(spec.inputs.size()),
+        : call_(call),
+          num_inputs_(spec.inputs.size()),
           num_outputs_(spec.outputs.size()),
           reduce_(spec.kind == CallKind::Reduce),
           send_(send),
@@ -119,6 +121,7 @@ class WorkerBatch final : public Batch {
     }
 
     std::size_t size() const override { return infos_.size(); }
+    CallId call() const override { return call_; }
     GrainInfo info(std::size_t grain) const override { return infos_.at(grain); }
     const Value& input(std::size_t grain, std::size_t input) const override {
         return inputs_.at(grain * num_inputs_ + input);
@@ -172,6 +175,7 @@ class WorkerBatch final : public Batch {
     }
 
   private:
+    CallId call_;
     struct Failure {
         std::uint32_t grain;
         bool group;
@@ -189,11 +193,17 @@ class WorkerBatch final : public Batch {
 
 }  // namespace
 
-void wire::run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, const wire::Send& send,
-                     std::uint64_t memory, const wire::Stash* stash) {
+void wire::run_batch(Actor& actor, wire::Reader& in, const Plan& plan,
+                     const std::vector<CallId>& calls, const wire::Send& send, std::uint64_t memory,
+                     const wire::Stash* stash) {
+    const CallId call = in.u32();
+    if (std::find(calls.begin(), calls.end(), call) == calls.end()) {
+        throw wire::WireError("a batch of call " + std::to_string(call) +
+                              ", which this actor does not serve");
+    }
     std::optional<WorkerBatch> decoded;
     try {
-        decoded.emplace(in, spec, send, stash);
+        decoded.emplace(in, call, plan.calls[call], send, stash);
     } catch (const InfraFailure& e) {
         // An input could not be fetched (an MPI rank's item): nothing ran; it may run again.
         wire::Writer out(wire::Kind::Done);
@@ -239,7 +249,12 @@ void wire::run_batch(Actor& actor, wire::Reader& in, const CallSpec& spec, const
 
 int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& err) {
     const std::optional<WorkerSpec> spec = parse_spec(text);
-    if (!spec || spec->call >= plan.calls.size() || spec->fd < 0) {
+    std::vector<CallId> calls;
+    try {
+        if (spec) calls = wire::target_calls(plan, spec->call);
+    } catch (const wire::WireError&) {
+    }
+    if (!spec || calls.empty() || spec->fd < 0) {
         err << "rop worker: bad " << kWorkerFlag << " '" << text << "'\n";
         return 2;
     }
@@ -263,12 +278,12 @@ int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& 
         err << "rop worker: fd " << spec->fd << ": " << e.what() << "\n";
         return 2;
     }
-    const CallSpec& call = plan.calls[spec->call];
+    const std::string name = wire::target_name(plan, spec->call);
     try {
         std::unique_ptr<Actor> actor;
         std::string setup_error;
         try {
-            if (call.factory) actor = call.factory();
+            actor = wire::make_target_actor(plan, spec->call);
             if (!actor) setup_error = "the factory returned no actor";
         } catch (const std::exception& e) {
             setup_error = e.what();
@@ -295,10 +310,10 @@ int serve_process_worker(const Plan& plan, std::string_view text, std::ostream& 
                 return 2;
             }
             wire::Reader in(std::string_view(frame).substr(1));
-            wire::run_batch(*actor, in, call, send, spec->memory);
+            wire::run_batch(*actor, in, plan, calls, send, spec->memory);
         }
     } catch (const std::exception& e) {  // the socket broke mid-batch, or a malformed frame
-        err << "rop worker (call '" << call.name << "'): " << e.what() << "\n";
+        err << "rop worker (" << name << "): " << e.what() << "\n";
         return 1;
     }
 }

@@ -33,19 +33,26 @@ std::string inventory(const std::vector<RankInfo>& ranks) {
     return std::to_string(total) + " (" + out + ")";
 }
 
+// What has been placed so far and holds devices: a Call's actors or a pool's.
+struct Held {
+    std::string name;  // "'ocr'", "pool 'vlm'"
+    std::uint32_t actors = 0;
+    double gpus = 0;
+    double held = 0;
+};
+
 // ", of which earlier Calls hold 2.5 ('a': 2 actors with gpus 1, 'b': 1 actor with gpus 0.5)"
-// when Calls placed before Call `call` hold devices; "" otherwise.
-std::string held_by_earlier(const Plan& plan, const std::vector<double>& held, std::size_t call) {
+// when Calls (or pools) placed before hold devices; "" otherwise.
+std::string held_by_earlier(const std::vector<Held>& earlier) {
     std::ostringstream out;
     double total = 0;
     std::string each;
-    for (std::size_t c = 0; c < call; ++c) {
-        if (held[c] <= 0) continue;
-        total += held[c];
-        const CallOptions& o = plan.calls[c].options;
+    for (const Held& h : earlier) {
+        if (h.held <= 0) continue;
+        total += h.held;
         std::ostringstream one;
-        one << "'" << plan.calls[c].name << "': " << o.actors
-            << (o.actors == 1 ? " actor" : " actors") << " with gpus " << o.gpus;
+        one << h.name << ": " << h.actors << (h.actors == 1 ? " actor" : " actors") << " with gpus "
+            << h.gpus;
         each += (each.empty() ? "" : ", ") + one.str();
     }
     if (total <= 0) return {};
@@ -59,6 +66,7 @@ Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
     if (ranks.empty()) throw PlacementError("placement: no rank to place actors on");
     Placement out;
     out.calls.resize(plan.calls.size());
+    out.pools.resize(plan.pools.size());
     std::map<std::string, Node> nodes;
     int total_gpus = 0;
     for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -70,6 +78,7 @@ Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
         node.ranks.push_back(static_cast<int>(i));
     }
     for (const CallSpec& c : plan.calls) out.gpus_wanted |= c.options.gpus > 0 && c.factory;
+    for (const PoolSpec& p : plan.pools) out.gpus_wanted |= p.options.gpus > 0 && !p.calls.empty();
     out.gpus_found = out.gpus_wanted && total_gpus > 0;
 
     std::vector<unsigned> load(ranks.size(), 0);  // actors per rank so far
@@ -86,18 +95,22 @@ Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
     };
     std::vector<int> all(ranks.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-    // What each Call's actors hold of the job's devices, for the error when they run out.
-    std::vector<double> held(plan.calls.size(), 0.0);
+    // What the Calls and pools placed so far hold of the job's devices, for the error when they
+    // run out.
+    std::vector<Held> earlier;
 
-    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
-        const CallSpec& spec = plan.calls[c];
-        if (!spec.factory) continue;
-        const double g = spec.options.gpus;
-        for (std::uint32_t a = 0; a < spec.options.actors; ++a) {
+    // One Call's actors, or a pool's (at its first Call; its Calls share its sites).
+    // `name`: "call 'ocr'" or "pool 'vlm'"; `label`: how the error lists it, "'ocr'" or
+    // "pool 'vlm'".
+    auto place_actors_of = [&](const std::string& name, const std::string& label,
+                               const CallOptions& options, CallPlacement& into) {
+        Held mine{label, options.actors, options.gpus, 0.0};
+        const double g = options.gpus;
+        for (std::uint32_t a = 0; a < options.actors; ++a) {
             ActorSite site;
             if (g <= 0 || !out.gpus_found) {
                 site.rank = ranks[pick(all)].rank;
-                out.calls[c].sites.push_back(std::move(site));
+                into.sites.push_back(std::move(site));
                 continue;
             }
             // The node with the most free capacity that can hold this actor.
@@ -134,20 +147,37 @@ Placement place(const Plan& plan, const std::vector<RankInfo>& ranks) {
             }
             if (!chosen) {
                 std::ostringstream why;
-                why << "placement: call '" << spec.name << "' asks for " << spec.options.actors
-                    << (spec.options.actors == 1 ? " actor" : " actors") << " with gpus " << g
+                why << "placement: " << name << " asks for " << options.actors
+                    << (options.actors == 1 ? " actor" : " actors") << " with gpus " << g
                     << " each; actor " << a + 1 << " finds no "
                     << (g >= 1 ? "free device" : "device with that share left") << " (the job has "
-                    << inventory(ranks) << " GPUs" << held_by_earlier(plan, held, c)
+                    << inventory(ranks) << " GPUs" << held_by_earlier(earlier)
                     << "; lower actors or gpus, or add nodes)";
                 throw PlacementError(why.str());
             }
             for (int d : devices) chosen->free[d] -= g >= 1 ? 1.0 : g;
-            held[c] += g >= 1 ? static_cast<double>(devices.size()) : g;
+            mine.held += g >= 1 ? static_cast<double>(devices.size()) : g;
             site.rank = ranks[pick(chosen->ranks)].rank;
             site.devices = std::move(devices);
-            out.calls[c].sites.push_back(std::move(site));
+            into.sites.push_back(std::move(site));
         }
+        earlier.push_back(std::move(mine));
+    };
+
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const CallSpec& spec = plan.calls[c];
+        if (!spec.factory) continue;
+        if (spec.pool == kNoPool) {
+            place_actors_of("call '" + spec.name + "'", "'" + spec.name + "'", spec.options,
+                            out.calls[c]);
+            continue;
+        }
+        const PoolSpec& pool = plan.pools[spec.pool];
+        if (pool.calls.front() == c) {
+            place_actors_of("pool '" + pool.name + "'", "pool '" + pool.name + "'", pool.options,
+                            out.pools[spec.pool]);
+        }
+        out.calls[c] = out.pools[spec.pool];
     }
     return out;
 }
@@ -170,7 +200,10 @@ std::string explain(const Plan& plan, const Placement& placement,
     for (std::size_t c = 0; c < plan.calls.size(); ++c) {
         const CallPlacement& p = placement.calls[c];
         if (p.sites.empty()) continue;
-        out << "  " << plan.calls[c].name << ":";
+        out << "  " << plan.calls[c].name;
+        if (plan.calls[c].pool != kNoPool)
+            out << " (pool " << plan.pools[plan.calls[c].pool].name << ")";
+        out << ":";
         std::map<int, std::vector<std::string>> per_rank;
         for (const ActorSite& s : p.sites) {
             per_rank[s.rank].push_back(s.devices.empty() ? "cpu" : "gpu " + join(s.devices));

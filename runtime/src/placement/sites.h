@@ -5,7 +5,8 @@
 // - an actor of a Call with `gpus g` (g >= 1, whole) needs g devices of one node to itself; one
 //   with a share (g < 1) takes g of a device that others share (first fit). Devices belong to a
 //   node, whichever of its ranks hosts the actor. No device left: PlacementError at start;
-// - no GPU in the whole job: Calls with gpus run on CPU actors (their CPU path), said once.
+// - no GPU in the whole job: Calls with gpus run on CPU actors (their CPU path), said once;
+// - a shared pool's actors are placed once, where its first Call is; its Calls share them.
 #pragma once
 
 #include <stdexcept>
@@ -34,7 +35,8 @@ struct CallPlacement {
 };
 
 struct Placement {
-    std::vector<CallPlacement> calls;  // per Call of the plan
+    std::vector<CallPlacement> calls;  // per Call of the plan (a pooled Call: its pool's sites)
+    std::vector<CallPlacement> pools;  // per shared pool of the plan (PoolSpec)
     bool gpus_wanted = false;          // some Call asks for gpus
     bool gpus_found = false;           // and the job has devices to give it
 };

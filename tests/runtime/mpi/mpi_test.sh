@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The MPI executor under mpirun on one machine (docs/cluster.md). MODE is one of:
-#   outputs    2, 3 and 4 ranks (and 3 with process-isolated actors on the worker ranks) write
-#              the lines the threads executor writes (the sink writes roots as they finish, so
-#              the files are compared sorted)
+#   outputs    2, 3 and 4 ranks (and 3 with process-isolated actors on the worker ranks, and 3
+#              with m and sum on one shared pool) write the lines the threads executor writes
+#              (the sink writes roots as they finish, so the files are compared sorted)
 #   payloads   pages of 256 KiB: they go rank to rank, not through rank 0 (under 1% of the
 #              bytes moved go through it), and the output is the threads executor's, also
 #              with process-isolated actors; with ROP_MPI_INLINE_BYTES above a page, every
@@ -58,6 +58,23 @@ outputs)
         --output totals=iso.txt 2>iso.err || fail "isolated np 3: $(cat iso.err)"
     same clean.txt iso.txt || fail "isolated np 3: output differs"
     echo "np 3, isolated m and sum: identical"
+    # A shared pool "model" serving m and sum (docs/runtime.md "Shared pools"): its 4 actors
+    # placed over the worker ranks, in threads there or in worker processes; one instance of
+    # its class per pool actor started, never one per Call.
+    for isolate in "" model; do
+        rm -f instances.txt
+        ROP_TEST_POOL=4 ROP_TEST_ISOLATE=$isolate ROP_TEST_SHOW_INSTANCES=$PWD/instances.txt \
+            timeout 120 "${mpirun[@]}" -np 3 "$mpi_bin" --input docs.txt \
+            --output totals=pool.txt --set m.batch=1 --explain-placement 2>pool.err ||
+            fail "pool np 3 (isolate '$isolate'): $(cat pool.err)"
+        same clean.txt pool.txt || fail "pool np 3 (isolate '$isolate'): output differs"
+        grep -q "m (pool model): rank 1 x2; rank 2 x2" pool.err ||
+            fail "pool np 3: its 4 actors are not over ranks 1 and 2: $(cat pool.err)"
+        made=$(wc -l <instances.txt)
+        [ "$made" -ge 1 ] && [ "$made" -le 4 ] ||
+            fail "pool np 3 (isolate '$isolate'): $made instances for 4 pool actors"
+        echo "np 3, m and sum on one pool (isolate '$isolate'): identical, $made instances"
+    done
     ;;
 payloads)
     export ROP_TEST_PAGE_BYTES=262144

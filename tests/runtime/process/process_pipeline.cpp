@@ -21,6 +21,9 @@
 // ROP_TEST_SHOW_DEVICES=FILE: each map actor appends the devices it was given to FILE.
 // Two more HOWs for m, thrown from its batch (issue 32): permanent (a rop::PermanentFailure
 // naming the page's item) and badalloc (a std::bad_alloc of its own, far below the limit).
+// ROP_TEST_POOL=N: m and sum run on one shared pool "model" of N actors (docs/runtime.md "Shared
+// pools"), isolated when ROP_TEST_ISOLATE names "model"; ROP_TEST_SHOW_INSTANCES=FILE: each
+// instance of the pool's class appends "instance PID" to FILE when it is made.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -135,6 +138,32 @@ class MapActor final : public rt::Actor {
         std::getenv("ROP_TEST_SLEEP_US") ? std::atol(std::getenv("ROP_TEST_SLEEP_US")) : 0;
 };
 
+// The shared pool's class (ROP_TEST_POOL): one MapActor per instance, and a note per instance.
+struct PoolModel {
+    PoolModel() {
+        if (const char* file = std::getenv("ROP_TEST_SHOW_INSTANCES")) {
+            const std::string line = "instance " + std::to_string(::getpid()) + "\n";
+            const int fd = ::open(file, O_WRONLY | O_APPEND | O_CREAT, 0644);
+            if (fd >= 0) {
+                [[maybe_unused]] const auto n = ::write(fd, line.data(), line.size());
+                ::close(fd);
+            }
+        }
+    }
+    MapActor map;
+};
+
+// A pooled Call's view: the instance's actor, the instance kept alive.
+class ForwardTo final : public rt::Actor {
+  public:
+    ForwardTo(rt::Actor* actor, rt::PoolInstance keep) : actor_(actor), keep_(std::move(keep)) {}
+    void process(rt::Batch& batch) override { actor_->process(batch); }
+
+  private:
+    rt::Actor* actor_;
+    rt::PoolInstance keep_;
+};
+
 using rop::runtime::test::LineSource;
 
 rt::ActorFactory actor(std::function<void(rt::Batch&)> f) {
@@ -195,18 +224,44 @@ rt::PipelineDefinition definition() {
         if (text.find(',') != std::string::npos)
             r.gpus = std::stod(text.substr(text.find(',') + 1));
     }
-    b.add_call({"m", rt::CallKind::Map, page, {{pages}}, {mapped}, m, [] {
-                    return std::make_unique<MapActor>();
-                }});
-    b.add_call({"sum", rt::CallKind::Reduce, doc, {{mapped}}, {total}, r, actor([](rt::Batch& bt) {
-                    for (std::size_t g = 0; g < bt.size(); ++g) {
-                        long s = bt.parent(g).get<long>() * 1000000;
-                        for (const rt::Value& v : bt.input(g, 0).get<rt::ReduceGroup>().values) {
-                            s += v.get<long>();
-                        }
-                        bt.set_output(g, 0, rt::Value::of<long>(s));
-                    }
-                })});
+    const auto sum = [](rt::Batch& bt) {
+        for (std::size_t g = 0; g < bt.size(); ++g) {
+            long s = bt.parent(g).get<long>() * 1000000;
+            for (const rt::Value& v : bt.input(g, 0).get<rt::ReduceGroup>().values) {
+                s += v.get<long>();
+            }
+            bt.set_output(g, 0, rt::Value::of<long>(s));
+        }
+    };
+    if (const char* pool_actors = std::getenv("ROP_TEST_POOL")) {
+        rt::PoolSpec pool{"model"};
+        pool.options.actors = static_cast<std::uint32_t>(std::stoul(pool_actors));
+        pool.options.memory_mb = m.memory_mb;
+        if (isolated.find(",model,") != std::string::npos) {
+            pool.options.isolation = rt::Isolation::Process;
+        }
+        pool.instance = []() -> rt::PoolInstance { return std::make_shared<PoolModel>(); };
+        const rt::PoolId model = b.add_pool(std::move(pool));
+        rt::CallSpec map{"m", rt::CallKind::Map, page, {{pages}}, {mapped}, {}, {}};
+        map.options.batch = m.batch;
+        map.pool = model;
+        map.view = [](const rt::PoolInstance& i) -> std::unique_ptr<rt::Actor> {
+            return std::make_unique<ForwardTo>(&static_cast<PoolModel*>(i.get())->map, i);
+        };
+        b.add_call(std::move(map));
+        rt::CallSpec reduce{"sum", rt::CallKind::Reduce, doc, {{mapped}}, {total}, {}, {}};
+        reduce.options.batch = r.batch;
+        reduce.pool = model;
+        reduce.view = [sum](const rt::PoolInstance&) -> std::unique_ptr<rt::Actor> {
+            return actor(sum)();
+        };
+        b.add_call(std::move(reduce));
+    } else {
+        b.add_call({"m", rt::CallKind::Map, page, {{pages}}, {mapped}, m, [] {
+                        return std::make_unique<MapActor>();
+                    }});
+        b.add_call({"sum", rt::CallKind::Reduce, doc, {{mapped}}, {total}, r, actor(sum)});
+    }
     rt::PipelineDefinition def;
     def.name = "process_pipeline";
     def.version = "1";

@@ -375,3 +375,106 @@ TEST_CASE("a run stopped by a signal it handles blames no root", "[process][cras
     CHECK(second.exit_code == 0);
     CHECK_THAT(slurp(journal), !ContainsSubstring("\"running\""));  // nothing ran alone
 }
+
+// A shared pool (ROP_TEST_POOL, docs/runtime.md "Shared pools"): m and sum on one pool "model",
+// in threads or in worker processes; one instance of its class per pool actor, whatever Call.
+TEST_CASE(
+    "a shared pool in threads or in worker processes: the same totals and one instance per "
+    "pool actor",
+    "[process][pools]") {
+    const Run& clean = clean_threads();
+    REQUIRE(clean.exit_code == 0);
+    struct Env {
+        Env(const fs::path& instances) {
+            ::setenv("ROP_TEST_POOL", "2", 1);
+            ::setenv("ROP_TEST_SHOW_INSTANCES", instances.c_str(), 1);
+        }
+        ~Env() {
+            ::unsetenv("ROP_TEST_POOL");
+            ::unsetenv("ROP_TEST_SHOW_INSTANCES");
+        }
+    };
+    for (const char* isolate : {"", "model"}) {
+        for (const char* actors : {"1", "3"}) {
+            CAPTURE(isolate, actors);
+            TempDir dir;
+            const Env env(dir.path / "instances.txt");
+            const Run run = run_in(dir, isolate, "", {std::string("model.actors=") + actors},
+                                   " --set m.batch=1 --set sum.batch=1");
+            INFO(run.err);
+            CHECK(run.exit_code == 0);
+            CHECK(run.totals == clean.totals);
+            // Each instance noted once: at most one per pool actor, never one per Call.
+            std::istringstream lines(slurp(dir.path / "instances.txt"));
+            std::set<std::string> pids;
+            int instances = 0;
+            for (std::string line; std::getline(lines, line); ++instances) pids.insert(line);
+            CHECK(instances >= 1);
+            CHECK(instances <= std::stoi(actors));
+            // In worker processes, each instance is in its own worker: one per pool actor.
+            if (std::string(isolate) == "model") CHECK(pids.size() == std::size_t(instances));
+            for (const char* call : {"m", "sum"}) {
+                bool found = false;
+                for (const nlohmann::json& c : run.report["calls"]) {
+                    if (c["name"] != call) continue;
+                    found = true;
+                    CHECK(c["grains"].get<int>() > 0);
+                }
+                CHECK(found);
+            }
+        }
+    }
+}
+
+TEST_CASE("a shared pool's worker that dies fails only the root of the page that did it",
+          "[process][pools]") {
+    const Run& clean = clean_threads();
+    REQUIRE(clean.exit_code == 0);
+    TempDir dir;
+    ::setenv("ROP_TEST_POOL", "2", 1);
+    const Run run = run_in(dir, "model", "3001:segv", {"m.batch=3"});
+    ::unsetenv("ROP_TEST_POOL");
+    INFO(run.err);
+    CHECK(run.exit_code == 3);
+    const nlohmann::json* bad = root_of(run, "r2");
+    REQUIRE(bad != nullptr);
+    CHECK((*bad)["status"] == "failed");
+    CHECK((*bad)["call"] == "m");
+    CHECK_THAT((*bad)["reason"].get<std::string>(),
+               StartsWith("infra: worker killed by SIGSEGV (after "));
+    for (const auto& [name, value] : roots()) {
+        if (name == "r2") continue;
+        CAPTURE(name);
+        CHECK(run.totals.count(name) == 1);
+        if (run.totals.count(name)) CHECK(run.totals.at(name) == clean.totals.at(name));
+    }
+}
+
+TEST_CASE("shared pool --set: its actors are set on the pool and never on one of its Calls",
+          "[process][pools][set]") {
+    ::setenv("ROP_TEST_POOL", "2", 1);
+    struct Case {
+        std::string set;
+        int exit_code;
+        std::string message;
+    };
+    const std::vector<Case> table = {
+        {"model.actors=3", 0, ""},
+        {"m.actors=3", 2,
+         "--set m.actors: 'm' runs on pool 'model', whose actors its Calls share (--set "
+         "model.actors=3)"},
+        {"sum.memory_mb=64", 2, "runs on pool 'model', whose memory_mb its Calls share"},
+        {"model.batch=3", 2,
+         "--set model.batch: 'model' is a pool, which takes its placement options"},
+        {"model.actors=0", 2, "--set model.actors"},
+        {"m.batch=2", 0, ""},
+    };
+    for (const Case& c : table) {
+        CAPTURE(c.set);
+        TempDir dir;
+        const Run run = run_in(dir, "", "", {c.set});
+        CHECK(run.exit_code == c.exit_code);
+        if (!c.message.empty()) CHECK_THAT(run.err, ContainsSubstring(c.message));
+    }
+    ::unsetenv("ROP_TEST_POOL");
+}

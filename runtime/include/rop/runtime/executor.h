@@ -189,6 +189,23 @@ class ReportQueue : public std::enable_shared_from_this<ReportQueue> {
 // Returns true when the actor must be replaced (it raised an InfraFailure).
 bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error = {});
 
+// The sets of actors an executor builds for a plan: one per Call with actors, and one per shared
+// pool, whose Calls' batches all go to its actors (PoolSpec). `of_call[c]`: the set serving Call
+// c, kNoSet for a Call without actors (broadcast, a reduce without a UDF).
+struct ActorSet {
+    std::string name;      // the Call's or the pool's
+    ActorFactory factory;  // one actor (a pool's: PoolSpec::factory, or a thread PoolActor)
+    std::uint32_t actors = 1;
+    bool pool = false;
+    std::vector<CallId> calls;  // the Calls it serves
+};
+struct ActorSets {
+    static constexpr std::uint32_t kNoSet = 0xFFFFFFFFu;
+    std::vector<ActorSet> sets;
+    std::vector<std::uint32_t> of_call;
+};
+ActorSets actor_sets(const Plan& plan);
+
 // Executors: thread actors (default), later process-isolated actors and MPI ranks (see
 // docs/runtime.md). The driver never submits more jobs to a Call than its `actors` option.
 class Executor {

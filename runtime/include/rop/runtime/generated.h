@@ -13,6 +13,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -275,15 +276,34 @@ class CollectActor final : public rop::runtime::Actor {
 // What a Call's operator says about itself for the result store's keys
 // (`.identity = rop::gen::identity_of<Call_ocr>`): its UDF class's static cache_identity() (a
 // library's version and data, a model's name), or nothing for a function or a class without one.
+// A pooled Call's actor holds its class through a std::shared_ptr (its pool's instance): the
+// class is what speaks for it.
+template <class Udf>
+struct HeldClass {
+    using type = Udf;
+};
+template <class Udf>
+struct HeldClass<std::shared_ptr<Udf>> {
+    using type = Udf;
+};
+
+// A UDF class's static cache_identity(), or nothing without one: a pool's identity
+// (`.identity = rop::gen::class_identity<ns::Model>`) and, through identity_of, a Call's.
+template <class Udf>
+std::string class_identity() {
+    if constexpr (requires {
+                      { Udf::cache_identity() } -> std::convertible_to<std::string>;
+                  }) {
+        return Udf::cache_identity();
+    }
+    return {};
+}
+
 template <class Call>
 std::string identity_of() {
     if constexpr (requires(Call& call) { call.udf_; }) {
-        using Udf = std::remove_cvref_t<decltype(std::declval<Call&>().udf_)>;
-        if constexpr (requires {
-                          { Udf::cache_identity() } -> std::convertible_to<std::string>;
-                      }) {
-            return Udf::cache_identity();
-        }
+        using Member = std::remove_cvref_t<decltype(std::declval<Call&>().udf_)>;
+        return class_identity<typename HeldClass<Member>::type>();
     }
     return {};
 }
@@ -292,6 +312,21 @@ std::string identity_of() {
 template <class Actor>
 std::unique_ptr<rop::runtime::Actor> make_actor() {
     return std::make_unique<Actor>();
+}
+
+// A pooled Call's view of its pool's instance (`.view = rop::gen::pool_view<Call_layout,
+// ns::Model>`): its actor on one pool actor, calling its method on the instance that pool actor
+// made (and sharing it with the pool's other Calls there).
+template <class Actor, class Class>
+std::unique_ptr<rop::runtime::Actor> pool_view(const rop::runtime::PoolInstance& instance) {
+    return std::make_unique<Actor>(std::static_pointer_cast<Class>(instance));
+}
+
+// Text written as adjacent pieces so that generated lines stay short (a pool's arguments).
+inline std::string text(std::initializer_list<std::string_view> pieces) {
+    std::string out;
+    for (std::string_view piece : pieces) out += piece;
+    return out;
 }
 
 // The effective run-time arguments of one Call (after --set and $ROP_SET_*), as its actor's
@@ -483,6 +518,10 @@ class PipelineBuilder {
         call(std::move(spec), std::move(udf));
         definition_.calls.back().arguments = std::move(arguments);
         definition_.calls.back().bind_arguments = bind;
+    }
+    // A shared actor pool (`pool vlm = ...;`), before the Calls that run on it.
+    rop::runtime::PoolId pool(rop::runtime::PoolSpec spec) {
+        return plan_.add_pool(std::move(spec));
     }
     void source(rop::runtime::SourceDefinition source) {
         definition_.sources.push_back(std::move(source));

@@ -14,6 +14,7 @@ using EntityId = std::uint32_t;  // one document, one page ... (dense per run)
 
 inline constexpr DomainId kNoDomain = std::numeric_limits<DomainId>::max();
 inline constexpr EntityId kNoEntity = std::numeric_limits<EntityId>::max();
+inline constexpr CallId kNoCall = std::numeric_limits<CallId>::max();
 
 // Terminal outcome of an Item (Port x Entity). Set exactly once.
 enum class Outcome : std::uint8_t { Unresolved, Present, Dropped, Failed, Suppressed };

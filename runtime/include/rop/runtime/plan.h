@@ -65,6 +65,35 @@ struct CodeFingerprint {
     bool volatile_udf = false;  // the determinism lint (W0500) flagged it
 };
 
+// Shared actor pools (docs/runtime.md "Shared pools"): several Calls served by one set of actors,
+// each actor holding one instance of the pool's class (set up once: a model loaded once per actor
+// instead of once per actor per Call). A pooled Call keeps its own queue, batching, recovery,
+// counters and timeout; a batch holds one Call's Grains; the pool's actors take the batches of its
+// Calls in turn.
+using PoolId = std::uint32_t;
+inline constexpr PoolId kNoPool = 0xFFFFFFFFu;
+// One instance of a pool's class, type-erased: made once per pool actor, shared by the views of
+// the pool's Calls on that actor (and kept alive by them).
+using PoolInstance = std::shared_ptr<void>;
+// A pooled Call's actor on one pool actor: a view of that actor's instance (it calls the Call's
+// method on it). Made once per Call per pool actor, on the actor's thread (or worker process).
+using PoolView = std::function<std::unique_ptr<Actor>(const PoolInstance&)>;
+
+struct PoolSpec {
+    std::string name;  // "vlm" or "vlm@mineru.rop:12"
+    // The placement options, which the pool's Calls share: actors, gpus, isolation, memory_mb (the
+    // other fields are not read). PlanBuilder copies them into each pooled Call's options, which
+    // must not set them otherwise (a Call's actors is its pool's).
+    CallOptions options = {};
+    std::function<PoolInstance()> instance = {};  // builds one instance (the class's setup)
+    std::string (*identity)() = nullptr;  // the class's cache_identity(), for the store's keys
+    std::string arguments = {};           // its constructor's arguments as text (store keys)
+    std::vector<CallId> calls = {};       // PlanBuilder fills: the Calls that use it, in order
+    // Set by place_actors (actor_placement.h), empty before: what makes one of the pool's actors
+    // where it is placed (a thread's PoolActor, a worker process's proxy, a rank's slot).
+    ActorFactory factory = {};
+};
+
 struct CallSpec {
     std::string name;  // for reports, traces and messages: "ocr" or "ocr@mineru.rop:5"
     CallKind kind;
@@ -80,14 +109,22 @@ struct CallSpec {
     // cache_identity(): a library's version, a model's name): both go into the store's keys.
     std::string arguments = {};
     std::string (*identity)() = nullptr;
+    // A pooled Call: its pool, and its view of the pool's instance (`factory` is then left empty:
+    // PlanBuilder sets one that refuses to build a lone actor, since the pool's actors are used).
+    PoolId pool = kNoPool;
+    PoolView view = {};
 };
 
 struct Plan {
     std::vector<DomainSpec> domains;  // domains[0] is the root Domain
     std::vector<PortSpec> ports;
-    std::vector<CallSpec> calls;  // in a topological order
-    PortId source_port = 0;       // root entities' values are published here
+    std::vector<CallSpec> calls;       // in a topological order
+    PortId source_port = 0;            // root entities' values are published here
+    std::vector<PoolSpec> pools = {};  // shared actor pools (CallSpec::pool indexes them)
 };
+
+// The options a pool decides for its Calls (PoolSpec::options): actors, gpus, isolation, memory_mb.
+bool is_pool_option(std::string_view option);
 
 // Builds and validates a Plan (throws ContractError with a clear message on a malformed one:
 // unknown ids, cycles, inputs in different Domains, reduce not to the direct parent ...).
@@ -97,6 +134,7 @@ class PlanBuilder {
     PortId add_port(std::string name, DomainId domain);
     PortId source(std::string name);  // the root Domain's source port (call once)
     CallId add_call(CallSpec spec);
+    PoolId add_pool(PoolSpec spec);  // before the Calls that use it
     Plan build();
 
   private:

@@ -87,6 +87,9 @@ class Batch {
         (void)grain;
         return true;
     }
+    // The Call whose Grains these are (every Grain of a batch is of one Call): what a shared
+    // pool's actor dispatches on (PoolSpec). kNoCall where the batch does not say.
+    virtual CallId call() const { return kNoCall; }
 };
 
 // A persistent worker of one Call. Constructed once per actor (its setup: load a model, open an

@@ -188,17 +188,12 @@ struct Lease {
 // children first, exactly as a process-isolated actor's proxy does with its worker.
 class MpiActor final : public Actor {
   public:
-    MpiActor(mpi::Hub& hub, const ActorSite& site, std::uint32_t call, const CallSpec& spec,
-             int slot, const wire::Resolve& remote)
-        : hub_(hub),
-          remote_(remote),
-          rank_(site.rank),
-          slot_(slot),
-          kind_(spec.kind),
-          num_inputs_(static_cast<std::uint32_t>(spec.inputs.size())),
-          num_outputs_(static_cast<std::uint32_t>(spec.outputs.size())) {
+    // `target`: a Call, or a shared pool (wire::kPoolTarget).
+    MpiActor(mpi::Hub& hub, const ActorSite& site, std::uint32_t target,
+             const wire::TargetShapes& shapes, int slot, const wire::Resolve& remote)
+        : hub_(hub), remote_(remote), rank_(site.rank), slot_(slot), shapes_(shapes) {
         wire::Writer start(Kind::Start);
-        start.u32(call);
+        start.u32(target);
         start.u32(static_cast<std::uint32_t>(slot));
         start.u32(static_cast<std::uint32_t>(site.devices.size()));
         for (int d : site.devices) start.u32(static_cast<std::uint32_t>(d));
@@ -230,7 +225,8 @@ class MpiActor final : public Actor {
             for (std::uint64_t root : job->crash_roots) note.u64(root);
             hub_.send(rank_, slot_, note.frame());
         }
-        hub_.send(rank_, slot_, wire::encode_batch(batch, kind_, num_inputs_).frame());
+        const wire::TargetShapes::Shape& shape = shapes_.of(batch);
+        hub_.send(rank_, slot_, wire::encode_batch(batch, shape).frame());
         for (;;) {
             const std::optional<std::string> frame = hub_.receive(rank_, slot_);
             if (!frame) throw InfraFailure("rank " + std::to_string(rank_) + " is gone");
@@ -242,7 +238,7 @@ class MpiActor final : public Actor {
                     batch.emit_child(grain, in.value());
                     break;
                 }
-                case Kind::Done: wire::apply_done(batch, in, num_outputs_); return;
+                case Kind::Done: wire::apply_done(batch, in, shape.outputs); return;
                 default: throw wire::WireError("mpi: unexpected frame '" + kind_of(*frame) + "'");
             }
         }
@@ -263,8 +259,7 @@ class MpiActor final : public Actor {
     mpi::Hub& hub_;
     const wire::Resolve& remote_;  // a reference in a frame becomes a RemoteItem
     int rank_, slot_;
-    CallKind kind_;
-    std::uint32_t num_inputs_, num_outputs_;
+    const wire::TargetShapes shapes_;
     bool ready_ = false;
 };
 
@@ -277,8 +272,9 @@ struct Slot {
     std::atomic<bool> finished{false};
 };
 
-void run_slot(mpi::Hub& hub, RankItems& items, const Plan& plan, std::uint32_t call, int slot,
+void run_slot(mpi::Hub& hub, RankItems& items, const Plan& plan, std::uint32_t target, int slot,
               std::vector<int> devices, Slot& self) {
+    const std::vector<CallId> calls = wire::target_calls(plan, target);
     // This slot's fetches are answered on its own tag: rank 0 never uses it towards another
     // rank's store, and no other rank sends on it.
     const wire::Resolve fetch = [&items, slot](const wire::RemoteRef& ref) {
@@ -289,7 +285,7 @@ void run_slot(mpi::Hub& hub, RankItems& items, const Plan& plan, std::uint32_t c
     std::string error;
     try {
         pin_thread(devices);
-        if (plan.calls[call].factory) actor = plan.calls[call].factory();
+        actor = wire::make_target_actor(plan, target);
         if (!actor) error = "the factory returned no actor";
     } catch (const std::exception& e) {
         error = e.what();
@@ -325,13 +321,13 @@ void run_slot(mpi::Hub& hub, RankItems& items, const Plan& plan, std::uint32_t c
             wire::Reader in = body(*frame);
             in.set_resolve(&fetch);
             set_running_job(described.crash_roots.empty() ? nullptr : &described);
-            wire::run_batch(*actor, in, plan.calls[call], send, 0, &items.stash());
+            wire::run_batch(*actor, in, plan, calls, send, 0, &items.stash());
             set_running_job(nullptr);
             described.crash_roots.clear();
         }
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "rop mpi: rank slot %d (call '%s'): %s\n", slot,
-                     plan.calls[call].name.c_str(), e.what());
+        std::fprintf(stderr, "rop mpi: rank slot %d (%s): %s\n", slot,
+                     wire::target_name(plan, target).c_str(), e.what());
     }
     {
         std::lock_guard<std::mutex> lock(self.mutex);
@@ -409,7 +405,7 @@ class OpenMpiRuntime final : public MpiRuntime {
                 const Kind k = kind(*frame);
                 if (k == Kind::Stop) break;
                 if (k == Kind::Start) {
-                    const std::uint32_t call = in.u32();
+                    const std::uint32_t target = in.u32();
                     const auto slot = static_cast<int>(in.u32());
                     std::vector<int> devices(in.u32());
                     for (int& d : devices) d = static_cast<int>(in.u32());
@@ -417,14 +413,13 @@ class OpenMpiRuntime final : public MpiRuntime {
                     const std::string header = in.str();
                     if (!journal_checked_ && !journal.empty())
                         open_crash_journal(journal, header, err);
-                    if (call >= local->calls.size()) throw wire::WireError("mpi: bad call index");
+                    (void)wire::target_calls(*local, target);  // a bad index throws
                     auto s = std::make_unique<Slot>();
                     Slot* ref = s.get();
                     slots[slot] = std::move(s);
                     ref->thread = std::thread(
-                        [hub = hub_.get(), items = items_.get(), local, call, slot, devices, ref] {
-                            run_slot(*hub, *items, *local, call, slot, devices, *ref);
-                        });
+                        [hub = hub_.get(), items = items_.get(), local, target, slot, devices,
+                         ref] { run_slot(*hub, *items, *local, target, slot, devices, *ref); });
                 } else if (k == Kind::Cancel) {
                     const auto slot = static_cast<int>(in.u32());
                     if (auto it = slots.find(slot); it != slots.end()) {
@@ -507,25 +502,41 @@ class OpenMpiRuntime final : public MpiRuntime {
                 sites_.push_back(std::make_shared<const std::vector<ActorSite>>(call.sites));
                 next_.push_back(std::make_shared<std::atomic<std::size_t>>(0));
             }
+            for (const CallPlacement& pool : placement.pools) {
+                pool_sites_.push_back(std::make_shared<const std::vector<ActorSite>>(pool.sites));
+                pool_next_.push_back(std::make_shared<std::atomic<std::size_t>>(0));
+            }
         }
         const char* name() const override { return "rank"; }
-        ActorFactory factory(CallId call, const CallSpec& spec) const override {
-            return [&mpi = mpi_, sites = sites_[call], next = next_[call], call,
-                    spec]() -> std::unique_ptr<Actor> {
+        ActorFactory factory(CallId call, const Plan& plan) const override {
+            return make(call, plan, sites_[call], next_[call]);
+        }
+        ActorFactory pool_factory(PoolId pool, const Plan& plan) const override {
+            return make(wire::kPoolTarget | pool, plan, pool_sites_[pool], pool_next_[pool]);
+        }
+
+      private:
+        ActorFactory make(std::uint32_t target, const Plan& plan,
+                          std::shared_ptr<const std::vector<ActorSite>> sites,
+                          std::shared_ptr<std::atomic<std::size_t>> next) const {
+            return [&mpi = mpi_, sites, next, target,
+                    shapes = wire::TargetShapes(plan, target)]() -> std::unique_ptr<Actor> {
                 const ActorSite& site = (*sites)[next->fetch_add(1) % sites->size()];
                 const int slot = mpi.next_slot_.fetch_add(1);
                 if (slot > mpi::kMaxSlot) {
                     throw InfraFailure("mpi: more than " + std::to_string(mpi::kMaxSlot) +
                                        " actors were started in this run");
                 }
-                return std::make_unique<MpiActor>(*mpi.hub_, site, call, spec, slot, mpi.remote_);
+                return std::make_unique<MpiActor>(*mpi.hub_, site, target, shapes, slot,
+                                                  mpi.remote_);
             };
         }
 
-      private:
         OpenMpiRuntime& mpi_;
-        std::vector<std::shared_ptr<const std::vector<ActorSite>>> sites_;  // per Call
-        std::vector<std::shared_ptr<std::atomic<std::size_t>>> next_;       // per Call
+        std::vector<std::shared_ptr<const std::vector<ActorSite>>> sites_;       // per Call
+        std::vector<std::shared_ptr<std::atomic<std::size_t>>> next_;            // per Call
+        std::vector<std::shared_ptr<const std::vector<ActorSite>>> pool_sites_;  // per pool
+        std::vector<std::shared_ptr<std::atomic<std::size_t>>> pool_next_;       // per pool
     };
 
     void end_run() override {
