@@ -62,6 +62,7 @@ while IFS= read -r f; do
 done < <(sort -u "$dirty")
 
 targets=(rop_runtime_tests rop_runtime_reference_tests rop_conformance_tests rop_kill_pipeline
+    rop_process_tests rop_process_pipeline
     rop_kill_resume_test)
 echo "== mutation suite: ${#patches[@]} mutations, scratch build in $bld =="
 cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Release -DROP_WERROR=OFF \

@@ -191,6 +191,26 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
         out << "  A Call with several outputs answers to each of their names (--set " << several
             << ".batch=8).\n";
     }
+    rows.clear();
+    for (const PoolSpec& pool : args.plan.pools) {
+        std::string calls;
+        for (const CallId c : pool.calls) {
+            const std::string& name = args.plan.calls[c].name;
+            calls += (calls.empty() ? "" : ", ") + name.substr(0, name.find('@'));
+        }
+        const std::uint32_t actors = pool.options.actors;
+        std::string placed = std::to_string(actors) + (actors == 1 ? " actor" : " actors");
+        if (pool.options.gpus > 0) {
+            placed += ", gpus " + cli::format_option(pool.options, vocab::call_option("gpus"));
+        }
+        if (pool.options.isolation == Isolation::Process) placed += ", isolation process";
+        rows.push_back({pool.name.substr(0, pool.name.find('@')), placed,
+                        calls.empty() ? "(no Call)" : "serves " + calls});
+    }
+    if (!rows.empty()) {
+        out << "\nShared pools (--set POOL.actors=N: the actors every Call it serves shares):\n"
+            << table(rows);
+    }
     out << "\n"
         << arguments_help(args.calls) << kFlagsBeforeSet << set_flag_help() << kFlagsAfterSet;
     return out.str();

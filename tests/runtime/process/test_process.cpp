@@ -476,5 +476,13 @@ TEST_CASE("shared pool --set: its actors are set on the pool and never on one of
         CHECK(run.exit_code == c.exit_code);
         if (!c.message.empty()) CHECK_THAT(run.err, ContainsSubstring(c.message));
     }
+    // --help lists the pool, its actors and the Calls it serves.
+    TempDir dir;
+    const std::string help = (dir.path / "help.txt").string();
+    REQUIRE(std::system(("'" + std::string(ROP_PROCESS_PIPELINE) +
+                         "' --help --set model.actors=3 > '" + help + "' 2>&1")
+                            .c_str()) == 0);
+    CHECK_THAT(slurp(help), ContainsSubstring("Shared pools (--set POOL.actors=N") &&
+                                ContainsSubstring("  model  3 actors  serves m, sum\n"));
     ::unsetenv("ROP_TEST_POOL");
 }
