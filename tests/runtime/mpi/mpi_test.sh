@@ -355,6 +355,33 @@ local)
     done
     "$threads_bin" --input docs.txt --output totals=clean.txt 2>/dev/null
     same clean.txt l.txt || fail "placed on GPUs, the output differs"
+    # A shared pool with gpus 1 (m and sum on it): the pool's 2 actors on the 2 devices, each
+    # instance on its own device, whichever Call it serves; 3 actors on 2 devices: the error
+    # names the pool.
+    for iso in "" model; do
+        rm -f devices.txt
+        out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_POOL=2 ROP_TEST_POOL_GPUS=1 ROP_TEST_ISOLATE=$iso \
+            ROP_TEST_SLEEP_US=10000 ROP_TEST_SHOW_DEVICES=$PWD/devices.txt "$threads_bin" \
+            --input docs.txt --output totals=lp.txt --explain-placement 2>&1) ||
+            fail "local pool ($iso): $out"
+        grep -qx "  m (pool model): rank 0 x2 \[gpu 0, gpu 1\]" <<<"$out" &&
+            grep -qx "  sum (pool model): rank 0 x2 \[gpu 0, gpu 1\]" <<<"$out" ||
+            fail "local pool placement: $out"
+        if [ -z "$iso" ]; then
+            want=$'gpus=0; visible=\ngpus=1; visible='
+        else want=$'gpus= visible=0\ngpus= visible=1'; fi
+        got=$(sort devices.txt)
+        [ "$got" = "$want" ] || fail "devices seen by the pool's instances (isolate '$iso'): $got"
+        same clean.txt lp.txt || fail "a pool placed on GPUs (isolate '$iso'): the output differs"
+    done
+    set +e
+    out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_POOL=3 ROP_TEST_POOL_GPUS=1 "$threads_bin" \
+        --input docs.txt --output totals=x.txt 2>&1)
+    code=$?
+    set -e
+    [ $code = 2 ] || fail "a pool of 3 actors on 2 GPUs: exit $code, want 2: $out"
+    grep -q "error: placement: pool 'model' asks for 3 actors with gpus 1 each; actor 3 finds no free device" <<<"$out" ||
+        fail "the pool's message: $out"
     set +e
     out=$(ROP_SIMULATE_GPUS=2 ROP_TEST_GPUS=1 "$threads_bin" --input docs.txt \
         --output totals=x.txt --set m.actors=3 2>&1)

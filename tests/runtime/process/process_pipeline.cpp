@@ -22,7 +22,8 @@
 // Two more HOWs for m, thrown from its batch (issue 32): permanent (a rop::PermanentFailure
 // naming the page's item) and badalloc (a std::bad_alloc of its own, far below the limit).
 // ROP_TEST_POOL=N: m and sum run on one shared pool "model" of N actors (docs/runtime.md "Shared
-// pools"), isolated when ROP_TEST_ISOLATE names "model"; ROP_TEST_SHOW_INSTANCES=FILE: each
+// pools"), isolated when ROP_TEST_ISOLATE names "model", with ROP_TEST_POOL_GPUS gpus per pool
+// actor; ROP_TEST_SHOW_INSTANCES=FILE: each
 // instance of the pool's class appends "instance PID" to FILE when it is made.
 #include <fcntl.h>
 #include <unistd.h>
@@ -237,6 +238,7 @@ rt::PipelineDefinition definition() {
         rt::PoolSpec pool{"model"};
         pool.options.actors = static_cast<std::uint32_t>(std::stoul(pool_actors));
         pool.options.memory_mb = m.memory_mb;
+        if (const char* gpus = std::getenv("ROP_TEST_POOL_GPUS")) pool.options.gpus = std::stod(gpus);
         if (isolated.find(",model,") != std::string::npos) {
             pool.options.isolation = rt::Isolation::Process;
         }
