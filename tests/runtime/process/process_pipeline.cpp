@@ -238,7 +238,8 @@ rt::PipelineDefinition definition() {
         rt::PoolSpec pool{"model"};
         pool.options.actors = static_cast<std::uint32_t>(std::stoul(pool_actors));
         pool.options.memory_mb = m.memory_mb;
-        if (const char* gpus = std::getenv("ROP_TEST_POOL_GPUS")) pool.options.gpus = std::stod(gpus);
+        if (const char* gpus = std::getenv("ROP_TEST_POOL_GPUS"))
+            pool.options.gpus = std::stod(gpus);
         if (isolated.find(",model,") != std::string::npos) {
             pool.options.isolation = rt::Isolation::Process;
         }
