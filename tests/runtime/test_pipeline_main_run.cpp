@@ -500,6 +500,39 @@ TEST_CASE("pipeline_main: --retry-failed runs the journal's failed roots again; 
     CHECK(r["summary"]["resumed"] == 2);
 }
 
+TEST_CASE("pipeline_main: --retry-failed with --cache runs a failed root again from the store",
+          "[runtime][cli][journal][cache]") {
+    // Page 701 fails doc7 each time. The retry runs doc7 alone; its pages that ran before come
+    // from the store, and only 701 runs again (a failure is never stored).
+    TempDir dir;
+    const std::string journal = (dir.path / "j.journal").string();
+    const std::string store = (dir.path / "store").string();
+    const auto report = dir.path / "r.json";
+    DemoSinks first;
+    CHECK(run_demo(first, {"--input", "1,7,2", "--journal", journal, "--cache", store, "--report",
+                           report.string()})
+              .code == kExitFailedRoots);
+    const auto m_cache = [&](const nlohmann::json& r) {
+        for (const nlohmann::json& c : r["calls"]) {
+            if (c["name"] == "m") return c["cache"];
+        }
+        return nlohmann::json();
+    };
+    CHECK(m_cache(read_json(report))["hits"] == 0);
+    CHECK(m_cache(read_json(report))["misses"] == 10);  // pages of doc1, doc7 and doc2
+    DemoSinks second;
+    const MainResult b = run_demo(second, {"--input", "1,7,2", "--journal", journal, "--cache",
+                                           store, "--retry-failed", "--report", report.string()});
+    CHECK(b.code == kExitFailedRoots);
+    CHECK_THAT(warnings_and_errors(b.err),
+               StartsWith("ERROR demo: root doc7 failed: call 'm': bad page 701\n"));
+    const nlohmann::json r = read_json(report);
+    CHECK(m_cache(r)["hits"] == 6);    // 700 and 702..706, from the store
+    CHECK(m_cache(r)["misses"] == 1);  // 701 ran again, and failed again
+    CHECK(r["summary"]["resumed"] == 2);
+    CHECK(second.totals.empty());
+}
+
 TEST_CASE("pipeline_main: the default journal sits next to the first sink's output",
           "[runtime][cli][journal]") {
     DemoSinks sinks;
