@@ -50,8 +50,7 @@ struct Served {
 };
 
 // A pooled Call's view: runs `fn` on the instance's batches, noting them in `served`.
-PoolView view(std::string name, std::shared_ptr<Served> served,
-              std::function<void(Batch&)> fn) {
+PoolView view(std::string name, std::shared_ptr<Served> served, std::function<void(Batch&)> fn) {
     return [name, served, fn](const PoolInstance& instance) -> std::unique_ptr<Actor> {
         class View final : public Actor {
           public:
@@ -285,22 +284,23 @@ TEST_CASE("shared pool: its Calls take turns at its actors; none starves another
         const PortId pages = b.add_port("pages", page);
         const PortId a_out = b.add_port("a", page);
         const PortId c_out = b.add_port("c", page);
-        b.add_call({"split",
-                    CallKind::Expand,
-                    doc,
-                    {{src}},
-                    {pages},
-                    opts(64, 1),
-                    expand_int([](long) { return 64; }, [](long x, long i) { return 100 * x + i; })});
+        b.add_call(
+            {"split",
+             CallKind::Expand,
+             doc,
+             {{src}},
+             {pages},
+             opts(64, 1),
+             expand_int([](long) { return 64; }, [](long x, long i) { return 100 * x + i; })});
         const PoolId pool = b.add_pool(model_pool(1));
         const auto slow = [](Batch& bt) {
             std::this_thread::sleep_for(200us);
             add_ints(bt, 1);
         };
-        b.add_call(pooled("a", CallKind::Map, page, pages, a_out, pool, view("a", served, slow),
-                          batch));
-        b.add_call(pooled("c", CallKind::Map, page, pages, c_out, pool, view("c", served, slow),
-                          batch));
+        b.add_call(
+            pooled("a", CallKind::Map, page, pages, a_out, pool, view("a", served, slow), batch));
+        b.add_call(
+            pooled("c", CallKind::Map, page, pages, c_out, pool, view("c", served, slow), batch));
         const Plan plan = b.build();
         Recorder rec;
         const RunReport report = run_with(plan, {1, 2, 3}, rec);
@@ -344,7 +344,8 @@ TEST_CASE("shared pool: a downstream Call of the pool is not stuck behind an ups
     CHECK(first_down < last_up / 4);
     // And at most a few up batches in a row once down has started.
     int run = 0, longest = 0;
-    for (auto i = static_cast<std::size_t>(first_down); i < static_cast<std::size_t>(last_up); ++i) {
+    for (auto i = static_cast<std::size_t>(first_down); i < static_cast<std::size_t>(last_up);
+         ++i) {
         run = calls[i] == "up" ? run + 1 : 0;
         longest = std::max(longest, run);
     }
@@ -424,42 +425,60 @@ TEST_CASE("shared pool: the plan's rules for pools", "[runtime][pools][plan]") {
     const auto served = std::make_shared<Served>();
     const PoolView v = view("m", served, [](Batch& bt) { add_ints(bt, 1); });
     const std::vector<Case> table = {
-        {"a pooled map", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+        {"a pooled map",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              b.add_call(pooled("m", CallKind::Map, d, in, out, b.add_pool(model_pool(2)), v));
-         }, nullptr},
-        {"an unknown pool", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         nullptr},
+        {"an unknown pool",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              b.add_call(pooled("m", CallKind::Map, d, in, out, 3, v));
-         }, "unknown pool"},
-        {"a pooled Call without a view", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         "unknown pool"},
+        {"a pooled Call without a view",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              b.add_call(pooled("m", CallKind::Map, d, in, out, b.add_pool(model_pool(2)), {}));
-         }, "has no view"},
-        {"a view without a pool", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         "has no view"},
+        {"a view without a pool",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              CallSpec spec = pooled("m", CallKind::Map, d, in, out, kNoPool, v);
              spec.factory = map_int([](long x) { return x; });
              b.add_call(std::move(spec));
-         }, "a pool view without a pool"},
-        {"actors of its own", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         "a pool view without a pool"},
+        {"actors of its own",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              CallSpec spec = pooled("m", CallKind::Map, d, in, out, b.add_pool(model_pool(2)), v);
              spec.options.actors = 5;
              b.add_call(std::move(spec));
-         }, "set them on the pool"},
-        {"the pool's actors again", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         "set them on the pool"},
+        {"the pool's actors again",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              CallSpec spec = pooled("m", CallKind::Map, d, in, out, b.add_pool(model_pool(2)), v);
              spec.options.actors = 2;
              b.add_call(std::move(spec));
-         }, nullptr},
-        {"isolation of its own", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         nullptr},
+        {"isolation of its own",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              CallSpec spec = pooled("m", CallKind::Map, d, in, out, b.add_pool(model_pool(2)), v);
              spec.options.isolation = Isolation::Process;
              b.add_call(std::move(spec));
-         }, "set them on the pool"},
-        {"a pool without an instance", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         "set them on the pool"},
+        {"a pool without an instance",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              PoolSpec pool{"model"};
              b.add_call(pooled("m", CallKind::Map, d, in, out, b.add_pool(std::move(pool)), v));
-         }, "needs an instance factory"},
-        {"a pool of no actors", [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
+         },
+         "needs an instance factory"},
+        {"a pool of no actors",
+         [&](PlanBuilder& b, DomainId d, PortId in, PortId out) {
              b.add_call(pooled("m", CallKind::Map, d, in, out, b.add_pool(model_pool(0)), v));
-         }, "actors must be at least 1"},
+         },
+         "actors must be at least 1"},
     };
     for (const Case& c : table) {
         CAPTURE(c.what);
@@ -496,8 +515,8 @@ TEST_CASE("shared pool: the executors see one actor set per pool", "[runtime][po
 
 TEST_CASE("shared pool: with the result store each Call of the pool hits on a re-run",
           "[runtime][pools][cache]") {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("rop-pools-cache-" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("rop-pools-cache-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     for (int round = 0; round < 2; ++round) {
         CAPTURE(round);

@@ -74,19 +74,20 @@ ActorSets actor_sets(const Plan& plan) {
     for (std::size_t p = 0; p < plan.pools.size(); ++p) {
         const PoolSpec& pool = plan.pools[p];
         if (pool.calls.empty()) continue;  // a pool no Call uses starts no actors
-        ActorSet set{pool.name,
-                     pool.factory ? pool.factory
-                                  : detail::make_pool_actor(plan, static_cast<PoolId>(p)),
-                     pool.options.actors, true, pool.calls};
-        for (const CallId c : pool.calls) out.of_call[c] = static_cast<std::uint32_t>(out.sets.size());
+        ActorSet set{
+            pool.name,
+            pool.factory ? pool.factory : detail::make_pool_actor(plan, static_cast<PoolId>(p)),
+            pool.options.actors, true, pool.calls};
+        for (const CallId c : pool.calls)
+            out.of_call[c] = static_cast<std::uint32_t>(out.sets.size());
         out.sets.push_back(std::move(set));
     }
     for (std::size_t c = 0; c < plan.calls.size(); ++c) {
         const CallSpec& spec = plan.calls[c];
         if (!spec.factory || spec.pool != kNoPool) continue;
         out.of_call[c] = static_cast<std::uint32_t>(out.sets.size());
-        out.sets.push_back({spec.name, spec.factory, spec.options.actors, false,
-                            {static_cast<CallId>(c)}});
+        out.sets.push_back(
+            {spec.name, spec.factory, spec.options.actors, false, {static_cast<CallId>(c)}});
     }
     return out;
 }
