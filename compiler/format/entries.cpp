@@ -12,6 +12,7 @@ namespace {
 const ast::OpRef* op_of(const ast::Statement& statement) {
     if (const auto* source = std::get_if<ast::Source>(&statement)) return &source->op;
     if (const auto* sink = std::get_if<ast::Sink>(&statement)) return &sink->op;
+    if (const auto* pool = std::get_if<ast::Pool>(&statement)) return &pool->op;
     if (const auto* stage = std::get_if<ast::Stage>(&statement)) {
         return stage->op ? &*stage->op : nullptr;
     }

@@ -82,6 +82,14 @@ struct Printer {
         return out;
     }
 
+    StatementText operator()(const ast::Pool& pool) const {
+        StatementText out;
+        out.head = "pool " + pool.name.name + " = ";
+        op(pool.op, text, out);
+        out.tail = options(pool.options, text) + ";";
+        return out;
+    }
+
     StatementText operator()(const ast::Stage& stage) const {
         StatementText out;
         if (stage.outputs.size() == 1) {

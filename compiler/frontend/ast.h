@@ -104,6 +104,18 @@ struct Sink {
     SourceRange range;
 };
 
+// `pool vlm = my.Model(base_url: "...") actors 4 gpus 1;`: one set of actors, each holding one
+// instance of a UDF class, which several Calls share (`with vlm.layout(stage: "a")`). `pool` is
+// a word only at the start of a statement (`pool NAME`), not a reserved keyword: a stream may
+// still be called `pool`.
+struct Pool {
+    Ident name;
+    OpRef op;  // the class and its constructor's named arguments
+    std::vector<Option> options;
+    SourceRange keyword_range;  // the word `pool`
+    SourceRange range;
+};
+
 // `use "udfs/mineru.hpp";`
 struct Use {
     std::string path;
@@ -116,7 +128,7 @@ struct PipelineDecl {
 };
 
 // A statement's range runs from its first token to its last, without the terminating ';'.
-using Statement = std::variant<Use, Source, Stage, Sink>;
+using Statement = std::variant<Use, Source, Stage, Sink, Pool>;
 
 struct Program {
     FileId file = 0;

@@ -127,6 +127,15 @@ class AstDumper {
         return out;
     }
 
+    json operator()(const ast::Pool& p) const {
+        json out = node("Pool", p.range);
+        out["keyword_range"] = range(p.keyword_range);
+        out["name"] = ident(p.name);
+        out["op"] = op(p.op);
+        out["options"] = options(p.options);
+        return out;
+    }
+
     json operator()(const ast::Stage& s) const {
         json out = node("Stage", s.range);
         out["stage"] = ast::to_string(s.kind);

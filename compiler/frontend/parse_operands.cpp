@@ -72,10 +72,12 @@ std::optional<ast::Argument> Parser::argument() {
 }
 
 // `batch 48 actors 4 timeout 30s`: option names are plain identifiers (sema knows which exist).
-// An identifier followed by '=' starts the next statement (its ';' is missing), not an option.
+// An identifier followed by '=' starts the next statement (its ';' is missing), not an option;
+// so does `pool NAME =`.
 std::optional<std::vector<ast::Option>> Parser::options() {
     std::vector<ast::Option> opts;
-    while (at(TokenKind::Ident) && peek(1).kind != TokenKind::Equal) {
+    while (at(TokenKind::Ident) && peek(1).kind != TokenKind::Equal &&
+           !(at_pool() && peek(2).kind == TokenKind::Equal)) {
         const Token& name_token = advance();
         ast::Ident name{std::string(name_token.text), name_token.range};
         auto val = value("for option '" + name.name + "'");

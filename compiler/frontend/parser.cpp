@@ -76,7 +76,9 @@ bool Parser::at_statement_start() const {
         case TokenKind::KwUse:
         case TokenKind::KwSource:
         case TokenKind::KwSink: return true;
-        case TokenKind::Ident: return peek(1).kind == TokenKind::Equal && first_on_line();
+        case TokenKind::Ident:
+            if (at_pool() && peek(2).kind == TokenKind::Equal) return true;  // `pool vlm =`
+            return peek(1).kind == TokenKind::Equal && first_on_line();
         case TokenKind::LParen:
             if (!first_on_line()) return false;
             break;
@@ -136,6 +138,8 @@ void Parser::statement_body(ast::Program& program) {
         case TokenKind::KwSource: return finish(source());
         case TokenKind::KwSink: return finish(sink());
         case TokenKind::Ident:
+            if (at_pool()) return finish(pool());
+            [[fallthrough]];
         case TokenKind::LParen: return finish(stage());
         default: break;
     }
@@ -253,6 +257,26 @@ std::optional<ast::Sink> Parser::sink() {
     auto opts = options();
     if (!opts) return std::nullopt;
     return ast::Sink{std::move(*ins), std::move(*op), std::move(*opts), from(begin)};
+}
+
+// `pool NAME`: no stage starts with two names, so the word needs no reserving (a stream may be
+// called `pool`: `pool = map ...`).
+bool Parser::at_pool() const {
+    return at(TokenKind::Ident) && cur().text == "pool" && peek(1).kind == TokenKind::Ident;
+}
+
+std::optional<ast::Pool> Parser::pool() {
+    const SourceRange keyword = advance().range;  // 'pool'
+    auto name = expect_ident("after 'pool'");     // at_pool() saw it
+    if (!name ||
+        !expect(TokenKind::Equal, "after the pool's name, as in 'pool vlm = my.Model()'")) {
+        return std::nullopt;
+    }
+    auto op = op_ref("after '='");
+    if (!op) return std::nullopt;
+    auto opts = options();
+    if (!opts) return std::nullopt;
+    return ast::Pool{*name, std::move(*op), std::move(*opts), keyword, from(keyword.begin)};
 }
 
 std::optional<ast::Stage> Parser::stage() {

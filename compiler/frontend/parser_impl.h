@@ -48,6 +48,8 @@ class Parser {
     std::optional<ast::Use> use();
     std::optional<ast::Source> source();
     std::optional<ast::Sink> sink();
+    bool at_pool() const;
+    std::optional<ast::Pool> pool();
     std::optional<ast::Stage> stage();
     bool stage_body(ast::Stage& stage);
     std::optional<std::vector<ast::InputRef>> inputs(bool& parenthesized);

@@ -51,6 +51,12 @@ class Indexer {
         options(stage.options);
     }
 
+    // A pool's name is not indexed as a symbol of its own: the operator and options are.
+    void operator()(const ast::Pool& pool) {
+        op(pool.op);
+        options(pool.options);
+    }
+
     void operator()(const ast::Sink& sink) {
         inputs(sink.inputs);
         op(sink.op);

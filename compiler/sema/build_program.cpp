@@ -29,18 +29,52 @@ class Lowering {
                 out_.use_ranges.push_back(use->range);
                 continue;
             }
+            if (!is_call(s)) continue;
             call_of_[s] = next++;
         }
         lower_domains();
         lower_ports();
+        lower_pools();
         for (std::uint32_t s = 0; s < program_.statements.size(); ++s) {
-            if (!std::holds_alternative<ast::Use>(program_.statements[s])) lower_call(s);
+            if (is_call(s)) lower_call(s);
         }
         pair_expands_with_reduces();
         return std::move(out_);
     }
 
   private:
+    bool is_call(std::uint32_t s) const {
+        return !std::holds_alternative<ast::Use>(program_.statements[s]) &&
+               !std::holds_alternative<ast::Pool>(program_.statements[s]);
+    }
+
+    // The pools in source order: PoolId p is resolution_.pools[p] (duplicates were errors).
+    void lower_pools() {
+        for (PoolId p = 0; p < resolution_.pools.size(); ++p) {
+            const auto& node =
+                std::get<ast::Pool>(program_.statements[resolution_.pools[p].statement]);
+            Pool pool;
+            pool.id = p;
+            pool.name = node.name.name;
+            pool.op = lower_op(node.op);
+            for (const ast::Option& option : node.options) apply_option(option, pool.options);
+            pool.written = node.options;
+            pool.range = node.range;
+            pool.name_range = node.name.range;
+            out_.pools.push_back(std::move(pool));
+        }
+    }
+
+    // A pooled Call runs with its pool's placement options (the runtime copies them too).
+    void take_pool_options(Call& call) const {
+        const CallOptions& from = out_.pools[*call.pool].options;
+        for (const OptionSpec& spec : option_specs()) {
+            if (is_pool_option(spec.name)) {
+                set_option_value(call.options, spec, option_value(from, spec));
+            }
+        }
+    }
+
     void lower_domains() {
         for (std::uint32_t d = 0; d < resolution_.domains.size(); ++d) {
             const DomainDecl& decl = resolution_.domains[d];
@@ -92,8 +126,14 @@ class Lowering {
             const auto& stage = std::get<ast::Stage>(statement);
             if (stage.op) call.op = lower_op(*stage.op);
             options = &stage.options;
+            if (resolution_.pool_of[s] != kUnresolved) {
+                call.pool = resolution_.pool_of[s];
+                call.method = stage.op->name.parts.back().name;
+                out_.pools[*call.pool].calls.push_back(call.id);
+            }
         }
         for (const ast::Option& option : *options) apply_option(option, call.options);
+        if (call.pool) take_pool_options(call);
         call.written = *options;
         call.domain = grain_domain(call);
         out_.calls.push_back(std::move(call));

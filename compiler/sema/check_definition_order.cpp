@@ -32,6 +32,21 @@ void check_definition_order(const ast::Program& program, const Resolution& resol
                                    name + "' above its first use"});
         }
     }
+    // A pool is not data, so it is no edge of the graph; its declaration comes first all the
+    // same, as a stream's does, so the file reads top to bottom.
+    for (std::uint32_t s = 0; s < resolution.pool_of.size(); ++s) {
+        const std::uint32_t p = resolution.pool_of[s];
+        if (p == kUnresolved || resolution.pools[p].statement < s) continue;
+        const PoolDecl& pool = resolution.pools[p];
+        const std::string name(pool.name);
+        const ast::OpRef* op = statement_op(program.statements[s]);
+        Diagnostic& d =
+            diags.report(DiagId::PoolUsedBeforeDeclaration, op->name.parts.front().range,
+                         "pool '" + name + "' is used before its declaration");
+        d.notes.push_back({pool.range, "'" + name + "' is declared here"});
+        d.notes.push_back(
+            {std::nullopt, "move the declaration of '" + name + "' above its first use"});
+    }
 }
 
 }  // namespace rop::sema

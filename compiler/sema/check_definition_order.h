@@ -1,5 +1,6 @@
 // Graph phase: a stream is used after its definition (E0102) and a Domain after the expand that
-// opens it (E0104). A forward reference inside a feedback loop is left to check_acyclic.
+// opens it (E0104), and a pool after the Call that runs on it (E0108). A forward reference inside
+// a feedback loop is left to check_acyclic.
 #pragma once
 
 #include "frontend/ast.h"

@@ -19,9 +19,11 @@ struct Site {
     std::optional<OptionSite> site;
     std::string construct;  // "a source", "map", ...
     bool reduce = false;
+    bool pool = false;  // a pool statement: the placement options only
 };
 
 bool allowed_on(const OptionSpec& spec, const Site& site) {
+    if (site.pool) return is_pool_option(spec.name);
     return (site.site && allowed_at(spec, *site.site)) ||
            (site.reduce && allowed_at(spec, OptionSite::Reduce));
 }
@@ -29,6 +31,9 @@ bool allowed_on(const OptionSpec& spec, const Site& site) {
 Site site_of(const ast::Statement& statement) {
     if (std::holds_alternative<ast::Source>(statement)) return {OptionSite::Source, "a source"};
     if (std::holds_alternative<ast::Sink>(statement)) return {OptionSite::Sink, "a sink"};
+    if (std::holds_alternative<ast::Pool>(statement)) {
+        return {OptionSite::Call, "a pool", false, true};
+    }
     const auto& stage = std::get<ast::Stage>(statement);
     const std::string kind = ast::to_string(stage.kind);
     if (stage.kind == ast::StageKind::Broadcast) return {std::nullopt, "broadcast"};
@@ -40,6 +45,7 @@ Site site_of(const ast::Statement& statement) {
 const std::vector<ast::Option>& options_of(const ast::Statement& statement) {
     if (const auto* source = std::get_if<ast::Source>(&statement)) return source->options;
     if (const auto* sink = std::get_if<ast::Sink>(&statement)) return sink->options;
+    if (const auto* pool = std::get_if<ast::Pool>(&statement)) return pool->options;
     return std::get<ast::Stage>(statement).options;
 }
 
@@ -124,7 +130,8 @@ class OptionChecker {
   public:
     explicit OptionChecker(DiagnosticEngine& diags) : diags_(diags) {}
 
-    void check(const ast::Statement& statement) {
+    // `pool`: the pool a Call runs on, whose options it may not set.
+    void check(const ast::Statement& statement, const PoolDecl* pool = nullptr) {
         const Site site = site_of(statement);
         seen_.clear();
         for (const ast::Option& option : options_of(statement)) {
@@ -138,13 +145,17 @@ class OptionChecker {
                 duplicate(option, *it->second);
                 continue;
             }
+            if (pool != nullptr && is_pool_option(spec->name)) {
+                pool_option(option, *pool);
+                continue;
+            }
             if (!allowed_on(*spec, site)) {
                 not_allowed(option, site);
                 continue;
             }
             if (check_kind(option, *spec)) check_value(option, *spec);
         }
-        check_memory();
+        if (pool == nullptr) check_memory();
     }
 
   private:
@@ -183,6 +194,18 @@ class OptionChecker {
             diags_.report(DiagId::OptionNotAllowed, option.name.range,
                           "option '" + option.name.name + "' is not allowed on " + site.construct);
         d.notes.push_back({std::nullopt, why});
+        d.fixit = FixIt{with_leading_space(option.range), ""};
+    }
+
+    // `actors 4` on a Call that runs on a pool: the pool's actors run it.
+    void pool_option(const ast::Option& option, const PoolDecl& pool) {
+        const std::string name(pool.name);
+        Diagnostic& d = diags_.report(DiagId::PlacementOptionOnPooledCall, option.name.range,
+                                      "option '" + option.name.name +
+                                          "' is not allowed on a Call that runs on pool '" + name +
+                                          "': the pool's actors run it");
+        d.notes.push_back({pool.range, "set '" + option.name.name + "' on pool '" + name +
+                                           "' (it takes: " + join_names(kPoolOptions) + ")"});
         d.fixit = FixIt{with_leading_space(option.range), ""};
     }
 
@@ -278,10 +301,15 @@ class OptionChecker {
 
 }  // namespace
 
-void check_options(const ast::Program& program, DiagnosticEngine& diags) {
+void check_options(const ast::Program& program, const Resolution& resolution,
+                   DiagnosticEngine& diags) {
     OptionChecker checker(diags);
-    for (const ast::Statement& statement : program.statements) {
-        if (!std::holds_alternative<ast::Use>(statement)) checker.check(statement);
+    for (std::uint32_t s = 0; s < program.statements.size(); ++s) {
+        const ast::Statement& statement = program.statements[s];
+        if (std::holds_alternative<ast::Use>(statement)) continue;
+        const std::uint32_t pool =
+            s < resolution.pool_of.size() ? resolution.pool_of[s] : kUnresolved;
+        checker.check(statement, pool == kUnresolved ? nullptr : &resolution.pools[pool]);
     }
 }
 

@@ -28,6 +28,19 @@ void check_unused(const ast::Program& program, const Resolution& resolution,
                                      name + "' to keep it quiet"});
         d.fixit = FixIt{def.range, "_" + name};
     }
+    // A pool no Call runs on would still start its actors and set up its class in each.
+    std::vector<bool> pool_used(resolution.pools.size(), false);
+    for (std::uint32_t pool : resolution.pool_of) {
+        if (pool != kUnresolved) pool_used[pool] = true;
+    }
+    for (std::uint32_t p = 0; p < resolution.pools.size(); ++p) {
+        if (pool_used[p]) continue;
+        const PoolDecl& pool = resolution.pools[p];
+        Diagnostic& d = diags.report(DiagId::UnusedPool, pool.range,
+                                     "pool '" + std::string(pool.name) + "' is never used");
+        d.notes.push_back({std::nullopt, "no Call runs on it ('with " + std::string(pool.name) +
+                                             ".METHOD(...)'); remove it"});
+    }
 }
 
 }  // namespace rop::sema

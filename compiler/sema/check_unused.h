@@ -1,5 +1,6 @@
 // Lint phase: a stream no statement or sink reads is computed for nothing (W0001). Names that
-// start with '_' are deliberately unused and stay quiet.
+// start with '_' are deliberately unused and stay quiet. A pool no Call runs on would set up its
+// class in every actor for nothing (W0002).
 #pragma once
 
 #include "frontend/ast.h"

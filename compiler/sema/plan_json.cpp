@@ -97,15 +97,32 @@ json call_json(const Call& call, const SourceManager& sources) {
     for (const CallInput& input : call.inputs) {
         inputs.push_back({{"port", input.port}, {"optional", input.optional}});
     }
-    return {{"id", call.id},
-            {"kind", to_string(call.kind)},
-            {"op", op_json(call.op)},
-            {"domain", call.domain},
-            {"inputs", inputs},
-            {"outputs", call.outputs},
-            {"options", options_json(call.options)},
-            {"binding", binding_json(call.binding)},
-            {"location", location_json(sources, call.range)}};
+    json out = {{"id", call.id},
+                {"kind", to_string(call.kind)},
+                {"op", op_json(call.op)},
+                {"domain", call.domain},
+                {"inputs", inputs},
+                {"outputs", call.outputs},
+                {"options", options_json(call.options)},
+                {"binding", binding_json(call.binding)},
+                {"location", location_json(sources, call.range)}};
+    // Only a pooled Call has the key, so a plan without pools reads as it always did.
+    if (call.pool) {
+        out["pool"] = *call.pool;
+        out["method"] = call.method;
+    }
+    return out;
+}
+
+// A pool's options: only the placement ones mean anything (kPoolOptions).
+json pool_json(const Pool& pool, const SourceManager& sources) {
+    json options = json::object();
+    const json all = options_json(pool.options);
+    for (const std::string_view name : kPoolOptions)
+        options[std::string(name)] = all.at(std::string(name));
+    return {{"id", pool.id},          {"name", pool.name},
+            {"op", op_json(pool.op)}, {"options", options},
+            {"calls", pool.calls},    {"location", location_json(sources, pool.range)}};
 }
 
 }  // namespace
@@ -148,16 +165,21 @@ std::string plan_json(const CheckedProgram& program, const SourceManager& source
         pairs.push_back(
             {{"domain", pair.child}, {"expand", pair.expand}, {"reduces", pair.reduces}});
     }
-    const json plan = {{"pipeline", program.pipeline_name},
-                       {"file", sources.name(program.file)},
-                       {"uses", program.uses},
-                       {"domains", domains},
-                       {"ports", ports},
-                       {"calls", calls},
-                       {"edges", edges},
-                       {"source", program.source},
-                       {"sinks", program.sinks},
-                       {"expand_reduce", pairs}};
+    json plan = {{"pipeline", program.pipeline_name},
+                 {"file", sources.name(program.file)},
+                 {"uses", program.uses},
+                 {"domains", domains},
+                 {"ports", ports},
+                 {"calls", calls},
+                 {"edges", edges},
+                 {"source", program.source},
+                 {"sinks", program.sinks},
+                 {"expand_reduce", pairs}};
+    if (!program.pools.empty()) {
+        json pools = json::array();
+        for (const Pool& pool : program.pools) pools.push_back(pool_json(pool, sources));
+        plan["pools"] = pools;
+    }
     return plan.dump(2) + "\n";
 }
 

@@ -17,6 +17,7 @@ namespace rop::sema {
 using DomainId = std::uint32_t;
 using PortId = std::uint32_t;
 using CallId = std::uint32_t;
+using PoolId = std::uint32_t;
 
 // A level of entities (Doc, Page, Region). The root Domain is declared by the source; every
 // other one is opened by exactly one expand.
@@ -78,7 +79,7 @@ struct OpBinding {
     std::string cpp_symbol;                // e.g. "rop::std_ocr::tesseract"
     std::vector<std::string> input_types;  // C++ parameter types, one per input
     std::vector<std::string> output_types;
-    std::string udf_kind;  // "function" or "class"; empty without a UDF (broadcast, plain reduce)
+    std::string udf_kind;  // "function", "class" or (a pooled Call) "method"; empty without a UDF
     std::string shape;     // how it is called: "element_map", "batch_map", ... (docs/build.md)
     bool batch = false;    // one call per batch (spans in, a vector out), not one per item
     std::optional<CodeFingerprint> code;  // `ropc build` and `ropc emit plan`, Calls with a UDF
@@ -87,14 +88,32 @@ struct OpBinding {
 struct Call {
     CallId id = 0;
     CallKind kind = CallKind::Map;
+    // `with vlm.layout(stage: "a")` on pool `vlm`: op->name is "vlm.layout", its args the
+    // method's named arguments; `method` is "layout".
     std::optional<OpRef> op;
+    std::optional<PoolId> pool;
+    std::string method;
     std::vector<CallInput> inputs;
     std::vector<PortId> outputs;
-    DomainId domain = 0;               // the Domain its Grains live in (an expand: its input's)
-    CallOptions options;               // defaults filled in
+    DomainId domain = 0;  // the Domain its Grains live in (an expand: its input's)
+    CallOptions options;  // defaults filled in; a pooled Call's placement options are its pool's
     std::vector<ast::Option> written;  // the options as written, for diagnostics at one of them
     std::optional<OpBinding> binding;  // empty until UDF binding runs
     SourceRange range;                 // the whole statement
+};
+
+// `pool vlm = my.Model(base_url: "...") actors 4 gpus 1;`: one set of actors, each holding one
+// instance of a UDF class (its constructor runs once per actor), that several Calls share by
+// calling named methods of it (docs/language.md, "pool").
+struct Pool {
+    PoolId id = 0;
+    std::string name;                  // "vlm"
+    OpRef op;                          // the class and its constructor's named arguments
+    CallOptions options;               // the placement options set (kPoolOptions), defaults else
+    std::vector<ast::Option> written;  // the options as written
+    std::vector<CallId> calls;         // the Calls that run on it, in source order
+    SourceRange range;                 // the whole statement
+    SourceRange name_range;
 };
 
 // An expand and the reduces that fold its children back into the parent.
@@ -112,6 +131,7 @@ struct CheckedProgram {
     std::vector<Domain> domains;          // [0] is the root
     std::vector<Port> ports;
     std::vector<Call> calls;  // in source order (a topological order)
+    std::vector<Pool> pools;  // in source order; each before the Calls that run on it
     CallId source = 0;
     std::vector<CallId> sinks;
     std::vector<ExpandReducePair> expand_reduce;

@@ -31,6 +31,14 @@ struct DomainDecl {
     SourceRange range;            // the name in `: Doc` or `as Page`
 };
 
+// The first declaration of one pool name (`pool vlm = ...`; duplicates are reported and left
+// out).
+struct PoolDecl {
+    std::string_view name;
+    std::uint32_t statement = 0;  // the pool statement
+    SourceRange range;            // its name
+};
+
 struct Resolution {
     std::vector<StreamDef> streams;
     std::unordered_map<std::string_view, std::uint32_t> stream_by_name;
@@ -43,13 +51,24 @@ struct Resolution {
     // that clause opens).
     std::vector<std::vector<std::uint32_t>> inputs;
     std::vector<std::uint32_t> domain_clause;
+
+    // The pools, and per statement the pool its operator names (`with vlm.layout`): an index
+    // into `pools`, kUnresolved for a Call with an operator of its own and every other statement.
+    std::vector<PoolDecl> pools;
+    std::unordered_map<std::string_view, std::uint32_t> pool_by_name;
+    std::vector<std::uint32_t> pool_of;
 };
 
 // The pieces of a statement the name passes look at, whatever its kind.
 const std::vector<ast::InputRef>* statement_inputs(const ast::Statement& statement);
 std::vector<const ast::Ident*> statement_outputs(const ast::Statement& statement);
 
-// How a message names a statement: "'ocr'" for a stage or source, "the sink" for a sink.
+// The operator a statement runs: a source's, sink's, pool's or stage's `with`; null for a
+// broadcast and a reduce without `with`.
+const ast::OpRef* statement_op(const ast::Statement& statement);
+
+// How a message names a statement: "'ocr'" for a stage or source, "the sink" for a sink,
+// "pool 'vlm'" for a pool.
 std::string statement_label(const ast::Statement& statement);
 
 }  // namespace rop::sema

@@ -13,6 +13,7 @@
 #include "sema/check_stage_shape.h"
 #include "sema/check_unused.h"
 #include "sema/collect_domains.h"
+#include "sema/collect_pools.h"
 #include "sema/collect_streams.h"
 #include "sema/domain_inference.h"
 #include "sema/resolve_references.h"
@@ -29,6 +30,7 @@ std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngin
     // 1. Names and statement shape: only the AST and the name tables.
     Resolution names;
     collect_streams(program, names, diags);
+    collect_pools(program, names, diags);
     check_sources(program, names, diags);
     const std::size_t before_domains = diags.error_count();
     collect_domains(program, names, diags);
@@ -37,7 +39,7 @@ std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngin
     check_stage_shape(program, diags);
     check_optional_inputs(program, diags);
     check_duplicate_inputs(program, diags);
-    check_options(program, diags);
+    check_options(program, names, diags);
     if (diags.error_count() > domain_errors) return std::nullopt;
 
     // 2. The graph: acyclic, and every name defined before it is used.

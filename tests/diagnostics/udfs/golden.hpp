@@ -44,3 +44,21 @@ std::vector<std::string> shout_all(const std::vector<std::string>& texts);
 std::string join_in_order(std::span<const std::string> parts, const rop::Parent<Doc>& doc,
                           rop::Ordinals ordinals);
 }  // namespace golden
+
+// Appended for the pool goldens (E0501_pool_method_*, E0513_*, E0514_*, W0002_*).
+namespace golden {
+class Model {
+public:
+    explicit Model(std::string name, int threads = 1);
+    std::string tidy(const Page& page, Mode mode = Mode::fast);
+    std::string shout(const std::string& text);
+    std::string shout(const std::string& text, int times);
+    int words(const Page& page);
+};
+class TwoWays {
+public:
+    explicit TwoWays(int size);
+    explicit TwoWays(std::string name);
+    std::string tidy(const Page& page);
+};
+}  // namespace golden
