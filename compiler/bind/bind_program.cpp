@@ -18,6 +18,8 @@
 #include "bind/checks/check_mpi_codecs.h"
 #include "bind/checks/check_optional_inputs.h"
 #include "bind/checks/check_output_count.h"
+#include "bind/checks/check_pool_class.h"
+#include "bind/checks/check_pool_method.h"
 #include "bind/checks/check_record_types.h"
 #include "bind/checks/check_reduce_parent.h"
 #include "bind/checks/check_udf_known.h"
@@ -105,7 +107,8 @@ void set_output(BindContext& ctx, const sema::Call& call, std::size_t index,
     ctx.port_types[call.outputs[index]] = std::move(type);
 }
 
-// The Call's named arguments in C++ parameter order; a parameter not written takes its default.
+// The operator's named arguments in C++ parameter order; a parameter not written takes its
+// default.
 std::vector<BoundArgument> bound_arguments(const sema::OpRef& op, const Binding& binding) {
     std::vector<BoundArgument> out;
     for (const UdfParam& param : binding.named) {
@@ -116,6 +119,15 @@ std::vector<BoundArgument> bound_arguments(const sema::OpRef& op, const Binding&
         out.push_back(std::move(argument));
     }
     return out;
+}
+
+// A pool: its class and its constructor's arguments, which the Calls that run on it need first.
+void bind_pool(BindContext& ctx, const sema::Pool& pool) {
+    const UdfDecl* decl = nullptr;
+    const std::optional<Binding> binding = check_pool_class(ctx, pool, decl);
+    if (!binding) return;
+    mark_header_used(ctx, *decl);
+    ctx.out.pools[pool.id] = {decl, bound_arguments(pool.op, *binding)};
 }
 
 // The pass list for one Call. A check that returns false leaves the Call unbound: what follows
@@ -137,9 +149,18 @@ void bind_call(BindContext& ctx, const sema::Call& call) {
     }
     if (!call.op) return;  // sema guarantees one on every other kind
 
-    // 1. The declaration: a known name (E0500) whose shape fits the primitive (E0501/9/10).
-    const std::vector<const UdfDecl*> decls = ctx.out.library.find_all(call.op->name);
-    if (!check_udf_known(ctx, *call.op, decls)) return;
+    // 1. The declaration: a known name (E0500), or a method of its pool's class (E0514), whose
+    //    shape fits the primitive (E0501/9/10).
+    std::vector<const UdfDecl*> decls;
+    if (call.pool) {
+        const UdfDecl* method = check_pool_method(ctx, call);
+        if (method == nullptr) return;
+        decls.push_back(method);
+        bound.pool = call.pool;
+    } else {
+        decls = ctx.out.library.find_all(call.op->name);
+        if (!check_udf_known(ctx, *call.op, decls)) return;
+    }
     const UdfDecl* decl = nullptr;
     std::optional<Binding> binding =
         check_udf_shape(ctx, call, primitive_of(call.kind), decls, decl);
@@ -204,7 +225,9 @@ std::optional<BoundProgram> bind_program(const sema::CheckedProgram& program,
     read_headers(ctx);
     ctx.out.library.aliases = {{"std", "rop::stdlib"}};
     ctx.out.calls.resize(program.calls.size());
+    ctx.out.pools.resize(program.pools.size());
     ctx.port_types.resize(program.ports.size());
+    for (const sema::Pool& pool : program.pools) bind_pool(ctx, pool);
     for (const sema::Call& call : program.calls) bind_call(ctx, call);
     if (diags.has_errors()) return std::nullopt;
     for (const std::optional<CxxType>& type : ctx.port_types) {

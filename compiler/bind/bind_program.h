@@ -5,6 +5,7 @@
 // C++ declaration. The result is what codegen needs to write the pipeline's C++.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,8 +52,11 @@ struct BoundArgument {
 struct BoundCall {
     sema::CallId call = 0;
     // The declaration bound; null for broadcast and a reduce without a UDF. Points into
-    // BoundProgram::library.
+    // BoundProgram::library, or for a Call that runs on a pool into BoundProgram::pool_methods:
+    // the method as a function of its own ("ns::Model::layout"), whose trailing parameters
+    // after the inputs are the Call's named arguments, as a function UDF's are.
     const UdfDecl* decl = nullptr;
+    std::optional<sema::PoolId> pool;  // the pool it runs on (BoundProgram::pools)
     // Shape, inputs (how a missing item is passed), outputs, emitter/ordinals/parent positions.
     // For a source: shape Source, no inputs, outputs = {T of `std::optional<T> next()`}.
     // For a sink: shape Sink, inputs = {T of `write(const rop::RootKey&, std::span<const T>)`}.
@@ -66,10 +70,20 @@ struct BoundCall {
     std::vector<CxxType> output_types;  // one per output port
 };
 
+// How one sema Pool is bound: its class and its constructor's arguments. Index i of
+// BoundProgram::pools is sema Pool i.
+struct BoundPool {
+    const UdfDecl* decl = nullptr;         // the class: in library.decls or library.pool_classes
+    std::vector<BoundArgument> arguments;  // the constructor's, in C++ parameter order
+};
+
 struct BoundProgram {
     const sema::CheckedProgram* program = nullptr;
     UdfLibrary library;
-    std::vector<BoundCall> calls;     // one per sema Call, same index (sources and sinks too)
+    std::vector<BoundCall> calls;  // one per sema Call, same index (sources and sinks too)
+    std::vector<BoundPool> pools;  // one per sema Pool, same index
+    // The methods pooled Calls bind to, each as a function of its own (BoundCall::decl).
+    std::vector<std::unique_ptr<UdfDecl>> pool_methods;
     std::vector<CxxType> port_types;  // the item type of every Port, by PortId
     // Headers the generated file #includes, as paths the C++ compiler finds with `include_dirs`
     // below: the `use` headers, then <rop/stdlib/MODULE.h> for each stdlib module used, in

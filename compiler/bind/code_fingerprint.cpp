@@ -489,7 +489,15 @@ std::string result_flags(const std::vector<std::string>& flags) {
 }
 
 std::map<std::string, sema::CodeFingerprint> fingerprint_udfs(const std::vector<std::string>& udfs,
-                                                              const FingerprintRequest& given) {
+                                                              const FingerprintRequest& request) {
+    std::vector<FingerprintRoots> roots;
+    roots.reserve(udfs.size());
+    for (const std::string& udf : udfs) roots.push_back({udf, {udf}});
+    return fingerprint_udfs(roots, request);
+}
+
+std::map<std::string, sema::CodeFingerprint> fingerprint_udfs(
+    const std::vector<FingerprintRoots>& udfs, const FingerprintRequest& given) {
     using fingerprint::Entry;
     using fingerprint::hex128;
     FingerprintRequest request = given;
@@ -519,13 +527,17 @@ std::map<std::string, sema::CodeFingerprint> fingerprint_udfs(const std::vector<
 
     const std::string flags = result_flags(request.flags);
     std::map<std::string, sema::CodeFingerprint> out;
-    for (const std::string& udf : udfs) {
+    for (const FingerprintRoots& roots : udfs) {
+        const std::string& udf = roots.key;
         sema::CodeFingerprint code;
         code.flags = flags;
-        // The roots: every definition of that name (overloads, the class and its methods).
+        // The roots: every definition of those names (overloads, the class and its methods).
         std::vector<std::string> pending;
         for (const auto& [key, entry] : index.entries) {
-            if (entry.name == udf) pending.push_back(key);
+            if (std::find(roots.names.begin(), roots.names.end(), entry.name) !=
+                roots.names.end()) {
+                pending.push_back(key);
+            }
         }
         std::vector<std::string> unresolved;
         if (pending.empty()) {

@@ -38,4 +38,14 @@ std::string result_flags(const std::vector<std::string>& flags);
 std::map<std::string, sema::CodeFingerprint> fingerprint_udfs(const std::vector<std::string>& udfs,
                                                               const FingerprintRequest& request);
 
+// Where one fingerprint starts when it is not one name: a Call that runs on a pool starts from
+// its method and the class's constructors (the instance the method reads was set up there),
+// not from the whole class, so an edit to another method of the class re-runs nothing.
+struct FingerprintRoots {
+    std::string key;                 // the result's key: "ns::Model::layout"
+    std::vector<std::string> names;  // {"ns::Model::layout", "ns::Model::Model"}
+};
+std::map<std::string, sema::CodeFingerprint> fingerprint_udfs(
+    const std::vector<FingerprintRoots>& udfs, const FingerprintRequest& request);
+
 }  // namespace rop::bind

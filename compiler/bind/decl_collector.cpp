@@ -394,24 +394,20 @@ class DeclCollector : public ASTConsumer {
             if (method->getAccess() != AS_public || method->isDeleted()) continue;
             if (method->getOverloadedOperator() == OO_Call) {
                 call_operators.push_back(method);
-            } else if (!method->isStatic() && method->getIdentifier() &&
-                       (method->getName() == "next" || method->getName() == "write")) {
-                UdfMethod read;
-                read.params = read_params(*method);
-                read.result = types_->read(method->getReturnType());
-                read.location = where(method->getLocation());
-                SourceLocation result_loc = method->getReturnTypeSourceRange().getBegin();
-                read.result_location =
-                    where(result_loc.isValid() ? result_loc : method->getLocation());
-                (method->getName() == "next" ? out.next_methods : out.write_methods)
-                    .push_back(std::move(read));
+            } else if (!method->isStatic() && !method->isImplicit() && method->getIdentifier()) {
+                UdfMethod read = read_method(*method);
+                if (read.name == "next") out.next_methods.push_back(read);
+                if (read.name == "write") out.write_methods.push_back(read);
+                out.methods.push_back(std::move(read));
             }
         }
+        if (record.isAbstract()) return nullptr;
         // A type, not a UDF: no operator(), and no next()/write() that a source or sink needs.
-        if (record.isAbstract() ||
-            (call_operators.empty() && out.next_methods.empty() && out.write_methods.empty())) {
-            return nullptr;
-        }
+        // With methods of its own it may still be a pool's class (`pool vlm = ns.Model()`),
+        // which UdfLibrary::find_class finds among pool_classes.
+        const bool pool_class_only =
+            call_operators.empty() && out.next_methods.empty() && out.write_methods.empty();
+        if (pool_class_only && out.methods.empty()) return nullptr;
 
         out.is_class = true;
         out.qualified_name = std::move(qualified_name);
@@ -429,9 +425,29 @@ class DeclCollector : public ASTConsumer {
         for (const CXXMethodDecl* method : call_operators) {
             if (body_of(*method)) out.has_body = true;
         }
+        // A pool's class: its methods are its UDFs, so the lint reads them when one has a body.
+        for (const CXXMethodDecl* method : record.methods()) {
+            if (!pool_class_only || method->isStatic() || !body_of(*method)) continue;
+            if (method->getIdentifier() && method->getAccess() == AS_public) out.has_body = true;
+        }
         lint(record, out);
+        if (pool_class_only) {
+            library_.pool_classes.push_back(std::move(out));
+            return nullptr;
+        }
         library_.decls.push_back(std::move(out));
         return &library_.decls.back();
+    }
+
+    UdfMethod read_method(const CXXMethodDecl& method) const {
+        UdfMethod read;
+        read.name = method.getName().str();
+        read.params = read_params(method);
+        read.result = types_->read(method.getReturnType());
+        read.location = where(method.getLocation());
+        SourceLocation result_loc = method.getReturnTypeSourceRange().getBegin();
+        read.result_location = where(result_loc.isValid() ? result_loc : method.getLocation());
+        return read;
     }
 
     CompilerInstance& ci_;

@@ -88,8 +88,10 @@ struct NondeterminismFinding {
     std::string via;     // empty, or the helper the UDF calls whose body holds it
 };
 
-// A public member function a source or sink class is called through (`next`, `write`).
+// A public member function a source or sink class is called through (`next`, `write`), or that
+// a Call running on a pool calls (`with vlm.layout(...)`).
 struct UdfMethod {
+    std::string name;  // "next", "layout"
     std::vector<UdfParam> params;
     CxxType result;
     SourceLoc location;         // the method's name
@@ -115,6 +117,10 @@ struct UdfDecl {
     // member function, in declaration order (binding needs exactly one of the kind it uses).
     std::vector<UdfMethod> next_methods;
     std::vector<UdfMethod> write_methods;
+    // Every public, non-static member function with a name (no operator, constructor or
+    // template), in declaration order: what a Call running on a pool of this class may call
+    // (`with vlm.layout(...)`; binding needs exactly one of the name it uses).
+    std::vector<UdfMethod> methods;
     // A record source or sink of std.io (an alias of rop::stdlib::io::JsonlSource<T>,
     // CsvSource<T>, JsonlSink<T> or CsvSink<T>): its record type T, whose rop::Fields table
     // codegen writes.

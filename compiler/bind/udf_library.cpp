@@ -83,6 +83,16 @@ std::vector<const UdfDecl*> UdfLibrary::find_all(std::string_view name) const {
     return found;
 }
 
+const UdfDecl* UdfLibrary::find_class(std::string_view name) const {
+    std::string wanted = resolve(name, aliases);
+    for (const std::vector<UdfDecl>* list : {&decls, &pool_classes}) {
+        for (const UdfDecl& decl : *list) {
+            if (decl.is_class && decl.qualified_name == wanted) return &decl;
+        }
+    }
+    return nullptr;
+}
+
 const UdfType* UdfLibrary::find_type(std::string_view name) const {
     std::string wanted = resolve(name, aliases);
     for (const UdfType& type : types) {

@@ -19,6 +19,9 @@ struct ScopeAlias {
 
 struct UdfLibrary {
     std::vector<UdfDecl> decls;  // in declaration order, header by header
+    // Classes with public named methods but no operator(), next() or write(): not UDFs, but
+    // each may be a pool's class (`pool vlm = ns.Model(...)`; docs/language.md, "pool").
+    std::vector<UdfDecl> pool_classes;
     std::vector<UdfType> types;
     std::vector<ScopeAlias> aliases;  // set by the caller; read_udfs leaves it empty
     // The codec of every type a UDF's signature names (and of the types those reach through
@@ -30,6 +33,8 @@ struct UdfLibrary {
     const UdfDecl* find(std::string_view name) const;
     std::vector<const UdfDecl*> find_all(std::string_view name) const;
     const UdfType* find_type(std::string_view name) const;
+    // The class a pool names: a class UDF (decls) or one of pool_classes; null when neither.
+    const UdfDecl* find_class(std::string_view name) const;
 
     // Known UDF names close to a misspelt one, best first (at most three). A wrong or missing
     // namespace counts as close when the last component matches. Spelt with '.' (as a `.rop`

@@ -230,10 +230,7 @@ std::vector<std::string> run_time_expressions(const std::vector<bind::BoundArgum
     return out;
 }
 
-namespace {
-
-// `bytes` as adjacent C++ string literals of at most `width` columns each (at least one byte
-// per literal), in order.
+// At least one byte per literal.
 std::vector<std::string> literal_pieces(const std::string& bytes, std::size_t width) {
     std::vector<std::string> pieces;
     std::size_t from = 0;
@@ -251,7 +248,48 @@ std::vector<std::string> literal_pieces(const std::string& bytes, std::size_t wi
     return pieces;
 }
 
+namespace {
+
+std::string any_value_text(const ast::Value& value) {
+    using K = ast::Value::Kind;
+    switch (value.kind) {
+        case K::String:
+        case K::Int:
+        case K::Bool:
+        case K::Float: return value_text(value);
+        case K::Duration: return std::to_string(value.int_value) + "ms";
+        case K::Ident: return value.text;
+        case K::List: {
+            std::string out = "[";
+            for (std::size_t i = 0; i < value.items.size(); ++i) {
+                const ast::Value& item = value.items[i];
+                out += i > 0 ? ", " : "";
+                out +=
+                    item.kind == K::String ? cpp_string_literal(item.text) : any_value_text(item);
+            }
+            return out + "]";
+        }
+    }
+    return {};
+}
+
 }  // namespace
+
+std::string arguments_text(const std::vector<bind::BoundArgument>& arguments) {
+    std::string out;
+    for (const bind::BoundArgument& argument : arguments) {
+        std::string text;
+        if (argument.value) {
+            text = any_value_text(argument.value->value);
+        } else if (argument.param.has_default) {
+            text = argument.param.default_text;
+        } else {
+            continue;
+        }
+        out += (out.empty() ? "" : " ") + argument.param.name + "=" + text;
+    }
+    return out;
+}
 
 std::vector<std::string> run_time_table(const std::vector<bind::BoundArgument>& arguments,
                                         std::size_t column) {

@@ -38,6 +38,16 @@ std::vector<std::string> run_time_expressions(const std::vector<bind::BoundArgum
 std::vector<std::string> run_time_table(const std::vector<bind::BoundArgument>& arguments,
                                         std::size_t column);
 
+// Named arguments as text, `name=value` separated by spaces in parameter order: a written value
+// as the `.rop` writes it (a string's text, a duration in milliseconds with `ms`, a word, a list
+// in brackets), a left-out one as its C++ default's text (none without a default). What the
+// result store keys the compile-time arguments of a pooled Call and of a pool by
+// (rop::runtime::CallSpec::arguments, PoolSpec::arguments), in the form the run-time ones take.
+std::string arguments_text(const std::vector<bind::BoundArgument>& arguments);
+
+// `bytes` as adjacent C++ string literals of at most `width` columns each, in order.
+std::vector<std::string> literal_pieces(const std::string& bytes, std::size_t width);
+
 // A double as a C++ literal that reads back the same value (`0.5`, `2.0`, `(-1.5)`).
 std::string float_literal(double value);
 

@@ -284,7 +284,15 @@ class Generator {
 
     // The UDF's callee: the actor's member for a class, the qualified function otherwise.
     std::string callee(const BoundCall& bc) const {
+        if (bc.pool) return "udf_->" + bc.decl->name;  // the method, on the pool's instance
         return bc.binding.is_class ? std::string("udf_") : "::" + bc.decl->qualified_name;
+    }
+
+    // The class of the pool a Call runs on: `::ns::Model`.
+    std::string pool_class(sema::PoolId pool) const {
+        const bind::UdfDecl* decl = bound_.pools.at(pool).decl;
+        if (decl == nullptr) fail("pool '" + program_.pools.at(pool).name + "' is not bound");
+        return "::" + decl->qualified_name;
     }
 
     std::vector<Printer::Var> common_vars(const sema::Call& call, const BoundCall& bc) {
@@ -292,7 +300,14 @@ class Generator {
         vars.emplace_back("class_name", class_names_.at(call.id));
         vars.emplace_back("call_name", cpp_comment_text(call_name(call)));
         vars.emplace_back("rop_location", cpp_comment_text(location_text(call)));
-        if (bc.binding.is_class) {
+        if (bc.pool) {
+            // A view of the pool's instance, which the pool actor made (rop::gen::pool_view).
+            const std::string cls = pool_class(*bc.pool);
+            vars.emplace_back("udf_setup", "explicit " + class_names_.at(call.id) +
+                                               "(std::shared_ptr<" + cls +
+                                               "> udf) : udf_(std::move(udf)) {}");
+            vars.emplace_back("udf_member", "std::shared_ptr<" + cls + "> udf_;");
+        } else if (bc.binding.is_class) {
             const std::string cls = "::" + bc.decl->qualified_name;
             // Run-time settable arguments come from the effective ones (rop::gen::Arguments).
             Expr setup = run_time_table(bc.arguments, 0).empty()
@@ -588,6 +603,7 @@ class Generator {
                    : "pipeline.rop_hash(" + cpp_string_literal(options_.rop_hash) + ");"},
               {"domains", [this] { emit_domains(); }},
               {"ports", [this] { emit_ports(); }},
+              {"pools", [this] { emit_pools(); }},
               {"calls", [this] { emit_calls(); }},
               {"sources", [this] { emit_source(); }},
               {"sinks", [this] { emit_sinks(); }}});
@@ -642,6 +658,7 @@ class Generator {
                 list(".outputs = {", leaves(outputs), "}"),
                 options_expression(effective_options(call)),
             };
+            const BoundCall& bc = bound_.calls[call.id];
             // A Call with run-time arguments: its factory comes from the builder, which binds
             // the table below (and again the effective values after --set).
             const std::size_t entry_column = printer_.indent() + 4;
@@ -659,7 +676,7 @@ class Generator {
                                              {"entries", entries}});
             }
             std::string factory = ".factory = {}";
-            if (needs_actor(call) && table.empty())
+            if (needs_actor(call) && table.empty() && !bc.pool)
                 factory = ".factory = rop::gen::make_actor<" + class_names_.at(call.id) + ">";
             fields.push_back(leaf(factory));
             // Every CallSpec says it (a Call without a UDF: empty), so that none is left out.
@@ -668,9 +685,18 @@ class Generator {
                                  : leaf(".code = {}"));
             // What a class UDF says about itself for the store's keys (its static
             // cache_identity(): a library's version, a model's name; nothing without one).
-            if (needs_actor(call) && bound_.calls[call.id].binding.is_class) {
+            if (bc.pool) {
+                // Its named arguments are part of what it computes: the store's keys hold them.
+                fields.push_back(arguments_field(bc.arguments));
+            }
+            if (needs_actor(call) && (bc.binding.is_class || bc.pool)) {
                 fields.push_back(
                     leaf(".identity = rop::gen::identity_of<" + class_names_.at(call.id) + ">"));
+            }
+            if (bc.pool) {
+                fields.push_back(leaf(".pool = rop_pool_" + std::to_string(*bc.pool)));
+                fields.push_back(leaf(".view = rop::gen::pool_view<" + class_names_.at(call.id) +
+                                      ", " + pool_class(*bc.pool) + ">"));
             }
             std::vector<Expr> arguments = {list("{", std::move(fields), "}")};
             if (!op_text(call).empty() || !table.empty())
@@ -710,7 +736,65 @@ class Generator {
     // A Call without a UDF of its own runs with the defaults (one actor, batch 1).
     sema::CallOptions effective_options(const sema::Call& call) const {
         if (call.kind == sema::CallKind::Broadcast) return {};
-        return call.options;
+        if (!call.pool) return call.options;
+        // The pool's placement options are its PoolSpec's; the runtime copies them into the
+        // CallSpec, which must leave them at their defaults.
+        sema::CallOptions options = call.options;
+        const sema::CallOptions defaults;
+        for (const sema::OptionSpec& spec : sema::option_specs()) {
+            if (sema::is_pool_option(spec.name)) {
+                sema::set_option_value(options, spec, sema::option_value(defaults, spec));
+            }
+        }
+        return options;
+    }
+
+    // `.arguments = "stage=layout dpi=144"`: named arguments as text, for the store's keys (a
+    // long text as adjacent pieces, so that lines stay short).
+    Expr arguments_field(const std::vector<bind::BoundArgument>& arguments) const {
+        const std::string text = arguments_text(arguments);
+        const std::string one = ".arguments = " + cpp_string_literal(text);
+        if (printer_.indent() + 8 + one.size() + 2 <= kColumnLimit) return leaf(one);
+        return list(".arguments = rop::gen::text({", leaves(literal_pieces(text, 60)), "})");
+    }
+
+    // --- pools ----------------------------------------------------------------------------------
+
+    // One `pipeline.pool({...})` per pool some Call runs on (an unused one, W0002, is left out):
+    // its placement options, the function that sets up one instance of its class, its class's
+    // identity and its constructor's arguments as text.
+    void emit_pools() {
+        for (const sema::Pool& pool : program_.pools) {
+            if (pool.calls.empty()) continue;
+            const bind::BoundPool& bp = bound_.pools.at(pool.id);
+            const std::string cls = pool_class(pool.id);
+            const LineCol at = sources_.line_col(pool.range.file, pool.op.range.begin);
+            const std::string directive =
+                options_.cpp_file.empty() ? "" : line_directive(rop_file_, at.line);
+            const Expr construct = list("auto instance = std::make_shared<" + cls + ">(",
+                                        leaves(named_expressions(bp.arguments)), ");");
+            emit("pool.tmpl",
+                 {{"pool_name", cpp_comment_text(pool.name)},
+                  {"rop_location", cpp_comment_text(rop_file_ + ":" + std::to_string(at.line) +
+                                                    ":" + std::to_string(at.column))},
+                  {"id", pool.id},
+                  {"name", cpp_string_literal(pool.name)},
+                  wrapped_var("options", options_expression(pool.options), 1),
+                  {"construct",
+                   [this, construct, directive] {
+                       if (!directive.empty()) printer_.print(directive + "\n");
+                       print_wrapped(construct, 0, directive);
+                       printer_.print("\n");
+                       if (!options_.cpp_file.empty()) {
+                           printer_.print(
+                               line_directive(options_.cpp_file,
+                                              static_cast<std::uint32_t>(printer_.line() + 1)) +
+                               "\n");
+                       }
+                   }},
+                  {"class", cls},
+                  wrapped_var("arguments", arguments_field(bp.arguments), 2)});
+        }
     }
 
     void emit_source() {

@@ -18,7 +18,12 @@ std::string absolute_path(const std::string& path) {
     return ec ? path : out.lexically_normal().string();
 }
 
-bool is_stdlib(const sema::Call& call) { return call.op && call.op->name.starts_with("std."); }
+// A Call that runs on a pool is a stdlib operator's when its pool's class is.
+bool is_stdlib(const sema::CheckedProgram& program, const sema::Call& call) {
+    const std::optional<sema::OpRef>& op =
+        call.pool ? std::optional<sema::OpRef>(program.pools[*call.pool].op) : call.op;
+    return op && op->name.starts_with("std.");
+}
 
 // A stdlib operator's code is in rop's own libraries, built with rop: its version names it.
 sema::CodeFingerprint stdlib_fingerprint(const bind::UdfDecl& decl) {
@@ -88,10 +93,16 @@ void attach_fingerprints(sema::CheckedProgram& program, const bind::BoundProgram
     request.flags = inputs.flags;
     request.base_dir = rop_dir.string();
 
-    std::vector<std::string> udfs;
+    std::vector<bind::FingerprintRoots> udfs;
     for (const bind::BoundCall& call : bound.calls) {
         const sema::Call& sema_call = program.calls[call.call];
-        if (call.decl && !is_stdlib(sema_call)) udfs.push_back(call.decl->qualified_name);
+        if (!call.decl || is_stdlib(program, sema_call)) continue;
+        bind::FingerprintRoots roots{call.decl->qualified_name, {call.decl->qualified_name}};
+        if (call.pool) {  // the method, and the constructor that set up its instance
+            const bind::UdfDecl& cls = *bound.pools[*call.pool].decl;
+            roots.names.push_back(cls.qualified_name + "::" + cls.name);
+        }
+        udfs.push_back(std::move(roots));
     }
     const std::map<std::string, sema::CodeFingerprint> codes =
         udfs.empty() ? std::map<std::string, sema::CodeFingerprint>{}
@@ -99,8 +110,9 @@ void attach_fingerprints(sema::CheckedProgram& program, const bind::BoundProgram
     for (const bind::BoundCall& call : bound.calls) {
         sema::Call& sema_call = program.calls[call.call];
         if (!call.decl || !sema_call.binding) continue;
-        sema::CodeFingerprint code = is_stdlib(sema_call) ? stdlib_fingerprint(*call.decl)
-                                                          : codes.at(call.decl->qualified_name);
+        sema::CodeFingerprint code = is_stdlib(program, sema_call)
+                                         ? stdlib_fingerprint(*call.decl)
+                                         : codes.at(call.decl->qualified_name);
         // The lint's findings, whether or not the warning is shown: `cache on` is how a Call
         // stores such a UDF's results anyway.
         code.volatile_udf = !call.decl->nondeterminism.empty();

@@ -45,7 +45,7 @@ void attach_bindings(sema::CheckedProgram& program, const bind::BoundProgram& bo
         binding.output_types = type_names(call.output_types);
         if (call.decl != nullptr) {  // broadcast and a reduce without a UDF run none
             binding.cpp_symbol = call.decl->qualified_name;
-            binding.udf_kind = call.decl->is_class ? "class" : "function";
+            binding.udf_kind = call.pool ? "method" : call.decl->is_class ? "class" : "function";
             binding.shape = shape_name(call.binding.shape);
             binding.batch = call.binding.shape == bind::Shape::BatchMap ||
                             call.binding.shape == bind::Shape::BatchFilter;

@@ -64,7 +64,11 @@ void report_argument(BindContext& ctx, const sema::OpRef& op, const UdfDecl& dec
 
 void check_call_arguments(BindContext& ctx, const sema::Call& call, const UdfDecl& decl,
                           const Binding& binding) {
-    const sema::OpRef& op = *call.op;
+    check_op_arguments(ctx, *call.op, decl, binding);
+}
+
+void check_op_arguments(BindContext& ctx, const sema::OpRef& op, const UdfDecl& decl,
+                        const Binding& binding) {
     std::vector<NamedArgument> arguments;
     for (const ast::Argument& arg : op.args) {
         arguments.push_back({arg.name.name, kind_of(arg.value),

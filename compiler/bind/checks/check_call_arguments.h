@@ -10,5 +10,8 @@ namespace rop::bind {
 
 void check_call_arguments(BindContext& ctx, const sema::Call& call, const UdfDecl& decl,
                           const Binding& binding);
+// The same for any operator: a pool's class and its constructor's arguments.
+void check_op_arguments(BindContext& ctx, const sema::OpRef& op, const UdfDecl& decl,
+                        const Binding& binding);
 
 }  // namespace rop::bind

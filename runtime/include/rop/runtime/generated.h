@@ -273,9 +273,6 @@ class CollectActor final : public rop::runtime::Actor {
     }
 };
 
-// What a Call's operator says about itself for the result store's keys
-// (`.identity = rop::gen::identity_of<Call_ocr>`): its UDF class's static cache_identity() (a
-// library's version and data, a model's name), or nothing for a function or a class without one.
 // A pooled Call's actor holds its class through a std::shared_ptr (its pool's instance): the
 // class is what speaks for it.
 template <class Udf>
@@ -299,6 +296,9 @@ std::string class_identity() {
     return {};
 }
 
+// What a Call's operator says about itself for the result store's keys
+// (`.identity = rop::gen::identity_of<Call_ocr>`): its UDF class's static cache_identity() (a
+// library's version and data, a model's name), or nothing for a function or a class without one.
 template <class Call>
 std::string identity_of() {
     if constexpr (requires(Call& call) { call.udf_; }) {
