@@ -104,6 +104,15 @@ TEST_CASE("code fingerprint: which edits change a UDF's digest", "[ropc][fingerp
          "text.size()) - 2", "fp::through_pointer", true},
         {"but not its comments", "udfs/fp.cpp", "// the score: a weight, scaled", "// edited",
          "fp::through_pointer", false},
+        // A Call on a pool: its method and the class's constructor, not the other methods.
+        {"a pooled Call's method", "udfs/fp.cpp", "base_ + static_cast", "base_ - static_cast",
+         "fp::Model::tag", true},
+        {"the pool class's constructor", "udfs/fp.cpp", "base_(base + 1)", "base_(base + 2)",
+         "fp::Model::tag", true},
+        {"another method of the pool's class", "udfs/fp.cpp", "base_ * static_cast",
+         "base_ / static_cast", "fp::Model::tag", false},
+        {"which is the other Call's own", "udfs/fp.cpp", "base_ * static_cast",
+         "base_ / static_cast", "fp::Model::other", true},
     };
     const json before = codes(copy_fixture("base"));
     for (const Row& row : rows) {
@@ -135,6 +144,11 @@ TEST_CASE("code fingerprint: what went in, fallbacks, the lint, the stdlib",
     CHECK(code["fp::score"]["flags"] == "-std=c++20");
     CHECK(code["fp::score"]["digest"].get<std::string>().size() == 32);
     CHECK(code["fp::score"]["volatile_udf"] == false);
+
+    // A pooled Call: its method, the constructor it was set up by, and what they reach.
+    std::vector<std::string> pooled;
+    for (const json& f : code["fp::Model::tag"]["functions"]) pooled.push_back(f["name"]);
+    CHECK(pooled == std::vector<std::string>{"fp::Model::Model", "fp::Model::tag"});
 
     // A call through a function pointer: never "unchanged"; the reason names the call.
     const std::string fallback = code["fp::through_pointer"]["fallback"];
