@@ -274,8 +274,11 @@ TEST_CASE("shared pool: its Calls take turns at its actors; none starves another
           "[runtime][pools][fairness]") {
     // Two sibling Calls of one pool on the same pages, one actor: a scheduler that always
     // served the Call it meets first in dispatch order would run all of one before the other.
-    for (std::uint32_t batch : {1u, 4u}) {
-        CAPTURE(batch);
+    // With a timeout on one of them (its batches go one per actor), the other's deeper queue
+    // must not keep it waiting either.
+    for (const auto& [batch, timed] :
+         {std::pair{1u, false}, std::pair{4u, false}, std::pair{1u, true}, std::pair{4u, true}}) {
+        CAPTURE(batch, timed);
         auto served = std::make_shared<Served>();
         PlanBuilder b;
         const DomainId doc = b.add_domain("Doc");
@@ -297,8 +300,10 @@ TEST_CASE("shared pool: its Calls take turns at its actors; none starves another
             std::this_thread::sleep_for(200us);
             add_ints(bt, 1);
         };
-        b.add_call(
-            pooled("a", CallKind::Map, page, pages, a_out, pool, view("a", served, slow), batch));
+        CallSpec a =
+            pooled("a", CallKind::Map, page, pages, a_out, pool, view("a", served, slow), batch);
+        if (timed) a.options.timeout = std::chrono::milliseconds(10000);
+        b.add_call(std::move(a));
         b.add_call(
             pooled("c", CallKind::Map, page, pages, c_out, pool, view("c", served, slow), batch));
         const Plan plan = b.build();
@@ -307,7 +312,7 @@ TEST_CASE("shared pool: its Calls take turns at its actors; none starves another
         CHECK(rec.of(a_out).size() == 192);
         CHECK(rec.of(c_out).size() == 192);
         // While both have work, the batches alternate: at no point has one Call run more than
-        // two batches (one actor, two slots) beyond the other.
+        // two batches (one actor, two slots; one with a timeout in the pool) beyond the other.
         std::lock_guard lock(served->mutex);
         int lead = 0, worst = 0;
         std::size_t a_left = counters(report, "a").batches, c_left = counters(report, "c").batches;

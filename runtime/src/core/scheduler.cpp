@@ -50,6 +50,10 @@ Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& so
         if (p == kNoPool || store.layout(static_cast<CallId>(c)).inline_call) continue;
         pool_of_[c] = p;
         pools_[p].calls.push_back(static_cast<CallId>(c));
+        // One depth for the whole pool: with a timeout on any of its Calls no batch of the pool
+        // waits behind another (its clock would run), and a Call at its tail is held to one
+        // batch per actor by its own count, never by the others' deeper queues.
+        if (plan.calls[c].options.timeout.count() > 0) pools_[p].depth = 1;
     }
     // Who feeds whom: a Call's upstream is every Call whose outputs reach one of its inputs.
     std::vector<std::vector<CallId>> producers(plan.ports.size());
@@ -166,8 +170,7 @@ void Scheduler::dispatch() {
         dispatch_pass();
         again = false;
         for (const CallId c : dispatch_order_) {
-            again = again || (queues_[c].inflight == 0 && queues_[c].has_work() &&
-                              (pool_of_[c] == kNoPool || pool_has_room(c)));
+            again = again || (queues_[c].inflight == 0 && may_dispatch(c, fed_no_more(c)));
         }
     }
 }
@@ -181,17 +184,15 @@ std::uint32_t Scheduler::depth(CallId c, bool tail) const {
     return opt.timeout.count() > 0 ? 1 : tail ? tail_depth(plan_.calls[c].kind) : kPipelineDepth;
 }
 
-bool Scheduler::pool_has_room(CallId c) const {
-    return pools_[pool_of_[c]].inflight < plan_.calls[c].options.actors * depth(c, fed_no_more(c));
-}
-
 // Whether `c` may send a batch now, its queues and its slots considered (the pool's, if any).
 bool Scheduler::may_dispatch(CallId c, bool tail) const {
     const CallQueues& q = queues_[c];
     const CallOptions& opt = plan_.calls[c].options;
-    const std::uint32_t slots = opt.actors * depth(c, tail);
-    const std::uint32_t used = pool_of_[c] == kNoPool ? q.inflight : pools_[pool_of_[c]].inflight;
-    if (used >= slots || !q.has_work()) return false;
+    if (q.inflight >= opt.actors * depth(c, tail) || !q.has_work()) return false;
+    if (pool_of_[c] != kNoPool) {  // and a slot of its pool's
+        const PoolQueues& pool = pools_[pool_of_[c]];
+        if (pool.inflight >= opt.actors * pool.depth) return false;
+    }
     // A partial batch waits for when the Call is otherwise idle.
     return !(q.immediate.empty() && q.ready.size() < opt.batch && q.deferred.empty() &&
              q.inflight > 0 && !tail);

@@ -138,7 +138,6 @@ class Scheduler final : public ReadySink {
     bool may_dispatch(CallId call, bool tail) const;  // work, and a free slot for it
     bool send_batch(CallId call, bool tail);
     std::uint32_t depth(CallId call, bool tail) const;  // batches per actor
-    bool pool_has_room(CallId call) const;
     // Nothing can add Grains to `call`'s queues any more: the source is exhausted and no Call
     // upstream of it has work queued or in flight (its partial batch need not wait).
     bool fed_no_more(CallId call) const;
@@ -161,6 +160,7 @@ class Scheduler final : public ReadySink {
     struct PoolQueues {
         std::vector<CallId> calls;   // its Calls with actors, in plan order
         std::uint32_t inflight = 0;  // batches of its Calls held by its actors
+        std::uint32_t depth = 2;     // batches per actor: kPipelineDepth, 1 with a timeout
         std::size_t last = 0;        // the index in `calls` served last
     };
     std::vector<PoolId> pool_of_;  // per Call: its pool, or kNoPool
