@@ -12,6 +12,15 @@ const TypeCodec* failing_codec(const UdfLibrary& library, const CxxType& type) {
     return codec && codec->kind == CodecKind::None ? codec : nullptr;
 }
 
+// A Call on a pool runs in processes because its pool does: point at the pool's option.
+void pool_note(const sema::Pool& pool, Diagnostic& d) {
+    for (const ast::Option& option : pool.written) {
+        if (option.name.name != "isolation") continue;
+        d.notes.push_back({option.range, "it runs on pool '" + pool.name +
+                                             "', whose actors are worker processes"});
+    }
+}
+
 }  // namespace
 
 void check_isolation_codecs(BindContext& ctx, const sema::Call& call, const BoundCall& bound) {
@@ -39,6 +48,7 @@ void check_isolation_codecs(BindContext& ctx, const sema::Call& call, const Boun
         d.notes.push_back({std::nullopt, "the items of " + in_quotes(call.op->name) +
                                              " are sent to and from its actor processes as bytes; "
                                              "a type crosses with a codec"});
+        if (call.pool) pool_note(ctx.program.pools[*call.pool], d);
     }
 }
 

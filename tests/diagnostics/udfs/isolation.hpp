@@ -55,3 +55,12 @@ Index index(const Doc& doc);
 std::string print(const Index& index);
 
 }  // namespace isolation
+
+// Appended for E0306_pooled_call.rop: a pool's class, whose Calls run in its processes.
+namespace isolation {
+class Renderer {
+  public:
+    Renderer();
+    Page render(const Doc& doc);
+};
+}  // namespace isolation
