@@ -74,7 +74,7 @@ void Engine::poll_stop() {
 void Engine::note_done(const BatchJob& job) {
     note_batch_time(job);
     for (const auto& [name, n] : job.udf_counters) counters_[job.call].udf_counters[name] += n;
-    if (!options_.trace_path.empty()) {
+    if (!options_.trace_path.empty() || options_.keep_batches) {
         trace_.push_back({job.call, job.actor, static_cast<std::uint32_t>(job.size()), job.parents,
                           job.start_ns, job.end_ns, job.abandoned});
     }
@@ -273,6 +273,13 @@ RunReport Engine::run() {
     report.lineage_bytes = store_.lineage_bytes();
     report.wall_s = std::chrono::duration<double>(Clock::now() - start_).count();
     if (!options_.trace_path.empty()) write_trace(options_.trace_path, plan_, trace_, start_ns);
+    if (options_.keep_batches) {  // --report-html: the same record, times since the start
+        for (TraceEvent& e : trace_) {
+            e.start_ns -= start_ns;
+            e.end_ns -= start_ns;
+        }
+        report.batches = std::move(trace_);
+    }
     if (options_.on_progress) options_.on_progress(progress());
     return report;
 }

@@ -28,12 +28,8 @@ class ResultCache;
 // Batches per Call whose run times give its median batch time (stuck batches).
 inline constexpr std::size_t kMedianWindow = 64;
 
-struct TraceEvent {
-    CallId call;
-    std::uint32_t actor, size, parents;
-    std::int64_t start_ns, end_ns;
-    bool stale;
-};
+// A finished batch (run.h), its times on steady_clock while the run goes.
+using TraceEvent = BatchRecord;
 
 class Engine final : private StoreListener, private TaskDrain {
   public:

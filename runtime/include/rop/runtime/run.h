@@ -159,7 +159,10 @@ struct RunOptions {
     std::function<void(const struct RootResult&)> on_root_result;
     std::size_t keep_failed_results = 10;
     ItemObserver* observer = nullptr;
-    std::string trace_path;                                   // Chrome/Perfetto JSON when set
+    std::string trace_path;  // Chrome/Perfetto JSON when set
+    // Keep every finished batch in RunReport::batches (the record the trace is written from,
+    // kept with or without trace_path; pipeline_main's --report-html draws it): 40 bytes a batch.
+    bool keep_batches = false;
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
     std::chrono::milliseconds progress_interval{500};
     // After an abort (or a contract error), how long run() still waits for batches running on
@@ -199,6 +202,16 @@ struct RunOptions {
     // happens and counts roots for the metrics. Not called for resumed roots, nor for the roots
     // an abort or interruption leaves unfinished (those are only in the report).
     std::function<void(const struct RootResult&)> on_root_finished;
+};
+
+// One batch that ran, as the trace and --report-html draw it (RunOptions::keep_batches).
+struct BatchRecord {
+    CallId call = 0;
+    std::uint32_t actor = 0;    // global actor index (the trace's tid)
+    std::uint32_t size = 0;     // Grains in the batch
+    std::uint32_t parents = 0;  // distinct direct parents (exact with trace_path, else 1 or 2)
+    std::int64_t start_ns = 0, end_ns = 0;  // on its actor; in RunReport::batches since run start
+    bool stale = false;                     // abandoned (a timeout): its results were not used
 };
 
 struct CallCounters {
@@ -367,6 +380,8 @@ struct RunReport {
     // With the result store: entries found damaged (removed, their Grains ran again) and
     // results that could not be stored, one line each.
     std::vector<std::string> cache_notes;
+    // RunOptions::keep_batches: every batch that finished, in the order they did (not in the JSON).
+    std::vector<BatchRecord> batches;
     // Who ran: filled by pipeline_main, empty when run() is called directly (null in the JSON).
     std::string pipeline;     // PipelineDefinition::name
     std::string rop_version;  // PipelineDefinition::version (the ropc that built it)
