@@ -55,6 +55,7 @@ constexpr FlagSpec kFlags[] = {
     {"--no-progress", ""},
     {"--trace", "FILE"},
     {"--report", "FILE"},
+    {"--report-html", "FILE"},
     {"--max-inflight-roots", "N"},
     {"--max-payload-mb", "N"},
     {"--commit-group", "N"},
@@ -581,6 +582,8 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             args.trace_path = std::string(value);
         } else if (name == "--report") {
             args.report_path = std::string(value);
+        } else if (name == "--report-html") {
+            args.report_html_path = std::string(value);
         } else if (name == "--max-inflight-roots") {
             error = parse_count(name, value, kMaxInflightRoots, args.max_inflight_roots);
         } else if (name == "--commit-group") {
@@ -662,8 +665,8 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             }
         }
         if (!error.empty()) return fail(std::move(error));
-        if ((name == "--trace" || name == "--report" || name == "--journal" ||
-             name == "--metrics-file" || name == "--cache") &&
+        if ((name == "--trace" || name == "--report" || name == "--report-html" ||
+             name == "--journal" || name == "--metrics-file" || name == "--cache") &&
             value.empty()) {
             return fail("'" + std::string(name) + "' needs a value: " + std::string(name) +
                         " FILE");

@@ -39,6 +39,8 @@ constexpr const char* kFlagsAfterSet =
     "  --progress, --no-progress   per-Call progress on stderr (default: on on a terminal)\n"
     "  --trace FILE                write a Chrome/Perfetto trace of every batch\n"
     "  --report FILE               write the run report (JSON)\n"
+    "  --report-html FILE          write the run as one self-contained HTML page: each\n"
+    "                              Call's timeline, batch fill, time to commit, failures\n"
     "  --max-inflight-roots N      roots in flight at once (default 64)\n"
     "  --max-payload-mb N          live payload budget before new roots wait (default 1024)\n"
     "  --commit-group N            finished roots made durable together, with one fsync per\n"

@@ -27,6 +27,7 @@
 #include "placement/mpi_runtime.h"
 #include "placement/process.h"
 #include "placement/sites.h"
+#include "report_html.h"
 #include "report_stream.h"
 #include "selfcheck.h"
 
@@ -80,7 +81,7 @@ bool take_flag(std::vector<const char*>& arguments, std::string_view flag) {
 // before the run, so a typo costs nothing; --selfcheck checks the same, selfcheck.h).
 std::string check_output_dir(const std::string& flag, const std::string& path) {
     if (path.empty()) return {};
-    // The journal and the trace are written in place; the report and the metrics replaced.
+    // The journal and the trace are written in place; the reports and the metrics replaced.
     const detail::FileWrite how = flag == "--journal" || flag == "--trace"
                                       ? detail::FileWrite::InPlace
                                       : detail::FileWrite::Replace;
@@ -341,6 +342,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     }
     for (const auto& [flag, path] : {std::pair{std::string("--report"), args.report_path},
                                      std::pair{std::string("--trace"), args.trace_path},
+                                     std::pair{std::string("--report-html"), args.report_html_path},
                                      std::pair{std::string("--metrics-file"), args.metrics_file}}) {
         if (std::string e = check_output_dir(flag, path); !e.empty()) return usage_error(e);
     }
@@ -480,6 +482,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     for (int i = 1; i < argc; ++i) run_options.worker_argv.emplace_back(argv[i]);
     run_options.max_payload_bytes = args.max_payload_mb << 20;
     run_options.trace_path = args.trace_path;
+    run_options.keep_batches = !args.report_html_path.empty();  // --report-html draws them
     for (const SinkDefinition& sink : def.sinks) {
         if (!sink.open) return internal_error("sink '" + sink.name + "' has no open");
         try {
@@ -520,8 +523,13 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         report_stream = detail::ReportStream::open(args.report_path, args.report_ok_roots, error);
         if (!report_stream) return usage_error("--report: " + error);
     }
-    run_options.on_root_result = [stream = report_stream.get()](const RootResult& r) {
+    // --report-html counts every root's failure by Call and reason (the report keeps a few).
+    std::unique_ptr<detail::FailureTally> html_failures;
+    if (!args.report_html_path.empty()) html_failures = std::make_unique<detail::FailureTally>();
+    run_options.on_root_result = [stream = report_stream.get(),
+                                  failures = html_failures.get()](const RootResult& r) {
         if (stream) stream->add(r);
+        if (failures) failures->add(r);
     };
     const bool show_progress =
         args.progress == ProgressMode::On || (args.progress == ProgressMode::Auto && err_is_tty);
@@ -733,6 +741,20 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     if (report_stream) {
         if (std::string e = report_stream->finish(report); !e.empty()) {
             printer->log(LogLevel::Error, prog + ": error: --report: " + e);
+            if (code == kExitOk) code = kExitAborted;
+        }
+    }
+    if (html_failures) {
+        std::vector<std::string> names;
+        for (const CallDefinition& call : args.calls) names.push_back(call.name);
+        detail::RunPicture picture{&report,
+                                   detail::picture_calls(plan, names),
+                                   html_failures.get(),
+                                   {},
+                                   detail::process_peak_rss_bytes()};
+        const std::string page = detail::render_report_html(picture);
+        if (std::string e = write_atomically(args.report_html_path, page); !e.empty()) {
+            printer->log(LogLevel::Error, prog + ": error: --report-html: " + e);
             if (code == kExitOk) code = kExitAborted;
         }
     }

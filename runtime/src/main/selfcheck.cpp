@@ -328,6 +328,7 @@ int run_selfcheck(const PipelineDefinition& def, std::vector<const char*> argume
         bool made_by_sinks;
     } files[] = {{"--journal", journal, FileWrite::InPlace, journal_dir_made},
                  {"--report", args.report_path, FileWrite::Replace, false},
+                 {"--report-html", args.report_html_path, FileWrite::Replace, false},
                  {"--trace", args.trace_path, FileWrite::InPlace, false},
                  {"--metrics-file", args.metrics_file, FileWrite::Replace, false}};
     for (const auto& f : files) {

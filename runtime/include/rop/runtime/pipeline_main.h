@@ -98,6 +98,7 @@ struct ParsedArgs {
     ProgressMode progress = ProgressMode::Auto;
     std::string trace_path;
     std::string report_path;
+    std::string report_html_path;  // --report-html: the run as an HTML page (report_html.h)
     std::size_t max_inflight_roots = RunOptions{}.max_inflight_roots;
     std::size_t commit_group = RunOptions{}.commit_group;
     std::size_t max_payload_mb = RunOptions{}.max_payload_bytes >> 20;
