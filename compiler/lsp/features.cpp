@@ -125,6 +125,37 @@ std::string operator_doc(const bind::UdfLibrary& library, const bind::UdfDecl& d
     return text;
 }
 
+// `vlm.layout` when `vlm` is a pool of the document: the method of its class, or "" when it
+// names none.
+std::string pool_method_doc(const Document& doc, const bind::UdfLibrary& library,
+                            const std::string& name) {
+    const std::size_t dot = name.find('.');
+    if (dot == std::string::npos) return "";
+    const std::string pool = name.substr(0, dot);
+    const std::string method = name.substr(dot + 1);
+    for (const PoolEntry& entry : doc.symbols.pools) {
+        if (entry.name != pool) continue;
+        const bind::UdfDecl* cls = library.find_class(entry.class_name);
+        if (cls == nullptr) return "";
+        for (const bind::UdfMethod& m : cls->methods) {
+            if (m.name != method) continue;
+            bind::UdfDecl as_function;
+            as_function.name = m.name;
+            as_function.params = m.params;
+            as_function.result = m.result;
+            std::string text = "```cpp\n" + signature(as_function) + "\n```\n";
+            if (const std::string comment = doc_comment(m.location); !comment.empty()) {
+                text += "\n" + comment + "\n";
+            }
+            text += "\na method of `" + cls->qualified_name + "`, the class of pool `" + pool + "`";
+            if (m.location.valid()) text += ", declared at " + bind::to_string(m.location);
+            return text;
+        }
+        return "";
+    }
+    return "";
+}
+
 std::string stream_hover(Document& doc, const Occurrence& occurrence, const Context& context) {
     std::string text = "**stream** `" + occurrence.name + "`";
     const sema::CheckedProgram* program = doc.front.program.get();
@@ -229,9 +260,12 @@ json hover(Document& doc, Position position, Context& context) {
         case SymbolKind::Operator: {
             const bind::UdfLibrary& library = udfs(doc, context);
             const bind::UdfDecl* decl = library.find(at->name);
-            text = decl ? operator_doc(library, *decl)
-                        : "`" + at->name +
-                              "`: no stdlib operator or UDF of the `use` headers has this name";
+            if (decl == nullptr) decl = library.find_class(at->name);  // a pool's class
+            text = decl ? operator_doc(library, *decl) : pool_method_doc(doc, library, at->name);
+            if (text.empty()) {
+                text = "`" + at->name +
+                       "`: no stdlib operator or UDF of the `use` headers has this name";
+            }
             break;
         }
         case SymbolKind::UsePath: {

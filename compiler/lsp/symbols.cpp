@@ -51,8 +51,10 @@ class Indexer {
         options(stage.options);
     }
 
-    // A pool's name is not indexed as a symbol of its own: the operator and options are.
+    // A pool's name is not indexed as a symbol of its own: the operator and options are, and
+    // the pool is listed for the operators of its Calls (`vlm.layout`).
     void operator()(const ast::Pool& pool) {
+        out_.pools.push_back({pool.name.name, pool.op.name.str()});
         op(pool.op);
         options(pool.options);
     }

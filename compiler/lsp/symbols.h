@@ -22,9 +22,16 @@ struct Occurrence {
     bool definition = false;  // a stream's `=` or `source`, a Domain's `source :` or `expand as`
 };
 
+// `pool NAME = CLASS(...)`: what an operator `NAME.METHOD` names.
+struct PoolEntry {
+    std::string name;        // `vlm`
+    std::string class_name;  // `my.Model`, as written
+};
+
 struct SymbolIndex {
     std::vector<Occurrence> occurrences;  // in source order
     std::vector<ast::Use> uses;           // the `use` statements, in source order
+    std::vector<PoolEntry> pools;         // the `pool` statements, in source order
 
     // The innermost occurrence whose range holds `offset` (its end included, so a cursor right
     // after a name still finds it), or null.

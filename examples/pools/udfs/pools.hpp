@@ -31,7 +31,7 @@ class Model {
     // weights. `keywords`: comma-separated, matched case-insensitively.
     explicit Model(std::string keywords);
 
-    // expand (`with model.sentences(min_words: 2)`): the text's sentences of at least
+    // expand (`with model.sentences(min_words: 3)`): the text's sentences of at least
     // `min_words` words, split at '.', '!' and '?'.
     std::vector<Sentence> sentences(const std::string& text, int min_words);
 
