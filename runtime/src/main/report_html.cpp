@@ -56,6 +56,7 @@ std::string escape(std::string_view text) {
 
 std::string seconds(double s) {
     if (!std::isfinite(s)) return "?";
+    if (s == 0) return "0";  // the axes' origin
     if (s < 1e-3) return printf_string("%.0f us", s * 1e6);
     if (s < 1) return printf_string("%.3g ms", s * 1e3);
     if (s < 120) return printf_string("%.3g s", s);
