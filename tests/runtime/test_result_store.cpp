@@ -696,7 +696,11 @@ TEST_CASE("result store: threads pack concurrently, and clear removes the packs"
     auto store = ResultStore::open(dir.path, options);
     CHECK(threads_put_and_get(*store, 400, 50, 2000) == 0);
     CHECK(store->stats().corrupt == 0);
-    CHECK(store->info().bytes <= options.max_bytes);
+    // Puts that race a prune may leave the store over its limit by what they wrote meanwhile
+    // (about a pack: the pack being written is never pruned) until the next put prunes again.
+    // The count the puts keep must not fall behind the bytes written while a prune runs: it did,
+    // and then no later put pruned (357 KiB in a 200 KiB store, 1 in 4 runs on a busy machine).
+    CHECK(store->info().bytes <= options.max_bytes + options.max_bytes / 8);
     CHECK_FALSE(packs_in(dir.path).empty());
 
     const auto cleared = store->clear();

@@ -164,6 +164,10 @@ void ResultStore::fail_lock() const {
 }
 
 ResultStorePruneResult ResultStore::prune_locked(std::uintmax_t max_bytes, bool everything) {
+    // What this object's puts had counted before the scan: those made while it runs are added
+    // to what it leaves (below), not lost, or the count would fall behind the store's bytes and
+    // later puts would not prune.
+    const std::uintmax_t counted_before = approx_bytes_.load(std::memory_order_relaxed);
     StoreScan found = scan(dir_);
     ResultStorePruneResult result;
     const Clock::time_point now = Clock::now();
@@ -223,7 +227,11 @@ ResultStorePruneResult ResultStore::prune_locked(std::uintmax_t max_bytes, bool 
         }
     }
     result.left_bytes = left;
-    approx_bytes_.store(left, std::memory_order_relaxed);
+    std::uintmax_t counted = approx_bytes_.load(std::memory_order_relaxed);
+    while (!approx_bytes_.compare_exchange_weak(
+        counted, left + (counted > counted_before ? counted - counted_before : 0),
+        std::memory_order_relaxed)) {
+    }
     prunes_.fetch_add(1, std::memory_order_relaxed);
     pruned_.fetch_add(result.removed, std::memory_order_relaxed);
     return result;
