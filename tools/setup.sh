@@ -26,7 +26,7 @@ packages=(
     libopenmpi-dev openmpi-bin
     libcairo2-dev
     gnuplot-nox
-    chromium # tests/runtime/html: the --report-html page rendered in headless Chromium
+    chromium                      # tests/runtime/html: the --report-html page rendered in headless Chromium
     python3                       # tools/demo.sh summary, benchmark reports
     libtasn1-doc shared-mime-info # real PDFs (libtasn1.pdf, shared-mime-info-spec.pdf) for the document demo and B4
 )
