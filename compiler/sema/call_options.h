@@ -39,19 +39,9 @@ using vocab::allowed_at;
 using vocab::option_value;
 using vocab::set_option_value;
 
-// The options a pool decides for all its Calls (`pool vlm = ... actors 4 gpus 1;`): where and
-// how many of the actors run. The runtime copies them into each pooled Call's options
-// (rop::runtime::PoolSpec); a pooled Call may not set them (E0308), a pool sets no other.
-inline constexpr std::string_view kPoolOptions[] = {"actors", "gpus", "isolation", "memory_mb"};
-constexpr bool is_pool_option(std::string_view name) {
-    for (std::string_view option : kPoolOptions) {
-        if (option == name) return true;
-    }
-    return false;
-}
-static_assert(vocab::find_call_option("actors") && vocab::find_call_option("gpus") &&
-                  vocab::find_call_option("isolation") && vocab::find_call_option("memory_mb"),
-              "every pool option is a Call option of the table");
+// The options a pool decides for all its Calls (the vocabulary's one list).
+using vocab::is_pool_option;
+using vocab::kPoolOptions;
 
 // Stores one option, already checked for kind and range (check_options.cpp), into `options`.
 void apply_option(const ast::Option& option, CallOptions& options);

@@ -139,10 +139,6 @@ void join_pool(Plan& plan, CallSpec& call, CallId id) {
 
 }  // namespace
 
-bool is_pool_option(std::string_view option) {
-    return option == "actors" || option == "gpus" || option == "isolation" || option == "memory_mb";
-}
-
 const char* to_string(CallKind kind) { return vocab::word(kind).data(); }
 
 DomainId PlanBuilder::add_domain(std::string name, DomainId parent) {

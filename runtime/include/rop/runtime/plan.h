@@ -123,8 +123,9 @@ struct Plan {
     std::vector<PoolSpec> pools = {};  // shared actor pools (CallSpec::pool indexes them)
 };
 
-// The options a pool decides for its Calls (PoolSpec::options): actors, gpus, isolation, memory_mb.
-bool is_pool_option(std::string_view option);
+// The options a pool decides for its Calls (PoolSpec::options): actors, gpus, isolation,
+// memory_mb (the vocabulary's one list, which ropc checks against too).
+using vocab::is_pool_option;
 
 // Builds and validates a Plan (throws ContractError with a clear message on a malformed one:
 // unknown ids, cycles, inputs in different Domains, reduce not to the direct parent ...).

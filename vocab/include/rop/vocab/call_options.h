@@ -357,4 +357,22 @@ consteval CallOptions options_with(std::initializer_list<OptionSetting> settings
     return options;
 }
 
+// The options a shared pool decides for all its Calls (`pool vlm = ... actors 4 gpus 1;`): where
+// and how many of the actors run. The runtime copies them into each pooled Call's options
+// (rop::runtime::PoolSpec); ropc lets a pooled Call set none of them (E0308) and a pool no other.
+inline constexpr std::string_view kPoolOptions[] = {"actors", "gpus", "isolation", "memory_mb"};
+constexpr bool is_pool_option(std::string_view name) {
+    for (std::string_view option : kPoolOptions) {
+        if (option == name) return true;
+    }
+    return false;
+}
+consteval bool pool_options_in_table() {
+    for (std::string_view name : kPoolOptions) {
+        if (detail::option_index(name) == std::size(kCallOptions)) return false;
+    }
+    return true;
+}
+static_assert(pool_options_in_table(), "every pool option is a Call option of the table");
+
 }  // namespace rop::vocab
