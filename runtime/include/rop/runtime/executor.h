@@ -165,6 +165,9 @@ class ReportQueue : public std::enable_shared_from_this<ReportQueue> {
     void pop_all(std::vector<Report>& out, std::chrono::steady_clock::time_point until,
                  const std::function<bool()>& before_sleep = {}, int spin_us = 0);
     bool driver_waiting() const { return waiting_.load(); }
+    // Reports pushed and not yet taken by the driver (the estimate's virtual-time executor
+    // releases its next batch only once this is 0 and the driver waits: src/estimate).
+    std::size_t queued() const { return queued_.load(std::memory_order_acquire); }
 
     // End of the run (driver): returns the reports still queued; every later push() is dropped,
     // except the Done of an adopted job, which frees that job.

@@ -1,0 +1,285 @@
+// The virtual-time executor and simulate() (simulate.h). One helper thread releases batches:
+// it waits until the driver has taken every report and sleeps in ReportQueue::pop_all (so it has
+// admitted and dispatched all it would at this moment), then ends the earliest batch, moves the
+// virtual clock to its end and pushes its Done. The driver thus sees completions in virtual-time
+// order, one at a time, and its own rules decide what runs next.
+#include "estimate/simulate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <queue>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "rop/runtime/executor.h"
+
+namespace rop::runtime::estimate {
+namespace {
+
+struct Event {
+    double end_s;
+    std::uint64_t seq;  // ties: submission order
+    BatchJob* job;
+    bool operator>(const Event& o) const {
+        return end_s != o.end_s ? end_s > o.end_s : seq > o.seq;
+    }
+};
+
+class VirtualExecutor final : public Executor {
+  public:
+    explicit VirtualExecutor(const SimModel& model) : model_(model) {}
+    ~VirtualExecutor() override { stop(); }
+
+    void start(const Plan& plan, ReportQueue& reports) override {
+        sets_ = actor_sets(plan);
+        reports_ = &reports;
+        free_at_.clear();
+        for (const ActorSet& set : sets_.sets) free_at_.emplace_back(std::max(1u, set.actors), 0.0);
+        busy_.assign(plan.calls.size(), 0);
+        batches_.assign(plan.calls.size(), 0);
+        grains_.assign(plan.calls.size(), 0);
+        emitted_.assign(plan.calls.size(), 0);
+        owed_.assign(plan.calls.size(), 0);
+        stopping_ = false;
+        releaser_ = std::thread([this] { release_loop(); });
+    }
+
+    // Driver thread: the batch goes to the set's actor that frees up first (a thread pool's
+    // shared FIFO deque does the same), and ends its cost later.
+    void submit(BatchJob& job) override {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const std::uint32_t set = sets_.of_call.at(job.call);
+        std::vector<double>& actors = free_at_.at(set);
+        const auto actor = static_cast<std::size_t>(
+            std::min_element(actors.begin(), actors.end()) - actors.begin());
+        const double cost = cost_of(job.call).batch_s(job.size());
+        const double end = std::max(actors[actor], now_) + cost;
+        actors[actor] = end;
+        busy_[job.call] += cost;
+        ++batches_[job.call];
+        grains_[job.call] += job.size();
+        job.actor = set;
+        events_.push({end, seq_++, &job});
+        wake_.notify_one();
+    }
+
+    void abandon(BatchJob&) override {}  // no timeout fires: a batch is out for microseconds
+
+    void stop() override {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+            wake_.notify_one();
+        }
+        if (releaser_.joinable()) releaser_.join();
+    }
+
+    double now() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return now_;
+    }
+    double busy_s(CallId c) const { return busy_.at(c); }
+    std::uint64_t batches(CallId c) const { return batches_.at(c); }
+    std::uint64_t grains(CallId c) const { return grains_.at(c); }
+    std::uint32_t actors_of(CallId c) const {
+        const std::uint32_t set = sets_.of_call.at(c);
+        return set == ActorSets::kNoSet ? 0 : sets_.sets[set].actors;
+    }
+
+  private:
+    const CallCost& cost_of(CallId c) const {
+        static const CallCost none;
+        return c < model_.calls.size() ? model_.calls[c] : none;
+    }
+
+    void release_loop() {
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                wake_.wait(lock, [this] { return stopping_ || !events_.empty(); });
+                if (stopping_) return;
+            }
+            // The driver is done with the last batch: it took every report (queued() first: its
+            // 0 comes after the driver's waiting flag went down) and sleeps again.
+            for (int spins = 0; !(reports_->queued() == 0 && reports_->driver_waiting());
+                 ++spins) {
+                if (spins < 64) {
+                    std::this_thread::yield();
+                } else {
+                    std::this_thread::sleep_for(std::chrono::microseconds(20));
+                }
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (stopping_) return;
+            }
+            BatchJob* job = nullptr;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                if (events_.empty()) continue;
+                const Event e = events_.top();
+                events_.pop();
+                now_ = e.end_s;
+                job = e.job;
+            }
+            finish(*job);
+            reports_->push(Report{Report::Kind::Done, job, {}, 0, {}});
+        }
+    }
+
+    static double scale_of(const Value& v) {
+        const SimItem* item = v.try_get<SimItem>();
+        return item ? item->scale : 1.0;
+    }
+
+    // The batch's results, as its UDF would have reported them (no failures).
+    void finish(BatchJob& job) {
+        job.clear_results();
+        const CallCost& cost = cost_of(job.call);
+        const auto t = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count();
+        job.start_ns = job.end_ns = t;
+        for (std::size_t g = 0; g < job.size(); ++g) {
+            const double scale =
+                job.num_inputs > 0 ? scale_of(job.inputs[g * job.num_inputs]) : 1.0;
+            switch (job.kind) {
+                case CallKind::Filter: {
+                    // Kept in the measured share exactly: a running quota, no randomness.
+                    owed_[job.call] += cost.keep;
+                    const bool keep = owed_[job.call] >= 1.0 - 1e-9;
+                    if (keep) owed_[job.call] -= 1.0;
+                    job.results[g] = keep ? GrainResult::Keep : GrainResult::Drop;
+                    break;
+                }
+                case CallKind::Expand: {
+                    // The measured mean fan-out times the root's weight, rounded so that the
+                    // children emitted so far follow the running sum.
+                    owed_[job.call] += cost.fanout * scale;
+                    const auto total = static_cast<std::uint64_t>(std::floor(owed_[job.call] + 1e-9));
+                    const std::uint64_t n = total - emitted_[job.call];
+                    emitted_[job.call] = total;
+                    std::lock_guard<std::mutex> lock(job.children_mutex);
+                    for (std::uint64_t i = 0; i < n; ++i) {
+                        job.children.push_back({static_cast<std::uint32_t>(g),
+                                                static_cast<std::uint32_t>(i),
+                                                Value::of(SimItem{cost.bytes, 1.0})});
+                    }
+                    job.emitted[g] = static_cast<std::uint32_t>(n);
+                    job.results[g] = GrainResult::Ok;
+                    break;
+                }
+                default:  // map, reduce
+                    for (std::size_t o = 0; o < job.num_outputs; ++o) {
+                        job.outputs[g * job.num_outputs + o] = Value::of(SimItem{cost.bytes, scale});
+                    }
+                    job.results[g] = GrainResult::Ok;
+            }
+        }
+    }
+
+    const SimModel& model_;
+    ActorSets sets_;
+    ReportQueue* reports_ = nullptr;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+    std::vector<std::vector<double>> free_at_;  // per set, per actor: when it is free (virtual)
+    double now_ = 0;
+    std::uint64_t seq_ = 0;
+    bool stopping_ = false;
+    std::vector<double> busy_;
+    std::vector<std::uint64_t> batches_, grains_;
+    // Release thread only: the filters' and expands' running quotas.
+    std::vector<double> owed_;
+    std::vector<std::uint64_t> emitted_;
+    std::thread releaser_;
+};
+
+// Roots "#0", "#1"...: their names give back their ordinals; admission stamps their start.
+class SyntheticRoots final : public RootSource {
+  public:
+    SyntheticRoots(const SimModel& model, std::size_t roots, const VirtualExecutor& clock)
+        : model_(model), roots_(roots), clock_(clock) {}
+    std::optional<Root> next() override {
+        if (next_ == roots_) return std::nullopt;
+        const double scale = next_ < model_.root_scales.size() ? model_.root_scales[next_] : 1.0;
+        admitted_s.push_back(clock_.now());
+        Root root{Value::of(SimItem{model_.root_bytes, scale}), "#" + std::to_string(next_)};
+        ++next_;
+        return root;
+    }
+    std::optional<std::size_t> size_hint() const override { return roots_; }
+    std::vector<double> admitted_s;
+
+  private:
+    const SimModel& model_;
+    std::size_t roots_;
+    const VirtualExecutor& clock_;
+    std::size_t next_ = 0;
+};
+
+double nearest_rank(std::vector<double> values, double percent) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const auto rank = static_cast<std::size_t>(
+        std::ceil(percent / 100.0 * static_cast<double>(values.size())));
+    return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
+}
+
+}  // namespace
+
+SimOutcome simulate(const Plan& plan, const SimModel& model, std::size_t roots,
+                    const RunOptions& options) {
+    const auto wall_start = std::chrono::steady_clock::now();
+    // Every actor in this process: the virtual executor places nothing elsewhere.
+    Plan sim = plan;
+    for (CallSpec& c : sim.calls) c.options.isolation = Isolation::Thread;
+    for (PoolSpec& p : sim.pools) p.options.isolation = Isolation::Thread;
+
+    VirtualExecutor executor(model);
+    SyntheticRoots source(model, roots, executor);
+    SimOutcome out;
+    out.commit_s.assign(roots, 0);
+    out.latency_s.assign(roots, 0);
+    RunOptions run_options;
+    run_options.max_inflight_roots = options.max_inflight_roots;
+    run_options.max_payload_bytes = options.max_payload_bytes;
+    run_options.report_ok_roots = false;
+    run_options.stuck_factor = 0;
+    run_options.on_root_finished = [&](const RootResult& root) {
+        const std::size_t ordinal = std::stoul(root.name.substr(1));
+        const double t = executor.now();
+        out.commit_s.at(ordinal) = t;
+        out.latency_s.at(ordinal) = t - source.admitted_s.at(ordinal);
+        if (root.status == RootStatus::Failed) ++out.failed_roots;
+    };
+    const RunReport report = run(sim, source, run_options, executor);
+    if (report.aborted) out.failed_roots = roots;
+
+    out.makespan_s = executor.now();
+    if (!out.commit_s.empty()) {
+        out.makespan_s = *std::max_element(out.commit_s.begin(), out.commit_s.end());
+        out.first_root_s = *std::min_element(out.commit_s.begin(), out.commit_s.end());
+    }
+    out.p50_latency_s = nearest_rank(out.latency_s, 50);
+    out.p99_latency_s = nearest_rank(out.latency_s, 99);
+    for (std::size_t c = 0; c < sim.calls.size(); ++c) {
+        const auto id = static_cast<CallId>(c);
+        SimCall call{sim.calls[c].name, executor.actors_of(id), executor.batches(id),
+                     executor.grains(id), executor.busy_s(id), 0};
+        if (call.actors > 0 && out.makespan_s > 0) {
+            call.utilization = call.busy_s / (out.makespan_s * call.actors);
+        }
+        out.calls.push_back(std::move(call));
+    }
+    out.wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return out;
+}
+
+}  // namespace rop::runtime::estimate

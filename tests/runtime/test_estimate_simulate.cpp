@@ -1,0 +1,141 @@
+// The virtual-time run of --estimate (src/estimate/simulate.h) against schedules worked out by
+// hand: the real driver's rules decide what runs, the model only says how long it takes.
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include "estimate/simulate.h"
+#include "runtime_test_util.h"
+
+using namespace rop::runtime;
+using namespace rop::runtime::test;
+using namespace rop::runtime::estimate;
+using Catch::Approx;
+
+namespace {
+
+// A UDF that must never run: the simulation runs none.
+ActorFactory never() {
+    return actor([](Batch&) { FAIL("a UDF ran in a simulation"); });
+}
+
+}  // namespace
+
+TEST_CASE("estimate simulate: one map on one actor in batches of 4", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId out = b.add_port("out", doc);
+    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, opts(4, 1), never()});
+    const Plan plan = b.build();
+    SimModel model;
+    model.calls = {CallCost{1.0, 0.5}};  // a + b n: 3 s for 4 roots, 2 s for 2
+    const SimOutcome sim = simulate(plan, model, 10);
+    // 10 roots at t=0: batches of 4, 4, 2 back to back on the one actor.
+    CHECK(sim.failed_roots == 0);
+    CHECK(sim.makespan_s == Approx(8.0));
+    CHECK(sim.first_root_s == Approx(3.0));
+    for (std::size_t r = 0; r < 10; ++r) CHECK(sim.commit_s[r] == Approx(r < 4 ? 3.0 : r < 8 ? 6.0 : 8.0));
+    CHECK(sim.p50_latency_s == Approx(6.0));
+    CHECK(sim.p99_latency_s == Approx(8.0));
+    REQUIRE(sim.calls.size() == 1);
+    CHECK(sim.calls[0].batches == 3);
+    CHECK(sim.calls[0].grains == 10);
+    CHECK(sim.calls[0].busy_s == Approx(8.0));
+    CHECK(sim.calls[0].utilization == Approx(1.0));
+}
+
+// Two roots expand to 6 pages each (1 s per root on one actor); the pages go through a map of
+// batch 4 on 2 actors (2 s a batch, whatever its size) and regroup per root (0.5 s). By hand,
+// with the scheduler's rules (docs/runtime.md "Scheduling"):
+//   t=1 root 0's pages: p0-3 on actor A [1,3); p4-5 wait (a partial batch waits while the map
+//       has one in flight and the expand can still feed it).
+//   t=2 root 1's pages, the expand is done: the map's tail. Each actor that frees up takes
+//       ceil(ready / (2 x 2 actors)), least served root first (root 1's pages are at level 0,
+//       the last 2 pages of each root at level 1):
+//       B: 8 ready -> root 1 p0-1 [2,4); A at 3: 6 -> root 1 p2-3 [3,5);
+//       B at 4: 4 -> root 0 p4 [4,6); A at 5: 3 -> root 0 p5 [5,7); B at 6: root 1 p4 [6,8);
+//       A at 7: root 1 p5 [7,9).
+//   Root 0 regroups at 7 [7,7.5), root 1 at 9 [9,9.5): 7 map batches, 14 s busy of 2 x 9.5.
+TEST_CASE("estimate simulate: expand then map then reduce with a regroup on 2 actors",
+          "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId texts = b.add_port("texts", page);
+    const PortId docs = b.add_port("docs", doc);
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
+    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(4, 2), never()});
+    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
+    const Plan plan = b.build();
+    SimModel model;
+    model.calls = {CallCost{0, 1.0, 1, 6}, CallCost{2.0, 0}, CallCost{0.5, 0}};
+    const SimOutcome sim = simulate(plan, model, 2);
+    CHECK(sim.failed_roots == 0);
+    CHECK(sim.commit_s[0] == Approx(7.5));
+    CHECK(sim.commit_s[1] == Approx(9.5));
+    CHECK(sim.makespan_s == Approx(9.5));
+    CHECK(sim.first_root_s == Approx(7.5));
+    CHECK(sim.calls[0].busy_s == Approx(2.0));
+    CHECK(sim.calls[1].batches == 7);
+    CHECK(sim.calls[1].grains == 12);
+    CHECK(sim.calls[1].busy_s == Approx(14.0));
+    CHECK(sim.calls[1].utilization == Approx(14.0 / 19.0));
+    CHECK(sim.calls[2].busy_s == Approx(1.0));
+}
+
+// A straggler: root 2 weighs 10 (20 pages, the others 2). The expand takes no time; the map
+// does 2 pages a batch in 1 s on one actor, the reduce takes no time. Batches go least served
+// root first: roots 0 and 1 [0,1) [1,2), then root 2's first 2 pages [2,3), roots 3 and 4
+// [3,4) [4,5), then root 2's other 18 pages to 14 s.
+TEST_CASE("estimate simulate: a straggler root commits last and sets the p99", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId texts = b.add_port("texts", page);
+    const PortId docs = b.add_port("docs", doc);
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
+    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(2, 1), never()});
+    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
+    const Plan plan = b.build();
+    SimModel model;
+    model.calls = {CallCost{0, 0, 1, 2}, CallCost{1.0, 0}, CallCost{0, 0}};
+    model.root_scales = {1, 1, 10, 1, 1};
+    const SimOutcome sim = simulate(plan, model, 5);
+    CHECK(sim.failed_roots == 0);
+    CHECK(sim.commit_s == std::vector<double>{1, 2, 14, 4, 5});
+    CHECK(sim.first_root_s == Approx(1.0));
+    CHECK(sim.makespan_s == Approx(14.0));
+    CHECK(sim.p50_latency_s == Approx(4.0));
+    CHECK(sim.p99_latency_s == Approx(14.0));
+    CHECK(sim.calls[1].grains == 28);
+    CHECK(sim.calls[1].busy_s == Approx(14.0));
+}
+
+TEST_CASE("estimate simulate: the same model gives the same times every run", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId kept = b.add_port("kept", page);
+    const PortId docs = b.add_port("docs", doc);
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(2, 2), never()});
+    b.add_call({"keep", CallKind::Filter, page, {{pages}}, {kept}, opts(8, 3), never()});
+    b.add_call({"join", CallKind::Reduce, doc, {{kept}}, {docs}, opts(4, 2), never()});
+    const Plan plan = b.build();
+    SimModel model;
+    model.calls = {CallCost{0.1, 0.3, 1, 7.5}, CallCost{0.2, 0.05, 0.6}, CallCost{0.01, 0.02}};
+    RunOptions limits;
+    limits.max_inflight_roots = 8;
+    const SimOutcome first = simulate(plan, model, 200, limits);
+    const SimOutcome second = simulate(plan, model, 200, limits);
+    CHECK(first.failed_roots == 0);
+    CHECK(first.commit_s == second.commit_s);
+    CHECK(first.calls[0].grains == 200);
+    CHECK(first.calls[1].grains == 1500);  // 7.5 children a root, exactly
+    CHECK(first.makespan_s > 0);
+}
