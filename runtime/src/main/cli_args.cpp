@@ -56,6 +56,10 @@ constexpr FlagSpec kFlags[] = {
     {"--trace", "FILE"},
     {"--report", "FILE"},
     {"--report-html", "FILE"},
+    {"--estimate", ""},
+    {"--sample", "PCT"},
+    {"--cores", "N"},
+    {"--estimate-json", "FILE"},
     {"--max-inflight-roots", "N"},
     {"--max-payload-mb", "N"},
     {"--commit-group", "N"},
@@ -584,6 +588,31 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             args.report_path = std::string(value);
         } else if (name == "--report-html") {
             args.report_html_path = std::string(value);
+        } else if (name == "--estimate") {
+            args.estimate = true;
+        } else if (name == "--sample") {
+            std::string text(value);
+            const bool pct = !text.empty() && text.back() == '%';
+            if (pct) text.pop_back();
+            char* end = nullptr;
+            const double v = text.empty() ? -1 : std::strtod(text.c_str(), &end);
+            if (!end || *end != '\0' || !(v > 0) || v > 100) {
+                error =
+                    "--sample: expected a share of the roots such as 2% (0 < PCT <= 100), got '" +
+                    std::string(value) + "'";
+            } else {
+                args.estimate_sample = v / 100;
+            }
+        } else if (name == "--cores") {
+            const auto cores = parse_int(value);
+            if (!cores || *cores < 1 || *cores > 65536) {
+                error = "--cores: expected a number of cores 1..65536, got '" + std::string(value) +
+                        "'";
+            } else {
+                args.estimate_cores = static_cast<std::uint32_t>(*cores);
+            }
+        } else if (name == "--estimate-json") {
+            args.estimate_json = std::string(value);
         } else if (name == "--max-inflight-roots") {
             error = parse_count(name, value, kMaxInflightRoots, args.max_inflight_roots);
         } else if (name == "--commit-group") {

@@ -20,6 +20,7 @@
 #include "cache/result_store.h"
 #include "cli_text.h"
 #include "core/crash.h"
+#include "estimate/estimate.h"
 #include "log.h"
 #include "metrics.h"
 #include "placement/actor_placement.h"
@@ -483,6 +484,12 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     run_options.max_payload_bytes = args.max_payload_mb << 20;
     run_options.trace_path = args.trace_path;
     run_options.keep_batches = !args.report_html_path.empty();  // --report-html draws them
+    if (args.estimate) {  // a sample and a virtual-time run; no sink is opened, nothing written
+        run_options.executor = args.executor;
+        const estimate::EstimateSettings settings{args.estimate_sample, 3, args.estimate_cores,
+                                                  args.estimate_json};
+        return estimate::run_estimate(plan, *source, run_options, settings, out, err);
+    }
     for (const SinkDefinition& sink : def.sinks) {
         if (!sink.open) return internal_error("sink '" + sink.name + "' has no open");
         try {

@@ -131,6 +131,12 @@ struct ParsedArgs {
     LogFormat log_format = LogFormat::Text;     // --log-format
     std::string metrics_file;                   // --metrics-file: a Prometheus textfile
     std::optional<std::uint16_t> metrics_port;  // --metrics-port: HTTP on 127.0.0.1 (0: any)
+    // --estimate: predict the run from a sample instead of running it (docs/runtime.md
+    // "Estimates"); --sample PCT, --cores N, --estimate-json FILE.
+    bool estimate = false;
+    double estimate_sample = 0.02;
+    std::uint32_t estimate_cores = 0;  // 0: this machine's
+    std::string estimate_json;
 };
 
 struct ParseOutcome {

@@ -1,0 +1,335 @@
+// --estimate: the sample run, the fit, the prediction and the recommendation (estimate.h).
+#include "estimate/estimate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+namespace rop::runtime::estimate {
+namespace {
+
+class VectorRoots final : public RootSource {
+  public:
+    explicit VectorRoots(std::vector<Root> roots) : roots_(std::move(roots)) {}
+    std::optional<Root> next() override {
+        if (next_ == roots_.size()) return std::nullopt;
+        return roots_[next_++];
+    }
+    std::optional<std::size_t> size_hint() const override { return roots_.size(); }
+
+  private:
+    std::vector<Root> roots_;
+    std::size_t next_ = 0;
+};
+
+std::string seconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, s < 10 ? "%.2f s" : "%.1f s", s);
+    return buf;
+}
+
+std::string percent(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
+    return buf;
+}
+
+// A root's bytes when its name is a readable file; nullopt otherwise.
+std::optional<std::uint64_t> file_size_of(const std::string& name) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(name, ec)) return std::nullopt;
+    const auto size = std::filesystem::file_size(name, ec);
+    if (ec) return std::nullopt;
+    return size;
+}
+
+// The actor set a Call's batches go to: its pool's options, or its own.
+CallOptions& set_options(Plan& plan, CallId c) {
+    CallSpec& spec = plan.calls[c];
+    return spec.pool != kNoPool ? plan.pools[spec.pool].options : spec.options;
+}
+
+struct Candidate {
+    std::uint32_t actors = 0, batch = 0;
+    SimOutcome sim;
+};
+
+}  // namespace
+
+std::vector<std::size_t> choose_sample(std::size_t roots, const std::vector<std::uint64_t>& sizes,
+                                       double fraction, std::size_t min_sample) {
+    if (roots == 0) return {};
+    const auto wanted = std::clamp<std::size_t>(
+        std::max(min_sample,
+                 static_cast<std::size_t>(std::ceil(fraction * static_cast<double>(roots)))),
+        1, roots);
+    std::vector<std::size_t> order(roots);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (sizes.size() == roots) {
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return sizes[a] < sizes[b]; });
+    }
+    const std::size_t strata = std::min<std::size_t>(4, wanted);
+    std::vector<std::size_t> picked;
+    for (std::size_t s = 0; s < strata; ++s) {
+        const std::size_t begin = roots * s / strata, end = roots * (s + 1) / strata;
+        // This stratum's share of the sample, at least one root.
+        const std::size_t take = std::clamp<std::size_t>(
+            wanted * (s + 1) / strata - wanted * s / strata, 1, end - begin);
+        for (std::size_t k = 0; k < take; ++k) {
+            picked.push_back(order[begin + (end - begin) * (2 * k + 1) / (2 * take)]);
+        }
+    }
+    std::sort(picked.begin(), picked.end());
+    picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+    return picked;
+}
+
+std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>& points) {
+    if (points.empty()) return {0, 0};
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const auto& [x, y] : points) {
+        n += 1;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    const double var = sxx - sx * sx / n;
+    if (var <= 1e-12 * std::max(1.0, sxx)) return {0, sx > 0 ? sy / sx : 0};  // one size
+    double b = (sxy - sx * sy / n) / var;
+    double a = (sy - b * sx) / n;
+    if (b < 0) return {std::max(0.0, sy / n), 0.0};
+    if (a < 0) return {0.0, sxx > 0 ? std::max(0.0, sxy / sxx) : 0};
+    return {a, b};
+}
+
+SimModel fit_model(const Plan& plan, const RunReport& sample) {
+    SimModel model;
+    model.calls.resize(plan.calls.size());
+    std::vector<std::vector<std::pair<double, double>>> points(plan.calls.size());
+    for (const BatchRecord& b : sample.batches) {
+        if (b.stale || b.call >= points.size()) continue;
+        points[b.call].emplace_back(static_cast<double>(b.size),
+                                    static_cast<double>(b.end_ns - b.start_ns) * 1e-9);
+    }
+    const std::uint64_t bytes =
+        sample.peak_live_items > 0
+            ? std::max<std::uint64_t>(1, sample.peak_live_bytes / sample.peak_live_items)
+            : 64;
+    model.root_bytes = bytes;
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const CallSpec& spec = plan.calls[c];
+        CallCost& cost = model.calls[c];
+        std::tie(cost.fixed_s, cost.per_item_s) = fit_cost(points[c]);
+        cost.bytes = bytes;
+        const std::uint64_t grains = c < sample.calls.size() ? sample.calls[c].grains : 0;
+        if (spec.kind == CallKind::Filter && grains > 0) {
+            cost.keep = 1.0 - static_cast<double>(sample.calls[c].dropped) /
+                                  static_cast<double>(grains);
+        }
+        if (spec.kind == CallKind::Expand && !spec.outputs.empty()) {
+            const DomainId child = plan.ports[spec.outputs[0]].domain;
+            std::uint64_t children = 0;
+            for (std::size_t d = 0; d < plan.calls.size() && d < sample.calls.size(); ++d) {
+                if (plan.calls[d].domain == child)
+                    children = std::max(children, sample.calls[d].grains);
+            }
+            cost.fanout = grains > 0 ? static_cast<double>(children) / static_cast<double>(grains)
+                                     : 0;
+        }
+    }
+    return model;
+}
+
+int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
+                 const EstimateSettings& settings, std::ostream& out, std::ostream& err) {
+    // Every root, to count them and stratify the sample (a root is a Value and a name).
+    std::vector<RootSource::Root> roots;
+    while (std::optional<RootSource::Root> r = source.next()) roots.push_back(std::move(*r));
+    if (roots.empty()) {
+        err << "estimate: the input has no roots\n";
+        return 2;
+    }
+    std::vector<std::uint64_t> sizes;
+    for (const RootSource::Root& r : roots) {
+        const std::optional<std::uint64_t> size = file_size_of(r.name);
+        if (!size) {
+            sizes.clear();
+            break;
+        }
+        sizes.push_back(*size);
+    }
+    const std::vector<std::size_t> picked =
+        choose_sample(roots.size(), sizes, settings.sample_fraction, settings.min_sample);
+    std::vector<RootSource::Root> sample_roots;
+    for (std::size_t i : picked) sample_roots.push_back(roots[i]);
+
+    // The sample, for real, with nothing written: no sinks, no journal, no store.
+    RunOptions options = base;
+    options.root_sinks.clear();
+    options.sinks.clear();
+    options.journal_path.clear();
+    options.resume = options.retry_failed = options.resume_rebuilt = false;
+    options.cache_dir.clear();
+    options.trace_path.clear();
+    options.observer = nullptr;
+    options.on_progress = nullptr;
+    options.on_root_result = nullptr;
+    options.on_root_finished = nullptr;
+    options.on_stuck = nullptr;
+    options.stop = nullptr;
+    options.keep_batches = true;
+    options.report_ok_roots = false;
+    VectorRoots sample_source(sample_roots);
+    const RunReport sample = run(plan, sample_source, options);
+    if (sample.aborted) {
+        err << "estimate: the sample run aborted: " << sample.abort_reason << "\n";
+        return 1;
+    }
+
+    SimModel model = fit_model(plan, sample);
+    if (!sizes.empty()) {  // a root's weight: its file's size against the sample's mean
+        double mean = 0;
+        for (std::size_t i : picked) mean += static_cast<double>(sizes[i]);
+        mean /= static_cast<double>(picked.size());
+        for (std::uint64_t s : sizes) {
+            model.root_scales.push_back(mean > 0 ? static_cast<double>(s) / mean : 1.0);
+        }
+    }
+    const std::uint32_t cores =
+        settings.cores ? settings.cores : std::max(1u, std::thread::hardware_concurrency());
+    const SimOutcome predicted = simulate(plan, model, roots.size(), options);
+
+    // The bottleneck: the actor set busiest for its size.
+    std::optional<CallId> bottleneck;
+    for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
+        if (predicted.calls[c].actors == 0) continue;
+        if (!bottleneck || predicted.calls[c].utilization > predicted.calls[*bottleneck].utilization)
+            bottleneck = static_cast<CallId>(c);
+    }
+    const bool call_bound = bottleneck && predicted.calls[*bottleneck].utilization >= 0.5;
+
+    // What-if: the bottleneck's actors in 1, 2, 4 ... cores, its batch at cap, 2x, half.
+    std::optional<Candidate> best;
+    std::size_t tried = 0;
+    if (bottleneck) {
+        const CallOptions current = set_options(const_cast<Plan&>(plan), *bottleneck);
+        std::vector<std::uint32_t> actor_counts;
+        for (std::uint32_t a = 1; a <= cores; a *= 2) actor_counts.push_back(a);
+        actor_counts.push_back(cores);
+        actor_counts.push_back(current.actors);
+        std::sort(actor_counts.begin(), actor_counts.end());
+        actor_counts.erase(std::unique(actor_counts.begin(), actor_counts.end()),
+                           actor_counts.end());
+        std::vector<std::uint32_t> batches = {current.batch, current.batch * 2,
+                                              std::max(1u, current.batch / 2)};
+        std::sort(batches.begin(), batches.end());
+        batches.erase(std::unique(batches.begin(), batches.end()), batches.end());
+        for (std::uint32_t a : actor_counts) {
+            for (std::uint32_t b : batches) {
+                Plan what_if = plan;
+                set_options(what_if, *bottleneck).actors = a;
+                set_options(what_if, *bottleneck).batch = b;
+                Candidate c{a, b, simulate(what_if, model, roots.size(), options)};
+                ++tried;
+                if (c.sim.failed_roots > 0) continue;
+                // Best makespan; within 1%, the fewer actors, then the smaller change of batch.
+                if (!best || c.sim.makespan_s < best->sim.makespan_s * 0.99 ||
+                    (c.sim.makespan_s <= best->sim.makespan_s * 1.01 && a < best->actors)) {
+                    best = std::move(c);
+                }
+            }
+        }
+    }
+
+    // The table.
+    const CallSpec* neck = bottleneck ? &plan.calls[*bottleneck] : nullptr;
+    const std::string neck_set =
+        neck ? (neck->pool != kNoPool ? plan.pools[neck->pool].name : neck->name) : "";
+    std::ostringstream o;
+    o << "estimate: " << roots.size() << " roots, from a sample of " << picked.size() << " ("
+      << (sizes.empty() ? "strata by source order" : "strata by file size") << ") that ran "
+      << seconds(sample.wall_s) << "; " << cores << " cores\n";
+    o << "  predicted makespan        " << seconds(predicted.makespan_s) << "\n";
+    o << "  time to first root        " << seconds(predicted.first_root_s) << "\n";
+    o << "  time to commit p50 / p99  " << seconds(predicted.p50_latency_s) << " / "
+      << seconds(predicted.p99_latency_s) << "\n";
+    o << "  sample / predicted run    "
+      << percent(predicted.makespan_s > 0 ? sample.wall_s / predicted.makespan_s : 0) << "\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-24s %7s %8s %12s %6s  %s\n", "call", "actors", "batches",
+                  "busy", "util", "model (a + b n)");
+    o << line;
+    for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
+        const SimCall& k = predicted.calls[c];
+        const CallCost& m = model.calls[c];
+        std::string fit = seconds(m.fixed_s) + " + " + seconds(m.per_item_s) + " n";
+        if (plan.calls[c].kind == CallKind::Expand) {
+            char f[48];
+            std::snprintf(f, sizeof f, ", %.2f children each", m.fanout);
+            fit += f;
+        }
+        if (plan.calls[c].kind == CallKind::Filter) fit += ", keeps " + percent(m.keep);
+        std::snprintf(line, sizeof line, "  %-24s %7u %8llu %12s %6s  %s\n", k.name.c_str(),
+                      k.actors, static_cast<unsigned long long>(k.batches),
+                      seconds(k.busy_s).c_str(), k.actors ? percent(k.utilization).c_str() : "-",
+                      fit.c_str());
+        o << line;
+    }
+    if (neck) {
+        o << "  bottleneck                " << neck->name << " ("
+          << percent(predicted.calls[*bottleneck].utilization) << " busy)"
+          << (call_bound ? "" : "; no Call is busy half the time: the source, admission "
+                                "(--max-inflight-roots) or the chain's latency limits the run")
+          << "\n";
+    }
+    if (best) {
+        const double gain = 1 - best->sim.makespan_s / predicted.makespan_s;
+        o << "  recommended               --set " << neck_set << ".actors=" << best->actors
+          << " --set " << neck_set << ".batch=" << best->batch << "  -> "
+          << seconds(best->sim.makespan_s) << " (" << (gain >= 0 ? "-" : "+")
+          << percent(std::abs(gain)) << ", " << tried << " settings simulated)\n";
+    }
+    out << o.str();
+
+    if (!settings.json_path.empty()) {
+        std::ofstream json(settings.json_path);
+        json << "{\"roots\": " << roots.size() << ", \"sample_roots\": " << picked.size()
+             << ", \"sample_wall_s\": " << sample.wall_s
+             << ", \"makespan_s\": " << predicted.makespan_s
+             << ", \"first_root_s\": " << predicted.first_root_s
+             << ", \"p50_commit_s\": " << predicted.p50_latency_s
+             << ", \"p99_commit_s\": " << predicted.p99_latency_s << ", \"cores\": " << cores
+             << ", \"bottleneck\": \"" << (neck ? neck->name : "") << "\", \"calls\": [";
+        for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
+            const SimCall& k = predicted.calls[c];
+            json << (c ? ", " : "") << "{\"name\": \"" << k.name << "\", \"actors\": " << k.actors
+                 << ", \"busy_s\": " << k.busy_s << ", \"utilization\": " << k.utilization
+                 << ", \"fixed_s\": " << model.calls[c].fixed_s
+                 << ", \"per_item_s\": " << model.calls[c].per_item_s << "}";
+        }
+        json << "]";
+        if (best) {
+            json << ", \"recommended\": {\"set\": \"" << neck_set << "\", \"actors\": "
+                 << best->actors << ", \"batch\": " << best->batch
+                 << ", \"makespan_s\": " << best->sim.makespan_s << "}";
+        }
+        json << "}\n";
+        if (!json) {
+            err << "estimate: --estimate-json: cannot write " << settings.json_path << "\n";
+            return 2;
+        }
+    }
+    return 0;
+}
+
+}  // namespace rop::runtime::estimate

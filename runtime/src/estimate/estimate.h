@@ -1,0 +1,46 @@
+// --estimate (docs/runtime.md "Estimates"): run the real pipeline on a stratified sample of the
+// roots, fit each Call's batch cost, and replay the whole input in virtual time (simulate.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "estimate/simulate.h"
+#include "rop/runtime/plan.h"
+#include "rop/runtime/run.h"
+
+namespace rop::runtime::estimate {
+
+struct EstimateSettings {
+    double sample_fraction = 0.02;  // --sample 2%
+    std::size_t min_sample = 3;
+    std::uint32_t cores = 0;  // --cores; 0: this machine's
+    std::string json_path;    // --estimate-json; empty: none
+};
+
+// The sample's root indexes, in source order: max(min_sample, fraction x roots) of them (at most
+// all), from up to 4 strata of equal root counts by size (sizes[i]: root i's bytes) or, with no
+// sizes, by source order; at least one root from each stratum, spread evenly inside it.
+std::vector<std::size_t> choose_sample(std::size_t roots, const std::vector<std::uint64_t>& sizes,
+                                       double fraction, std::size_t min_sample);
+
+// Least squares of seconds = a + b x grains over (grains, seconds) points, a and b clamped >= 0
+// (one batch size only: a = 0, b = mean seconds per grain).
+std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>& points);
+
+// The model a sample run's report gives (keep_batches on): per Call its fitted cost, a filter's
+// kept share, an expand's children per Grain (Grains of its child Domain's busiest Call over its
+// own), every item's bytes (the peak live bytes per live item).
+SimModel fit_model(const Plan& plan, const RunReport& sample);
+
+// The whole of --estimate: reads every root of `source`, runs the sample through `plan` with
+// `base` (its sinks and journal dropped), predicts the full run and the best settings for the
+// bottleneck, prints the table on `out`. Returns the binary's exit status.
+int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
+                 const EstimateSettings& settings, std::ostream& out, std::ostream& err);
+
+}  // namespace rop::runtime::estimate
