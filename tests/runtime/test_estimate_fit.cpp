@@ -21,8 +21,7 @@ TEST_CASE("estimate sample: 2% of the roots and at least 3", "[estimate]") {
     CHECK(picked == std::vector<std::size_t>{12, 37, 62, 87});
 }
 
-TEST_CASE("estimate sample: strata by size hold the smallest and the largest roots",
-          "[estimate]") {
+TEST_CASE("estimate sample: strata by size hold the smallest and the largest roots", "[estimate]") {
     // Sizes descending with the index: the strata by size run backwards through the input.
     std::vector<std::uint64_t> sizes(8);
     for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i] = 1000 - i * 100;
@@ -58,14 +57,12 @@ TEST_CASE("estimate fit: the model of a sample run", "[estimate]") {
     const PortId src = b.source("src");
     const PortId pages = b.add_port("pages", page);
     const PortId kept = b.add_port("kept", page);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1),
-                actor([](Batch& bt) {
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([](Batch& bt) {
                     for (std::size_t g = 0; g < bt.size(); ++g) {
                         for (long i = 0; i < 4; ++i) bt.emit_child(g, Value::of<long>(i));
                     }
                 })});
-    b.add_call({"even", CallKind::Filter, page, {{pages}}, {kept}, opts(4, 1),
-                actor([](Batch& bt) {
+    b.add_call({"even", CallKind::Filter, page, {{pages}}, {kept}, opts(4, 1), actor([](Batch& bt) {
                     for (std::size_t g = 0; g < bt.size(); ++g)
                         bt.set_keep(g, bt.input(g, 0).get<long>() % 2 == 0);
                 })});
@@ -80,4 +77,16 @@ TEST_CASE("estimate fit: the model of a sample run", "[estimate]") {
     CHECK(model.calls[1].keep == Approx(0.5));
     CHECK(model.calls[0].fixed_s >= 0);
     CHECK(model.calls[1].per_item_s >= 0);
+}
+
+TEST_CASE("estimate fit: root weights are drawn from the sampled fan-outs", "[estimate]") {
+    const std::vector<double> w = root_weights({10, 30}, 1000, 1);
+    REQUIRE(w.size() == 1000);
+    for (double x : w) CHECK((x == Approx(0.5) || x == Approx(1.5)));
+    const auto heavy = std::count_if(w.begin(), w.end(), [](double x) { return x > 1; });
+    CHECK(heavy > 400);
+    CHECK(heavy < 600);
+    CHECK(root_weights({10, 30}, 1000, 1) == w);  // seeded: the same draw every time
+    CHECK(root_weights({}, 10, 1).empty());
+    CHECK(root_weights({0, 0}, 10, 1).empty());
 }

@@ -34,7 +34,8 @@ TEST_CASE("estimate simulate: one map on one actor in batches of 4", "[estimate]
     CHECK(sim.failed_roots == 0);
     CHECK(sim.makespan_s == Approx(8.0));
     CHECK(sim.first_root_s == Approx(3.0));
-    for (std::size_t r = 0; r < 10; ++r) CHECK(sim.commit_s[r] == Approx(r < 4 ? 3.0 : r < 8 ? 6.0 : 8.0));
+    for (std::size_t r = 0; r < 10; ++r)
+        CHECK(sim.commit_s[r] == Approx(r < 4 ? 3.0 : r < 8 ? 6.0 : 8.0));
     CHECK(sim.p50_latency_s == Approx(6.0));
     CHECK(sim.p99_latency_s == Approx(8.0));
     REQUIRE(sim.calls.size() == 1);

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <ostream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -62,7 +64,103 @@ struct Candidate {
     SimOutcome sim;
 };
 
+// Children per root of a root-Domain expand in the sample run, by the root's ordinal in it: the
+// expand's actors are wrapped so that each emitted child is counted (rop's GrainInfo ordinal of a
+// root is its place in the source). Several actor threads count at once.
+class ChildCounts {
+  public:
+    explicit ChildCounts(std::size_t roots) : counts_(roots, 0) {}
+    void add(std::uint32_t root) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (root < counts_.size()) ++counts_[root];
+    }
+    std::vector<std::uint64_t> take() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return counts_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<std::uint64_t> counts_;
+};
+
+class CountingBatch final : public Batch {
+  public:
+    CountingBatch(Batch& inner, ChildCounts& counts) : inner_(inner), counts_(counts) {}
+    std::size_t size() const override { return inner_.size(); }
+    GrainInfo info(std::size_t g) const override { return inner_.info(g); }
+    const Value& input(std::size_t g, std::size_t i) const override { return inner_.input(g, i); }
+    const Value& parent(std::size_t g) const override { return inner_.parent(g); }
+    void set_output(std::size_t g, std::size_t o, Value v) override {
+        inner_.set_output(g, o, std::move(v));
+    }
+    void set_keep(std::size_t g, bool keep) override { inner_.set_keep(g, keep); }
+    void emit_child(std::size_t g, Value child) override {
+        inner_.emit_child(g, std::move(child));
+        counts_.add(inner_.info(g).ordinal);
+    }
+    void finish_children(std::size_t g) override { inner_.finish_children(g); }
+    void fail_record(std::size_t g, std::string reason) override {
+        inner_.fail_record(g, std::move(reason));
+    }
+    void fail_group(std::size_t g, std::string reason) override {
+        inner_.fail_group(g, std::move(reason));
+    }
+    bool wanted(std::size_t g) const override { return inner_.wanted(g); }
+    CallId call() const override { return inner_.call(); }
+
+  private:
+    Batch& inner_;
+    ChildCounts& counts_;
+};
+
+class CountingActor final : public Actor {
+  public:
+    CountingActor(std::unique_ptr<Actor> inner, ChildCounts& counts)
+        : inner_(std::move(inner)), counts_(counts) {}
+    void process(Batch& batch) override {
+        CountingBatch counting(batch, counts_);
+        inner_->process(counting);
+    }
+    void cancel() noexcept override { inner_->cancel(); }
+    bool reentrant() const override { return inner_->reentrant(); }
+
+  private:
+    std::unique_ptr<Actor> inner_;
+    ChildCounts& counts_;
+};
+
+// The first expand of the root Domain whose actors run here (a Call of its own, in this
+// process): the one whose children per root give the roots' weights.
+std::optional<CallId> root_expand(const Plan& plan) {
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const CallSpec& spec = plan.calls[c];
+        if (spec.kind == CallKind::Expand && spec.domain == 0 && spec.factory &&
+            spec.pool == kNoPool && spec.options.isolation == Isolation::Thread) {
+            return static_cast<CallId>(c);
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
+
+std::vector<double> root_weights(const std::vector<std::uint64_t>& children, std::size_t roots,
+                                 std::uint64_t seed) {
+    std::vector<double> weights;
+    if (children.empty()) return weights;
+    double mean = 0;
+    for (std::uint64_t c : children) mean += static_cast<double>(c);
+    mean /= static_cast<double>(children.size());
+    if (mean <= 0) return weights;
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::size_t> pick(0, children.size() - 1);
+    weights.reserve(roots);
+    for (std::size_t i = 0; i < roots; ++i) {
+        weights.push_back(static_cast<double>(children[pick(rng)]) / mean);
+    }
+    return weights;
+}
 
 std::vector<std::size_t> choose_sample(std::size_t roots, const std::vector<std::uint64_t>& sizes,
                                        double fraction, std::size_t min_sample) {
@@ -133,8 +231,8 @@ SimModel fit_model(const Plan& plan, const RunReport& sample) {
         cost.bytes = bytes;
         const std::uint64_t grains = c < sample.calls.size() ? sample.calls[c].grains : 0;
         if (spec.kind == CallKind::Filter && grains > 0) {
-            cost.keep = 1.0 - static_cast<double>(sample.calls[c].dropped) /
-                                  static_cast<double>(grains);
+            cost.keep =
+                1.0 - static_cast<double>(sample.calls[c].dropped) / static_cast<double>(grains);
         }
         if (spec.kind == CallKind::Expand && !spec.outputs.empty()) {
             const DomainId child = plan.ports[spec.outputs[0]].domain;
@@ -143,8 +241,8 @@ SimModel fit_model(const Plan& plan, const RunReport& sample) {
                 if (plan.calls[d].domain == child)
                     children = std::max(children, sample.calls[d].grains);
             }
-            cost.fanout = grains > 0 ? static_cast<double>(children) / static_cast<double>(grains)
-                                     : 0;
+            cost.fanout =
+                grains > 0 ? static_cast<double>(children) / static_cast<double>(grains) : 0;
         }
     }
     return model;
@@ -190,7 +288,18 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     options.keep_batches = true;
     options.report_ok_roots = false;
     VectorRoots sample_source(sample_roots);
-    const RunReport sample = run(plan, sample_source, options);
+    Plan counted = plan;
+    ChildCounts children(sample_roots.size());
+    const std::optional<CallId> expand = root_expand(plan);
+    if (expand) {
+        counted.calls[*expand].factory = [inner = plan.calls[*expand].factory,
+                                          &children]() -> std::unique_ptr<Actor> {
+            std::unique_ptr<Actor> actor = inner();
+            if (!actor) return actor;
+            return std::make_unique<CountingActor>(std::move(actor), children);
+        };
+    }
+    const RunReport sample = run(counted, sample_source, options);
     if (sample.aborted) {
         err << "estimate: the sample run aborted: " << sample.abort_reason << "\n";
         return 1;
@@ -204,6 +313,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         for (std::uint64_t s : sizes) {
             model.root_scales.push_back(mean > 0 ? static_cast<double>(s) / mean : 1.0);
         }
+    } else if (expand) {  // each root weighs a sampled root's fan-out over the sample's mean
+        model.root_scales = root_weights(children.take(), roots.size(), 1);
     }
     const std::uint32_t cores =
         settings.cores ? settings.cores : std::max(1u, std::thread::hardware_concurrency());
@@ -213,7 +324,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     std::optional<CallId> bottleneck;
     for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
         if (predicted.calls[c].actors == 0) continue;
-        if (!bottleneck || predicted.calls[c].utilization > predicted.calls[*bottleneck].utilization)
+        if (!bottleneck ||
+            predicted.calls[c].utilization > predicted.calls[*bottleneck].utilization)
             bottleneck = static_cast<CallId>(c);
     }
     const bool call_bound = bottleneck && predicted.calls[*bottleneck].utilization >= 0.5;
@@ -288,8 +400,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     if (neck) {
         o << "  bottleneck                " << neck->name << " ("
           << percent(predicted.calls[*bottleneck].utilization) << " busy)"
-          << (call_bound ? "" : "; no Call is busy half the time: the source, admission "
-                                "(--max-inflight-roots) or the chain's latency limits the run")
+          << (call_bound ? ""
+                         : "; no Call is busy half the time: the source, admission "
+                           "(--max-inflight-roots) or the chain's latency limits the run")
           << "\n";
     }
     if (best) {
@@ -319,8 +432,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         }
         json << "]";
         if (best) {
-            json << ", \"recommended\": {\"set\": \"" << neck_set << "\", \"actors\": "
-                 << best->actors << ", \"batch\": " << best->batch
+            json << ", \"recommended\": {\"set\": \"" << neck_set
+                 << "\", \"actors\": " << best->actors << ", \"batch\": " << best->batch
                  << ", \"makespan_s\": " << best->sim.makespan_s << "}";
         }
         json << "}\n";

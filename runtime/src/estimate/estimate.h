@@ -32,6 +32,12 @@ std::vector<std::size_t> choose_sample(std::size_t roots, const std::vector<std:
 // (one batch size only: a = 0, b = mean seconds per grain).
 std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>& points);
 
+// Each of `roots` roots' weight for the simulation: the children one sampled root had (drawn
+// with a seeded generator, so the same inputs give the same weights) over the sample's mean.
+// Empty when no child was counted.
+std::vector<double> root_weights(const std::vector<std::uint64_t>& children, std::size_t roots,
+                                 std::uint64_t seed);
+
 // The model a sample run's report gives (keep_batches on): per Call its fitted cost, a filter's
 // kept share, an expand's children per Grain (Grains of its child Domain's busiest Call over its
 // own), every item's bytes (the peak live bytes per live item).

@@ -56,8 +56,8 @@ class VirtualExecutor final : public Executor {
         std::lock_guard<std::mutex> lock(mutex_);
         const std::uint32_t set = sets_.of_call.at(job.call);
         std::vector<double>& actors = free_at_.at(set);
-        const auto actor = static_cast<std::size_t>(
-            std::min_element(actors.begin(), actors.end()) - actors.begin());
+        const auto actor = static_cast<std::size_t>(std::min_element(actors.begin(), actors.end()) -
+                                                    actors.begin());
         const double cost = cost_of(job.call).batch_s(job.size());
         const double end = std::max(actors[actor], now_) + cost;
         actors[actor] = end;
@@ -107,8 +107,7 @@ class VirtualExecutor final : public Executor {
             }
             // The driver is done with the last batch: it took every report (queued() first: its
             // 0 comes after the driver's waiting flag went down) and sleeps again.
-            for (int spins = 0; !(reports_->queued() == 0 && reports_->driver_waiting());
-                 ++spins) {
+            for (int spins = 0; !(reports_->queued() == 0 && reports_->driver_waiting()); ++spins) {
                 if (spins < 64) {
                     std::this_thread::yield();
                 } else {
@@ -160,7 +159,8 @@ class VirtualExecutor final : public Executor {
                     // The measured mean fan-out times the root's weight, rounded so that the
                     // children emitted so far follow the running sum.
                     owed_[job.call] += cost.fanout * scale;
-                    const auto total = static_cast<std::uint64_t>(std::floor(owed_[job.call] + 1e-9));
+                    const auto total =
+                        static_cast<std::uint64_t>(std::floor(owed_[job.call] + 1e-9));
                     const std::uint64_t n = total - emitted_[job.call];
                     emitted_[job.call] = total;
                     std::lock_guard<std::mutex> lock(job.children_mutex);
@@ -175,7 +175,8 @@ class VirtualExecutor final : public Executor {
                 }
                 default:  // map, reduce
                     for (std::size_t o = 0; o < job.num_outputs; ++o) {
-                        job.outputs[g * job.num_outputs + o] = Value::of(SimItem{cost.bytes, scale});
+                        job.outputs[g * job.num_outputs + o] =
+                            Value::of(SimItem{cost.bytes, scale});
                     }
                     job.results[g] = GrainResult::Ok;
             }
@@ -226,8 +227,8 @@ class SyntheticRoots final : public RootSource {
 double nearest_rank(std::vector<double> values, double percent) {
     if (values.empty()) return 0;
     std::sort(values.begin(), values.end());
-    const auto rank = static_cast<std::size_t>(
-        std::ceil(percent / 100.0 * static_cast<double>(values.size())));
+    const auto rank =
+        static_cast<std::size_t>(std::ceil(percent / 100.0 * static_cast<double>(values.size())));
     return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
 }
 
@@ -270,8 +271,8 @@ SimOutcome simulate(const Plan& plan, const SimModel& model, std::size_t roots,
     out.p99_latency_s = nearest_rank(out.latency_s, 99);
     for (std::size_t c = 0; c < sim.calls.size(); ++c) {
         const auto id = static_cast<CallId>(c);
-        SimCall call{sim.calls[c].name, executor.actors_of(id), executor.batches(id),
-                     executor.grains(id), executor.busy_s(id), 0};
+        SimCall call{sim.calls[c].name,   executor.actors_of(id), executor.batches(id),
+                     executor.grains(id), executor.busy_s(id),    0};
         if (call.actors > 0 && out.makespan_s > 0) {
             call.utilization = call.busy_s / (out.makespan_s * call.actors);
         }

@@ -48,14 +48,14 @@ struct SimCall {
 };
 
 struct SimOutcome {
-    double makespan_s = 0;      // virtual: the last root's commit
-    double first_root_s = 0;    // virtual: the first root's commit
-    std::vector<double> commit_s;   // per root ordinal: when it finished (virtual)
-    std::vector<double> latency_s;  // per root ordinal: admission to commit (virtual)
+    double makespan_s = 0;                        // virtual: the last root's commit
+    double first_root_s = 0;                      // virtual: the first root's commit
+    std::vector<double> commit_s;                 // per root ordinal: when it finished (virtual)
+    std::vector<double> latency_s;                // per root ordinal: admission to commit (virtual)
     double p50_latency_s = 0, p99_latency_s = 0;  // nearest rank over latency_s
-    std::vector<SimCall> calls;                    // by CallId
-    std::size_t failed_roots = 0;                  // a bug or a contract error, never expected
-    double wall_s = 0;                             // real time the simulation took
+    std::vector<SimCall> calls;                   // by CallId
+    std::size_t failed_roots = 0;                 // a bug or a contract error, never expected
+    double wall_s = 0;                            // real time the simulation took
 };
 
 // Runs `roots` synthetic roots through `plan` with the real Engine, Scheduler and Committer and
