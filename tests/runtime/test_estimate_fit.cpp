@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <cmath>
 
 #include "estimate/estimate.h"
 #include "runtime_test_util.h"
@@ -89,4 +90,14 @@ TEST_CASE("estimate fit: root weights are drawn from the sampled fan-outs", "[es
     CHECK(root_weights({10, 30}, 1000, 1) == w);  // seeded: the same draw every time
     CHECK(root_weights({}, 10, 1).empty());
     CHECK(root_weights({0, 0}, 10, 1).empty());
+}
+
+TEST_CASE("estimate fit: the fan-out's range is 2 standard errors of the mean", "[estimate]") {
+    // Children 10, 20, 30: mean 20, sd 10; of 1000 roots: se = 10 / sqrt(3) x sqrt(1 - 3/1000).
+    const std::optional<double> spread = fanout_spread({10, 20, 30}, 1000, 20);
+    REQUIRE(spread);
+    CHECK(*spread == Approx(2 * 10 / std::sqrt(3.0) * std::sqrt(1 - 0.003) / 20));
+    CHECK(fanout_spread({10, 20, 30}, 3, 20).value() == Approx(0.0));  // all sampled: exact
+    CHECK_FALSE(fanout_spread({10}, 100, 10));
+    CHECK_FALSE(fanout_spread({0, 0}, 100, 0));
 }

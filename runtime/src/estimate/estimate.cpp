@@ -162,6 +162,22 @@ std::vector<double> root_weights(const std::vector<std::uint64_t>& children, std
     return weights;
 }
 
+std::optional<double> fanout_spread(const std::vector<std::uint64_t>& children, std::size_t roots,
+                                    double fanout) {
+    const auto k = static_cast<double>(children.size());
+    if (children.size() < 2 || fanout <= 0) return std::nullopt;
+    double mean = 0, var = 0;
+    for (std::uint64_t c : children) mean += static_cast<double>(c) / k;
+    if (mean <= 0) return std::nullopt;
+    for (std::uint64_t c : children)
+        var += (static_cast<double>(c) - mean) * (static_cast<double>(c) - mean);
+    var /= k - 1;
+    // Sampled without replacement from `roots`: the finite population correction.
+    const double n = static_cast<double>(std::max(roots, children.size()));
+    const double se = std::sqrt(var / k * (1 - k / n));
+    return 2 * se / mean;
+}
+
 std::vector<std::size_t> choose_sample(std::size_t roots, const std::vector<std::uint64_t>& sizes,
                                        double fraction, std::size_t min_sample) {
     if (roots == 0) return {};
@@ -319,6 +335,24 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     const std::uint32_t cores =
         settings.cores ? settings.cores : std::max(1u, std::thread::hardware_concurrency());
     const SimOutcome predicted = simulate(plan, model, roots.size(), options);
+    // The sample's mean fan-out is its least certain number: the whole input replayed again at
+    // the mean +- 2 standard errors of the children per sampled root gives the makespan's range.
+    std::optional<std::pair<double, double>> range;
+    if (expand) {
+        const std::vector<std::uint64_t> counts = children.take();
+        if (const std::optional<double> spread =
+                fanout_spread(counts, roots.size(), model.calls[*expand].fanout)) {
+            std::pair<double, double> r;
+            for (const double sign : {-1.0, 1.0}) {
+                SimModel shifted = model;
+                shifted.calls[*expand].fanout =
+                    std::max(0.0, model.calls[*expand].fanout * (1 + sign * *spread));
+                const double m = simulate(plan, shifted, roots.size(), options).makespan_s;
+                (sign < 0 ? r.first : r.second) = m;
+            }
+            range = r;
+        }
+    }
 
     // The bottleneck: the actor set busiest for its size.
     std::optional<CallId> bottleneck;
@@ -371,7 +405,12 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     o << "estimate: " << roots.size() << " roots, from a sample of " << picked.size() << " ("
       << (sizes.empty() ? "strata by source order" : "strata by file size") << ") that ran "
       << seconds(sample.wall_s) << "; " << cores << " cores\n";
-    o << "  predicted makespan        " << seconds(predicted.makespan_s) << "\n";
+    o << "  predicted makespan        " << seconds(predicted.makespan_s);
+    if (range) {
+        o << " (" << seconds(range->first) << " to " << seconds(range->second)
+          << " over the sample's fan-out +- 2 standard errors)";
+    }
+    o << "\n";
     o << "  time to first root        " << seconds(predicted.first_root_s) << "\n";
     o << "  time to commit p50 / p99  " << seconds(predicted.p50_latency_s) << " / "
       << seconds(predicted.p99_latency_s) << "\n";
@@ -418,8 +457,12 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         std::ofstream json(settings.json_path);
         json << "{\"roots\": " << roots.size() << ", \"sample_roots\": " << picked.size()
              << ", \"sample_wall_s\": " << sample.wall_s
-             << ", \"makespan_s\": " << predicted.makespan_s
-             << ", \"first_root_s\": " << predicted.first_root_s
+             << ", \"makespan_s\": " << predicted.makespan_s;
+        if (range) {
+            json << ", \"makespan_low_s\": " << range->first
+                 << ", \"makespan_high_s\": " << range->second;
+        }
+        json << ", \"first_root_s\": " << predicted.first_root_s
              << ", \"p50_commit_s\": " << predicted.p50_latency_s
              << ", \"p99_commit_s\": " << predicted.p99_latency_s << ", \"cores\": " << cores
              << ", \"bottleneck\": \"" << (neck ? neck->name : "") << "\", \"calls\": [";

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,12 @@ std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>&
 // Empty when no child was counted.
 std::vector<double> root_weights(const std::vector<std::uint64_t>& children, std::size_t roots,
                                  std::uint64_t seed);
+
+// The relative half-width of the mean fan-out's range: 2 standard errors of the children per
+// sampled root (finite population correction for a sample of `roots`) over their mean; nullopt
+// with fewer than 2 roots or no children.
+std::optional<double> fanout_spread(const std::vector<std::uint64_t>& children, std::size_t roots,
+                                    double fanout);
 
 // The model a sample run's report gives (keep_batches on): per Call its fitted cost, a filter's
 // kept share, an expand's children per Grain (Grains of its child Domain's busiest Call over its
