@@ -80,14 +80,19 @@ TEST_CASE("estimate fit: the model of a sample run", "[estimate]") {
     CHECK(model.calls[1].per_item_s >= 0);
 }
 
-TEST_CASE("estimate fit: root weights are drawn from the sampled fan-outs", "[estimate]") {
+TEST_CASE("estimate fit: root weights come from the sampled fan-outs in equal shares",
+          "[estimate]") {
     const std::vector<double> w = root_weights({10, 30}, 1000, 1);
     REQUIRE(w.size() == 1000);
     for (double x : w) CHECK((x == Approx(0.5) || x == Approx(1.5)));
-    const auto heavy = std::count_if(w.begin(), w.end(), [](double x) { return x > 1; });
-    CHECK(heavy > 400);
-    CHECK(heavy < 600);
-    CHECK(root_weights({10, 30}, 1000, 1) == w);  // seeded: the same draw every time
+    CHECK(std::count_if(w.begin(), w.end(), [](double x) { return x > 1; }) == 500);
+    CHECK(root_weights({10, 30}, 1000, 1) == w);  // seeded: the same weights every time
+    // Shuffled, not in the sample's order.
+    CHECK(std::count_if(w.begin(), w.begin() + 100, [](double x) { return x > 1; }) > 20);
+    CHECK(std::count_if(w.begin(), w.begin() + 100, [](double x) { return x > 1; }) < 80);
+    // 3 roots from a sample of 2: the remainder is picked, and the mean stays 1.
+    const std::vector<double> odd = root_weights({10, 30}, 3, 7);
+    CHECK(odd[0] + odd[1] + odd[2] == Approx(3.0));
     CHECK(root_weights({}, 10, 1).empty());
     CHECK(root_weights({0, 0}, 10, 1).empty());
 }

@@ -33,9 +33,10 @@ std::vector<std::size_t> choose_sample(std::size_t roots, const std::vector<std:
 // (one batch size only: a = 0, b = mean seconds per grain).
 std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>& points);
 
-// Each of `roots` roots' weight for the simulation: the children one sampled root had (drawn
-// with a seeded generator, so the same inputs give the same weights) over the sample's mean.
-// Empty when no child was counted.
+// Each of `roots` roots' weight for the simulation: the children one sampled root had over the
+// sample's mean, each sampled root standing for as many roots as the others (within one), in
+// an order shuffled with a seeded generator; their mean is exactly 1. Empty when no child was
+// counted.
 std::vector<double> root_weights(const std::vector<std::uint64_t>& children, std::size_t roots,
                                  std::uint64_t seed);
 
