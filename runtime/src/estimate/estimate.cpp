@@ -365,21 +365,33 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         }
     }
 
-    // The bottleneck: the actor set busiest for its size.
+    // The bottleneck: the actor set busiest for its size (a shared pool's Calls add up), and in
+    // a pool its busiest Call.
+    std::vector<double> set_busy(predicted.calls.size(), 0);
+    for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
+        for (std::size_t d = 0; d < predicted.calls.size(); ++d) {
+            const bool same = d == c || (plan.calls[c].pool != kNoPool &&
+                                         plan.calls[d].pool == plan.calls[c].pool);
+            if (same) set_busy[c] += predicted.calls[d].utilization;
+        }
+    }
     std::optional<CallId> bottleneck;
     for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
         if (predicted.calls[c].actors == 0) continue;
-        if (!bottleneck ||
-            predicted.calls[c].utilization > predicted.calls[*bottleneck].utilization)
+        if (!bottleneck || set_busy[c] > set_busy[*bottleneck] + 1e-12 ||
+            (set_busy[c] >= set_busy[*bottleneck] - 1e-12 &&
+             predicted.calls[c].utilization > predicted.calls[*bottleneck].utilization))
             bottleneck = static_cast<CallId>(c);
     }
-    const bool call_bound = bottleneck && predicted.calls[*bottleneck].utilization >= 0.5;
+    const bool call_bound = bottleneck && set_busy[*bottleneck] >= 0.5;
 
     // What-if: the bottleneck's actors in 1, 2, 4 ... cores, its batch at cap, 2x, half.
     std::optional<Candidate> best;
     std::size_t tried = 0;
     if (bottleneck) {
-        const CallOptions current = set_options(const_cast<Plan&>(plan), *bottleneck);
+        // Actors are the set's (a pool's for a pool's Call), the batch cap the Call's own.
+        CallOptions current = plan.calls[*bottleneck].options;
+        current.actors = set_options(const_cast<Plan&>(plan), *bottleneck).actors;
         std::vector<std::uint32_t> actor_counts;
         for (std::uint32_t a = 1; a <= cores; a *= 2) actor_counts.push_back(a);
         actor_counts.push_back(cores);
@@ -395,7 +407,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
             for (std::uint32_t b : batches) {
                 Plan what_if = plan;
                 set_options(what_if, *bottleneck).actors = a;
-                set_options(what_if, *bottleneck).batch = b;
+                what_if.calls[*bottleneck].options.batch = b;
                 Candidate c{a, b, simulate(what_if, model, roots.size(), options)};
                 ++tried;
                 if (c.sim.failed_roots > 0) continue;
@@ -449,7 +461,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
     if (neck) {
         o << "  bottleneck                " << neck->name << " ("
-          << percent(predicted.calls[*bottleneck].utilization) << " busy)"
+          << (neck->pool != kNoPool ? "pool " + neck_set + ": " : "")
+          << percent(set_busy[*bottleneck]) << " busy)"
           << (call_bound ? ""
                          : "; no Call is busy half the time: the source, admission "
                            "(--max-inflight-roots) or the chain's latency limits the run")
@@ -458,7 +471,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     if (best) {
         const double gain = 1 - best->sim.makespan_s / predicted.makespan_s;
         o << "  recommended               --set " << neck_set << ".actors=" << best->actors
-          << " --set " << neck_set << ".batch=" << best->batch << "  -> "
+          << " --set " << neck->name << ".batch=" << best->batch << "  -> "
           << seconds(best->sim.makespan_s) << " (" << (gain >= 0 ? "-" : "+")
           << percent(std::abs(gain)) << ", " << tried << " settings simulated)\n";
     }
@@ -486,9 +499,10 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         }
         json << "]";
         if (best) {
-            json << ", \"recommended\": {\"set\": \"" << neck_set
-                 << "\", \"actors\": " << best->actors << ", \"batch\": " << best->batch
-                 << ", \"makespan_s\": " << best->sim.makespan_s << "}";
+            json << ", \"recommended\": {\"set\": \"" << neck_set << "\", \"call\": \""
+                 << neck->name << "\", \"actors\": " << best->actors
+                 << ", \"batch\": " << best->batch << ", \"makespan_s\": " << best->sim.makespan_s
+                 << "}";
         }
         json << "}\n";
         if (!json) {
