@@ -36,13 +36,11 @@ MainResult run_main(PipelineDefinition def, std::vector<std::string> args) {
 
 TEST_CASE("estimate main: a table and JSON and no sink written", "[estimate][cli]") {
     DemoSinks sinks;
-    const std::filesystem::path json =
-        std::filesystem::temp_directory_path() /
-        ("rop_estimate_" + std::to_string(::getpid()) + ".json");
+    const std::filesystem::path json = std::filesystem::temp_directory_path() /
+                                       ("rop_estimate_" + std::to_string(::getpid()) + ".json");
     const MainResult r =
-        run_main(demo_definition(sinks), {"--input", "1,2,3,4,5,6,7,8", "--estimate",
-                                          "--sample", "50%", "--cores", "4", "--estimate-json",
-                                          json.string()});
+        run_main(demo_definition(sinks), {"--input", "1,2,3,4,5,6,7,8", "--estimate", "--sample",
+                                          "50%", "--cores", "4", "--estimate-json", json.string()});
     INFO(r.err);
     CHECK(r.code == kExitOk);
     CHECK_THAT(r.out, ContainsSubstring("estimate: 8 roots, from a sample of 4"));
