@@ -14,7 +14,7 @@
 namespace rop::bind::classify_detail {
 
 std::string quoted(std::string_view text);
-std::string ordinal(std::size_t index);  // 0 -> "1st"
+using bind::ordinal;  // classify.h
 // A class UDF's parameters are its operator()'s; say so in messages.
 std::string callable_name(const UdfDecl& decl);
 std::string param_name(const UdfParam& param, std::size_t index);

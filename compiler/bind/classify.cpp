@@ -24,6 +24,16 @@ std::string_view to_string(Shape shape) {
     return "?";
 }
 
+std::string ordinal(std::size_t index) {
+    std::size_t n = index + 1;
+    const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                         : n % 10 == 1                    ? "st"
+                         : n % 10 == 2                    ? "nd"
+                         : n % 10 == 3                    ? "rd"
+                                                          : "th";
+    return std::to_string(n) + suffix;
+}
+
 namespace classify_detail {
 
 std::string quoted(std::string_view text) {
@@ -33,16 +43,6 @@ std::string quoted(std::string_view text) {
     out += text;
     out += '\'';
     return out;
-}
-
-std::string ordinal(std::size_t index) {  // 0 -> "1st"
-    std::size_t n = index + 1;
-    const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
-                         : n % 10 == 1                    ? "st"
-                         : n % 10 == 2                    ? "nd"
-                         : n % 10 == 3                    ? "rd"
-                                                          : "th";
-    return std::to_string(n) + suffix;
 }
 
 std::string callable_name(const UdfDecl& decl) {

@@ -36,6 +36,8 @@ enum class Shape : std::uint8_t {
 
 std::string_view to_string(Primitive primitive);
 std::string_view to_string(Shape shape);
+// "1st", "2nd", ... for index 0, 1, ...: a parameter's place in a message.
+std::string ordinal(std::size_t index);
 
 // How a missing item of an optional input reaches the UDF.
 enum class Missing : std::uint8_t {

@@ -5,21 +5,9 @@
 
 #include "bind/checks/check_call_arguments.h"
 #include "bind/checks/check_udf_known.h"
+#include "bind/classify.h"
 
 namespace rop::bind {
-namespace {
-
-std::string ordinal(std::size_t index) {  // 0 -> "1st"
-    const std::size_t n = index + 1;
-    const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
-                         : n % 10 == 1                    ? "st"
-                         : n % 10 == 2                    ? "nd"
-                         : n % 10 == 3                    ? "rd"
-                                                          : "th";
-    return std::to_string(n) + suffix;
-}
-
-}  // namespace
 
 std::optional<Binding> check_pool_class(BindContext& ctx, const sema::Pool& pool,
                                         const UdfDecl*& chosen) {

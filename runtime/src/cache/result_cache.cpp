@@ -304,9 +304,6 @@ class CachingActor final : public Actor {
     std::unique_ptr<Actor> inner_;
 };
 
-// "ocr@mineru.rop:5" -> "ocr": where a Call is written is not what it is.
-std::string bare_name(const std::string& name) { return name.substr(0, name.find('@')); }
-
 std::string identity_of(const Plan& plan, const CallSpec& spec) {
     std::string id = bare_name(spec.name) + " " + to_string(spec.kind) + " (";
     for (const CallInput& input : spec.inputs) id += plan.ports[input.port].name + " ";

@@ -341,14 +341,37 @@ std::string apply_environment(const EnvironmentLookup& env, std::vector<CallDefi
     return {};
 }
 
+// Sets one run-time option in `o` (checked against the table).
 std::string set_option(const std::string& where, const std::string& call,
-                       const vocab::CallOptionSpec& option, std::string_view value, CallOptions& o);
+                       const vocab::CallOptionSpec& option, std::string_view value,
+                       CallOptions& o) {
+    const vocab::CallOptionSpec* spec = &option;
+    if (spec->name == "memory_mb" && o.isolation != Isolation::Process) {
+        return where +
+               ": only a Call with isolation process runs in a worker process whose "
+               "memory can be limited; '" +
+               call + "' runs in threads";
+    }
+    switch (spec->kind) {
+        case vocab::OptionKind::Int: return set_int(where, value, *spec, o);
+        case vocab::OptionKind::Enum: return set_word(where, value, *spec, o);
+        case vocab::OptionKind::Duration: {
+            std::chrono::milliseconds ms{0};
+            std::string error = set_duration(where, value, ms);
+            if (error.empty()) vocab::set_option_value(o, *spec, static_cast<double>(ms.count()));
+            return error;
+        }
+        case vocab::OptionKind::Number: return set_number(where, value, *spec, o);
+        case vocab::OptionKind::Gpus: break;  // whole or a fraction of one: fixed at build
+    }
+    return where + ": cannot be set at run time";
+}
 
 // --set POOL.OPTION=VALUE: one of the pool's placement options that may change at run time, in
 // the pool and in each of its Calls.
 std::string set_pool_option(PoolSpec& pool, const std::string& option, std::string_view value,
                             Plan& plan) {
-    const std::string bare = pool.name.substr(0, pool.name.find('@'));
+    const std::string bare = bare_name(pool.name);
     const std::string where = "--set " + bare + "." + option;
     const vocab::CallOptionSpec* spec = vocab::find_call_option(option);
     if (!spec || !is_pool_option(option)) {
@@ -382,7 +405,7 @@ std::string apply_set(std::string_view text, ParsedArgs& args) {
 
     // A shared pool answers to its name: its placement options are its Calls'.
     for (PoolSpec& pool : args.plan.pools) {
-        if (pool.name.substr(0, pool.name.find('@')) != call) continue;
+        if (bare_name(pool.name) != call) continue;
         return set_pool_option(pool, option, value, args.plan);
     }
 
@@ -435,37 +458,11 @@ std::string apply_set(std::string_view text, ParsedArgs& args) {
     if (const PoolId pool = args.plan.calls[*index].pool;
         pool != kNoPool && is_pool_option(spec->name)) {
         const std::string& name = args.plan.pools[pool].name;
-        const std::string bare = name.substr(0, name.find('@'));
+        const std::string bare = bare_name(name);
         return where + ": '" + call + "' runs on pool '" + bare + "', whose " + option +
                " its Calls share (--set " + bare + "." + option + "=" + std::string(value) + ")";
     }
     return set_option(where, call, *spec, value, o);
-}
-
-// Sets one run-time option in `o` (checked against the table).
-std::string set_option(const std::string& where, const std::string& call,
-                       const vocab::CallOptionSpec& option, std::string_view value,
-                       CallOptions& o) {
-    const vocab::CallOptionSpec* spec = &option;
-    if (spec->name == "memory_mb" && o.isolation != Isolation::Process) {
-        return where +
-               ": only a Call with isolation process runs in a worker process whose "
-               "memory can be limited; '" +
-               call + "' runs in threads";
-    }
-    switch (spec->kind) {
-        case vocab::OptionKind::Int: return set_int(where, value, *spec, o);
-        case vocab::OptionKind::Enum: return set_word(where, value, *spec, o);
-        case vocab::OptionKind::Duration: {
-            std::chrono::milliseconds ms{0};
-            std::string error = set_duration(where, value, ms);
-            if (error.empty()) vocab::set_option_value(o, *spec, static_cast<double>(ms.count()));
-            return error;
-        }
-        case vocab::OptionKind::Number: return set_number(where, value, *spec, o);
-        case vocab::OptionKind::Gpus: break;  // whole or a fraction of one: fixed at build
-    }
-    return where + ": cannot be set at run time";
 }
 
 }  // namespace

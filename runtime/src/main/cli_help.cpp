@@ -205,7 +205,7 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
         std::string calls;
         for (const CallId c : pool.calls) {
             const std::string& name = args.plan.calls[c].name;
-            calls += (calls.empty() ? "" : ", ") + name.substr(0, name.find('@'));
+            calls += (calls.empty() ? "" : ", ") + bare_name(name);
         }
         const std::uint32_t actors = pool.options.actors;
         std::string placed = std::to_string(actors) + (actors == 1 ? " actor" : " actors");
@@ -213,8 +213,8 @@ std::string pipeline_help(const PipelineDefinition& def, const ParsedArgs& args)
             placed += ", gpus " + cli::format_option(pool.options, vocab::call_option("gpus"));
         }
         if (pool.options.isolation == Isolation::Process) placed += ", isolation process";
-        rows.push_back({pool.name.substr(0, pool.name.find('@')), placed,
-                        calls.empty() ? "(no Call)" : "serves " + calls});
+        rows.push_back(
+            {bare_name(pool.name), placed, calls.empty() ? "(no Call)" : "serves " + calls});
     }
     if (!rows.empty()) {
         out << "\nShared pools (--set POOL.actors=N: the actors every Call it serves shares):\n"

@@ -35,6 +35,10 @@ using vocab::Recovery;
 // compiled one. Option by name: vocab::visit_field, vocab::option_value, vocab::set_option_value.
 using vocab::CallOptions;
 
+// "ocr@mineru.rop:5" -> "ocr": a Call's or a pool's name without where it is written (what
+// --set, the store's keys and --help go by).
+inline std::string bare_name(const std::string& name) { return name.substr(0, name.find('@')); }
+
 struct DomainSpec {
     std::string name;
     DomainId parent = kNoDomain;  // kNoDomain for the root Domain
