@@ -213,3 +213,62 @@ TEST_CASE("progress ETA: one big root with a known page count", "[runtime][progr
     }
     CHECK(judged >= 4);
 }
+
+namespace {
+
+struct ModelEtaCase {
+    const char* what;
+    std::size_t admitted, done;  // roots, of 10
+    double elapsed_s;
+    std::uint64_t cheap_done, dear_done;  // Grains done of the Calls' 100 and 100 predicted
+    std::optional<double> expected;
+};
+
+}  // namespace
+
+// --with-estimate: the share done is each Call's Grains over its predicted ones, weighted by its
+// predicted busy time; the predicted makespan's time left counts until a fifth is done.
+TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimate]") {
+    RunPrediction e;
+    e.roots = 10;
+    e.makespan_s = 100;
+    e.calls = {{"cheap", 100, 10, 0.1}, {"dear", 100, 90, 0.9}};
+    const ModelEtaCase cases[] = {
+        {"every root done", 10, 10, 90, 100, 100, 0.0},
+        {"nothing done: the prediction's time left", 1, 0, 10, 0, 0, 90.0},
+        {"past the predicted makespan, nothing done", 1, 0, 120, 0, 0, 0.0},
+        // The cheap Call done whole is a tenth of the work: half the measured rate
+        // (20 x 0.9 / 0.1 = 180 s), half the prediction (100 - 20 = 80 s).
+        {"a tenth done: half each", 5, 0, 20, 100, 0, 130.0},
+        // Counted in Grains it would be half done and 20 s to go; weighted, 0.1 + 0.9 x 0.2.
+        {"the dear Call weighs more", 6, 2, 28, 100, 20, 72.0},
+        {"half done: the measured rate alone", 10, 5, 50, 50, 50, 50.0},
+        // The cheap Call did more than predicted (200 of 100) while 2 of 10 roots are done (and
+        // 2 in flight, half each): it counts as 3/10 done, not whole.
+        {"past its predicted Grains: as done as the roots", 4, 2, 30, 200, 30, 70.0},
+    };
+    for (const ModelEtaCase& c : cases) {
+        CAPTURE(c.what);
+        Progress p;
+        p.roots_total = 10;
+        p.roots_admitted = c.admitted;
+        p.roots_done = c.done;
+        p.elapsed_s = c.elapsed_s;
+        p.calls.resize(2);
+        p.calls[0].grains = c.cheap_done;
+        p.calls[1].grains = c.dear_done;
+        const std::optional<double> eta = estimate_remaining_s(p, e);
+        REQUIRE(eta.has_value() == c.expected.has_value());
+        if (eta) CHECK(std::abs(*eta - *c.expected) < 0.01);
+    }
+    // A model without busy times says nothing: the Grain count's ETA.
+    RunPrediction idle = e;
+    for (PredictedCall& c : idle.calls) c.busy_s = 0;
+    Progress p;
+    p.roots_total = 10;
+    p.roots_admitted = 6;
+    p.roots_done = 4;
+    p.elapsed_s = 2;
+    CHECK(estimate_remaining_s(p, idle) == estimate_remaining_s(p));
+    CHECK(std::abs(*estimate_remaining_s(p, idle) - 3.0) < 0.01);
+}

@@ -101,6 +101,7 @@ CallCounters Engine::counters(CallId call) const {
     k.infra_retried_items = recovery.infra_retried_items;
     k.stale_reports = recovery.stale_reports + batches.stale_at_end;
     k.median_batch_s = median_batch_s(call);
+    k.busy_s = static_cast<double>(batch_times_[call].total_ns) / 1e9;
     if (cache_) cache_->add_counts(call, k);
     return k;
 }

@@ -59,6 +59,7 @@ class Engine final : private StoreListener, private TaskDrain {
     struct BatchTimes {  // run times of the last kMedianWindow batches (ring)
         std::vector<std::int64_t> ns;
         std::size_t next = 0;
+        std::int64_t total_ns = 0;  // every finished batch's, for CallCounters::busy_s
     };
     void note_batch_time(const BatchJob& job);  // a finished batch's run time (median)
     double median_batch_s(CallId call) const;

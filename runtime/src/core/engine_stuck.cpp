@@ -28,6 +28,7 @@ void Engine::note_batch_time(const BatchJob& job) {
     if (job.abandoned || job.end_ns <= job.start_ns) return;
     BatchTimes& t = batch_times_[job.call];
     const std::int64_t ns = job.end_ns - job.start_ns;
+    t.total_ns += ns;
     if (t.ns.size() < kMedianWindow) {
         t.ns.push_back(ns);
     } else {

@@ -123,6 +123,46 @@ std::string RunReport::root_json(const RootResult& root) { return dump(root_obje
 
 namespace {
 
+// The estimate the run was given, each figure beside what the run did ("measured": null where
+// the run cannot say, as p99 under 100 roots).
+nlohmann::json estimate_object(const RunPrediction& e, const RunReport& r,
+                               const LatencySample& latencies) {
+    auto pair = [](double predicted, nlohmann::json measured) {
+        return nlohmann::json{{"predicted", predicted}, {"measured", std::move(measured)}};
+    };
+    const std::size_t n = latencies.size();
+    nlohmann::json j{
+        {"file", e.file},
+        {"roots", e.roots},
+        {"estimated_roots", e.estimated_roots},
+        {"cores", e.cores},
+        {"makespan_s", pair(e.makespan_s, r.wall_s)},
+        {"time_to_first_root_s", pair(e.first_root_s, r.time_to_first_root_s)},
+        {"p50_commit_s",
+         pair(e.p50_commit_s, n > 0 ? nlohmann::json(latencies.percentile(50)) : nullptr)},
+        {"p99_commit_s",
+         pair(e.p99_commit_s,
+              n >= kMinP99Sample ? nlohmann::json(latencies.percentile(99)) : nullptr)}};
+    if (e.makespan_low_s && e.makespan_high_s) {
+        j["makespan_s"]["low"] = *e.makespan_low_s;
+        j["makespan_s"]["high"] = *e.makespan_high_s;
+    }
+    auto& calls = j["calls"] = nlohmann::json::array();
+    for (const PredictedCall& c : e.calls) {
+        const CallCounters* measured = nullptr;
+        for (const CallCounters& k : r.calls) {
+            if (k.name == c.name) measured = &k;
+        }
+        calls.push_back(
+            {{"name", c.name},
+             {"grains",
+              pair(c.grains,
+                   measured ? nlohmann::json(measured->grains + measured->suppressed) : nullptr)},
+             {"busy_s", pair(c.busy_s, measured ? nlohmann::json(measured->busy_s) : nullptr)}});
+    }
+    return j;
+}
+
 nlohmann::json summary_object(const RunReport& r) {
     nlohmann::json j;
     // Who ran, where and when (pipeline_main fills them; null when unknown).
@@ -181,6 +221,7 @@ nlohmann::json summary_object(const RunReport& r) {
                               {"batches", c.batches},
                               {"mean_batch_fill", c.mean_batch_fill},
                               {"median_batch_s", c.median_batch_s},
+                              {"busy_s", c.busy_s},
                               {"retries", c.retries},
                               {"retried_items", c.retried_items},
                               {"infra_retries", c.infra_retries},
@@ -199,6 +240,11 @@ nlohmann::json summary_object(const RunReport& r) {
                                           {"corrupt", c.cache_corrupt},
                                           {"miss_reasons", c.cache_miss_reasons}};
         }
+    }
+    if (r.prediction) j["estimate"] = estimate_object(*r.prediction, r, latencies);
+    if (!r.eta.empty()) {
+        auto& eta = j["eta"] = nlohmann::json::array();
+        for (const EtaReading& e : r.eta) eta.push_back({{"at_s", e.at_s}, {"end_s", e.end_s}});
     }
     return j;
 }

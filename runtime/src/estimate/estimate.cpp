@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <ostream>
@@ -478,39 +479,108 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     out << o.str();
 
     if (!settings.json_path.empty()) {
-        std::ofstream json(settings.json_path);
-        json << "{\"roots\": " << roots.size() << ", \"sample_roots\": " << picked.size()
-             << ", \"sample_wall_s\": " << sample.wall_s
-             << ", \"makespan_s\": " << predicted.makespan_s;
+        nlohmann::json j{{"format", kPredictionFormat},
+                         {"pipeline", base.pipeline_name},
+                         {"roots", roots.size()},
+                         {"sample_roots", picked.size()},
+                         {"sample_wall_s", sample.wall_s},
+                         {"makespan_s", predicted.makespan_s},
+                         {"first_root_s", predicted.first_root_s},
+                         {"p50_commit_s", predicted.p50_latency_s},
+                         {"p99_commit_s", predicted.p99_latency_s},
+                         {"cores", cores},
+                         {"bottleneck", neck ? neck->name : ""}};
         if (range) {
-            json << ", \"makespan_low_s\": " << range->first
-                 << ", \"makespan_high_s\": " << range->second;
+            j["makespan_low_s"] = range->first;
+            j["makespan_high_s"] = range->second;
         }
-        json << ", \"first_root_s\": " << predicted.first_root_s
-             << ", \"p50_commit_s\": " << predicted.p50_latency_s
-             << ", \"p99_commit_s\": " << predicted.p99_latency_s << ", \"cores\": " << cores
-             << ", \"bottleneck\": \"" << (neck ? neck->name : "") << "\", \"calls\": [";
+        auto& calls = j["calls"] = nlohmann::json::array();
         for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
             const SimCall& k = predicted.calls[c];
-            json << (c ? ", " : "") << "{\"name\": \"" << k.name << "\", \"actors\": " << k.actors
-                 << ", \"busy_s\": " << k.busy_s << ", \"utilization\": " << k.utilization
-                 << ", \"fixed_s\": " << model.calls[c].fixed_s
-                 << ", \"per_item_s\": " << model.calls[c].per_item_s << "}";
+            calls.push_back({{"name", plan.calls[c].name},
+                             {"actors", k.actors},
+                             {"grains", k.grains},
+                             {"batches", k.batches},
+                             {"busy_s", k.busy_s},
+                             {"utilization", k.utilization},
+                             {"fixed_s", model.calls[c].fixed_s},
+                             {"per_item_s", model.calls[c].per_item_s}});
         }
-        json << "]";
         if (best) {
-            json << ", \"recommended\": {\"set\": \"" << neck_set << "\", \"call\": \""
-                 << neck->name << "\", \"actors\": " << best->actors
-                 << ", \"batch\": " << best->batch << ", \"makespan_s\": " << best->sim.makespan_s
-                 << "}";
+            j["recommended"] = {{"set", neck_set},
+                                {"call", neck->name},
+                                {"actors", best->actors},
+                                {"batch", best->batch},
+                                {"makespan_s", best->sim.makespan_s}};
         }
-        json << "}\n";
+        std::ofstream json(settings.json_path);
+        json << j.dump(2) << "\n";
         if (!json) {
             err << "estimate: --estimate-json: cannot write " << settings.json_path << "\n";
             return 2;
         }
     }
     return 0;
+}
+
+RunPrediction read_prediction(const std::string& path, const Plan& plan,
+                              std::optional<std::size_t> roots) {
+    auto fail = [&](const std::string& why) -> RunPrediction {
+        throw std::invalid_argument(path + ": " + why);
+    };
+    std::ifstream in(path);
+    if (!in) return fail("cannot read it");
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return fail("not JSON (an --estimate-json file?)");
+    if (j.value("format", "") != kPredictionFormat) {
+        return fail("not an estimate of this rop (its \"format\" is not \"" +
+                    std::string(kPredictionFormat) + "\"; write one with --estimate-json)");
+    }
+    RunPrediction e;
+    e.file = path;
+    try {
+        e.estimated_roots = j.at("roots").get<std::size_t>();
+        e.cores = j.at("cores").get<std::uint32_t>();
+        e.makespan_s = j.at("makespan_s").get<double>();
+        e.first_root_s = j.at("first_root_s").get<double>();
+        e.p50_commit_s = j.at("p50_commit_s").get<double>();
+        e.p99_commit_s = j.at("p99_commit_s").get<double>();
+        if (j.contains("makespan_low_s") && j.contains("makespan_high_s")) {
+            e.makespan_low_s = j.at("makespan_low_s").get<double>();
+            e.makespan_high_s = j.at("makespan_high_s").get<double>();
+        }
+        for (const nlohmann::json& c : j.at("calls")) {
+            e.calls.push_back({c.at("name").get<std::string>(), c.at("grains").get<double>(),
+                               c.at("busy_s").get<double>(), c.at("utilization").get<double>()});
+        }
+    } catch (const nlohmann::json::exception& x) {
+        return fail(std::string("a field is missing or of the wrong type: ") + x.what());
+    }
+    std::vector<std::string> ours, theirs;
+    for (const CallSpec& c : plan.calls) ours.push_back(c.name);
+    for (const PredictedCall& c : e.calls) theirs.push_back(c.name);
+    if (ours != theirs) {
+        auto list = [](const std::vector<std::string>& names) {
+            std::string text;
+            for (const std::string& n : names) text += (text.empty() ? "" : ", ") + n;
+            return text.empty() ? std::string("none") : text;
+        };
+        return fail("an estimate of another pipeline (its Calls: " + list(theirs) +
+                    "; this pipeline's: " + list(ours) + ")");
+    }
+    // Made for another count of roots (another input, --limit): the work and the time scale.
+    e.roots = roots.value_or(e.estimated_roots);
+    if (e.estimated_roots > 0 && e.roots != e.estimated_roots) {
+        const double k = static_cast<double>(e.roots) / static_cast<double>(e.estimated_roots);
+        e.makespan_s *= k;
+        if (e.makespan_low_s) *e.makespan_low_s *= k;
+        if (e.makespan_high_s) *e.makespan_high_s *= k;
+        for (PredictedCall& c : e.calls) {
+            c.grains *= k;
+            c.busy_s *= k;
+        }
+    }
+    return e;
 }
 
 }  // namespace rop::runtime::estimate

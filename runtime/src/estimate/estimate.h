@@ -57,4 +57,14 @@ SimModel fit_model(const Plan& plan, const RunReport& sample);
 int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                  const EstimateSettings& settings, std::ostream& out, std::ostream& err);
 
+// What --estimate-json files say they are ("format").
+inline constexpr const char* kPredictionFormat = "rop-estimate-1";
+
+// An --estimate-json file, for a run of `plan` over `roots` roots (nullopt: as many as the
+// estimate was made for): its work and times scaled by roots / the estimate's roots. Throws
+// std::invalid_argument naming the file and what is wrong: unreadable, not JSON, not an
+// estimate, a field missing, or another pipeline's (its Calls are not this plan's).
+RunPrediction read_prediction(const std::string& path, const Plan& plan,
+                              std::optional<std::size_t> roots);
+
 }  // namespace rop::runtime::estimate

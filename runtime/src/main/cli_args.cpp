@@ -60,6 +60,7 @@ constexpr FlagSpec kFlags[] = {
     {"--sample", "PCT"},
     {"--cores", "N"},
     {"--estimate-json", "FILE"},
+    {"--with-estimate", "FILE"},
     {"--max-inflight-roots", "N"},
     {"--max-payload-mb", "N"},
     {"--commit-group", "N"},
@@ -530,6 +531,7 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
     for (const FlagSpec& f : kFlags) flag_names.emplace_back(f.name);
 
     auto fail = [](std::string message) { return ParseOutcome{std::nullopt, std::move(message)}; };
+    std::string estimate_flag;  // the last of --estimate's own flags given
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "-h") {
@@ -610,6 +612,8 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             }
         } else if (name == "--estimate-json") {
             args.estimate_json = std::string(value);
+        } else if (name == "--with-estimate") {
+            args.with_estimate = std::string(value);
         } else if (name == "--max-inflight-roots") {
             error = parse_count(name, value, kMaxInflightRoots, args.max_inflight_roots);
         } else if (name == "--commit-group") {
@@ -691,12 +695,25 @@ ParseOutcome parse_pipeline_args(int argc, const char* const* argv, const Pipeli
             }
         }
         if (!error.empty()) return fail(std::move(error));
+        if (name == "--sample" || name == "--cores" || name == "--estimate-json") {
+            estimate_flag = std::string(name);
+        }
         if ((name == "--trace" || name == "--report" || name == "--report-html" ||
-             name == "--journal" || name == "--metrics-file" || name == "--cache") &&
+             name == "--journal" || name == "--metrics-file" || name == "--cache" ||
+             name == "--estimate-json" || name == "--with-estimate") &&
             value.empty()) {
             return fail("'" + std::string(name) + "' needs a value: " + std::string(name) +
                         " FILE");
         }
+    }
+    // --estimate's flags do nothing in a run, and a run's estimate means nothing to --estimate.
+    if (!args.estimate && !estimate_flag.empty()) {
+        return fail(estimate_flag + " is for --estimate (a prediction instead of a run)");
+    }
+    if (args.estimate && !args.with_estimate.empty()) {
+        return fail(
+            "--with-estimate is for a run (its ETA and report follow the estimate); "
+            "--estimate makes one");
     }
     if (!args.help && !args.version && args.cache_admin.empty()) {
         for (const std::string& s : source_names) {

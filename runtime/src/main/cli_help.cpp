@@ -48,6 +48,8 @@ constexpr const char* kFlagsAfterSet =
     "  --sample PCT                the share of roots --estimate runs (default 2%, at least 3)\n"
     "  --cores N                   the machine --estimate predicts for (default: this one's)\n"
     "  --estimate-json FILE        --estimate's numbers as JSON too\n"
+    "  --with-estimate FILE        run with an --estimate-json prediction: the progress ETA\n"
+    "                              follows it, the reports put it beside what happened\n"
     "  --max-inflight-roots N      roots in flight at once (default 64)\n"
     "  --max-payload-mb N          live payload budget before new roots wait (default 1024)\n"
     "  --commit-group N            finished roots made durable together, with one fsync per\n"

@@ -117,7 +117,8 @@ class ProgressPrinter {
           real_terminal_(real_terminal) {}
 
     void operator()(const Progress& progress) {
-        std::vector<std::string> lines = render_progress(progress, calls_, roots_failed_);
+        std::vector<std::string> lines =
+            render_progress(progress, calls_, roots_failed_, prediction_);
         if (tty_) {
             // Only the process's own stderr has a width to ask for (not a test's stream).
             if (const std::size_t width = real_terminal_ ? terminal_width() : 0; width > 0) {
@@ -146,8 +147,11 @@ class ProgressPrinter {
     }
 
     void root_failed() { ++roots_failed_; }
+    // --with-estimate: the header's ETA follows it (outlives the run).
+    void follow(const RunPrediction* prediction) { prediction_ = prediction; }
 
   private:
+    const RunPrediction* prediction_ = nullptr;
     std::ostream& err_;
     bool tty_;
     std::vector<ProgressCall> calls_;
@@ -155,6 +159,28 @@ class ProgressPrinter {
     bool real_terminal_;
     std::size_t drawn_ = 0;
     std::size_t roots_failed_ = 0;
+};
+
+// What the header's ETA said along the run, for the report (RunReport::eta): a reading at
+// least 0.5 s and a fifth of the run's time after the last, so that a run of any length keeps a
+// few dozen (the driver thread writes them, the report reads them once the run is over).
+class EtaLog {
+  public:
+    explicit EtaLog(const RunPrediction* prediction) : prediction_(prediction) {}
+    void operator()(const Progress& p) {
+        if (p.elapsed_s < next_at_) return;
+        const std::optional<double> left =
+            prediction_ ? estimate_remaining_s(p, *prediction_) : estimate_remaining_s(p);
+        if (!left) return;
+        readings_.push_back({p.elapsed_s, p.elapsed_s + *left});
+        next_at_ = std::max(p.elapsed_s + 0.5, p.elapsed_s * 1.2);
+    }
+    std::vector<EtaReading> readings() const { return readings_; }
+
+  private:
+    const RunPrediction* prediction_;
+    double next_at_ = 0;
+    std::vector<EtaReading> readings_;
 };
 
 // --metrics-file and --metrics-port: the metrics text from each Progress snapshot, written to
@@ -566,8 +592,25 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         zero.calls.resize(calls.size());
         metrics->publish(zero, false);
     }
-    if (show_progress || metrics) {
-        run_options.on_progress = [printer, metrics, show_progress](const Progress& p) {
+    // --with-estimate: read before the run (a wrong file stops it here), for this run's roots.
+    std::unique_ptr<const RunPrediction> prediction;
+    if (!args.with_estimate.empty()) {
+        try {
+            prediction = std::make_unique<const RunPrediction>(
+                estimate::read_prediction(args.with_estimate, plan, source->size_hint()));
+        } catch (const std::exception& e) {
+            return usage_error(std::string("--with-estimate: ") + e.what());
+        }
+        printer->follow(prediction.get());
+    }
+    // The reports keep what the ETA said along the way.
+    std::shared_ptr<EtaLog> eta_log;
+    if (report_stream || html_failures || prediction) {
+        eta_log = std::make_shared<EtaLog>(prediction.get());
+    }
+    if (show_progress || metrics || eta_log) {
+        run_options.on_progress = [printer, metrics, show_progress, eta_log](const Progress& p) {
+            if (eta_log) (*eta_log)(p);
             if (show_progress) (*printer)(p);
             if (metrics) {
                 if (std::string e = metrics->publish(p, false); !e.empty()) {
@@ -686,6 +729,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         printer->log(LogLevel::Info, prog + ": mpi: " + mpi->summary(),
                      {{"event", "mpi"}, {"ranks", mpi->size()}});
     }
+    if (prediction) report.prediction = *prediction;
+    if (eta_log) report.eta = eta_log->readings();
     report.pipeline = prog;
     report.rop_version = def.version;
     report.rop_hash = def.rop_hash;
@@ -754,11 +799,18 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     if (html_failures) {
         std::vector<std::string> names;
         for (const CallDefinition& call : args.calls) names.push_back(call.name);
-        detail::RunPicture picture{&report,
-                                   detail::picture_calls(plan, names),
-                                   html_failures.get(),
-                                   {},
-                                   detail::process_peak_rss_bytes()};
+        detail::RunEstimate predicted;
+        if (prediction) {  // what the page sets beside the run: its names are the page's
+            predicted.makespan_s = prediction->makespan_s;
+            predicted.p50_commit_s = prediction->p50_commit_s;
+            predicted.p99_commit_s = prediction->p99_commit_s;
+            for (std::size_t c = 0; c < prediction->calls.size() && c < names.size(); ++c) {
+                predicted.calls.push_back(
+                    {names[c], prediction->calls[c].busy_s, prediction->calls[c].utilization});
+            }
+        }
+        detail::RunPicture picture{&report, detail::picture_calls(plan, names), html_failures.get(),
+                                   std::move(predicted), detail::process_peak_rss_bytes()};
         const std::string page = detail::render_report_html(picture);
         if (std::string e = write_atomically(args.report_html_path, page); !e.empty()) {
             printer->log(LogLevel::Error, prog + ": error: --report-html: " + e);

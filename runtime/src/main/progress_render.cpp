@@ -62,9 +62,10 @@ std::string eta_cell(double done, std::optional<double> total, double rate, bool
 }
 
 // The header's ETA from estimate_remaining_s: "done", "ETA ?" as eta_cell says.
-std::string run_eta_cell(const Progress& p, bool stuck) {
+std::string run_eta_cell(const Progress& p, bool stuck, const RunPrediction* prediction) {
     if (p.roots_total && p.roots_done >= *p.roots_total) return "done";
-    const std::optional<double> left = estimate_remaining_s(p);
+    const std::optional<double> left =
+        prediction ? estimate_remaining_s(p, *prediction) : estimate_remaining_s(p);
     if (!left || stuck) return "ETA ?";
     return "ETA " + format_eta(*left);
 }
@@ -119,6 +120,36 @@ std::optional<double> estimate_remaining_s(const Progress& p) {
     return (total_roots - static_cast<double>(p.roots_done)) / rate;
 }
 
+std::optional<double> estimate_remaining_s(const Progress& p, const RunPrediction& e) {
+    const double total_roots = static_cast<double>(p.roots_total ? *p.roots_total : e.roots);
+    if (total_roots > 0 && static_cast<double>(p.roots_done) >= total_roots) return 0.0;
+    // The roots' share done, in flight ones half: how far a Call past its predicted Grains is.
+    const std::size_t inflight =
+        p.roots_admitted > p.roots_done ? p.roots_admitted - p.roots_done : 0;
+    const double roots_share =
+        total_roots > 0
+            ? (static_cast<double>(p.roots_done) + 0.5 * static_cast<double>(inflight)) /
+                  total_roots
+            : 0;
+    double weight = 0, done_weight = 0;
+    for (std::size_t c = 0; c < e.calls.size() && c < p.calls.size(); ++c) {
+        const PredictedCall& k = e.calls[c];
+        if (k.grains <= 0 || k.busy_s <= 0) continue;
+        const double done = static_cast<double>(p.calls[c].grains + p.calls[c].suppressed);
+        double share = std::min(1.0, done / k.grains);
+        if (done > k.grains) share = std::min(share, std::max(roots_share, 0.0));
+        weight += k.busy_s;
+        done_weight += k.busy_s * share;
+    }
+    if (weight <= 0) return estimate_remaining_s(p);
+    const double share = done_weight / weight;
+    const double prior = std::max(0.0, e.makespan_s - p.elapsed_s);
+    if (share <= 0) return prior;
+    const double measured = p.elapsed_s * (1 - share) / share;
+    const double trust = std::min(1.0, share / 0.2);  // the measured rate's, by a fifth done
+    return (1 - trust) * prior + trust * measured;
+}
+
 std::vector<ProgressCall> progress_calls(const Plan& plan) {
     std::vector<ProgressCall> calls;
     for (const CallSpec& c : plan.calls) calls.push_back({c.name, c.domain == 0});
@@ -142,7 +173,8 @@ std::string fit_width(const std::string& line, std::size_t width) {
 }
 
 std::vector<std::string> render_progress(const Progress& p, std::span<const ProgressCall> calls,
-                                         std::size_t roots_failed) {
+                                         std::size_t roots_failed,
+                                         const RunPrediction* prediction) {
     const double elapsed = p.elapsed_s;
     const bool finished = p.roots_total && p.roots_done >= *p.roots_total;
     // Roots counted as finished work: done ones in full, those in flight as half done.
@@ -159,7 +191,7 @@ std::vector<std::string> render_progress(const Progress& p, std::span<const Prog
                            (p.roots_total ? std::to_string(*p.roots_total) : "?") + " done, " +
                            (roots_failed > 0 ? std::to_string(roots_failed) + " failed, " : "") +
                            std::to_string(inflight) + " in flight, " + fixed(elapsed, 1) + "s";
-        head += ", " + run_eta_cell(p, stuck);
+        head += ", " + run_eta_cell(p, stuck, prediction);
         if (stuck && !finished) {
             head += " (" + std::to_string(p.stuck.size()) +
                     (p.stuck.size() == 1 ? " batch" : " batches") + " stuck)";

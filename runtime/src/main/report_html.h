@@ -21,8 +21,8 @@ struct PictureCall {
 };
 std::vector<PictureCall> picture_calls(const Plan& plan, const std::vector<std::string>& names);
 
-// What an estimate predicts for a run (the hook for --estimate, which fills it; nothing does
-// yet). The page draws a "predicted vs measured" section only when something is set.
+// What an estimate predicted for the run (pipeline_main fills it from --with-estimate). The
+// page draws a "predicted vs measured" section only when something is set.
 struct CallEstimate {
     std::string call;                   // PictureCall::name; a name no Call has is listed alone
     std::optional<double> busy_s;       // the Call's batches' run time, summed

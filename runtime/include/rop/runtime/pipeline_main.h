@@ -137,6 +137,9 @@ struct ParsedArgs {
     double estimate_sample = 0.02;
     std::uint32_t estimate_cores = 0;  // 0: this machine's
     std::string estimate_json;
+    // --with-estimate FILE: an --estimate-json file for this run: the progress ETA follows its
+    // model and the reports put it beside what happened (RunReport::prediction).
+    std::string with_estimate;
 };
 
 struct ParseOutcome {
@@ -181,15 +184,25 @@ std::vector<ProgressCall> progress_calls(const Plan& plan);
 // is extrapolated from finished roots is marked `~`; unknown totals are `?`.
 std::vector<std::string> render_progress(const Progress& progress,
                                          std::span<const ProgressCall> calls);
-// The same, the header also saying how many roots failed so far (when any).
+// The same, the header also saying how many roots failed so far (when any), its ETA from
+// `prediction`'s model when given (--with-estimate).
 std::vector<std::string> render_progress(const Progress& progress,
                                          std::span<const ProgressCall> calls,
-                                         std::size_t roots_failed);
+                                         std::size_t roots_failed,
+                                         const RunPrediction* prediction = nullptr);
 // Seconds left in the run, for the header's ETA; nullopt when it cannot be told (no total, no
 // rate yet). With Progress::work it counts Grains: those of finished roots, of the roots in
 // flight (with the children their expands announced), and, for roots not admitted yet, the
 // mean per root so far; the rate is Grains sealed per second. Without it, roots per second.
 std::optional<double> estimate_remaining_s(const Progress& progress);
+// The same with an estimate's model (--with-estimate): the run's share done is each Call's
+// Grains done over its predicted Grains, weighted by its predicted busy time (a page's OCR
+// weighs more than its listing). Until a fifth of that work is done the predicted makespan
+// counts too (its time left, blended out linearly); past that, the time left is the elapsed
+// time x (1 - share) / share. A Call past its predicted Grains is counted as far from done as
+// the roots are. Falls back to the Grain count above when the model has no busy time.
+std::optional<double> estimate_remaining_s(const Progress& progress,
+                                           const RunPrediction& prediction);
 // `line` cut to fit a terminal `width` columns wide (one column is kept free, so that the
 // terminal never wraps); 0: as is. A multi-byte UTF-8 character is never cut in two.
 std::string fit_width(const std::string& line, std::size_t width);

@@ -222,6 +222,9 @@ struct CallCounters {
     // The median run time of the Call's last 64 finished batches (0 before one finishes); the
     // one stuck batches are measured against (StuckBatch::median_s).
     double median_batch_s = 0;
+    // The run time of every finished batch, summed over the Call's actors (abandoned ones left
+    // out): what --estimate predicts as the Call's busy time.
+    double busy_s = 0;
     // Replays after an opaque UDF error: one per replayed batch (a retry, a replayed tail, a
     // bisection half), however many Grains it held; retried_items counts those Grains.
     std::uint64_t retries = 0;
@@ -283,6 +286,35 @@ struct ProgressWork {
     // inflight_grains plus the Grains still to come for children an expand announced with
     // rop::expected_children but has not emitted yet (one Grain per Call of the child's Domain).
     double inflight_estimate = 0;
+};
+
+// What --estimate predicted for a run (its --estimate-json file, given to the run with
+// --with-estimate FILE; docs/runtime.md "Estimates"): the progress ETA follows it, and the report
+// and --report-html show it beside what happened. Scaled to this run's roots when the estimate
+// was made for another count.
+struct PredictedCall {
+    std::string name;   // the plan's Call name
+    double grains = 0;  // Grains the Call was predicted to seal
+    double busy_s = 0;  // its batches' predicted run time, summed
+    double utilization = 0;
+};
+struct RunPrediction {
+    std::string file;                 // where it was read from
+    std::size_t roots = 0;            // the roots it is for (this run's, after scaling)
+    std::size_t estimated_roots = 0;  // the roots the estimate was made for
+    std::uint32_t cores = 0;          // the machine shape it assumed
+    double makespan_s = 0;
+    std::optional<double> makespan_low_s, makespan_high_s;  // over the sample's fan-out
+    double first_root_s = 0;
+    double p50_commit_s = 0, p99_commit_s = 0;
+    std::vector<PredictedCall> calls;  // in plan order
+};
+
+// One reading of the progress ETA, kept for the report: at `at_s` into the run, the ETA said
+// the run would end at `end_s` (elapsed + time left).
+struct EtaReading {
+    double at_s = 0;
+    double end_s = 0;
 };
 
 struct Progress {
@@ -382,6 +414,10 @@ struct RunReport {
     std::vector<std::string> cache_notes;
     // RunOptions::keep_batches: every batch that finished, in the order they did (not in the JSON).
     std::vector<BatchRecord> batches;
+    // pipeline_main: the estimate the run was given (--with-estimate), and what its header ETA said
+    // along the way (at most ~70 readings, spaced geometrically); both in the JSON.
+    std::optional<RunPrediction> prediction;
+    std::vector<EtaReading> eta;
     // Who ran: filled by pipeline_main, empty when run() is called directly (null in the JSON).
     std::string pipeline;     // PipelineDefinition::name
     std::string rop_version;  // PipelineDefinition::version (the ropc that built it)
