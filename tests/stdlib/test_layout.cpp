@@ -2,6 +2,7 @@
 // reading order, heading levels, the ruled table's grid and cell texts.
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -153,4 +154,52 @@ TEST_CASE(
     CHECK(std::none_of(regions.begin(), regions.end(), [](const Region& r) {
         return r.kind == RegionKind::heading && r.text != "Shopping Notes";
     }));
+}
+
+TEST_CASE(
+    "a text-only manual has no figure and no table: Tesseract's image and table blocks of "
+    "text are text") {
+    // libtasn1.pdf (Debian's libtasn1-doc, tools/setup.sh installs it): 36 pages of prose, code
+    // and option listings, no figure, no table. Tesseract's layout made 70 image blocks (a "::="
+    // set apart, code fragments) and 10 table blocks (the table of contents, prose with code,
+    // option listings) of them; on these pages 22 and 7.
+    const std::string path = "/usr/share/doc/libtasn1-doc/libtasn1.pdf";
+    if (!std::ifstream(path)) SKIP("no " + path + " (apt-get install libtasn1-doc)");
+    const Document doc = pdf::open(File{path, "libtasn1.pdf", {}});
+    rop::CollectingEmitter<Page> out;
+    pdf::pages(doc, out, 150, pdf::Color::gray, pdf::TextSource::detect);
+    REQUIRE(out.children.size() == 36);
+    layout::Regions analyse;
+    std::string words;
+    for (int index : {2, 4, 7, 9, 14, 34}) {
+        for (const Region& region : analyse(out.children[index])) {
+            CAPTURE(index, layout::kind_name(region), region.text);
+            CHECK(region.kind != RegionKind::figure);
+            CHECK(region.kind != RegionKind::table);
+            words += region.text + "\n";
+        }
+    }
+    // The words of what were image and table blocks are read as text.
+    CHECK(words.find("Version ::=INTEGER") != std::string::npos);
+    CHECK(words.find("-c, --check") != std::string::npos);
+    CHECK(words.find("Copying Information") != std::string::npos);
+}
+
+TEST_CASE("a manual's borderless table stays a table and its drawing a figure") {
+    // glpk-doc's graphs.pdf (in B7's corpus): page 33 holds a table of 25 rows in 8 columns
+    // without rules, page 46 a drawing of a bipartite graph with its labels.
+    const std::string path = "/usr/share/doc/glpk-doc/graphs.pdf";
+    if (!std::ifstream(path)) SKIP("no " + path + " (apt-get install glpk-doc)");
+    const Document doc = pdf::open(File{path, "graphs.pdf", {}});
+    rop::CollectingEmitter<Page> out;
+    pdf::pages(doc, out, 150, pdf::Color::gray, pdf::TextSource::detect);
+    REQUIRE(out.children.size() == 61);
+    layout::Regions analyse;
+    auto count = [&](int index, RegionKind kind) {
+        const std::vector<Region> regions = analyse(out.children[index]);
+        return std::count_if(regions.begin(), regions.end(),
+                             [&](const Region& r) { return r.kind == kind; });
+    };
+    CHECK(count(32, RegionKind::table) == 1);
+    CHECK(count(45, RegionKind::figure) == 1);
 }
