@@ -277,6 +277,48 @@ TEST_CASE("from_ocr: a wrapped C prototype's '* name (...);' line is no list ite
           "- Apples (ripe ones)\n- Pears\n");
 }
 
+TEST_CASE("from_ocr: a listing the layer reads column by column is one code block by rows") {
+    // asn1Decoding's help in libtasn1.pdf: poppler reads the options, then their descriptions
+    // from the top again, then the lines below; the code rule made two blocks of them, one per
+    // column. A second listing further down, apart from the first, stays a block of its own.
+    OcrResult page;
+    page.text_source = "layer";
+    auto line = [&](const std::vector<std::string>& words, double x, double y, int paragraph) {
+        std::string text;
+        const double x0 = x;
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            text += (i ? " " : "") + words[i];
+            const double width = 6.0 * static_cast<double>(words[i].size());
+            page.words.push_back({words[i], {x, y, x + width, y + 10}, 95, 10, "Courier"});
+            x += width + 6;
+        }
+        page.lines.push_back({text, {x0, y, x, y + 10}, 95, y + 8, 0, paragraph, 10});
+    };
+    line({"Usage:", "asn1Decoding", "[OPTION]"}, 72, 100, 0);
+    line({"-b,", "--benchmark"}, 84, 124, 1);
+    line({"-s,", "--strict"}, 84, 136, 1);
+    line({"-h,", "--help"}, 84, 148, 1);
+    line({"perform", "a", "benchmark"}, 216, 124, 2);  // back up: the next column
+    line({"use", "strict", "DER", "decoding"}, 216, 136, 2);
+    line({"display", "this", "help"}, 216, 148, 2);
+    line({"Report", "bugs", "to:", "help@gnu.org"}, 72, 172, 2);
+    line({"$", "asn1Decoding", "pkix.asn"}, 72, 260, 3);  // another listing, far below
+    const PageContent content = assemble::from_ocr(page);
+    INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+    REQUIRE(content.blocks.size() == 2);
+    CHECK(content.blocks[0].type == "code");
+    CHECK(content.blocks[0].text ==
+          "Usage: asn1Decoding [OPTION]\n"
+          "\n"
+          "  -b, --benchmark       perform a benchmark\n"
+          "  -s, --strict          use strict DER decoding\n"
+          "  -h, --help            display this help\n"
+          "\n"
+          "Report bugs to: help@gnu.org");
+    CHECK(content.blocks[1].type == "code");
+    CHECK(content.blocks[1].text == "$ asn1Decoding pkix.asn");
+}
+
 TEST_CASE("the OCR path and the layout path assemble the test report in order") {
     const std::vector<Page> pages = render("docs/report.pdf", 150);
 

@@ -55,43 +55,91 @@ bool apart(const Line& previous, const Line& line, double factor) {
     return gap > factor * height || gap < -0.5 * height;
 }
 
+// Whether two lines share a row: their vertical overlap is at least half the smaller height.
+bool same_row(const BBox& a, const BBox& b) {
+    const double overlap = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
+    return overlap >= 0.5 * std::min(a.height(), b.height());
+}
+
 // The run of code lines from `first` as one "code" block: each line placed by its words' columns
 // from the run's left edge (in the run's mean character width), blank lines where the gap to the
-// previous line is a whole line pitch or more. Returns the line after the run.
+// previous line is a whole line pitch or more. A listing whose columns the text layer reads one
+// after another (the options, then their descriptions) stays one block with its columns on each
+// row: a run of code lines that starts back up, right of the run's left edge, on one of its rows,
+// is the listing's next column, and its lines join the rows they sit on. Returns the line after
+// the run.
 std::size_t add_code(const std::vector<Line>& lines,
                      const std::vector<std::vector<const Word*>>& words,
                      const std::vector<bool>& code, std::size_t first, std::vector<Block>& blocks) {
-    std::size_t end = first + 1;
-    while (end < lines.size() && code[end] && !apart(lines[end - 1], lines[end], 3.0)) ++end;
+    auto run_end = [&](std::size_t from) {
+        std::size_t end = from + 1;
+        while (end < lines.size() && code[end] && !apart(lines[end - 1], lines[end], 3.0)) ++end;
+        return end;
+    };
+    std::size_t end = run_end(first);
+    while (end < lines.size() && code[end]) {
+        const Line& next = lines[end];
+        const bool back_up = next.bbox.y0 < lines[end - 1].bbox.y0 - 0.5 * next.bbox.height();
+        bool on_a_row = false;
+        for (std::size_t i = first; i < end && !on_a_row; ++i) {
+            on_a_row = same_row(lines[i].bbox, next.bbox) && next.bbox.x0 > lines[i].bbox.x0;
+        }
+        if (!back_up || !on_a_row) break;
+        end = run_end(end);
+    }
+    // Rows top to bottom, each the words of the lines that share it, left to right.
+    struct Row {
+        BBox bbox;
+        std::vector<const Word*> words;
+    };
+    std::vector<std::size_t> order;
+    for (std::size_t i = first; i < end; ++i) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return lines[a].bbox.y0 < lines[b].bbox.y0;
+    });
+    std::vector<Row> rows;
+    for (std::size_t i : order) {
+        if (rows.empty() || !same_row(rows.back().bbox, lines[i].bbox)) {
+            rows.push_back(Row{lines[i].bbox, {}});
+        }
+        Row& row = rows.back();
+        row.bbox = unite(row.bbox, lines[i].bbox);
+        row.words.insert(row.words.end(), words[i].begin(), words[i].end());
+    }
     double left = lines[first].bbox.x0;
     double width = 0;
     double chars = 0;
-    double pitch = 0;  // the smallest top-to-top distance of two lines
-    for (std::size_t i = first; i < end; ++i) {
-        for (const Word* word : words[i]) {
+    double pitch = 0;  // the smallest top-to-top distance of two rows
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        Row& row = rows[r];
+        std::stable_sort(row.words.begin(), row.words.end(),
+                         [](const Word* a, const Word* b) { return a->bbox.x0 < b->bbox.x0; });
+        for (const Word* word : row.words) {
             left = std::min(left, word->bbox.x0);
             width += word->bbox.width();
             chars += static_cast<double>(detail::code_points(word->text));
         }
-        const double step = i > first ? lines[i].bbox.y0 - lines[i - 1].bbox.y0 : 0;
+        const double step = r > 0 ? row.bbox.y0 - rows[r - 1].bbox.y0 : 0;
         if (step > 0 && (pitch == 0 || step < pitch)) pitch = step;
     }
     const double char_width = chars > 0 ? width / chars : 0;
     Block block;
     block.type = "code";
-    block.bbox = lines[first].bbox;
-    double confidence = 0;
-    for (std::size_t i = first; i < end; ++i) {
-        if (i > first) {
+    block.bbox = rows.front().bbox;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (r > 0) {
             block.text += '\n';
-            const double step = lines[i].bbox.y0 - lines[i - 1].bbox.y0;
+            const double step = rows[r].bbox.y0 - rows[r - 1].bbox.y0;
             if (pitch > 0) {
                 const long blank = std::lround(step / pitch) - 1;
                 block.text.append(static_cast<std::size_t>(std::clamp(blank, 0L, 3L)), '\n');
             }
         }
-        block.text += detail::code_text(words[i], left, char_width);
-        block.bbox = unite(block.bbox, lines[i].bbox);
+        block.text += detail::code_text(rows[r].words, left, char_width);
+        block.bbox = unite(block.bbox, rows[r].bbox);
+    }
+    double confidence = 0;
+    for (std::size_t i = first; i < end; ++i) {
         block.font_size = std::max(block.font_size, lines[i].font_size);
         confidence += lines[i].confidence;
     }
