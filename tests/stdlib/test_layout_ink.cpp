@@ -1,6 +1,6 @@
-// std.layout's ink tests on drawn images (its internal header ink.h): glyphs_only tells text
+// std.layout's ink tests on drawn images (its internal header ink.h): drawn_share tells text
 // that Tesseract's layout took for an image from a drawing, column_gap a table's columns from
-// prose and from a listing's lines.
+// prose, spanning_rule a table's rules from a drawing's lines.
 #include <catch2/catch_test_macros.hpp>
 #include <cstdint>
 #include <memory>
@@ -10,8 +10,9 @@
 
 using namespace rop::stdlib;
 using layout::detail::column_gap;
-using layout::detail::glyphs_only;
+using layout::detail::drawn_share;
 using layout::detail::PixelBox;
+using layout::detail::spanning_rule;
 
 namespace {
 
@@ -46,32 +47,47 @@ struct Canvas {
 
 }  // namespace
 
-TEST_CASE("glyphs_only: glyph-sized marks are text; a drawn line, a tall shape or a panel not") {
+TEST_CASE("drawn_share: glyph-sized marks are text; a drawn line, a tall shape or a panel not") {
     const PixelBox box{0, 0, 400, 100};
     Canvas text(400, 100);
     text.word(10, 120, 10);
     text.word(140, 300, 10);
     text.word(10, 200, 40);
     text.fill(30, 70, 38, 73);  // an underscore: short and thin, still a glyph
-    CHECK(glyphs_only(text.image(), box, kAscent));
+    CHECK(drawn_share(text.image(), box, kAscent) == 0);
 
     Canvas line = text;
     line.fill(10, 80, 200, 82);  // a drawn line: 2 pixels high, 190 wide
-    CHECK_FALSE(glyphs_only(line.image(), box, kAscent));
+    const double text_ink = 8 * 14 * (10 + 14 + 17) + 8 * 3;
+    CHECK(drawn_share(line.image(), box, kAscent) == 380 / (text_ink + 380));
 
     Canvas tall = text;
     tall.fill(350, 5, 354, 95);  // a vertical edge of a drawing: 90 pixels, over 2.5 x 14
-    CHECK_FALSE(glyphs_only(tall.image(), box, kAscent));
+    CHECK(drawn_share(tall.image(), box, kAscent) == 360 / (text_ink + 360));
 
     Canvas panel(400, 100);
     panel.fill(20, 20, 380, 90);  // a photograph's dark area
-    CHECK_FALSE(glyphs_only(panel.image(), box, kAscent));
+    CHECK(drawn_share(panel.image(), box, kAscent) == 1);
 
-    // No ink at all is no text; no ascent known decides nothing.
-    CHECK_FALSE(glyphs_only(Canvas(400, 100).image(), box, kAscent));
-    CHECK_FALSE(glyphs_only(text.image(), box, 0));
+    // No ink, or no ascent known: -1.
+    CHECK(drawn_share(Canvas(400, 100).image(), box, kAscent) == -1);
+    CHECK(drawn_share(text.image(), box, 0) == -1);
     // The box clips: the line outside it does not count.
-    CHECK(glyphs_only(line.image(), PixelBox{0, 0, 400, 60}, kAscent));
+    CHECK(drawn_share(line.image(), PixelBox{0, 0, 400, 60}, kAscent) == 0);
+}
+
+TEST_CASE("spanning_rule: a rule across 80% of the box, not a drawing's shorter lines") {
+    const PixelBox box{0, 0, 400, 100};
+    Canvas rule(400, 100);
+    rule.word(10, 300, 10);
+    rule.fill(0, 30, 320, 31);  // 320 of 400 pixels
+    CHECK(spanning_rule(rule.image(), box, 0.8));
+    Canvas drawing(400, 100);
+    drawing.fill(0, 30, 150, 31);
+    drawing.fill(170, 30, 400, 31);  // two lines with a node between them
+    drawing.fill(10, 10, 11, 90);
+    CHECK_FALSE(spanning_rule(drawing.image(), box, 0.8));
+    CHECK(spanning_rule(drawing.image(), box, 0.5));
 }
 
 TEST_CASE("column_gap: a table's columns line up down its lines, prose's word gaps do not") {

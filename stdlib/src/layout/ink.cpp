@@ -1,4 +1,4 @@
-// std.layout's ink tests: glyphs_only and column_gap (see ink.h).
+// std.layout's ink tests: drawn_share, column_gap and spanning_rule (see ink.h).
 #include "ink.h"
 
 #include <algorithm>
@@ -26,12 +26,12 @@ PixelBox inside(PixelBox box, const Image& image) {
 
 }  // namespace
 
-bool glyphs_only(const Image& image, const PixelBox& area, double ascent) {
-    if (!image.pixels || image.channels <= 0 || ascent <= 0) return false;
+double drawn_share(const Image& image, const PixelBox& area, double ascent) {
+    if (!image.pixels || image.channels <= 0 || ascent <= 0) return -1;
     const PixelBox box = inside(area, image);
     const int width = box.x1 - box.x0;
     const int height = box.y1 - box.y0;
-    if (width <= 0 || height <= 0) return false;
+    if (width <= 0 || height <= 0) return -1;
     // 0: white, 1: dark and not yet in a component, 2: in one.
     std::vector<std::uint8_t> state(static_cast<std::size_t>(width) * height, 0);
     for (int y = 0; y < height; ++y) {
@@ -75,7 +75,7 @@ bool glyphs_only(const Image& image, const PixelBox& area, double ascent) {
         ink += pixels;
         if (h > 2.5 * ascent || w > 8 * ascent || stroke) drawn += pixels;
     }
-    return ink > 0 && drawn * 50 <= ink;
+    return ink > 0 ? static_cast<double>(drawn) / static_cast<double>(ink) : -1;
 }
 
 bool column_gap(const Image& image, const std::vector<PixelBox>& lines, int min_gap) {
@@ -117,6 +117,21 @@ bool column_gap(const Image& image, const std::vector<PixelBox>& lines, int min_
         const bool gap = across[x] >= needed && blank[x] == across[x];
         run = gap ? run + 1 : 0;
         if (run >= min_gap) return true;
+    }
+    return false;
+}
+
+bool spanning_rule(const Image& image, const PixelBox& area, double share) {
+    if (!image.pixels || image.channels <= 0) return false;
+    const PixelBox box = inside(area, image);
+    const double needed = share * (box.x1 - box.x0);
+    if (needed <= 0) return false;
+    for (int y = box.y0; y < box.y1; ++y) {
+        int run = 0;
+        for (int x = box.x0; x < box.x1; ++x) {
+            run = dark(image, x, y) ? run + 1 : 0;
+            if (run >= needed) return true;
+        }
     }
     return false;
 }

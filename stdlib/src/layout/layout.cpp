@@ -302,20 +302,25 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
 }
 
 // Tesseract's image and table blocks, checked against what the page draws there. An image
-// block whose ink is glyphs alone is text (a code fragment or a "::=" set apart: a text-only
-// manual gave 70 figures on 36 pages), and so is one no larger than a glyph (2.5 x the median
-// ascent high, 8 x wide: a quote mark's corner, with no dark pixel of its own). A table block
-// without rules is a table only when its lines leave a column gap (a white gap of an em or
-// more, 1.5 x the median ascent, at one place down the lines) and, on a layer page, its words are
-// not all monospace (a listing whose columns line up is code, not a table), or when it draws more
-// than glyphs (rules between its rows); else it is text.
+// block whose ink is glyphs alone (at most 2% of it drawn_share's) is text: a code fragment or
+// a "::=" set apart (a text-only manual gave 70 figures on 36 pages); so is one no larger than a
+// glyph (2.5 x the median ascent high, 8 x wide: a quote mark's corner, no dark pixel of its
+// own). A table block without rules is a table when its lines leave a column gap (a white gap of
+// an em or more, 1.5 x the median ascent, at one place down the lines) and, on a layer page, its
+// words are not all monospace (a listing whose columns line up is code, not a table). Else its
+// ink decides: glyphs alone make text (a table of contents, prose around code), a drawing (at
+// least 10% of the ink no glyph's, no rule across 80% of its width) a figure, and the rest (rules
+// between rows, a displayed formula's signs) stays a table.
 RegionKind checked_kind(const Page& page, const Block& block, RegionKind kind, double median) {
     if (median <= 0) return kind;
+    const auto glyphs_only = [&] {
+        const double share = detail::drawn_share(page.image, block.box, median);
+        return share >= 0 && share <= 0.02;
+    };
     if (kind == RegionKind::figure) {
         const bool small = block.box.y1 - block.box.y0 <= 2.5 * median &&
                            block.box.x1 - block.box.x0 <= 8 * median;
-        return small || detail::glyphs_only(page.image, block.box, median) ? RegionKind::text
-                                                                           : kind;
+        return small || glyphs_only() ? RegionKind::text : kind;
     }
     if (kind != RegionKind::table) return kind;
     std::vector<PixelBox> lines;
@@ -334,7 +339,12 @@ RegionKind checked_kind(const Page& page, const Block& block, RegionKind kind, d
         columns = !(any && monospace);
     }
     if (columns) return kind;
-    return detail::glyphs_only(page.image, block.box, median) ? RegionKind::text : kind;
+    const double share = detail::drawn_share(page.image, block.box, median);
+    if (share >= 0 && share <= 0.02) return RegionKind::text;
+    if (share >= 0.1 && !detail::spanning_rule(page.image, block.box, 0.8)) {
+        return RegionKind::figure;
+    }
+    return kind;
 }
 
 }  // namespace
