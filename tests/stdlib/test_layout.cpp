@@ -201,6 +201,10 @@ TEST_CASE(
     CHECK(words.find("Version ::=INTEGER") != std::string::npos);
     CHECK(words.find("-c, --check") != std::string::npos);
     CHECK(words.find("Copying Information") != std::string::npos);
+    // A listing the layer reads column by column (asn1Decoding's options, then their
+    // descriptions) is read row by row.
+    CHECK(words.find("-b, --benchmark perform a benchmark on decoding\n"
+                     "-s, --strict use strict DER decoding\n") != std::string::npos);
 }
 
 TEST_CASE("a manual's borderless table stays a table and its drawings are figures") {

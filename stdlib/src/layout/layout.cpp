@@ -206,12 +206,48 @@ std::string layer_text(const std::vector<const Word*>& words) {
     return text;
 }
 
+// A listing's words (all monospace) row by row, each row left to right: the layer reads a
+// listing whose columns line up (options, then their descriptions) one column after another.
+// A word joins the first row it overlaps by half the smaller height.
+void listing_rows(std::vector<const Word*>& words) {
+    if (words.size() < 2 || !std::all_of(words.begin(), words.end(), [](const Word* word) {
+            return fonts::monospace(word->font);
+        })) {
+        return;
+    }
+    std::vector<std::vector<const Word*>> rows;
+    std::vector<BBox> spans;
+    for (const Word* word : words) {
+        std::size_t r = 0;
+        for (; r < rows.size(); ++r) {
+            const double overlap =
+                std::min(spans[r].y1, word->bbox.y1) - std::max(spans[r].y0, word->bbox.y0);
+            if (overlap >= 0.5 * std::min(spans[r].height(), word->bbox.height())) break;
+        }
+        if (r == rows.size()) {
+            rows.emplace_back();
+            spans.push_back(word->bbox);
+        }
+        rows[r].push_back(word);
+    }
+    std::vector<std::size_t> order(rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) order[r] = r;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return spans[a].y0 < spans[b].y0; });
+    words.clear();
+    for (std::size_t r : order) {
+        std::stable_sort(rows[r].begin(), rows[r].end(),
+                         [](const Word* a, const Word* b) { return a->bbox.x0 < b->bbox.x0; });
+        words.insert(words.end(), rows[r].begin(), rows[r].end());
+    }
+}
+
 // A "layer" page's regions take their text from the page's words instead of OCR: each word
 // belongs to the first region (tables first) whose box holds its center; a table's cells each
 // get the words whose center they hold, the table's text its rows with cells joined by " | ".
 // Figures take no words. Runs of words no region holds become text regions of their own (no
 // crop), placed before the first region that starts below them. A region's font_size is the
-// largest of its words'.
+// largest of its words'; a region whose words are all monospace takes them row by row.
 void fill_from_layer(const Page& page, std::vector<Region>& regions) {
     std::vector<bool> taken(page.words.size(), false);
     auto claim = [&](const BBox& box) {
@@ -230,7 +266,8 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
             if ((region.kind == RegionKind::table) != (pass == 0)) continue;
             if (region.kind == RegionKind::figure) continue;
             if (region.kind != RegionKind::table || region.cells.empty()) {
-                const std::vector<const Word*> words = claim(region.bbox);
+                std::vector<const Word*> words = claim(region.bbox);
+                listing_rows(words);
                 for (const Word* word : words) {
                     region.font_size = std::max(region.font_size, word->font_size);
                 }
