@@ -29,6 +29,7 @@ packages=(
     chromium                      # tests/runtime/html: the --report-html page rendered in headless Chromium
     python3                       # tools/demo.sh summary, benchmark reports
     libtasn1-doc shared-mime-info # real PDFs (libtasn1.pdf, shared-mime-info-spec.pdf) for the document demo and B4
+    glpk-doc xorg-docs            # real PDFs (graphs.pdf, icccm.pdf) for test_layout's tables and drawings
 )
 
 missing=()
