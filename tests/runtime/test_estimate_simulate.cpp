@@ -43,6 +43,16 @@ TEST_CASE("estimate simulate: one map on one actor in batches of 4", "[estimate]
     CHECK(sim.calls[0].grains == 10);
     CHECK(sim.calls[0].busy_s == Approx(8.0));
     CHECK(sim.calls[0].utilization == Approx(1.0));
+    // The share done over time: 4 of 10 Grains at 3 s, 8 at 6 s, all at 8 s; a point at each
+    // hundredth, each at the end of the batch that reached it.
+    REQUIRE(sim.progress.size() == 101);
+    CHECK(sim.progress[0] == std::pair{0.0, 0.0});
+    CHECK(sim.progress[40].first == Approx(0.4));
+    CHECK(sim.progress[40].second == Approx(3.0));
+    CHECK(sim.progress[41].second == Approx(6.0));
+    CHECK(sim.progress[80].second == Approx(6.0));
+    CHECK(sim.progress[81].second == Approx(8.0));
+    CHECK(sim.progress[100].second == Approx(8.0));
 }
 
 // Two roots expand to 6 pages each (1 s per root on one actor); the pages go through a map of

@@ -261,6 +261,51 @@ TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimat
         REQUIRE(eta.has_value() == c.expected.has_value());
         if (eta) CHECK(std::abs(*eta - *c.expected) < 0.01);
     }
+    // The run's own count corrects the predicted work: 2 roots done with 30 Grains each stand
+    // for 300 Grains where 200 were predicted; against a sample of 2 roots they weigh half, so
+    // each Call's Grains are taken as 125: 30 of each done is 0.24 of the work, not 0.3.
+    {
+        RunPrediction sampled = e;
+        sampled.sample_roots = 2;
+        Progress p;
+        p.roots_total = 10;
+        p.roots_admitted = 2;
+        p.roots_done = 2;
+        p.elapsed_s = 12;
+        p.calls.resize(2);
+        p.calls[0].grains = 30;
+        p.calls[1].grains = 30;
+        p.work = {60, 2, 60, 0, 0};
+        CHECK(std::abs(*estimate_remaining_s(p, sampled) - 38.0) < 0.01);
+        p.work = {};  // no count of the run's own: the prediction's Grains, 0.3 done
+        CHECK(std::abs(*estimate_remaining_s(p, sampled) - 28.0) < 0.01);
+    }
+    // With the predicted run's curve of share over time: the time it still had at this share,
+    // at this run's pace against it. A slow tail (half the work by 2 s, the rest by 10 s) that a
+    // straight line would miss: half done at 4 s is twice as slow as predicted, 16 s to go.
+    {
+        RunPrediction curved;
+        curved.roots = 10;
+        curved.makespan_s = 10;
+        curved.calls = {{"only", 100, 10, 1.0}};
+        curved.progress = {{0.0, 0.0}, {0.5, 2.0}, {1.0, 10.0}};
+        Progress p;
+        p.roots_total = 10;
+        p.roots_admitted = 6;
+        p.roots_done = 5;
+        p.elapsed_s = 4;
+        p.calls.resize(1);
+        p.calls[0].grains = 50;
+        CHECK(std::abs(*estimate_remaining_s(p, curved) - 16.0) < 0.01);
+        // A twentieth done at 0.3 s (predicted at 0.2 s): a quarter of the 1.5x pace counts.
+        p.roots_admitted = 1;
+        p.roots_done = 0;
+        p.elapsed_s = 0.3;
+        p.calls[0].grains = 5;
+        CHECK(std::abs(*estimate_remaining_s(p, curved) - 11.025) < 0.001);
+        curved.progress.clear();  // an older file: the straight line, 0.25 x 5.7 + 0.75 x 9.7
+        CHECK(std::abs(*estimate_remaining_s(p, curved) - 8.7) < 0.001);
+    }
     // A model without busy times says nothing: the Grain count's ETA.
     RunPrediction idle = e;
     for (PredictedCall& c : idle.calls) c.busy_s = 0;

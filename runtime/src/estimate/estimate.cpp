@@ -494,6 +494,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
             j["makespan_low_s"] = range->first;
             j["makespan_high_s"] = range->second;
         }
+        j["progress"] = predicted.progress;  // [share, seconds] at each hundredth
         auto& calls = j["calls"] = nlohmann::json::array();
         for (std::size_t c = 0; c < predicted.calls.size(); ++c) {
             const SimCall& k = predicted.calls[c];
@@ -540,6 +541,7 @@ RunPrediction read_prediction(const std::string& path, const Plan& plan,
     e.file = path;
     try {
         e.estimated_roots = j.at("roots").get<std::size_t>();
+        e.sample_roots = j.value("sample_roots", std::size_t{0});
         e.cores = j.at("cores").get<std::uint32_t>();
         e.makespan_s = j.at("makespan_s").get<double>();
         e.first_root_s = j.at("first_root_s").get<double>();
@@ -548,6 +550,9 @@ RunPrediction read_prediction(const std::string& path, const Plan& plan,
         if (j.contains("makespan_low_s") && j.contains("makespan_high_s")) {
             e.makespan_low_s = j.at("makespan_low_s").get<double>();
             e.makespan_high_s = j.at("makespan_high_s").get<double>();
+        }
+        if (j.contains("progress")) {
+            e.progress = j.at("progress").get<std::vector<std::pair<double, double>>>();
         }
         for (const nlohmann::json& c : j.at("calls")) {
             e.calls.push_back({c.at("name").get<std::string>(), c.at("grains").get<double>(),
@@ -579,6 +584,7 @@ RunPrediction read_prediction(const std::string& path, const Plan& plan,
             c.grains *= k;
             c.busy_s *= k;
         }
+        for (auto& point : e.progress) point.second *= k;
     }
     return e;
 }

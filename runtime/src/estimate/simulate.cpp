@@ -46,6 +46,7 @@ class VirtualExecutor final : public Executor {
         grains_.assign(plan.calls.size(), 0);
         emitted_.assign(plan.calls.size(), 0);
         owed_.assign(plan.calls.size(), 0);
+        ends_.clear();
         stopping_ = false;
         releaser_ = std::thread([this] { release_loop(); });
     }
@@ -87,6 +88,13 @@ class VirtualExecutor final : public Executor {
     double busy_s(CallId c) const { return busy_.at(c); }
     std::uint64_t batches(CallId c) const { return batches_.at(c); }
     std::uint64_t grains(CallId c) const { return grains_.at(c); }
+    // Every batch's end in virtual time, in the order they ended (after the run).
+    struct End {
+        double at_s;
+        CallId call;
+        std::uint32_t grains;
+    };
+    const std::vector<End>& ends() const { return ends_; }
     std::uint32_t actors_of(CallId c) const {
         const std::uint32_t set = sets_.of_call.at(c);
         return set == ActorSets::kNoSet ? 0 : sets_.sets[set].actors;
@@ -124,6 +132,7 @@ class VirtualExecutor final : public Executor {
                 events_.pop();
                 now_ = e.end_s;
                 job = e.job;
+                ends_.push_back({e.end_s, job->call, static_cast<std::uint32_t>(job->size())});
             }
             finish(*job);
             reports_->push(Report{Report::Kind::Done, job, {}, 0, {}});
@@ -195,6 +204,7 @@ class VirtualExecutor final : public Executor {
     bool stopping_ = false;
     std::vector<double> busy_;
     std::vector<std::uint64_t> batches_, grains_;
+    std::vector<End> ends_;
     // Release thread only: the filters' and expands' running quotas.
     std::vector<double> owed_;
     std::vector<std::uint64_t> emitted_;
@@ -233,6 +243,33 @@ double nearest_rank(std::vector<double> values, double percent) {
 }
 
 }  // namespace
+
+// The run's share done over virtual time (SimOutcome::progress): each Call's Grains done over
+// its total, weighted by its busy time, read after every batch's end; a point at each hundredth.
+static std::vector<std::pair<double, double>> progress_curve(
+    const std::vector<SimCall>& calls, const std::vector<VirtualExecutor::End>& ends) {
+    double weight = 0;
+    for (const SimCall& c : calls) {
+        if (c.grains > 0) weight += c.busy_s;
+    }
+    std::vector<std::pair<double, double>> curve = {{0.0, 0.0}};
+    if (weight <= 0) return curve;
+    std::vector<double> done(calls.size(), 0);
+    double share = 0;
+    for (const VirtualExecutor::End& e : ends) {
+        const SimCall& c = calls.at(e.call);
+        if (c.grains == 0) continue;
+        const double before = std::min(1.0, done[e.call] / static_cast<double>(c.grains));
+        done[e.call] += e.grains;
+        const double after = std::min(1.0, done[e.call] / static_cast<double>(c.grains));
+        share += c.busy_s * (after - before) / weight;
+        // A point each time the share passes the next hundredth (the last one: 1 at the end).
+        while (curve.size() <= 100 && share >= static_cast<double>(curve.size()) / 100 - 1e-9) {
+            curve.emplace_back(static_cast<double>(curve.size()) / 100, e.at_s);
+        }
+    }
+    return curve;
+}
 
 SimOutcome simulate(const Plan& plan, const SimModel& model, std::size_t roots,
                     const RunOptions& options) {
@@ -278,6 +315,7 @@ SimOutcome simulate(const Plan& plan, const SimModel& model, std::size_t roots,
         }
         out.calls.push_back(std::move(call));
     }
+    out.progress = progress_curve(out.calls, executor.ends());
     out.wall_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     return out;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rop/runtime/plan.h"
@@ -54,8 +55,12 @@ struct SimOutcome {
     std::vector<double> latency_s;                // per root ordinal: admission to commit (virtual)
     double p50_latency_s = 0, p99_latency_s = 0;  // nearest rank over latency_s
     std::vector<SimCall> calls;                   // by CallId
-    std::size_t failed_roots = 0;                 // a bug or a contract error, never expected
-    double wall_s = 0;                            // real time the simulation took
+    // The share of the work done over virtual time: (share, seconds) at each hundredth, from
+    // (0, 0); the share is each Call's Grains done over its total, weighted by its busy time
+    // (what the --with-estimate ETA measures in the real run).
+    std::vector<std::pair<double, double>> progress;
+    std::size_t failed_roots = 0;  // a bug or a contract error, never expected
+    double wall_s = 0;             // real time the simulation took
 };
 
 // Runs `roots` synthetic roots through `plan` with the real Engine, Scheduler and Committer and

@@ -120,6 +120,17 @@ std::optional<double> estimate_remaining_s(const Progress& p) {
     return (total_roots - static_cast<double>(p.roots_done)) / rate;
 }
 
+// A curve of rising x read at `x`: linear between its points, its last y past its end.
+static double interpolate(const std::vector<std::pair<double, double>>& curve, double x) {
+    for (std::size_t i = 1; i < curve.size(); ++i) {
+        const auto& [x1, y1] = curve[i];
+        if (x > x1) continue;
+        const auto& [x0, y0] = curve[i - 1];
+        return x1 > x0 ? y0 + (y1 - y0) * (x - x0) / (x1 - x0) : y1;
+    }
+    return curve.back().second;
+}
+
 std::optional<double> estimate_remaining_s(const Progress& p, const RunPrediction& e) {
     const double total_roots = static_cast<double>(p.roots_total ? *p.roots_total : e.roots);
     if (total_roots > 0 && static_cast<double>(p.roots_done) >= total_roots) return 0.0;
@@ -131,20 +142,46 @@ std::optional<double> estimate_remaining_s(const Progress& p, const RunPredictio
             ? (static_cast<double>(p.roots_done) + 0.5 * static_cast<double>(inflight)) /
                   total_roots
             : 0;
+    // The work the estimate predicted, corrected by the run's own count: the Grains its finished
+    // roots had stand for the rest (as Progress::work extrapolates them), and outweigh the
+    // sample as they outnumber it (a 2% sample's mean fan-out can be 25% off).
+    double predicted_grains = 0;
+    for (const PredictedCall& k : e.calls) predicted_grains += std::max(0.0, k.grains);
+    double scale = 1;
+    if (const std::optional<double> counted = estimated_total_grains(p);
+        counted && predicted_grains > 0 && p.work.done_roots > 0) {
+        const double done = static_cast<double>(p.work.done_roots);
+        const double trust =
+            done / (done + static_cast<double>(std::max<std::size_t>(1, e.sample_roots)));
+        scale = (1 - trust) + trust * (*counted / predicted_grains);
+    }
     double weight = 0, done_weight = 0;
     for (std::size_t c = 0; c < e.calls.size() && c < p.calls.size(); ++c) {
         const PredictedCall& k = e.calls[c];
         if (k.grains <= 0 || k.busy_s <= 0) continue;
+        const double expected = k.grains * scale;
         const double done = static_cast<double>(p.calls[c].grains + p.calls[c].suppressed);
-        double share = std::min(1.0, done / k.grains);
-        if (done > k.grains) share = std::min(share, std::max(roots_share, 0.0));
+        double share = std::min(1.0, done / expected);
+        if (done > expected) share = std::min(share, std::max(roots_share, 0.0));
         weight += k.busy_s;
         done_weight += k.busy_s * share;
     }
     if (weight <= 0) return estimate_remaining_s(p);
     const double share = done_weight / weight;
-    const double prior = std::max(0.0, e.makespan_s - p.elapsed_s);
+    const double makespan = e.makespan_s * scale;
+    const double prior = std::max(0.0, makespan - p.elapsed_s);
     if (share <= 0) return prior;
+    if (e.progress.size() >= 2) {
+        // When the predicted run had done this share, and at what pace this run goes against
+        // it: the time the prediction still had, at this run's pace. The curve knows what a
+        // straight line does not: a slow start, a tail of a few large roots.
+        const double predicted_at = scale * interpolate(e.progress, share);
+        if (predicted_at > 0) {
+            const double trust = std::min(1.0, share / 0.2);
+            const double pace = (1 - trust) + trust * (p.elapsed_s / predicted_at);
+            return std::max(0.0, pace * (makespan - predicted_at));
+        }
+    }
     const double measured = p.elapsed_s * (1 - share) / share;
     const double trust = std::min(1.0, share / 0.2);  // the measured rate's, by a fifth done
     return (1 - trust) * prior + trust * measured;

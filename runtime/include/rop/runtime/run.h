@@ -302,12 +302,16 @@ struct RunPrediction {
     std::string file;                 // where it was read from
     std::size_t roots = 0;            // the roots it is for (this run's, after scaling)
     std::size_t estimated_roots = 0;  // the roots the estimate was made for
+    std::size_t sample_roots = 0;     // the roots its sample ran
     std::uint32_t cores = 0;          // the machine shape it assumed
     double makespan_s = 0;
     std::optional<double> makespan_low_s, makespan_high_s;  // over the sample's fan-out
     double first_root_s = 0;
     double p50_commit_s = 0, p99_commit_s = 0;
     std::vector<PredictedCall> calls;  // in plan order
+    // The share of the work done over the predicted run: (share, seconds) at each hundredth,
+    // the share as the ETA measures it (estimate_remaining_s). Empty in an older file.
+    std::vector<std::pair<double, double>> progress;
 };
 
 // One reading of the progress ETA, kept for the report: at `at_s` into the run, the ETA said
