@@ -131,6 +131,22 @@ static double interpolate(const std::vector<std::pair<double, double>>& curve, d
     return curve.back().second;
 }
 
+// When the predicted run had done `share` of its work: the progress curve read at the shares
+// within 0.05 of it, averaged. A wave of batches ends at one instant in the replay, so its curve
+// climbs in steps that a real run, whose batches spread, crosses smoothly (B9: a quarter into a
+// 64-actor run, -15% instead of -25%).
+static double predicted_time_at(const std::vector<std::pair<double, double>>& curve, double share) {
+    double sum = 0;
+    int n = 0;
+    for (int k = -5; k <= 5; ++k) {
+        const double x = share + 0.01 * k;
+        if (x < 0 || x > 1) continue;
+        sum += interpolate(curve, x);
+        ++n;
+    }
+    return n > 0 ? sum / n : interpolate(curve, share);
+}
+
 std::optional<double> estimate_remaining_s(const Progress& p, const RunPrediction& e) {
     const double total_roots = static_cast<double>(p.roots_total ? *p.roots_total : e.roots);
     if (total_roots > 0 && static_cast<double>(p.roots_done) >= total_roots) return 0.0;
@@ -175,7 +191,7 @@ std::optional<double> estimate_remaining_s(const Progress& p, const RunPredictio
         // When the predicted run had done this share, and at what pace this run goes against
         // it: the time the prediction still had, at this run's pace. The curve knows what a
         // straight line does not: a slow start, a tail of a few large roots.
-        const double predicted_at = scale * interpolate(e.progress, share);
+        const double predicted_at = scale * predicted_time_at(e.progress, share);
         if (predicted_at > 0) {
             const double trust = std::min(1.0, share / 0.2);
             const double pace = (1 - trust) + trust * (p.elapsed_s / predicted_at);
