@@ -2,26 +2,18 @@
 # B9 (issue 30): how well --estimate predicts a run. For each configuration it runs the binary
 # with --estimate (a 2% sample, then the whole input in virtual time), then runs it for real,
 # and prints predicted vs actual makespan, the error, and the sample's time as a share of the
-# real run. Results: one JSON line per configuration in $OUT/b9.jsonl, a table on stdout.
+# real run; then runs it once more with --with-estimate and prints how far the progress ETA's
+# promised end was from the real end at 10%, 25% and 50% of the run, with and without it. Results: one JSON line per configuration in $OUT/b9.jsonl, a table on stdout.
 #   bench/b9_estimates/run_b9.sh
 # Knobs (environment): ROPC (default build/ci/bin/ropc), BUILD (where the binary goes, default
 # build/ci/b9), STUDY (bench_study, for the corpus; default build/ci/bin/bench_study), OUT
 # (default bench/results/b9), CONFIGS ("ACTORS:SCALE:COMPRESS ..."; default "8:0.1:250
 # 64:0.1:50"), SAMPLE (default 2%).
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-ROPC=${ROPC:-$ROOT/build/ci/bin/ropc}
-BUILD=${BUILD:-$ROOT/build/ci/b9}
-STUDY=${STUDY:-$ROOT/build/ci/bin/bench_study}
-OUT=${OUT:-$ROOT/bench/results/b9}
 CONFIGS=${CONFIGS:-"8:0.1:250 64:0.1:50"}
 export SAMPLE=${SAMPLE:-2%}
-mkdir -p "$BUILD" "$OUT"
-BIN=$BUILD/study_pipeline
-"$ROPC" build "$ROOT/bench/study/rop/study.rop" -o "$BIN" 2>"$BUILD/study_pipeline.log" || {
-    echo "ropc build failed: $BUILD/study_pipeline.log" >&2
-    exit 1
-}
+# shellcheck source=study_binary.sh
+source "$(dirname "$0")/study_binary.sh"
 : >"$OUT/b9.jsonl"
 printf '%-8s %6s %6s %6s %10s %10s %7s %9s %9s %s\n' pipeline sample actors roots predicted \
     actual error sample_s share recommended
@@ -42,6 +34,10 @@ for config in $CONFIGS; do
     [[ ! -e $work/roots.log ]] || echo "warning: --estimate wrote the sink" >&2
     "$BIN" "${flags[@]}" --output "$work/roots.log" --report "$work/report.json" \
         --journal "$work/journal" 2>/dev/null
+    # Again with the estimate beside it: the ETA follows its model (the report's eta readings).
+    rm -f "$work/roots.log" "$work/journal"
+    "$BIN" "${flags[@]}" --output "$work/roots.log" --report "$work/report_with.json" \
+        --journal "$work/journal" --with-estimate "$work/estimate.json" 2>/dev/null
     python3 - "$work" "$actors" "$scale" "$compress" "$estimate_s" "$OUT/b9.jsonl" <<'PY'
 import json, sys
 work, actors, scale, compress, estimate_s, out = sys.argv[1:]
@@ -61,10 +57,25 @@ row = {"pipeline": "study", "sample": os.environ.get("SAMPLE", "2%"), "actors": 
        "actual_first_root_s": r.get("time_to_first_root_s"),
        "predicted_p50_s": e["p50_commit_s"], "predicted_p99_s": e["p99_commit_s"],
        "actual_latency": r.get("latency_s") or r.get("root_latency_s"), "recommended": rec}
+# What the header's ETA promised at a tenth, a quarter and half of the run, against the end.
+def eta_errors(report):
+    wall = report["wall_s"]
+    errors = {}
+    for f in (0.1, 0.25, 0.5):
+        before = [e for e in report.get("eta", []) if e["at_s"] <= f * wall and e["at_s"] > 0]
+        errors[str(f)] = (before[-1]["end_s"] - wall) / wall if before else None
+    return errors
+w = json.load(open(f"{work}/report_with.json"))
+row["eta_grains"] = eta_errors(r)
+row["eta_model"] = eta_errors(w)
+row["actual_with_s"] = w["wall_s"]
 open(out, "a").write(json.dumps(row) + "\n")
 print(f"{'study':8} {os.environ.get('SAMPLE', '2%'):>6} {actors:>6} {e['roots']:>6} {e['makespan_s']:>9.2f}s {actual:>9.2f}s "
       f"{err*100:>+6.1f}% {e['sample_wall_s']:>8.2f}s {e['sample_wall_s']/actual*100:>8.1f}% "
       f"{rec.get('set','')}.actors={rec.get('actors','')} batch={rec.get('batch','')}")
+show = lambda d: " ".join("-" if v is None else f"{v*100:+.0f}%" for v in d.values())
+print(f"{'':8} ETA at 10/25/50% of the run, end promised vs actual: grain count {show(row['eta_grains'])}, "
+      f"with the estimate {show(row['eta_model'])}")
 PY
     cp "$work/estimate.txt" "$OUT/estimate_${actors}.txt"
     rm -rf "$work"

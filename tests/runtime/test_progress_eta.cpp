@@ -224,6 +224,19 @@ struct ModelEtaCase {
     std::optional<double> expected;
 };
 
+// A snapshot of 10 roots: `admitted` and `done` of them, `elapsed_s` in, each Call's Grains done.
+Progress snapshot(std::size_t admitted, std::size_t done, double elapsed_s,
+                  std::vector<std::uint64_t> grains) {
+    Progress p;
+    p.roots_total = 10;
+    p.roots_admitted = admitted;
+    p.roots_done = done;
+    p.elapsed_s = elapsed_s;
+    p.calls.resize(grains.size());
+    for (std::size_t c = 0; c < grains.size(); ++c) p.calls[c].grains = grains[c];
+    return p;
+}
+
 }  // namespace
 
 // --with-estimate: the share done is each Call's Grains over its predicted ones, weighted by its
@@ -249,14 +262,7 @@ TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimat
     };
     for (const ModelEtaCase& c : cases) {
         CAPTURE(c.what);
-        Progress p;
-        p.roots_total = 10;
-        p.roots_admitted = c.admitted;
-        p.roots_done = c.done;
-        p.elapsed_s = c.elapsed_s;
-        p.calls.resize(2);
-        p.calls[0].grains = c.cheap_done;
-        p.calls[1].grains = c.dear_done;
+        const Progress p = snapshot(c.admitted, c.done, c.elapsed_s, {c.cheap_done, c.dear_done});
         const std::optional<double> eta = estimate_remaining_s(p, e);
         REQUIRE(eta.has_value() == c.expected.has_value());
         if (eta) CHECK(std::abs(*eta - *c.expected) < 0.01);
@@ -267,14 +273,7 @@ TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimat
     {
         RunPrediction sampled = e;
         sampled.sample_roots = 2;
-        Progress p;
-        p.roots_total = 10;
-        p.roots_admitted = 2;
-        p.roots_done = 2;
-        p.elapsed_s = 12;
-        p.calls.resize(2);
-        p.calls[0].grains = 30;
-        p.calls[1].grains = 30;
+        Progress p = snapshot(2, 2, 12, {30, 30});
         p.work = {60, 2, 60, 0, 0};
         CHECK(std::abs(*estimate_remaining_s(p, sampled) - 38.0) < 0.01);
         p.work = {};  // no count of the run's own: the prediction's Grains, 0.3 done
@@ -291,20 +290,10 @@ TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimat
         curved.makespan_s = 10;
         curved.calls = {{"only", 100, 10, 1.0}};
         curved.progress = {{0.0, 0.0}, {0.5, 2.0}, {1.0, 10.0}};
-        Progress p;
-        p.roots_total = 10;
-        p.roots_admitted = 6;
-        p.roots_done = 5;
-        p.elapsed_s = 4;
-        p.calls.resize(1);
-        p.calls[0].grains = 50;
-        CHECK(std::abs(*estimate_remaining_s(p, curved) - 14.4874) < 0.001);
+        CHECK(std::abs(*estimate_remaining_s(snapshot(6, 5, 4, {50}), curved) - 14.4874) < 0.001);
         // A twentieth done at 0.3 s (predicted at 0.2 s, the mean over 0 to 0.1 on the straight
         // part): a quarter of the 1.5x pace counts.
-        p.roots_admitted = 1;
-        p.roots_done = 0;
-        p.elapsed_s = 0.3;
-        p.calls[0].grains = 5;
+        const Progress p = snapshot(1, 0, 0.3, {5});
         CHECK(std::abs(*estimate_remaining_s(p, curved) - 11.025) < 0.001);
         curved.progress.clear();  // an older file: the straight line, 0.25 x 5.7 + 0.75 x 9.7
         CHECK(std::abs(*estimate_remaining_s(p, curved) - 8.7) < 0.001);
@@ -312,11 +301,7 @@ TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimat
     // A model without busy times says nothing: the Grain count's ETA.
     RunPrediction idle = e;
     for (PredictedCall& c : idle.calls) c.busy_s = 0;
-    Progress p;
-    p.roots_total = 10;
-    p.roots_admitted = 6;
-    p.roots_done = 4;
-    p.elapsed_s = 2;
+    const Progress p = snapshot(6, 4, 2, {0, 0});
     CHECK(estimate_remaining_s(p, idle) == estimate_remaining_s(p));
     CHECK(std::abs(*estimate_remaining_s(p, idle) - 3.0) < 0.01);
 }
