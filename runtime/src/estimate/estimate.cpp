@@ -573,7 +573,7 @@ RunPrediction read_prediction(const std::string& path, const Plan& plan,
         return fail("an estimate of another pipeline (its Calls: " + list(theirs) +
                     "; this pipeline's: " + list(ours) + ")");
     }
-    // Made for another count of roots (another input, --limit): the work and the time scale.
+    // Made for another count of roots (another input): the work and the time scale.
     e.roots = roots.value_or(e.estimated_roots);
     if (e.estimated_roots > 0 && e.roots != e.estimated_roots) {
         const double k = static_cast<double>(e.roots) / static_cast<double>(e.estimated_roots);

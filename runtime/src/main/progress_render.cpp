@@ -178,7 +178,7 @@ std::optional<double> estimate_remaining_s(const Progress& p, const RunPredictio
         const double expected = k.grains * scale;
         const double done = static_cast<double>(p.calls[c].grains + p.calls[c].suppressed);
         double share = std::min(1.0, done / expected);
-        if (done > expected) share = std::min(share, std::max(roots_share, 0.0));
+        if (done > expected) share = std::min(share, roots_share);
         weight += k.busy_s;
         done_weight += k.busy_s * share;
     }
@@ -187,19 +187,18 @@ std::optional<double> estimate_remaining_s(const Progress& p, const RunPredictio
     const double makespan = e.makespan_s * scale;
     const double prior = std::max(0.0, makespan - p.elapsed_s);
     if (share <= 0) return prior;
+    const double trust = std::min(1.0, share / 0.2);  // the measured pace's, by a fifth done
     if (e.progress.size() >= 2) {
         // When the predicted run had done this share, and at what pace this run goes against
         // it: the time the prediction still had, at this run's pace. The curve knows what a
         // straight line does not: a slow start, a tail of a few large roots.
         const double predicted_at = scale * predicted_time_at(e.progress, share);
         if (predicted_at > 0) {
-            const double trust = std::min(1.0, share / 0.2);
             const double pace = (1 - trust) + trust * (p.elapsed_s / predicted_at);
             return std::max(0.0, pace * (makespan - predicted_at));
         }
     }
     const double measured = p.elapsed_s * (1 - share) / share;
-    const double trust = std::min(1.0, share / 0.2);  // the measured rate's, by a fifth done
     return (1 - trust) * prior + trust * measured;
 }
 

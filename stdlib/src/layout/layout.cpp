@@ -350,14 +350,13 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
 // between rows, a displayed formula's signs) stays a table.
 RegionKind checked_kind(const Page& page, const Block& block, RegionKind kind, double median) {
     if (median <= 0) return kind;
-    const auto glyphs_only = [&] {
-        const double share = detail::drawn_share(page.image, block.box, median);
-        return share >= 0 && share <= 0.02;
-    };
+    const auto glyphs_only = [](double drawn) { return drawn >= 0 && drawn <= 0.02; };
     if (kind == RegionKind::figure) {
         const bool small = block.box.y1 - block.box.y0 <= 2.5 * median &&
                            block.box.x1 - block.box.x0 <= 8 * median;
-        return small || glyphs_only() ? RegionKind::text : kind;
+        return small || glyphs_only(detail::drawn_share(page.image, block.box, median))
+                   ? RegionKind::text
+                   : kind;
     }
     if (kind != RegionKind::table) return kind;
     std::vector<PixelBox> lines;
@@ -377,7 +376,7 @@ RegionKind checked_kind(const Page& page, const Block& block, RegionKind kind, d
     }
     if (columns) return kind;
     const double share = detail::drawn_share(page.image, block.box, median);
-    if (share >= 0 && share <= 0.02) return RegionKind::text;
+    if (glyphs_only(share)) return RegionKind::text;
     if (share >= 0.1 && !detail::spanning_rule(page.image, block.box, 0.8)) {
         return RegionKind::figure;
     }
