@@ -52,14 +52,42 @@ void single_threaded_openmp() {
     if (set_max_active_levels) set_max_active_levels(0);
 }
 
+std::filesystem::path tessdata_dir(const std::string& datapath) {
+    if (!datapath.empty()) return datapath;
+    const char* prefix = std::getenv("TESSDATA_PREFIX");
+    return prefix && *prefix ? std::filesystem::path(prefix)
+                             : "/usr/share/tesseract-ocr/5/tessdata";
+}
+
+namespace {
+
+std::string load_error(const std::string& lang, const std::string& datapath) {
+    return "std.ocr: cannot load Tesseract language '" + lang + "'" +
+           (datapath.empty() ? std::string() : " from '" + datapath + "'");
+}
+
+}  // namespace
+
+void check_languages(const std::string& lang, const std::string& datapath) {
+    const std::filesystem::path dir = tessdata_dir(datapath);
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = lang.find('+', start);
+        const std::string one = lang.substr(start, end - start);
+        std::error_code error;
+        if (one.empty() || !std::filesystem::is_regular_file(dir / (one + ".traineddata"), error)) {
+            throw std::runtime_error(load_error(lang, datapath));
+        }
+        if (end == std::string::npos) return;
+        start = end + 1;
+    }
+}
+
 std::string Tesseract::cache_identity() {
     std::string id = std::string("tesseract ") + tesseract::TessBaseAPI::Version();
-    // Where Tesseract looks without a datapath: $TESSDATA_PREFIX, else Debian's folder.
-    const char* prefix = std::getenv("TESSDATA_PREFIX");
     std::error_code error;
     std::vector<std::string> files;
-    const std::filesystem::path dir =
-        prefix && *prefix ? std::filesystem::path(prefix) : "/usr/share/tesseract-ocr/5/tessdata";
+    const std::filesystem::path dir = tessdata_dir("");
     for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
         if (entry.path().extension() != ".traineddata") continue;
         const auto time = std::filesystem::last_write_time(entry.path(), error);
@@ -77,8 +105,7 @@ Tesseract::Engine::Engine(const std::string& lang, Segmentation mode, const std:
     ::setenv("OMP_THREAD_LIMIT", "1", 1);
     if (api.Init(datapath.empty() ? nullptr : datapath.c_str(), lang.c_str(),
                  tesseract::OEM_LSTM_ONLY) != 0) {
-        throw std::runtime_error("std.ocr: cannot load Tesseract language '" + lang + "'" +
-                                 (datapath.empty() ? std::string() : " from '" + datapath + "'"));
+        throw std::runtime_error(load_error(lang, datapath));
     }
     api.SetPageSegMode(psm_of(mode));
     api.SetVariable("debug_file", "/dev/null");  // no "Invalid resolution" chatter on stderr

@@ -4,6 +4,7 @@
 
 #include <tesseract/baseapi.h>
 
+#include <filesystem>
 #include <string>
 
 #include "rop/stdlib/ocr.h"
@@ -15,6 +16,13 @@ namespace rop::stdlib::ocr {
 // calling thread can still be set to 0, which turns every parallel region it starts into a team
 // of one. Called before each recognition, on the actor's thread. A no-op without libgomp.
 void single_threaded_openmp();
+
+// The folder Tesseract reads traineddata from: `datapath`, else $TESSDATA_PREFIX, else Debian's.
+std::filesystem::path tessdata_dir(const std::string& datapath);
+
+// Throws the engine's load error (std::runtime_error) when one of `lang`'s languages ("eng+deu")
+// has no traineddata file there: the check an actor makes at setup, before any engine is loaded.
+void check_languages(const std::string& lang, const std::string& datapath);
 
 struct Tesseract::Engine {
     Engine(const std::string& lang, Segmentation mode, const std::string& datapath);

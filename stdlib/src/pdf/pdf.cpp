@@ -153,8 +153,14 @@ void read_layer(poppler::page& page, Page& result) {
     result.lines = group_lines(words);
 }
 
-// What poppler-cpp hands out for poppler's UTF-8 (its ustring round trip, up to a NUL).
+// What poppler-cpp hands out for poppler's UTF-8 (its ustring round trip, up to a NUL). ASCII
+// without a NUL comes back as it went in, so it skips the two iconv conversions (an eighth of
+// the Render Call's time on born-digital pages, B4-layer).
 std::string as_cpp(const std::string& text) {
+    const bool ascii = std::all_of(text.begin(), text.end(), [](char c) {
+        return c != '\0' && static_cast<unsigned char>(c) < 0x80;
+    });
+    if (ascii) return text;
     return utf8(poppler::ustring::from_utf8(text.c_str()));
 }
 
@@ -163,6 +169,7 @@ void fill_layer(const PageRead& read, Page& result) {
     result.text = as_cpp(read.text);
     std::vector<LayerWord> words;
     words.reserve(read.words.size());
+    result.words.reserve(result.words.size() + read.words.size());
     for (const LayerBox& box : read.words) {
         const poppler::rectf b(box.x, box.y, box.width, box.height);
         LayerWord word;

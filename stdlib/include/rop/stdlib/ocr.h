@@ -22,8 +22,10 @@ namespace rop::stdlib::ocr {
 enum class Segmentation { auto_layout, single_column, single_block, single_line, sparse };
 
 // map Page -> OcrResult (batch): the class is one actor's engine. Setup loads `lang` ("eng",
-// "eng+deu") from `datapath` (empty: Tesseract's default folder); failure to load is an error
-// (std::runtime_error), not a record failure. Each page's result has its text (paragraphs
+// "eng+deu") from `datapath` (empty: Tesseract's default folder); a language without its
+// traineddata file is an error (std::runtime_error) at setup, not a record failure. The engine
+// itself is loaded on the first page that needs OCR, so a run whose pages all read their text
+// layer pays for no model. Each page's result has its text (paragraphs
 // separated by a blank line), words and lines with boxes in points and confidences 0..100. A
 // page without an image fails its record ("page has no image"). A page whose text_source is
 // "layer" (std.pdf.pages decided its text layer is sane) skips the engine: its result is the
@@ -44,6 +46,11 @@ class Tesseract {
     struct Engine;
 
   private:
+    Engine& engine();  // made on the first page that needs it: a text-layer run loads no model
+
+    std::string lang_;
+    Segmentation mode_;
+    std::string datapath_;
     std::unique_ptr<Engine> engine_;
 };
 
@@ -64,6 +71,11 @@ class RegionText {
     static std::string cache_identity() { return Tesseract::cache_identity(); }
 
   private:
+    Tesseract::Engine& engine();  // made on the first region that needs it
+
+    std::string lang_;
+    Segmentation mode_;
+    std::string datapath_;
     std::unique_ptr<Tesseract::Engine> engine_;
 };
 
