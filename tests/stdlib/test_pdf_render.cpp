@@ -242,11 +242,12 @@ TEST_CASE("a page of enough text needs its image only for what could be a ruled 
     CHECK(needs(grid).image_needed ==
           "may hold a ruled table: a 201x61 pt group of 6 marks at (72, 232) pt");
     // The same rules in light gray draw no ink the rule finder sees; a header rule alone is no
-    // table; a dark box is one (the rule finder takes its edges for a 1x1 table).
+    // table; a dark box frames one cell, no table (a syntax box), and a rule across it makes two.
     CHECK(needs("0.8 G " + grid).image_needed.empty());
     CHECK(needs("72 760 m 540 760 l S\n").image_needed.empty());
-    CHECK(needs("72 400 200 40 re S\n").image_needed ==
-          "may hold a ruled table: a 201x41 pt group of 4 marks at (72, 352) pt");
+    CHECK(needs("72 400 200 40 re S\n").image_needed.empty());
+    CHECK(needs("72 400 200 40 re S 172 400 m 172 440 l S\n").image_needed ==
+          "may hold a ruled table: a 201x41 pt group of 5 marks at (72, 352) pt");
     CHECK(needs("0.9 g 72 400 200 40 re f\n").image_needed.empty());
     // Rules drawn with underscores are words, and count as marks.
     const Page underscores = needs(
@@ -352,13 +353,38 @@ TEST_CASE("rule candidates: marks that could hold a ruled table, at the renderer
     // A header rule alone, and a short box (a link's border), hold none.
     CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}}, 150).empty());
     CHECK(pdf::rule_candidates({BBox{72, 60, 140, 72}}, 150).empty());
-    // Rules 10 pt apart do not join; 2 pt apart they do (the rule finder's tolerance is 2.9 pt).
-    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}, BBox{72, 71, 73, 90}}, 150).empty());
-    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}, BBox{72, 63, 73, 80}}, 150).size() == 1);
+    // Marks 10 pt apart do not join; 2 pt apart they do (the rule finder's tolerance is 2.9 pt).
+    // The second mark is a 4 pt bar, thicker than the tolerance: a rule and a thin stroke
+    // crossing it are one row and one column, no grid at all (below).
+    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}, BBox{72, 71, 76, 90}}, 150).empty());
+    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}, BBox{72, 63, 76, 80}}, 150).size() == 1);
+    CHECK(pdf::rule_candidates({BBox{72, 60, 540, 61}, BBox{72, 63, 73, 80}}, 150).empty());
     // At 36 dpi the minimum run is 20 px: 40 pt.
     CHECK(pdf::rule_thresholds(36).row_min == 40);
     CHECK(pdf::rule_candidates({BBox{0, 0, 35.5, 20}}, 36).empty());
     CHECK(pdf::rule_candidates({BBox{0, 0, 35.5, 20}}, 150).size() == 1);
+    // Thin marks alone: a frame around one cell (two rows, two columns of rules) cannot hold
+    // the rule finder's two cells; a third rule either way, or a mark thicker than its
+    // tolerance anywhere in the group (a glyph rule, a curve's box), can.
+    const std::vector<BBox> frame = {BBox{72, 99.5, 472, 100.5}, BBox{72, 159.5, 472, 160.5},
+                                     BBox{71.5, 100, 72.5, 160}, BBox{471.5, 100, 472.5, 160}};
+    CHECK(pdf::rule_candidates(frame, 150).empty());
+    std::vector<BBox> two_rows = frame;
+    two_rows.push_back(BBox{72, 129.5, 472, 130.5});
+    CHECK(pdf::rule_candidates(two_rows, 150).size() == 1);
+    std::vector<BBox> two_columns = frame;
+    two_columns.push_back(BBox{271.5, 100, 272.5, 160});
+    CHECK(pdf::rule_candidates(two_columns, 150).size() == 1);
+    std::vector<BBox> with_glyphs = frame;
+    with_glyphs.push_back(BBox{73, 120, 471, 130});  // "________" in a 10 pt font
+    CHECK(pdf::rule_candidates(with_glyphs, 150).size() == 1);
+    // Two rules within a pixel are one row; three thin-both-ways dots count in both directions.
+    std::vector<BBox> doubled = frame;
+    doubled.push_back(BBox{72, 99.8, 472, 100.8});
+    CHECK(pdf::rule_candidates(doubled, 150).empty());
+    std::vector<BBox> dots_inside = frame;
+    for (double x : {150.0, 250.0, 350.0}) dots_inside.push_back(BBox{x, 101, x + 1, 102});
+    CHECK(pdf::rule_candidates(dots_inside, 150).size() == 1);
     // Past kMaxGroupedMarks a page is a drawing: one candidate over all of it.
     std::vector<BBox> dots(pdf::kMaxGroupedMarks + 1, BBox{10, 10, 11, 11});
     dots.back() = BBox{500, 700, 501, 701};

@@ -136,3 +136,25 @@ TEST_CASE("ruled tables: rules that do not cross, or only one per axis, make no 
         CHECK(find_ruled_tables(Image{}, kDpi).empty());
     }
 }
+
+TEST_CASE("ruled tables: a frame around one cell is no table; a rule across it makes two cells") {
+    for (bool split : {false, true}) {
+        CAPTURE(split);
+        Canvas canvas(160, 90, 1);
+        const std::vector<std::uint8_t> black = {0};
+        canvas.fill(10, 10, 150, 11, black);  // a syntax box: two rows, two columns of rules
+        canvas.fill(10, 79, 150, 80, black);
+        canvas.fill(10, 10, 11, 80, black);
+        canvas.fill(149, 10, 150, 80, black);
+        if (split) canvas.fill(79, 10, 80, 80, black);
+        const std::vector<RuledTable> tables = find_ruled_tables(canvas.image(), kDpi);
+        INFO(describe(tables));
+        if (!split) {
+            CHECK(tables.empty());
+            continue;
+        }
+        REQUIRE(tables.size() == 1);
+        CHECK(tables[0].row_edges == std::vector<int>{10, 79});
+        CHECK(tables[0].col_edges == std::vector<int>{10, 79, 149});
+    }
+}

@@ -192,7 +192,10 @@ std::vector<RuledTable> find_ruled_tables(const Image& image, int dpi) {
         RuledTable table;
         table.row_edges = distinct(ys, tolerance);
         table.col_edges = distinct(xs, tolerance);
+        // Two cells at least: rules that only frame one cell box a paragraph (a syntax box,
+        // a note), whose text reads as text, not as a one-cell table.
         if (table.row_edges.size() < 2 || table.col_edges.size() < 2) continue;
+        if ((table.row_edges.size() - 1) * (table.col_edges.size() - 1) < 2) continue;
         box.y0 = std::min(box.y0, table.row_edges.front());
         box.y1 = std::max(box.y1, table.row_edges.back() + 1);
         table.box = box;

@@ -18,8 +18,9 @@ struct RuledTable {
     std::vector<int> col_edges;  // x of each vertical rule, left to right (cols + 1 of them)
 };
 
-// Tables in `image` (gray or RGB) rendered at `dpi`: each needs at least two horizontal and two
-// vertical rules that cross. Sorted by top edge.
+// Tables in `image` (gray or RGB) rendered at `dpi`: each needs horizontal and vertical rules
+// that cross and make two cells at least (a frame around one cell is not a table). Sorted by top
+// edge.
 std::vector<RuledTable> find_ruled_tables(const Image& image, int dpi);
 
 }  // namespace rop::stdlib::layout::detail

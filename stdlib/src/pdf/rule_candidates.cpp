@@ -22,6 +22,39 @@ BBox unite(const BBox& a, const BBox& b) {
                 std::max(a.y1, b.y1)};
 }
 
+// How many positions lie more than `pixel` apart: at least as many as the rule finder's grid
+// edges among them, which merges positions within its (larger) tolerance.
+int distinct_positions(std::vector<double> positions, double pixel) {
+    std::sort(positions.begin(), positions.end());
+    int count = 0;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        if (i == 0 || positions[i] - positions[i - 1] > pixel) ++count;
+    }
+    return count;
+}
+
+// Whether a group of marks can hold a grid of two cells or more. Only a group of thin marks
+// (strokes' segments and filled bars no thicker than the rule finder's tolerance, each one rule
+// where it is drawn) is judged: its rules lie at its marks' positions, so with at most two rows
+// and two columns of them it is a frame around one cell at best (a boxed paragraph, a syntax
+// box), which the rule finder does not count as a table. A mark thin both ways counts in both
+// directions; any thicker mark (a curve's box, a glyph rule, an image) keeps the group.
+bool may_hold_cells(const std::vector<BBox>& marks, const std::vector<int>& members,
+                    const RuleThresholds& t) {
+    std::vector<double> rows, columns;
+    for (int i : members) {
+        const BBox& box = marks[static_cast<std::size_t>(i)];
+        const bool flat = box.height() <= t.tolerance;
+        const bool narrow = box.width() <= t.tolerance;
+        if (!flat && !narrow) return true;
+        if (flat) rows.push_back((box.y0 + box.y1) / 2);
+        if (narrow) columns.push_back((box.x0 + box.x1) / 2);
+    }
+    const int r = distinct_positions(rows, t.pixel);
+    const int c = distinct_positions(columns, t.pixel);
+    return r >= 2 && c >= 2 && (r >= 3 || c >= 3);
+}
+
 }  // namespace
 
 RuleThresholds rule_thresholds(int dpi) {
@@ -55,18 +88,23 @@ std::vector<RuleCandidate> rule_candidates(const std::vector<BBox>& marks, int d
     }
     std::vector<int> group(n, -1);
     std::vector<RuleCandidate> groups;
+    std::vector<std::vector<int>> members;
     for (int i = 0; i < n; ++i) {
         const int root = find_root(parent, i);
         if (group[root] < 0) {
             group[root] = static_cast<int>(groups.size());
             groups.push_back(RuleCandidate{marks[i], 0});
+            members.emplace_back();
         }
         RuleCandidate& g = groups[group[root]];
         g.box = unite(g.box, marks[i]);
         ++g.marks;
+        members[group[root]].push_back(i);
     }
-    for (const RuleCandidate& g : groups) {
-        if (g.box.width() >= min_width && g.box.height() >= min_height) out.push_back(g);
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        const RuleCandidate& g = groups[k];
+        if (g.box.width() < min_width || g.box.height() < min_height) continue;
+        if (may_hold_cells(marks, members[k], t)) out.push_back(g);
     }
     return out;
 }

@@ -26,8 +26,11 @@ RuleThresholds rule_thresholds(int dpi);
 // A group of marks that could hold a ruled table: marks closer than the rule finder's tolerance
 // plus two pixels (antialiasing bleeds a pixel on each side) join one group, and a group is a
 // candidate when it is at least a horizontal rule wide and a vertical rule tall (two pixels
-// less): nothing smaller can hold two rules of each direction that cross. A superset of what the
-// rule finder can find in the page's image, whatever the marks' shapes inside their boxes.
+// less): nothing smaller can hold two rules of each direction that cross. A group made only of
+// thin marks (each no thicker than the tolerance: a stroke's segment, a filled bar) is one only
+// when its marks lie at three rows or columns and two of the other, enough for two cells: a
+// frame around one cell is not a table to the rule finder. A superset of what the rule finder
+// can find in the page's image.
 struct RuleCandidate {
     BBox box;
     int marks = 0;
