@@ -1,7 +1,11 @@
 // std.ocr.Tesseract: text, words and lines of rendered test pages, a batch across documents.
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -107,4 +111,35 @@ TEST_CASE("Tesseract passes layer pages through without the engine and OCRs the 
     CHECK(results[1].lines.front().font_size == 0);
     CHECK(results[2].text_source == "layer");
     CHECK(contains(results[2].text, "The third page is born digital again."));
+}
+
+TEST_CASE("Tesseract checks its languages at setup and loads its model on the first OCR page") {
+    // A folder whose eng.traineddata is there but empty: setup finds every language's file, the
+    // layer page passes without the engine, and the first scan loads it and fails to.
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rop-tessdata-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "eng.traineddata").flush();
+    std::vector<Page> batch = render("text/mixed.pdf", 150, pdf::TextSource::detect);
+    REQUIRE(batch.size() == 4);
+    REQUIRE(batch[0].text_source == "layer");
+    REQUIRE(batch[1].text_source == "ocr");
+    ocr::Tesseract engine("eng", ocr::Segmentation::auto_layout, dir.string());
+    const std::vector<Page> layer_page(batch.begin(), batch.begin() + 1);
+    CHECK(engine(layer_page).at(0).text_source == "layer");
+    const std::vector<Page> scan(batch.begin() + 1, batch.begin() + 2);
+    try {
+        engine(scan);
+        FAIL("an empty traineddata file loaded");
+    } catch (const std::runtime_error& error) {
+        CHECK(std::string(error.what()) ==
+              "std.ocr: cannot load Tesseract language 'eng' from '" + dir.string() + "'");
+    }
+    // A language without its file is refused at setup, alone or after a good one.
+    CHECK_THROWS_AS(ocr::Tesseract("eng+deu", ocr::Segmentation::auto_layout, dir.string()),
+                    std::runtime_error);
+    CHECK_THROWS_AS(ocr::RegionText("xx"), std::runtime_error);
+    CHECK_THROWS_AS(ocr::Tesseract("eng+"), std::runtime_error);
+    CHECK_NOTHROW(ocr::RegionText("eng"));
+    std::filesystem::remove_all(dir);
 }
