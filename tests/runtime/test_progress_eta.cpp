@@ -74,6 +74,42 @@ TEST_CASE("progress ETA: Grains when counted, else roots", "[runtime][progress]"
     }
 }
 
+// --resume: the journal lists `resumed` of the 10 roots as finished; the source reaches them in
+// its order, each counted done and admitted at once, with no Grain and no time of this run.
+TEST_CASE("progress ETA: resumed roots are no work of this run", "[runtime][progress]") {
+    struct ResumedCase {
+        const char* what;
+        std::size_t resumed, admitted, done;
+        double elapsed_s;
+        ProgressWork work;
+        double expected;
+    };
+    const ResumedCase cases[] = {
+        // Roots 4-9 resumed, not reached yet: 2 roots seen with 12 Grains, 2 unseen to run
+        // (not 8): 12 + 2 x 6 = 24 Grains, 10 sealed a second (5.0 when counting all 8).
+        {"grains: resumed roots ahead", 6, 2, 1, 1.0, {10, 1, 10, 2, 2}, 1.4},
+        // Roots 0-5 resumed and skipped already: the same two roots seen, two unseen.
+        {"grains: resumed roots behind", 6, 8, 7, 1.0, {10, 1, 10, 2, 2}, 1.4},
+        // By roots: 1 run in 2 s, roots 4-9 ahead resumed: 3 to run at 0.5 a second (2 s each).
+        {"roots: resumed roots ahead", 6, 2, 1, 2.0, {0, 1, 0, 0, 0}, 6.0},
+        // Every root but the resumed ones done: nothing left, though 6 are not reached yet.
+        {"roots: only resumed roots left", 6, 4, 4, 2.0, {0, 4, 0, 0, 0}, 0.0},
+    };
+    for (const ResumedCase& c : cases) {
+        CAPTURE(c.what);
+        Progress p;
+        p.roots_total = 10;
+        p.roots_resumed = c.resumed;
+        p.roots_admitted = c.admitted;
+        p.roots_done = c.done;
+        p.elapsed_s = c.elapsed_s;
+        p.work = c.work;
+        const std::optional<double> eta = estimate_remaining_s(p);
+        REQUIRE(eta.has_value());
+        CHECK(std::abs(*eta - c.expected) < 0.01);
+    }
+}
+
 TEST_CASE("progress ETA: the header and the per-page Call's total say it", "[runtime][progress]") {
     const std::vector<ProgressCall> calls = {{"pages", true}, {"work", false}};
     Progress p;
@@ -297,6 +333,20 @@ TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimat
         CHECK(std::abs(*estimate_remaining_s(p, curved) - 11.025) < 0.001);
         curved.progress.clear();  // an older file: the straight line, 0.25 x 5.7 + 0.75 x 9.7
         CHECK(std::abs(*estimate_remaining_s(p, curved) - 8.7) < 0.001);
+    }
+    // --resume of half the roots: the estimate's work and time halve. Roots 5-9 resumed and not
+    // reached, 3 of the 5 to run done with 30 Grains of each Call (of 50 each now): 0.6 done at
+    // 30 s, the measured rate alone: 20 s left (the whole estimate: 0.3 done, 70 s).
+    {
+        Progress p = snapshot(4, 3, 30, {30, 30});
+        p.roots_resumed = 5;
+        p.work.done_roots = 3;
+        CHECK(std::abs(*estimate_remaining_s(p, e) - 20.0) < 0.01);
+        // Every root to run done, the resumed ones not reached yet: the roots' share is whole.
+        Progress end = snapshot(5, 5, 50, {50, 50});
+        end.roots_resumed = 5;
+        end.work.done_roots = 5;
+        CHECK(*estimate_remaining_s(end, e) < 0.01);
     }
     // A model without busy times says nothing: the Grain count's ETA.
     RunPrediction idle = e;

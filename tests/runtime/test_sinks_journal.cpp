@@ -649,8 +649,15 @@ TEST_CASE("journal: resume skips journaled roots (earlier status) and restores t
     options.resume = true;
     Recorder rec;
     options.observer = &rec;
+    // The progress ETA knows from the start that the journal's 3 roots will not run.
+    std::vector<std::size_t> resumed_seen;
+    options.on_progress = [&](const Progress& p) { resumed_seen.push_back(p.roots_resumed); };
+    options.progress_interval = std::chrono::milliseconds(1);
     const RunReport report = run(plan, all, options);
     CHECK_FALSE(report.aborted);
+    REQUIRE_FALSE(resumed_seen.empty());
+    CHECK(std::all_of(resumed_seen.begin(), resumed_seen.end(),
+                      [](std::size_t n) { return n == 3; }));
     CHECK(totals.restores == std::vector<std::string>{"", "2"});  // fresh, then the last token
     REQUIRE(report.roots.size() == 5);
     CHECK(report.roots[0].resumed);

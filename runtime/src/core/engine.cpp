@@ -114,6 +114,7 @@ Progress Engine::progress() const {
     p.roots_admitted = store_.next_ordinal();
     p.roots_done = store_.roots_done();
     p.roots_total = source_.size_hint();
+    p.roots_resumed = sinks_.resumed_at_open();
     p.elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
     p.stuck = stuck_batches();
     p.work = store_.work();

@@ -46,6 +46,7 @@ void RootSinks::open() {
                 return true;
             });
         }
+        resumed_at_open_ = journaled_.size();
     } else if (options_.resume) {
         throw std::invalid_argument("run: resume needs RunOptions::journal_path");
     }

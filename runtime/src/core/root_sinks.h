@@ -50,6 +50,9 @@ class RootSinks {
         return pending_ == 0 ? until : std::min(until, first_pending_ + options_.commit_window);
     }
     bool resuming() const { return !journaled_.empty(); }
+    // How many roots the journal listed as finished when the run opened it (resumed: they do
+    // not run), for the progress ETA.
+    std::size_t resumed_at_open() const { return resumed_at_open_; }
     // Crash lines of the journal (crash.h): how often a root was in a batch that brought the
     // process down; nullptr for none. journal_failed() records a root failed without running.
     bool crashed_before() const { return journal_ && !journal_->crashes().empty(); }
@@ -98,6 +101,7 @@ class RootSinks {
     std::unordered_map<std::uint64_t, JournalEntry> journaled_;  // resume: roots to skip
     JournalEntry taken_;                                         // the last one journaled()
     std::unordered_map<std::uint32_t, SinkBuffer> buffers_;      // by root ordinal
+    std::size_t resumed_at_open_ = 0;
     std::size_t buffered_bytes_ = 0;
     std::vector<EntityPath> path_scratch_;
     std::size_t pending_ = 0;  // roots written since the last flush()

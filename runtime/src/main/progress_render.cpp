@@ -88,9 +88,28 @@ std::string stuck_cell(const std::vector<StuckBatch>& stuck, std::size_t call) {
 
 namespace {
 
+// Roots this run finished: Progress::work counts them apart from resumed ones; without resumed
+// roots they are every root done (a snapshot may carry no work counts).
+double run_roots_done(const Progress& p) {
+    return static_cast<double>(p.roots_resumed == 0 ? p.roots_done : p.work.done_roots);
+}
+
+// Resumed roots the source has not reached yet: the journal's count less those already skipped
+// (done, but not by this run).
+double resumed_ahead(const Progress& p) {
+    const double skipped = static_cast<double>(p.roots_done) - run_roots_done(p);
+    return std::max(0.0, static_cast<double>(p.roots_resumed) - std::max(0.0, skipped));
+}
+
+// The roots this run runs: the total less the resumed ones.
+double roots_to_run(const Progress& p, double total_roots) {
+    return std::max(0.0, total_roots - static_cast<double>(p.roots_resumed));
+}
+
 // The run's Grains in all, estimated: those of the roots seen so far (finished, and in flight
 // with the children their expands announced), and as many per root for the roots not admitted
-// yet (resumed roots hold none and are not counted). nullopt without Grain counts or a total.
+// yet, less the resumed ones among them (they hold none). nullopt without Grain counts or a
+// total.
 std::optional<double> estimated_total_grains(const Progress& p) {
     const ProgressWork& w = p.work;
     if (!p.roots_total || w.sealed == 0) return std::nullopt;
@@ -101,7 +120,8 @@ std::optional<double> estimated_total_grains(const Progress& p) {
     const double seen = static_cast<double>(w.done_root_grains) +
                         std::max(w.inflight_estimate, static_cast<double>(w.inflight_grains));
     const double unseen_roots =
-        std::max(0.0, static_cast<double>(*p.roots_total) - static_cast<double>(p.roots_admitted));
+        std::max(0.0, static_cast<double>(*p.roots_total) - static_cast<double>(p.roots_admitted) -
+                          resumed_ahead(p));
     return std::max(static_cast<double>(w.sealed), seen + unseen_roots * seen / roots_seen);
 }
 
@@ -115,9 +135,11 @@ std::optional<double> estimate_remaining_s(const Progress& p) {
         const double sealed = static_cast<double>(p.work.sealed);
         return (*total - sealed) / (sealed / p.elapsed_s);
     }
-    if (p.roots_done == 0) return std::nullopt;
-    const double rate = static_cast<double>(p.roots_done) / p.elapsed_s;
-    return (total_roots - static_cast<double>(p.roots_done)) / rate;
+    // By roots: those this run finished, against those it still has (resumed ones take none).
+    if (run_roots_done(p) <= 0) return std::nullopt;
+    const double rate = run_roots_done(p) / p.elapsed_s;
+    const double left = total_roots - static_cast<double>(p.roots_done) - resumed_ahead(p);
+    return std::max(0.0, left) / rate;
 }
 
 // A curve of rising x read at `x`: linear between its points, its last y past its end.
@@ -150,26 +172,28 @@ static double predicted_time_at(const std::vector<std::pair<double, double>>& cu
 std::optional<double> estimate_remaining_s(const Progress& p, const RunPrediction& e) {
     const double total_roots = static_cast<double>(p.roots_total ? *p.roots_total : e.roots);
     if (total_roots > 0 && static_cast<double>(p.roots_done) >= total_roots) return 0.0;
+    // Under --resume the estimate's work is that of the roots this run runs: its Grains, busy
+    // time and curve shrink with them (the estimate was made for every root).
+    const double to_run = roots_to_run(p, total_roots);
+    const double resumed_scale = total_roots > 0 ? to_run / total_roots : 1;
     // The roots' share done, in flight ones half: how far a Call past its predicted Grains is.
     const std::size_t inflight =
         p.roots_admitted > p.roots_done ? p.roots_admitted - p.roots_done : 0;
     const double roots_share =
-        total_roots > 0
-            ? (static_cast<double>(p.roots_done) + 0.5 * static_cast<double>(inflight)) /
-                  total_roots
-            : 0;
+        to_run > 0 ? (run_roots_done(p) + 0.5 * static_cast<double>(inflight)) / to_run : 0;
     // The work the estimate predicted, corrected by the run's own count: the Grains its finished
     // roots had stand for the rest (as Progress::work extrapolates them), and outweigh the
     // sample as they outnumber it (a 2% sample's mean fan-out can be 25% off).
     double predicted_grains = 0;
     for (const PredictedCall& k : e.calls) predicted_grains += std::max(0.0, k.grains);
-    double scale = 1;
+    predicted_grains *= resumed_scale;
+    double scale = resumed_scale;
     if (const std::optional<double> counted = estimated_total_grains(p);
         counted && predicted_grains > 0 && p.work.done_roots > 0) {
         const double done = static_cast<double>(p.work.done_roots);
         const double trust =
             done / (done + static_cast<double>(std::max<std::size_t>(1, e.sample_roots)));
-        scale = (1 - trust) + trust * (*counted / predicted_grains);
+        scale = resumed_scale * ((1 - trust) + trust * (*counted / predicted_grains));
     }
     double weight = 0, done_weight = 0;
     for (std::size_t c = 0; c < e.calls.size() && c < p.calls.size(); ++c) {

@@ -326,6 +326,9 @@ struct Progress {
     std::size_t roots_admitted = 0;
     std::size_t roots_done = 0;
     std::optional<std::size_t> roots_total;
+    // Roots the resumed journal lists as finished (counted in roots_done and roots_total as the
+    // source reaches them, but never run): their work is not this run's.
+    std::size_t roots_resumed = 0;
     double elapsed_s = 0;
     std::vector<StuckBatch> stuck;  // batches flagged stuck and still running
     ProgressWork work = {};
