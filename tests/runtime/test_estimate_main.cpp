@@ -55,6 +55,8 @@ TEST_CASE("estimate main: a table and JSON and no sink written", "[estimate][cli
     CHECK(r.code == kExitOk);
     CHECK_THAT(r.out, ContainsSubstring("estimate: 8 roots, from a sample of 4"));
     CHECK_THAT(r.out, ContainsSubstring("predicted makespan"));
+    CHECK_THAT(r.out, ContainsSubstring("peak memory"));
+    CHECK_THAT(r.out, ContainsSubstring("(this process: the sample's "));
     CHECK_THAT(r.out, ContainsSubstring("bottleneck"));
     CHECK_THAT(r.out, ContainsSubstring("--set "));
     // Nothing opened, nothing written: the sample ran without the sinks.
@@ -69,6 +71,10 @@ TEST_CASE("estimate main: a table and JSON and no sink written", "[estimate][cli
     CHECK(j["cores"] == 4);
     CHECK(j["calls"].size() == 3);
     CHECK(j["makespan_s"].get<double>() >= 0);
+    // The peak: the sample's resident memory plus the payload the run holds beyond it.
+    CHECK(j["sample_peak_rss_bytes"].get<double>() > 1e6);
+    CHECK(j["peak_rss_bytes"].get<double>() >= j["sample_peak_rss_bytes"].get<double>());
+    CHECK(j["peak_live_bytes"].get<double>() > 0);
     std::filesystem::remove(json);
 }
 
@@ -135,6 +141,10 @@ TEST_CASE("estimate main: --with-estimate puts the prediction beside the run", "
         CHECK(std::abs(e["makespan_s"]["predicted"].get<double>() -
                        estimate["makespan_s"].get<double>() * scale) < 1e-9);
         CHECK(e["makespan_s"]["measured"] == j["wall_s"]);
+        // Peak memory is the process's, not scaled with the roots; measured: this process's.
+        CHECK(e["peak_rss_bytes"]["predicted"] == estimate["peak_rss_bytes"]);
+        CHECK(e["peak_rss_bytes"]["measured"] == j["peak_rss_bytes"]);
+        CHECK(j["peak_rss_bytes"].get<double>() > 1e6);
         REQUIRE(e["calls"].size() == 3);
         for (std::size_t c = 0; c < 3; ++c) {
             const auto& call = e["calls"][c];
@@ -154,6 +164,8 @@ TEST_CASE("estimate main: --with-estimate puts the prediction beside the run", "
         text << page.rdbuf();
         CHECK_THAT(text.str(), ContainsSubstring("Predicted vs measured"));
         CHECK_THAT(text.str(), ContainsSubstring("<tr class=\"estimate\"><td>makespan</td>"));
+        CHECK_THAT(text.str(),
+                   ContainsSubstring("<tr class=\"estimate\"><td>peak memory (resident)</td>"));
     }
     // Without it: no estimate in the report, and the page has no such section.
     DemoSinks plain_sinks;

@@ -53,6 +53,17 @@ TEST_CASE("estimate simulate: one map on one actor in batches of 4", "[estimate]
     CHECK(sim.progress[80].second == Approx(6.0));
     CHECK(sim.progress[81].second == Approx(8.0));
     CHECK(sim.progress[100].second == Approx(8.0));
+    // The payload in flight at the worst, as the real Engine counts it over items of the model's
+    // 64 bytes: the 10 roots admitted at once (and outputs not yet released), or 2 at a time.
+    CHECK(sim.peak_live_items >= 10);
+    CHECK(sim.peak_live_items <= 14);
+    CHECK(sim.peak_live_bytes == sim.peak_live_items * 64);
+    RunOptions two;
+    two.max_inflight_roots = 2;
+    const SimOutcome narrow = simulate(plan, model, 10, two);
+    CHECK(narrow.peak_live_items >= 2);
+    CHECK(narrow.peak_live_items <= 4);
+    CHECK(narrow.peak_live_bytes == narrow.peak_live_items * 64);
 }
 
 // Two roots expand to 6 pages each (1 s per root on one actor); the pages go through a map of

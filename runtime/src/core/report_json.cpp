@@ -143,6 +143,11 @@ nlohmann::json estimate_object(const RunPrediction& e, const RunReport& r,
         {"p99_commit_s",
          pair(e.p99_commit_s,
               n >= kMinP99Sample ? nlohmann::json(latencies.percentile(99)) : nullptr)}};
+    if (e.peak_rss_bytes) {
+        j["peak_rss_bytes"] = pair(*e.peak_rss_bytes, r.peak_rss_bytes > 0
+                                                          ? nlohmann::json(r.peak_rss_bytes)
+                                                          : nlohmann::json(nullptr));
+    }
     if (e.makespan_low_s && e.makespan_high_s) {
         j["makespan_s"]["low"] = *e.makespan_low_s;
         j["makespan_s"]["high"] = *e.makespan_high_s;
@@ -184,6 +189,7 @@ nlohmann::json summary_object(const RunReport& r) {
     j["peak_inflight_roots"] = r.peak_inflight_roots;
     j["peak_live_items"] = r.peak_live_items;
     j["peak_live_bytes"] = r.peak_live_bytes;
+    j["peak_rss_bytes"] = r.peak_rss_bytes > 0 ? nlohmann::json(r.peak_rss_bytes) : nullptr;
     j["backpressure_pauses"] = r.backpressure_pauses;
     std::size_t counts[3] = {r.omitted.ok, r.omitted.dropped, r.omitted.failed};
     std::size_t resumed = r.omitted.resumed;

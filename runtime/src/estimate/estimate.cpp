@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -43,6 +44,32 @@ std::string percent(double share) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.0f%%", share * 100);
     return buf;
+}
+
+std::string megabytes(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+    return buf;
+}
+
+// A size in kB of /proc/self/status ("VmRSS", "VmHWM"), in bytes; 0 when it cannot be read.
+std::uint64_t status_bytes(const std::string& field) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(field + ":", 0) != 0) continue;
+        return std::strtoull(line.c_str() + field.size() + 1, nullptr, 10) * 1024;
+    }
+    return 0;
+}
+
+// Starts this process's peak resident memory (VmHWM) again from its resident memory now
+// (Linux 4.0 and later); false when it cannot, and the peak then counts what came before.
+bool reset_peak_rss() {
+    std::ofstream out("/proc/self/clear_refs");
+    out << "5";
+    out.flush();
+    return static_cast<bool>(out);
 }
 
 // A root's bytes when its name is a readable file; nullopt otherwise.
@@ -327,7 +354,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
             return std::make_unique<CountingActor>(std::move(actor), children);
         };
     }
+    // This process's peak resident memory during the sample: its actors' setup (models loaded)
+    // and the payload it held at once.
+    reset_peak_rss();
     const RunReport sample = run(counted, sample_source, options);
+    const std::uint64_t sample_peak_rss = status_bytes("VmHWM");
     if (sample.aborted) {
         err << "estimate: the sample run aborted: " << sample.abort_reason << "\n";
         return 1;
@@ -347,6 +378,14 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     const std::uint32_t cores =
         settings.cores ? settings.cores : std::max(1u, std::thread::hardware_concurrency());
     const SimOutcome predicted = simulate(plan, model, roots.size(), options);
+    // The run's peak: the sample's, plus the payload the whole run holds at once beyond the
+    // sample's (the replay counts items in flight at the sample's mean bytes per item). Setup
+    // and code are the sample's; isolated Calls' worker processes are not counted.
+    const double extra_payload =
+        std::max(0.0, static_cast<double>(predicted.peak_live_bytes) -
+                          static_cast<double>(sample.peak_live_bytes));
+    const double peak_rss =  // 0: unknown (no /proc)
+        sample_peak_rss > 0 ? static_cast<double>(sample_peak_rss) + extra_payload : 0;
     // The sample's mean fan-out is its least certain number: the whole input replayed again at
     // the mean +- 2 standard errors of the children per sampled root gives the makespan's range.
     std::optional<std::pair<double, double>> range;
@@ -436,6 +475,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
     o << "\n";
     o << "  time to first root        " << seconds(predicted.first_root_s) << "\n";
+    if (peak_rss > 0) {
+        o << "  peak memory               " << megabytes(peak_rss) << " (this process: the sample's "
+          << megabytes(static_cast<double>(sample_peak_rss)) << " + " << megabytes(extra_payload)
+          << " more payload in flight)\n";
+    }
     o << "  time to commit p50 / p99  " << seconds(predicted.p50_latency_s) << " / "
       << seconds(predicted.p99_latency_s) << "\n";
     o << "  sample / predicted run    "
@@ -490,6 +534,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                          {"p99_commit_s", predicted.p99_latency_s},
                          {"cores", cores},
                          {"bottleneck", neck ? neck->name : ""}};
+        if (peak_rss > 0) {
+            j["peak_rss_bytes"] = peak_rss;
+            j["sample_peak_rss_bytes"] = sample_peak_rss;
+        }
+        j["peak_live_bytes"] = predicted.peak_live_bytes;
         if (range) {
             j["makespan_low_s"] = range->first;
             j["makespan_high_s"] = range->second;
@@ -551,6 +600,7 @@ RunPrediction read_prediction(const std::string& path, const Plan& plan,
             e.makespan_low_s = j.at("makespan_low_s").get<double>();
             e.makespan_high_s = j.at("makespan_high_s").get<double>();
         }
+        if (j.contains("peak_rss_bytes")) e.peak_rss_bytes = j.at("peak_rss_bytes").get<double>();
         if (j.contains("progress")) {
             e.progress = j.at("progress").get<std::vector<std::pair<double, double>>>();
         }
@@ -585,6 +635,8 @@ RunPrediction read_prediction(const std::string& path, const Plan& plan,
             c.busy_s *= k;
         }
         for (auto& point : e.progress) point.second *= k;
+        // The sample's resident memory stays; only the payload in flight could grow, and more
+        // roots keep about as many in flight: the peak is left as it was predicted.
     }
     return e;
 }

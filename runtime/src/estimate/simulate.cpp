@@ -298,6 +298,8 @@ SimOutcome simulate(const Plan& plan, const SimModel& model, std::size_t roots,
     };
     const RunReport report = run(sim, source, run_options, executor);
     if (report.aborted) out.failed_roots = roots;
+    out.peak_live_bytes = report.peak_live_bytes;
+    out.peak_live_items = report.peak_live_items;
 
     out.makespan_s = executor.now();
     if (!out.commit_s.empty()) {

@@ -59,6 +59,10 @@ struct SimOutcome {
     // (0, 0); the share is each Call's Grains done over its total, weighted by its busy time
     // (what the --with-estimate ETA measures in the real run).
     std::vector<std::pair<double, double>> progress;
+    // The most payload in flight at once (the real Engine's count over the simulated items, each
+    // the bytes the model gives it), for the memory prediction.
+    std::uint64_t peak_live_bytes = 0;
+    std::uint64_t peak_live_items = 0;
     std::size_t failed_roots = 0;  // a bug or a contract error, never expected
     double wall_s = 0;             // real time the simulation took
 };

@@ -735,6 +735,7 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     report.rop_version = def.version;
     report.rop_hash = def.rop_hash;
     report.host = host_name();
+    report.peak_rss_bytes = detail::process_peak_rss_bytes();
     report.started_at = started_at;
     report.ended_at = detail::iso8601_utc(std::chrono::system_clock::now());
 
@@ -804,13 +805,14 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             predicted.makespan_s = prediction->makespan_s;
             predicted.p50_commit_s = prediction->p50_commit_s;
             predicted.p99_commit_s = prediction->p99_commit_s;
+            predicted.peak_memory_bytes = prediction->peak_rss_bytes;
             for (std::size_t c = 0; c < prediction->calls.size() && c < names.size(); ++c) {
                 predicted.calls.push_back(
                     {names[c], prediction->calls[c].busy_s, prediction->calls[c].utilization});
             }
         }
         detail::RunPicture picture{&report, detail::picture_calls(plan, names), html_failures.get(),
-                                   std::move(predicted), detail::process_peak_rss_bytes()};
+                                   std::move(predicted), report.peak_rss_bytes};
         const std::string page = detail::render_report_html(picture);
         if (std::string e = write_atomically(args.report_html_path, page); !e.empty()) {
             printer->log(LogLevel::Error, prog + ": error: --report-html: " + e);

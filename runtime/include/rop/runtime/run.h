@@ -308,6 +308,9 @@ struct RunPrediction {
     std::optional<double> makespan_low_s, makespan_high_s;  // over the sample's fan-out
     double first_root_s = 0;
     double p50_commit_s = 0, p99_commit_s = 0;
+    // This process's peak resident memory (the sample's peak, plus the payload the whole run
+    // holds at once beyond the sample's); nullopt in an older file.
+    std::optional<double> peak_rss_bytes;
     std::vector<PredictedCall> calls;  // in plan order
     // The share of the work done over the predicted run: (share, seconds) at each hundredth,
     // the share as the ETA measures it (estimate_remaining_s). Empty in an older file.
@@ -409,6 +412,7 @@ struct RunReport {
     std::size_t peak_inflight_roots = 0;
     std::size_t peak_live_items = 0;
     std::size_t peak_live_bytes = 0;  // payload bytes held by the lineage store at the worst
+    std::uint64_t peak_rss_bytes = 0;  // the process's peak resident memory (pipeline_main); 0: unknown
     // Streaming expand batches paused because payloads were over max_payload_bytes.
     std::uint64_t backpressure_pauses = 0;
     std::size_t entities = 0;  // roots and children created
