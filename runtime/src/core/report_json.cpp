@@ -144,9 +144,9 @@ nlohmann::json estimate_object(const RunPrediction& e, const RunReport& r,
          pair(e.p99_commit_s,
               n >= kMinP99Sample ? nlohmann::json(latencies.percentile(99)) : nullptr)}};
     if (e.peak_rss_bytes) {
-        j["peak_rss_bytes"] = pair(*e.peak_rss_bytes, r.peak_rss_bytes > 0
-                                                          ? nlohmann::json(r.peak_rss_bytes)
-                                                          : nlohmann::json(nullptr));
+        j["peak_rss_bytes"] =
+            pair(*e.peak_rss_bytes,
+                 r.peak_rss_bytes > 0 ? nlohmann::json(r.peak_rss_bytes) : nlohmann::json(nullptr));
     }
     if (e.makespan_low_s && e.makespan_high_s) {
         j["makespan_s"]["low"] = *e.makespan_low_s;

@@ -381,9 +381,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     // The run's peak: the sample's, plus the payload the whole run holds at once beyond the
     // sample's (the replay counts items in flight at the sample's mean bytes per item). Setup
     // and code are the sample's; isolated Calls' worker processes are not counted.
-    const double extra_payload =
-        std::max(0.0, static_cast<double>(predicted.peak_live_bytes) -
-                          static_cast<double>(sample.peak_live_bytes));
+    const double extra_payload = std::max(0.0, static_cast<double>(predicted.peak_live_bytes) -
+                                                   static_cast<double>(sample.peak_live_bytes));
     const double peak_rss =  // 0: unknown (no /proc)
         sample_peak_rss > 0 ? static_cast<double>(sample_peak_rss) + extra_payload : 0;
     // The sample's mean fan-out is its least certain number: the whole input replayed again at
@@ -476,9 +475,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     o << "\n";
     o << "  time to first root        " << seconds(predicted.first_root_s) << "\n";
     if (peak_rss > 0) {
-        o << "  peak memory               " << megabytes(peak_rss) << " (this process: the sample's "
-          << megabytes(static_cast<double>(sample_peak_rss)) << " + " << megabytes(extra_payload)
-          << " more payload in flight)\n";
+        o << "  peak memory               " << megabytes(peak_rss)
+          << " (this process: the sample's " << megabytes(static_cast<double>(sample_peak_rss))
+          << " + " << megabytes(extra_payload) << " more payload in flight)\n";
     }
     o << "  time to commit p50 / p99  " << seconds(predicted.p50_latency_s) << " / "
       << seconds(predicted.p99_latency_s) << "\n";
