@@ -30,6 +30,20 @@ struct EtaCase {
     std::optional<double> expected;
 };
 
+// A snapshot of `total` roots (`resumed` of them listed as finished by a resumed journal),
+// `admitted` and `done` of them, `elapsed_s` in, with the run's work counts.
+Progress at(std::optional<std::size_t> total, std::size_t resumed, std::size_t admitted,
+            std::size_t done, double elapsed_s, const ProgressWork& work) {
+    Progress p;
+    p.roots_total = total;
+    p.roots_resumed = resumed;
+    p.roots_admitted = admitted;
+    p.roots_done = done;
+    p.elapsed_s = elapsed_s;
+    p.work = work;
+    return p;
+}
+
 }  // namespace
 
 TEST_CASE("progress ETA: Grains when counted, else roots", "[runtime][progress]") {
@@ -62,12 +76,7 @@ TEST_CASE("progress ETA: Grains when counted, else roots", "[runtime][progress]"
     };
     for (const EtaCase& c : cases) {
         CAPTURE(c.what);
-        Progress p;
-        p.roots_total = c.roots_total;
-        p.roots_admitted = c.admitted;
-        p.roots_done = c.done;
-        p.elapsed_s = c.elapsed_s;
-        p.work = c.work;
+        const Progress p = at(c.roots_total, 0, c.admitted, c.done, c.elapsed_s, c.work);
         const std::optional<double> eta = estimate_remaining_s(p);
         REQUIRE(eta.has_value() == c.expected.has_value());
         if (eta) CHECK(std::abs(*eta - *c.expected) < 0.01);
@@ -97,13 +106,7 @@ TEST_CASE("progress ETA: resumed roots are no work of this run", "[runtime][prog
     };
     for (const ResumedCase& c : cases) {
         CAPTURE(c.what);
-        Progress p;
-        p.roots_total = 10;
-        p.roots_resumed = c.resumed;
-        p.roots_admitted = c.admitted;
-        p.roots_done = c.done;
-        p.elapsed_s = c.elapsed_s;
-        p.work = c.work;
+        const Progress p = at(10, c.resumed, c.admitted, c.done, c.elapsed_s, c.work);
         const std::optional<double> eta = estimate_remaining_s(p);
         REQUIRE(eta.has_value());
         CHECK(std::abs(*eta - c.expected) < 0.01);
