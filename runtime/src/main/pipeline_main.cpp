@@ -512,6 +512,9 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
     run_options.keep_batches = !args.report_html_path.empty();  // --report-html draws them
     if (args.estimate) {  // a sample and a virtual-time run; no sink is opened, nothing written
         run_options.executor = args.executor;
+        // Under MPI the sample's actors are on the ranks, as the run's will be: its batches'
+        // times then hold the trip to the rank and back, which can be most of a small one.
+        if (mpi) run_options.placement = placement;
         const estimate::EstimateSettings settings{args.estimate_sample, 3, args.estimate_cores,
                                                   args.estimate_json};
         return estimate::run_estimate(plan, *source, run_options, settings, out, err);

@@ -16,7 +16,8 @@
 #   kill       SIGKILL to a worker rank mid-run ends the job; --resume then finishes it, and the
 #              roots of both runs are exactly the clean output, each once
 #   placement  --explain-placement's table; ROP_SIMULATE_GPUS and gpus: each actor its own
-#              device; more actors than devices is an error at start, on rank 0, exit 2; a
+#              device, in the run and in --estimate's sample; more actors than devices is an
+#              error at start, on rank 0, exit 2; a
 #              binary without MPI refuses on every rank, one that starts late included
 #   local      the same placement on one machine, without MPI (THREADS_PIPELINE alone), the
 #              error counting the devices earlier Calls hold; srun tasks without PMIx refuse to run
@@ -272,6 +273,18 @@ placement)
         got=$(sort devices.txt)
         [ "$got" = "$want" ] || fail "devices seen by the map's actors (isolate '$iso'): $got"
     done
+    # --estimate runs its sample where the run's actors are: on the worker ranks, each map actor
+    # with the device the run would give it (on rank 0 they would have none), nothing written.
+    rm -f devices.txt
+    ROP_SIMULATE_GPUS=4 ROP_TEST_GPUS=1 ROP_TEST_SHOW_DEVICES=$PWD/devices.txt \
+        timeout 60 "${mpirun[@]}" -x ROP_SIMULATE_GPUS -x ROP_TEST_GPUS -x ROP_TEST_SHOW_DEVICES \
+        -np 3 "$mpi_bin" --input docs.txt --output totals=e.txt --set m.actors=3 --estimate \
+        --sample 10% >estimate.txt 2>e.err || fail "estimate: $(cat e.err)"
+    grep -q "^estimate: 40 roots, from a sample of 4 " estimate.txt || fail "$(cat estimate.txt)"
+    got=$(sort devices.txt)
+    [ "$got" = $'gpus=0; visible=\ngpus=1; visible=\ngpus=2; visible=' ] ||
+        fail "devices seen by the estimate's map actors: $got"
+    [ ! -s e.txt ] || fail "the estimate wrote the sink"
     # Five actors with a whole GPU each, four devices: refused at start, on rank 0, exit 2.
     set +e
     out=$(ROP_SIMULATE_GPUS=4 ROP_TEST_GPUS=1 timeout 60 "${mpirun[@]}" -x ROP_SIMULATE_GPUS \
