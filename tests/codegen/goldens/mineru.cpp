@@ -379,7 +379,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .options = rop::vocab::options_with({{"batch", 4}, {"actors", 2}}),
                    .factory = {},
                    .code = {.digest = "c1a9a78cf871349574c1a667d72abecc",
-                            .functions = {{"rop::stdlib::ocr::Tesseract", "rop/stdlib/ocr.h:31",
+                            .functions = {{"rop::stdlib::ocr::Tesseract", "rop/stdlib/ocr.h:33",
                                            "e6d785d6755662110b1361f4f591e5c4"}}, .flags = "",
                             .fallback = "", .volatile_udf = false},
                    .identity = rop::gen::identity_of<Call_ocr>}, "std.ocr.Tesseract",
