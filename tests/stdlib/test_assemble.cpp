@@ -1,6 +1,7 @@
 // std.assemble: exact Markdown and content list from hand-made pages, then both real paths on
 // the test PDF (OCR -> from_ocr -> markdown; layout -> RegionText -> page -> markdown).
 #include <catch2/catch_test_macros.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -820,4 +821,26 @@ TEST_CASE("page finds the list a layout region's lines end with") {
           "1. Only one step\n\n- Apples\n- Plums\n\ne Apples\n");
     CHECK(types_of(assemble::content_list(std::vector<PageContent>{content}).text) ==
           std::vector<std::string>{"text", "list", "list", "text", "list", "text"});
+}
+
+TEST_CASE("page makes a code region a code block with its rows and columns as they are") {
+    Region listing;
+    listing.kind = RegionKind::code;
+    listing.text = "-c, --check   checks the syntax only\n    -h, --help    display this help";
+    listing.text_source = "layer";
+    listing.bbox = {72, 100, 400, 140};
+    Region prose = listing;
+    prose.kind = RegionKind::text;
+    prose.text = "Options:";
+    const PageContent content = assemble::page(std::vector<Region>{prose, listing});
+    REQUIRE(content.blocks.size() == 2);
+    CHECK(content.blocks[0].type == "text");
+    CHECK(content.blocks[1].type == "code");
+    CHECK(content.blocks[1].text == listing.text);
+    const nlohmann::json list =
+        nlohmann::json::parse(assemble::content_list(std::vector<PageContent>{content}).text);
+    REQUIRE(list.size() == 2);
+    CHECK(list[1]["type"] == "code");
+    CHECK(list[1]["code_body"].get<std::string>().find(
+              "-c, --check   checks the syntax only\n    -h, --help") != std::string::npos);
 }

@@ -188,13 +188,14 @@ TEST_CASE(
     const std::string path = "/usr/share/doc/libtasn1-doc/libtasn1.pdf";
     if (!std::ifstream(path)) SKIP("no " + path + " (apt-get install libtasn1-doc)");
     layout::Regions analyse;
-    std::string words;
+    std::string words, code, prose;
     for (const Page& page : pages_of(path, {2, 4, 7, 9, 14, 34})) {
         for (const Region& region : analyse(page)) {
             CAPTURE(page.index, layout::kind_name(region), region.text);
             CHECK(region.kind != RegionKind::figure);
             CHECK(region.kind != RegionKind::table);
             words += region.text + "\n";
+            (region.kind == RegionKind::code ? code : prose) += region.text + "\n";
         }
     }
     // The words of what were image and table blocks are read as text.
@@ -202,9 +203,16 @@ TEST_CASE(
     CHECK(words.find("-c, --check") != std::string::npos);
     CHECK(words.find("Copying Information") != std::string::npos);
     // A listing the layer reads column by column (asn1Decoding's options, then their
-    // descriptions) is read row by row.
-    CHECK(words.find("-b, --benchmark perform a benchmark on decoding\n"
-                     "-s, --strict use strict DER decoding\n") != std::string::npos);
+    // descriptions) is a code region read row by row, each word at its column.
+    CHECK(code.find("-b, --benchmark       perform a benchmark on decoding\n"
+                    "-s, --strict          use strict DER decoding\n") != std::string::npos);
+    CHECK(code.find("Usage: asn1Parser [OPTION] FILE\n") != std::string::npos);
+    Region listing;
+    listing.kind = RegionKind::code;
+    CHECK(layout::kind_name(listing) == "code");
+    // Prose set in a proportional font stays text.
+    CHECK(prose.find("Copying Information") != std::string::npos);
+    CHECK(code.find("Copying Information") == std::string::npos);
 }
 
 TEST_CASE("a manual's borderless table stays a table and its drawings are figures") {

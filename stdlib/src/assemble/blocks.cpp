@@ -373,9 +373,10 @@ PageContent page(std::span<const Region> regions) {
                 break;
             case RegionKind::figure: block.type = "image"; break;
             case RegionKind::formula: block.type = "equation"; break;
+            case RegionKind::code: block.type = "code"; break;
             default: break;
         }
-        if (block.type == "table") {
+        if (block.type == "table" || block.type == "code") {  // a listing keeps its rows
             block.text = region.text;
         } else {
             // Region OCR keeps the lines; a block is one paragraph of text, or a paragraph and

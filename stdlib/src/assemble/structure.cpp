@@ -47,12 +47,6 @@ std::string enumerator(const std::string& token) {
 
 }  // namespace
 
-std::size_t code_points(std::string_view text) {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
-}
-
 std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& lines,
                                                      const std::vector<Word>& words) {
     std::vector<std::vector<const Word*>> out(lines.size());
@@ -185,27 +179,6 @@ std::string markdown_item(std::string_view item) {
     }
     const std::string lead = enumerator(marker);
     return lead.empty() ? std::string(item) : lead + " " + std::string(text);
-}
-
-std::string code_text(const std::vector<const Word*>& words, double left, double char_width) {
-    std::string text;
-    std::size_t column = 0;  // characters written so far
-    double last_x1 = 0;
-    for (const Word* word : words) {
-        const double offset = char_width > 0 ? (word->bbox.x0 - left) / char_width : 0;
-        const auto at = static_cast<std::size_t>(std::max(0.0, std::round(offset)));
-        if (at > column) {
-            text.append(at - column, ' ');
-            column = at;
-        } else if (column > 0 && word->bbox.x0 - last_x1 > 0.3 * char_width) {
-            text += ' ';
-            ++column;
-        }
-        text += word->text;
-        column += code_points(word->text);
-        last_x1 = word->bbox.x1;
-    }
-    return text;
 }
 
 }  // namespace rop::stdlib::assemble::detail

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "listing.h"
+
 namespace rop::stdlib::assemble::detail {
 
 // The words each line is made of: both std.pdf.pages (the layer) and std.ocr (Tesseract) build a
@@ -53,12 +55,8 @@ ListStart list_start(const Line& line, const std::vector<const Word*>& words, bo
 // starts with no marker stays as it is.
 std::string markdown_item(std::string_view item);
 
-// A code line's text with its layout: each word placed at the column its left edge is from `left`
-// in characters of `char_width` points (the indentation and runs of spaces survive; poppler drops
-// both from its words).
-std::string code_text(const std::vector<const Word*>& words, double left, double char_width);
-
-// Characters (UTF-8 code points) of a text.
-std::size_t code_points(std::string_view text);
+// A code line's text with its layout, and a text's code points (listing.h, shared with std.layout).
+using layout::detail::code_points;
+using layout::detail::code_text;
 
 }  // namespace rop::stdlib::assemble::detail

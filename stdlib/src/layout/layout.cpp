@@ -14,6 +14,7 @@
 
 #include "font_names.h"
 #include "ink.h"
+#include "listing.h"
 #include "ruled_tables.h"
 
 namespace rop::stdlib::layout {
@@ -185,6 +186,15 @@ bool symbol_bullet(const Word& word) {
     return chars == 1 && fonts::symbol(word.font);
 }
 
+// Whether `word`, read after `last`, starts a new line: it does not overlap `last` vertically by
+// half the smaller height, or starts left of its start.
+bool starts_line(const Word& last, const Word& word) {
+    const double smaller = std::min(last.bbox.height(), word.bbox.height());
+    const double overlap =
+        std::min(last.bbox.y1, word.bbox.y1) - std::max(last.bbox.y0, word.bbox.y0);
+    return !(overlap >= 0.5 * smaller && word.bbox.x0 >= last.bbox.x0);
+}
+
 // Words in the layer's order as text: a space between words of one line (the next word overlaps
 // the previous one vertically by half the smaller height and starts right of its start), "\n"
 // between lines; a symbol-font bullet at a line's start is written U+2022.
@@ -194,15 +204,39 @@ std::string layer_text(const std::vector<const Word*>& words) {
     for (const Word* word : words) {
         bool line_start = last == nullptr;
         if (last != nullptr) {
-            const double smaller = std::min(last->bbox.height(), word->bbox.height());
-            const double overlap =
-                std::min(last->bbox.y1, word->bbox.y1) - std::max(last->bbox.y0, word->bbox.y0);
-            line_start = !(overlap >= 0.5 * smaller && word->bbox.x0 >= last->bbox.x0);
+            line_start = starts_line(*last, *word);
             text += line_start ? '\n' : ' ';
         }
         text += line_start && symbol_bullet(*word) ? std::string("\u2022") : word->text;
         last = word;
     }
+    return text;
+}
+
+// A listing's words (row by row, listing_rows) as text: a line per row (layer_text's rows), each
+// word at the column its left edge is from the listing's, in the listing's mean character width.
+std::string listing_text(const std::vector<const Word*>& words) {
+    double left = words.empty() ? 0 : words.front()->bbox.x0;
+    double width = 0, chars = 0;
+    for (const Word* word : words) {
+        left = std::min(left, word->bbox.x0);
+        width += word->bbox.width();
+        chars += static_cast<double>(detail::code_points(word->text));
+    }
+    const double char_width = chars > 0 ? width / chars : 0;
+    std::string text;
+    std::vector<const Word*> row;
+    auto flush = [&] {
+        if (row.empty()) return;
+        if (!text.empty()) text += '\n';
+        text += detail::code_text(row, left, char_width);
+        row.clear();
+    };
+    for (const Word* word : words) {
+        if (!row.empty() && starts_line(*row.back(), *word)) flush();
+        row.push_back(word);
+    }
+    flush();
     return text;
 }
 
@@ -271,12 +305,18 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
                 for (const Word* word : words) {
                     region.font_size = std::max(region.font_size, word->font_size);
                 }
-                // Code set large is no heading: a heading all in a monospace font is text.
-                if (region.kind == RegionKind::heading && !words.empty() &&
-                    std::all_of(words.begin(), words.end(),
-                                [](const Word* word) { return fonts::monospace(word->font); })) {
-                    region.kind = RegionKind::text;
+                // A text region all in a monospace font is a listing, and so is a heading (code
+                // set large is no heading): its rows keep their columns.
+                const bool listing =
+                    (region.kind == RegionKind::heading || region.kind == RegionKind::text) &&
+                    !words.empty() && std::all_of(words.begin(), words.end(), [](const Word* w) {
+                        return fonts::monospace(w->font);
+                    });
+                if (listing) {
+                    region.kind = RegionKind::code;
                     region.level = 0;
+                    region.text = listing_text(words);
+                    continue;
                 }
                 region.text = layer_text(words);
                 continue;
@@ -500,6 +540,7 @@ std::string kind_name(const Region& region) {
         case RegionKind::caption: return "caption";
         case RegionKind::list: return "list";
         case RegionKind::formula: return "formula";
+        case RegionKind::code: return "code";
     }
     return "text";
 }

@@ -138,7 +138,8 @@ struct OcrResult {
     Outline outline;                  // the document's outline (the Page's)
 };
 
-enum class RegionKind { text, heading, table, figure, caption, list, formula };
+// code: a listing, a region of a text-layer page whose words are all set in a monospace font.
+enum class RegionKind { text, heading, table, figure, caption, list, formula, code };
 
 // A cell of a table region's grid (row and column are zero-based).
 struct TableCell {
