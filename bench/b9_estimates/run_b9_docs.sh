@@ -11,6 +11,8 @@
 # detect corpus is every cut, the ocr corpus the first cuts within OCR_PAGES pages. Appends one
 # JSON line per estimate to $OUT/b9_docs.jsonl.
 set -euo pipefail
+# shellcheck source=estimate_vs_run.sh
+source "$(dirname "$0")/estimate_vs_run.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROPC=${ROPC:-$ROOT/build/ci/bin/ropc}
 OUT=${OUT:-$ROOT/bench/results/b9}
@@ -80,28 +82,7 @@ for mode in $MODES; do
     }
     args=(--input "files=$mode.jsonl" --output md=out/md --output list=out/list --no-progress)
     for sample in $SAMPLES; do
-        rm -rf out journal.jsonl
-        "./mineru_$mode" "${args[@]}" --journal journal.jsonl --estimate --sample "$sample" \
-            --estimate-json estimate.json >"estimate_${mode}_${sample%\%}.txt"
-        rm -rf out journal.jsonl
-        /usr/bin/time -f "%e %M" -o time.txt "./mineru_$mode" "${args[@]}" --journal journal.jsonl \
-            --report report.json 2>run.log
-        python3 - "$mode" "$sample" <<'EOF' | tee -a "$OUT/b9_docs.jsonl"
-import json, sys
-e = json.load(open("estimate.json"))
-r = json.load(open("report.json"))
-wall, max_kb = open("time.txt").read().split()[-2:]
-rss = int(max_kb) * 1024
-pages = next(c["grains"] for c in r["calls"] if c["name"] == "images")
-print(json.dumps({
-    "pipeline": "mineru", "text": sys.argv[1], "sample": sys.argv[2], "roots": e["roots"],
-    "pages": pages, "sample_roots": e["sample_roots"], "sample_s": e["sample_wall_s"],
-    "predicted_s": e["makespan_s"], "low_s": e.get("makespan_low_s"),
-    "high_s": e.get("makespan_high_s"), "actual_s": r["wall_s"],
-    "error": e["makespan_s"] / r["wall_s"] - 1,
-    "predicted_peak_rss": e.get("peak_rss_bytes"), "actual_peak_rss": rss,
-    "peak_error": e["peak_rss_bytes"] / rss - 1 if e.get("peak_rss_bytes") else None,
-    "sample_share": e["sample_wall_s"] / r["wall_s"], "bottleneck": e["bottleneck"]}))
-EOF
+        estimate_vs_run "$OUT/b9_docs.jsonl" "{\"pipeline\": \"mineru\", \"text\": \"$mode\"}" \
+            "$sample" "./mineru_$mode" "${args[@]}"
     done
 done

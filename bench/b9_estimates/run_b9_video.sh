@@ -8,6 +8,8 @@
 # Appends one JSON line per estimate to $OUT/b9_video.jsonl: predicted and actual makespan and
 # peak resident memory (the real run's under /usr/bin/time, the estimate's peak_rss_bytes).
 set -euo pipefail
+# shellcheck source=estimate_vs_run.sh
+source "$(dirname "$0")/estimate_vs_run.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 ROPC=${ROPC:-$ROOT/build/ci/bin/ropc}
 OUT=${OUT:-$ROOT/bench/results/b9}
@@ -37,26 +39,7 @@ args=(--input files=corpus.jsonl --output summary=out/videos.jsonl --output leve
     --no-progress)
 for round in $(seq 1 "$ROUNDS"); do
     for sample in $SAMPLES; do
-        rm -rf out journal.jsonl
-        ./video "${args[@]}" --journal journal.jsonl --estimate --sample "$sample" \
-            --estimate-json estimate.json >estimate.txt
-        rm -rf out journal.jsonl
-        /usr/bin/time -f "%e %M" -o time.txt ./video "${args[@]}" --journal journal.jsonl \
-            --report report.json 2>run.log
-        python3 - "$sample" "$round" <<'EOF' | tee -a "$OUT/b9_video.jsonl"
-import json, sys
-e = json.load(open("estimate.json"))
-r = json.load(open("report.json"))
-wall, max_kb = open("time.txt").read().split()[-2:]
-rss = int(max_kb) * 1024
-print(json.dumps({
-    "pipeline": "video", "sample": sys.argv[1], "round": int(sys.argv[2]), "roots": e["roots"],
-    "sample_roots": e["sample_roots"], "sample_s": e["sample_wall_s"],
-    "predicted_s": e["makespan_s"], "actual_s": r["wall_s"],
-    "error": e["makespan_s"] / r["wall_s"] - 1,
-    "predicted_peak_rss": e.get("peak_rss_bytes"), "actual_peak_rss": rss,
-    "peak_error": e["peak_rss_bytes"] / rss - 1 if e.get("peak_rss_bytes") else None,
-    "sample_share": e["sample_wall_s"] / r["wall_s"], "bottleneck": e["bottleneck"]}))
-EOF
+        estimate_vs_run "$OUT/b9_video.jsonl" "{\"pipeline\": \"video\", \"round\": $round}" \
+            "$sample" ./video "${args[@]}"
     done
 done
