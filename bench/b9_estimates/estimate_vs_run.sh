@@ -1,4 +1,9 @@
-# Sourced by run_b9_video.sh and run_b9_docs.sh.
+# Sourced by run_b9_video.sh and run_b9_docs.sh: where things are (ROOT; ROPC, OUT and SAMPLES,
+# each from the environment or the default) and estimate_vs_run.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ROPC=${ROPC:-$ROOT/build/ci/bin/ropc}
+OUT=${OUT:-$ROOT/bench/results/b9}
+SAMPLES=${SAMPLES:-"2% 10%"}
 # estimate_vs_run JSONL FIELDS SAMPLE BINARY ARGS...: BINARY's --estimate --sample SAMPLE, then
 # its real run under /usr/bin/time, back to back, in the current folder (out/ and journal.jsonl
 # cleared before each). Appends one JSON line to JSONL (and prints it): FIELDS (a JSON object)

@@ -13,10 +13,6 @@
 set -euo pipefail
 # shellcheck source=estimate_vs_run.sh
 source "$(dirname "$0")/estimate_vs_run.sh"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-ROPC=${ROPC:-$ROOT/build/ci/bin/ropc}
-OUT=${OUT:-$ROOT/bench/results/b9}
-SAMPLES=${SAMPLES:-"2% 10%"}
 MODES=${MODES:-"detect ocr"}
 OCR_PAGES=${OCR_PAGES:-200}
 work=$OUT/docs-work

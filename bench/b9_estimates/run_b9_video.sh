@@ -10,10 +10,6 @@
 set -euo pipefail
 # shellcheck source=estimate_vs_run.sh
 source "$(dirname "$0")/estimate_vs_run.sh"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-ROPC=${ROPC:-$ROOT/build/ci/bin/ropc}
-OUT=${OUT:-$ROOT/bench/results/b9}
-SAMPLES=${SAMPLES:-"2% 10%"}
 ROUNDS=${ROUNDS:-2}
 work=$OUT/video-work
 mkdir -p "$work/videos"

@@ -52,7 +52,7 @@ std::string megabytes(double bytes) {
     return buf;
 }
 
-// A size in kB of /proc/self/status ("VmRSS", "VmHWM"), in bytes; 0 when it cannot be read.
+// A size in kB of /proc/self/status ("VmHWM"), in bytes; 0 when it cannot be read.
 std::uint64_t status_bytes(const std::string& field) {
     std::ifstream in("/proc/self/status");
     std::string line;
@@ -63,14 +63,9 @@ std::uint64_t status_bytes(const std::string& field) {
     return 0;
 }
 
-// Starts this process's peak resident memory (VmHWM) again from its resident memory now
-// (Linux 4.0 and later); false when it cannot, and the peak then counts what came before.
-bool reset_peak_rss() {
-    std::ofstream out("/proc/self/clear_refs");
-    out << "5";
-    out.flush();
-    return static_cast<bool>(out);
-}
+// Starts this process's peak resident memory (VmHWM) again from its resident memory now (Linux
+// 4.0 and later); where it cannot, the peak also counts what came before.
+void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
 
 // A root's bytes when its name is a readable file; nullopt otherwise.
 std::optional<std::uint64_t> file_size_of(const std::string& name) {

@@ -42,16 +42,7 @@ BBox unite(const BBox& a, const BBox& b) {
                 std::max(a.y1, b.y1)};
 }
 
-}  // namespace
-
-void single_threaded_openmp() {
-    using SetLevels = void (*)(int);
-    // libgomp is loaded with libtesseract; look it up instead of adding -fopenmp to every link.
-    static const SetLevels set_max_active_levels =
-        reinterpret_cast<SetLevels>(::dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
-    if (set_max_active_levels) set_max_active_levels(0);
-}
-
+// The folder Tesseract reads traineddata from: `datapath`, else $TESSDATA_PREFIX, else Debian's.
 std::filesystem::path tessdata_dir(const std::string& datapath) {
     if (!datapath.empty()) return datapath;
     const char* prefix = std::getenv("TESSDATA_PREFIX");
@@ -59,15 +50,12 @@ std::filesystem::path tessdata_dir(const std::string& datapath) {
                              : "/usr/share/tesseract-ocr/5/tessdata";
 }
 
-namespace {
-
 std::string load_error(const std::string& lang, const std::string& datapath) {
     return "std.ocr: cannot load Tesseract language '" + lang + "'" +
            (datapath.empty() ? std::string() : " from '" + datapath + "'");
 }
 
-}  // namespace
-
+// Throws the load error when one of `lang`'s languages ("eng+deu") has no traineddata file.
 void check_languages(const std::string& lang, const std::string& datapath) {
     const std::filesystem::path dir = tessdata_dir(datapath);
     std::size_t start = 0;
@@ -81,6 +69,16 @@ void check_languages(const std::string& lang, const std::string& datapath) {
         if (end == std::string::npos) return;
         start = end + 1;
     }
+}
+
+}  // namespace
+
+void single_threaded_openmp() {
+    using SetLevels = void (*)(int);
+    // libgomp is loaded with libtesseract; look it up instead of adding -fopenmp to every link.
+    static const SetLevels set_max_active_levels =
+        reinterpret_cast<SetLevels>(::dlsym(RTLD_DEFAULT, "omp_set_max_active_levels"));
+    if (set_max_active_levels) set_max_active_levels(0);
 }
 
 std::string Tesseract::cache_identity() {
@@ -100,21 +98,32 @@ std::string Tesseract::cache_identity() {
     return id;
 }
 
-Tesseract::Engine::Engine(const std::string& lang, Segmentation mode, const std::string& datapath) {
-    // Before Init: one OpenMP thread per engine (see ocr.h for why this may be too late).
-    ::setenv("OMP_THREAD_LIMIT", "1", 1);
-    if (api.Init(datapath.empty() ? nullptr : datapath.c_str(), lang.c_str(),
-                 tesseract::OEM_LSTM_ONLY) != 0) {
-        throw std::runtime_error(load_error(lang, datapath));
-    }
-    api.SetPageSegMode(psm_of(mode));
-    api.SetVariable("debug_file", "/dev/null");  // no "Invalid resolution" chatter on stderr
+Tesseract::Engine::Engine(const std::string& lang, Segmentation mode, const std::string& datapath)
+    : lang_(lang), mode_(mode), datapath_(datapath) {
+    check_languages(lang_, datapath_);
 }
 
-Tesseract::Engine::~Engine() { api.End(); }
+Tesseract::Engine::~Engine() {
+    if (loaded_) api_.End();
+}
+
+tesseract::TessBaseAPI& Tesseract::Engine::api() {
+    if (loaded_) return api_;
+    // Before Init: one OpenMP thread per engine (see ocr.h for why this may be too late).
+    ::setenv("OMP_THREAD_LIMIT", "1", 1);
+    if (api_.Init(datapath_.empty() ? nullptr : datapath_.c_str(), lang_.c_str(),
+                  tesseract::OEM_LSTM_ONLY) != 0) {
+        throw std::runtime_error(load_error(lang_, datapath_));
+    }
+    api_.SetPageSegMode(psm_of(mode_));
+    api_.SetVariable("debug_file", "/dev/null");  // no "Invalid resolution" chatter on stderr
+    loaded_ = true;
+    return api_;
+}
 
 void Tesseract::Engine::recognize(const Image& image, int dpi, double offset_x, double offset_y,
                                   OcrResult& result) {
+    tesseract::TessBaseAPI& api = this->api();
     single_threaded_openmp();
     api.SetImage(image.pixels->data(), image.width, image.height, image.channels,
                  static_cast<int>(image.stride()));
@@ -181,6 +190,7 @@ void Tesseract::Engine::recognize(const Image& image, int dpi, double offset_x, 
 
 std::string Tesseract::Engine::rectangle_text(const Image& image, int dpi, int left, int top,
                                               int width, int height, float& confidence) {
+    tesseract::TessBaseAPI& api = this->api();
     single_threaded_openmp();
     api.SetImage(image.pixels->data(), image.width, image.height, image.channels,
                  static_cast<int>(image.stride()));

@@ -4,7 +4,6 @@
 
 #include <tesseract/baseapi.h>
 
-#include <filesystem>
 #include <string>
 
 #include "rop/stdlib/ocr.h"
@@ -17,14 +16,11 @@ namespace rop::stdlib::ocr {
 // of one. Called before each recognition, on the actor's thread. A no-op without libgomp.
 void single_threaded_openmp();
 
-// The folder Tesseract reads traineddata from: `datapath`, else $TESSDATA_PREFIX, else Debian's.
-std::filesystem::path tessdata_dir(const std::string& datapath);
-
-// Throws the engine's load error (std::runtime_error) when one of `lang`'s languages ("eng+deu")
-// has no traineddata file there: the check an actor makes at setup, before any engine is loaded.
-void check_languages(const std::string& lang, const std::string& datapath);
-
 struct Tesseract::Engine {
+    // Checks that every language of `lang` ("eng+deu") has its traineddata in `datapath`
+    // ($TESSDATA_PREFIX, else Debian's folder, when empty) and throws the load error
+    // (std::runtime_error) when one has none. Tesseract itself is loaded on first use, so an
+    // actor whose pages all read their text layer loads no model.
     Engine(const std::string& lang, Segmentation mode, const std::string& datapath);
     ~Engine();
 
@@ -38,7 +34,15 @@ struct Tesseract::Engine {
     std::string rectangle_text(const Image& image, int dpi, int left, int top, int width,
                                int height, float& confidence);
 
-    tesseract::TessBaseAPI api;
+    // Tesseract's API, loaded on the first call (the load error when it cannot be).
+    tesseract::TessBaseAPI& api();
+
+  private:
+    std::string lang_;
+    Segmentation mode_;
+    std::string datapath_;
+    bool loaded_ = false;
+    tesseract::TessBaseAPI api_;
 };
 
 }  // namespace rop::stdlib::ocr

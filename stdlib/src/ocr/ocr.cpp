@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <utility>
 #include <vector>
 
 #include "engine.h"
@@ -56,9 +55,7 @@ OcrResult from_layer(const Page& page) {
 }  // namespace
 
 Tesseract::Tesseract(std::string lang, Segmentation mode, std::string datapath)
-    : lang_(std::move(lang)), mode_(mode), datapath_(std::move(datapath)) {
-    check_languages(lang_, datapath_);
-}
+    : engine_(std::make_unique<Engine>(lang, mode, datapath)) {}
 Tesseract::~Tesseract() = default;
 Tesseract::Tesseract(Tesseract&&) noexcept = default;
 Tesseract& Tesseract::operator=(Tesseract&&) noexcept = default;
@@ -82,26 +79,14 @@ std::vector<OcrResult> Tesseract::operator()(std::span<const Page> pages) {
         result.width = page.width;
         result.height = page.height;
         result.outline = page.outline;
-        engine().recognize(page.image, page.dpi, 0, 0, result);
+        engine_->recognize(page.image, page.dpi, 0, 0, result);
         results.push_back(std::move(result));
     }
     return results;
 }
 
-Tesseract::Engine& Tesseract::engine() {
-    if (!engine_) engine_ = std::make_unique<Engine>(lang_, mode_, datapath_);
-    return *engine_;
-}
-
 RegionText::RegionText(std::string lang, Segmentation mode, std::string datapath)
-    : lang_(std::move(lang)), mode_(mode), datapath_(std::move(datapath)) {
-    check_languages(lang_, datapath_);
-}
-
-Tesseract::Engine& RegionText::engine() {
-    if (!engine_) engine_ = std::make_unique<Tesseract::Engine>(lang_, mode_, datapath_);
-    return *engine_;
-}
+    : engine_(std::make_unique<Tesseract::Engine>(lang, mode, datapath)) {}
 RegionText::~RegionText() = default;
 RegionText::RegionText(RegionText&&) noexcept = default;
 RegionText& RegionText::operator=(RegionText&&) noexcept = default;
@@ -122,8 +107,8 @@ std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
             const int inset = std::max(2, region.dpi / 36);
             float sum = 0;
             int counted = 0;
-            const tesseract::PageSegMode saved = engine().api.GetPageSegMode();
-            engine().api.SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
+            const tesseract::PageSegMode saved = engine_->api().GetPageSegMode();
+            engine_->api().SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
             std::string text;
             int row = -1;
             for (TableCell& cell : region.cells) {
@@ -134,7 +119,7 @@ std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
                 const int height = to_pixels(cell.bbox.height(), region.dpi) - 2 * inset;
                 if (width <= 4 || height <= 4) continue;
                 float confidence = 0;
-                cell.text = engine().rectangle_text(image, region.dpi, left, top, width, height,
+                cell.text = engine_->rectangle_text(image, region.dpi, left, top, width, height,
                                                     confidence);
                 std::replace(cell.text.begin(), cell.text.end(), '\n', ' ');
                 if (!cell.text.empty()) sum += confidence, ++counted;
@@ -142,12 +127,12 @@ std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
                 row = cell.row;
                 text += cell.text;
             }
-            engine().api.SetPageSegMode(saved);
+            engine_->api().SetPageSegMode(saved);
             region.text = text;
             region.confidence = counted > 0 ? sum / counted : 0;
         } else {
             OcrResult result;
-            engine().recognize(image, region.dpi, region.bbox.x0 - kPad * 72.0 / region.dpi,
+            engine_->recognize(image, region.dpi, region.bbox.x0 - kPad * 72.0 / region.dpi,
                                region.bbox.y0 - kPad * 72.0 / region.dpi, result);
             region.text = result.text;
             region.confidence = result.confidence;

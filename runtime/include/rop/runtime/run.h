@@ -412,8 +412,8 @@ struct RunReport {
     std::size_t peak_inflight_roots = 0;
     std::size_t peak_live_items = 0;
     std::size_t peak_live_bytes = 0;  // payload bytes held by the lineage store at the worst
-    std::uint64_t peak_rss_bytes =
-        0;  // the process's peak resident memory (pipeline_main); 0: unknown
+    // The process's peak resident memory (pipeline_main fills it); 0: unknown.
+    std::uint64_t peak_rss_bytes = 0;
     // Streaming expand batches paused because payloads were over max_payload_bytes.
     std::uint64_t backpressure_pauses = 0;
     std::size_t entities = 0;  // roots and children created

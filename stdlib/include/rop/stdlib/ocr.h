@@ -46,11 +46,6 @@ class Tesseract {
     struct Engine;
 
   private:
-    Engine& engine();  // made on the first page that needs it: a text-layer run loads no model
-
-    std::string lang_;
-    Segmentation mode_;
-    std::string datapath_;
     std::unique_ptr<Engine> engine_;
 };
 
@@ -71,11 +66,6 @@ class RegionText {
     static std::string cache_identity() { return Tesseract::cache_identity(); }
 
   private:
-    Tesseract::Engine& engine();  // made on the first region that needs it
-
-    std::string lang_;
-    Segmentation mode_;
-    std::string datapath_;
     std::unique_ptr<Tesseract::Engine> engine_;
 };
 
