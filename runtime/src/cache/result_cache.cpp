@@ -67,7 +67,8 @@ void add_value(Hasher& hash, const Value& value, FileDigests& files) {
 
 // What an entry holds, by the Call's kind: the outputs (map, reduce), the verdict (filter) or
 // the children (expand), as the process wire writes items.
-enum class EntryTag : std::uint8_t { Outputs = 'O', Keep = 'F', Children = 'X' };
+// A whole root's answer (ResultCache::RootAnswer) is tagged 'R'.
+enum class EntryTag : std::uint8_t { Outputs = 'O', Keep = 'F', Children = 'X', Root = 'R' };
 
 // What the wrapped actor did with one Grain, kept to store it.
 struct Record {
@@ -441,6 +442,20 @@ ResultCache::ResultCache(const Plan& plan, const RunOptions& options)
             if (before->is_object()) cache.change_reason = change_reason(*before, now);
         }
     }
+    // Whole roots: only when no Call re-runs by choice (cache off, a volatile UDF), and no
+    // observer wants the items one by one as they commit.
+    answers_roots_ = options.sinks.empty() && !options.observer && !plan.calls.empty();
+    root_sinks_ = options.root_sinks.size();
+    Hasher root;
+    root.add("rop root 1");
+    for (std::size_t c = 0; c < plan.calls.size(); ++c) {
+        const CallSpec& spec = plan.calls[c];
+        if (spec.factory && !calls_[c]->enabled) answers_roots_ = false;
+        root.add(identity_of(plan, spec));
+        root.add(calls_[c]->prefix);
+    }
+    for (const RootSinkBinding& sink : options.root_sinks) root.add(plan.ports[sink.port].name);
+    root_prefix_ = root.hex();
 }
 
 ResultCache::~ResultCache() = default;
@@ -518,6 +533,76 @@ void CallCacheCounts::write_failed(const std::string& what) {
     if (write_errors++ == 0) first_write_error = what;
 }
 
+std::optional<Digest> ResultCache::root_key(const Value& root) {
+    Hasher hash;
+    hash.add(root_prefix_);
+    try {
+        add_value(hash, root, files_);
+    } catch (const NotCacheable&) {
+        return std::nullopt;
+    }
+    return hash.digest();
+}
+
+std::optional<ResultCache::RootAnswer> ResultCache::find_root(const Digest& key) {
+    std::optional<std::string> bytes = store_->get(key);
+    if (!bytes) return std::nullopt;
+    RootAnswer answer;
+    try {
+        wire::Reader in(std::string_view(*bytes).substr(1));
+        if (static_cast<EntryTag>(in.u8()) != EntryTag::Root) throw std::runtime_error("tag");
+        const std::uint8_t status = in.u8();
+        if (status > static_cast<std::uint8_t>(RootStatus::Dropped))
+            throw std::runtime_error("status");
+        answer.status = static_cast<RootStatus>(status);
+        if (in.u32() != calls_.size() || in.u32() != root_sinks_) throw std::runtime_error("shape");
+        for (std::size_t c = 0; c < calls_.size(); ++c) answer.grains.push_back(in.u32());
+        answer.sinks.resize(root_sinks_);
+        for (std::vector<Value>& items : answer.sinks) {
+            const std::uint32_t n = in.u32();
+            for (std::uint32_t i = 0; i < n; ++i) items.push_back(in.value());
+        }
+        if (!in.done()) throw std::runtime_error("trailing bytes");
+    } catch (const std::exception&) {
+        // Its hash held but it is not a root's answer: the root runs, and a new one replaces it.
+        ++roots_undecoded_;
+        return std::nullopt;
+    }
+    for (std::size_t c = 0; c < calls_.size(); ++c) {
+        calls_[c]->counts.hits.fetch_add(answer.grains[c], std::memory_order_relaxed);
+    }
+    ++roots_answered_;
+    return answer;
+}
+
+void ResultCache::store_root(const Digest& key, const RootAnswer& answer) {
+    wire::Writer out(wire::Kind::Done);
+    out.u8(static_cast<std::uint8_t>(EntryTag::Root));
+    out.u8(static_cast<std::uint8_t>(answer.status));
+    out.u32(static_cast<std::uint32_t>(calls_.size()));
+    out.u32(static_cast<std::uint32_t>(answer.sinks.size()));
+    for (std::size_t c = 0; c < calls_.size(); ++c) {
+        out.u32(c < answer.grains.size() ? answer.grains[c] : 0);
+    }
+    try {
+        for (const std::vector<Value>& items : answer.sinks) {
+            out.u32(static_cast<std::uint32_t>(items.size()));
+            for (const Value& v : items) {
+                if (v.try_get<wire::RemoteItem>()) return;  // held on another rank
+                out.value(v);
+            }
+        }
+    } catch (const ContractError&) {
+        return;  // an item without a codec: its Grains are stored on their own
+    }
+    try {
+        store_->put(key, out.frame());
+        store_->flush();
+    } catch (const std::exception& e) {
+        if (root_write_errors_++ == 0) first_root_write_error_ = e.what();
+    }
+}
+
 std::vector<std::string> ResultCache::finish() {
     std::vector<std::string> notes;
     try {
@@ -546,6 +631,14 @@ std::vector<std::string> ResultCache::finish() {
                             plan_.calls[c].name +
                             " were not stored: " + cache.counts.first_write_error);
         }
+    }
+    if (root_write_errors_) {
+        notes.push_back(std::to_string(root_write_errors_) +
+                        " finished roots were not stored whole: " + first_root_write_error_);
+    }
+    if (roots_undecoded_) {
+        notes.push_back(std::to_string(roots_undecoded_) +
+                        " roots' entries did not decode: not used, and the roots ran");
     }
     for (const CorruptEntry& bad : store_->corrupt_entries()) {
         notes.push_back("entry " + bad.key + " was damaged (" + bad.reason +

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cache/digest.h"
 #include "rop/runtime/plan.h"
 #include "rop/runtime/run.h"
 
@@ -90,6 +91,27 @@ class ResultCache {
         std::string reason;
     };
 
+    // Whole roots from the store (docs/runtime.md "Whole roots"). When every Call with a UDF is
+    // stored, a root's outcome follows from its source item and the Calls' prefixes alone: a
+    // root that finished (ok or dropped, nothing left out) is stored under that root key with
+    // what its sinks took, and a later run whose root has the key writes the sinks from it
+    // without creating a Grain.
+    struct RootAnswer {
+        RootStatus status = RootStatus::Ok;
+        std::vector<std::vector<Value>> sinks;  // per root sink, its items in ordinal order
+        std::vector<std::uint32_t> grains;      // per Call, the root's Grains (its hits)
+    };
+    bool answers_roots() const { return answers_roots_; }
+    // The root key of a source item; nothing when it cannot be keyed (no codec).
+    std::optional<Digest> root_key(const Value& root);
+    // The answer stored under `key`; nothing when none is (or it did not decode: counted).
+    // A found answer's Grains are counted as their Calls' hits.
+    std::optional<RootAnswer> find_root(const Digest& key);
+    // Stores a finished root's answer; an item without a codec, or a store that cannot be
+    // written, leaves it unstored (the root's Grains are stored on their own anyway).
+    void store_root(const Digest& key, const RootAnswer& answer);
+    std::uint64_t roots_answered() const { return roots_answered_; }
+
   private:
     ActorFactory wrap_call(CallId call, ActorFactory inner);  // what wrap() does to one Call
 
@@ -97,6 +119,14 @@ class ResultCache {
     std::shared_ptr<ResultStore> store_;
     FileDigests files_;
     std::vector<std::unique_ptr<CallCache>> calls_;
+    // Whole roots; the driver thread's alone (find_root and store_root run there).
+    bool answers_roots_ = false;
+    std::size_t root_sinks_ = 0;
+    std::string root_prefix_;  // every Call's identity and prefix, the root sinks' ports
+    std::uint64_t roots_answered_ = 0;
+    std::uint64_t roots_undecoded_ = 0;
+    std::uint64_t root_write_errors_ = 0;
+    std::string first_root_write_error_;
 };
 
 }  // namespace rop::runtime::detail

@@ -15,7 +15,7 @@ namespace detail {
 constexpr int kDriverSpinUs = 50;
 
 Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor,
-               const ResultCache* cache)
+               ResultCache* cache)
     : plan_(plan),
       cache_(cache),
       options_(options),
@@ -24,7 +24,8 @@ Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, 
       counters_(plan.calls.size()),
       store_(plan, options, *this),
       sinks_(plan, options, store_),
-      scheduler_(plan, options, source, executor, store_, sinks_, *this),
+      scheduler_(plan, options, source, executor, store_, sinks_, *this,
+                 cache && cache->answers_roots() ? this : nullptr),
       committer_(options, store_, scheduler_, *this),
       resolver_(store_, scheduler_),
       batch_times_(plan.calls.size()) {
@@ -32,19 +33,59 @@ Engine::Engine(const Plan& plan, RootSource& source, const RunOptions& options, 
 }
 
 void Engine::root_complete(const RootState& root) {
-    if (time_to_first_root_s_ < 0) {
-        time_to_first_root_s_ = std::chrono::duration<double>(Clock::now() - start_).count();
+    const std::uint32_t ordinal = store_.ordinal(root.entity);
+    std::optional<Digest> key;
+    if (auto it = root_keys_.find(ordinal); it != root_keys_.end()) {
+        key = it->second;
+        root_keys_.erase(it);
     }
+    // Stored whole only when nothing in it failed or was left out: its answer is its sinks'.
+    const bool keep = key && root.result.status != RootStatus::Failed && !root.result.partial;
+    ResultCache::RootAnswer answer;
     // Sinks first, then the journal line: a root is journaled, and so skipped by --resume, only
     // once every sink holds its output (a crash in between replays it; restore() undoes it).
     // The line becomes durable with its commit group, after the sinks' sync().
-    if (std::optional<std::string> failure = sinks_.write(root)) {
-        store_.fail_root_at_sink(store_.ordinal(root.entity), *failure);
+    if (std::optional<std::string> failure = sinks_.write(root, keep ? &answer.sinks : nullptr)) {
+        store_.fail_root_at_sink(ordinal, *failure);
+    } else if (keep) {
+        answer.status = root.result.status;
+        answer.grains = root.queued;
+        cache_->store_root(*key, answer);
     }
     sinks_.journal(root);
+    finish_root(root.result, root.entity);
+}
+
+void Engine::finish_root(const RootResult& result, EntityId entity) {
+    if (time_to_first_root_s_ < 0) {
+        time_to_first_root_s_ = std::chrono::duration<double>(Clock::now() - start_).count();
+    }
     if (sinks_.group_full()) sinks_.flush();
-    if (options_.observer) options_.observer->on_root_done(root.entity);
-    if (options_.on_root_finished) options_.on_root_finished(root.result);
+    if (options_.observer && entity != kNoEntity) options_.observer->on_root_done(entity);
+    if (options_.on_root_finished) options_.on_root_finished(result);
+}
+
+bool Engine::answer(std::uint32_t ordinal, RootSource::Root& root) {
+    const std::optional<Digest> key = cache_->root_key(root.value);
+    if (!key) return false;
+    std::optional<ResultCache::RootAnswer> answer = cache_->find_root(*key);
+    if (!answer) {
+        root_keys_.emplace(ordinal, *key);
+        return false;
+    }
+    RootResult result;
+    result.name = std::move(root.name);
+    result.status = answer->status;
+    if (std::optional<std::string> failure =
+            sinks_.write_values(RootKey{ordinal, result.name}, answer->sinks)) {
+        result.status = RootStatus::Failed;
+        result.reason = std::move(*failure);
+        result.attempts = 1;
+    }
+    sinks_.journal_entry(ordinal, result);
+    finish_root(result, kNoEntity);
+    store_.add_done_root(std::move(result));
+    return true;
 }
 
 namespace {
@@ -144,7 +185,13 @@ void Engine::event_loop() {
                 (stopping_ && inflight == 0)) {
                 break;
             }
-            if (inflight == 0) continue;  // dispatch() finished the last ones: admit
+            if (inflight == 0) {  // dispatch() finished the last ones (or none ran): admit
+                if (options_.on_progress && Clock::now() >= next_progress) {
+                    options_.on_progress(progress());
+                    next_progress = Clock::now() + options_.progress_interval;
+                }
+                continue;
+            }
             throw ContractError("bug: run stalled with " + std::to_string(inflight) +
                                 " roots in flight and nothing to run");
         }
@@ -159,6 +206,7 @@ void Engine::event_loop() {
         until = scheduler_.next_deadline(until);
         if (watch_stuck) until = std::min(until, next_stuck_check);
         until = sinks_.flush_deadline(until);
+        if (scheduler_.admit_again()) until = Clock::now();  // roots answered whole wait
         reports_->pop_all(
             inbox_, until, [this] { return committer_.take_streamed(); },
             scheduler_.live_jobs() > 0 ? kDriverSpinUs : 0);
@@ -299,6 +347,7 @@ RunReport run(const Plan& plan, RootSource& source, const RunOptions& options, E
     detail::Engine engine(cached, source, options, executor, &cache);
     RunReport report = engine.run();
     report.cache_notes = cache.finish();
+    report.cache_roots_answered = cache.roots_answered();
     return report;
 }
 

@@ -9,12 +9,15 @@
 // The store is the only writer of lineage facts; the others change it through its operations.
 // No part holds another that holds it back: the two ways back (the store telling of a root's
 // items and completion, the scheduler and committer asking for the store's tasks to be
-// resolved) are interfaces the Engine implements (StoreListener, TaskDrain).
+// resolved) are interfaces the Engine implements (StoreListener, TaskDrain), as is the
+// scheduler's way to the result store's whole-root answers (RootShortcut).
 #pragma once
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
+#include "cache/digest.h"
 #include "committer.h"
 #include "lineage_store.h"
 #include "resolver.h"
@@ -31,12 +34,12 @@ inline constexpr std::size_t kMedianWindow = 64;
 // A finished batch (run.h), its times on steady_clock while the run goes.
 using TraceEvent = BatchRecord;
 
-class Engine final : private StoreListener, private TaskDrain {
+class Engine final : private StoreListener, private TaskDrain, private RootShortcut {
   public:
-    // `cache`: the result store's side of the run (cache/result_cache.h), for its counts; null
-    // when the run has none.
+    // `cache`: the result store's side of the run (cache/result_cache.h): its counts and its
+    // whole-root answers; null when the run has none.
     Engine(const Plan& plan, RootSource& source, const RunOptions& options, Executor& executor,
-           const ResultCache* cache = nullptr);
+           ResultCache* cache = nullptr);
     RunReport run();
 
   private:
@@ -46,6 +49,12 @@ class Engine final : private StoreListener, private TaskDrain {
     }
     void root_complete(const RootState& root) override;  // sinks, journal line, observer
     void drain() override { resolver_.drain(); }
+    // A root answered whole from the result store: its sinks, journal line, done. A root that
+    // is not is keyed (root_keys_), to be stored whole when it finishes.
+    bool answer(std::uint32_t ordinal, RootSource::Root& root) override;
+    // A root's last steps: first-root time, the commit group, the observer (an entity the
+    // store has), the callback.
+    void finish_root(const RootResult& result, EntityId entity);
     CallCounters counters(CallId call) const;  // every part's counts of the Call
 
     void event_loop();
@@ -68,7 +77,8 @@ class Engine final : private StoreListener, private TaskDrain {
     StuckBatch describe_stuck(const BatchJob& job, Clock::time_point now) const;
 
     const Plan& plan_;
-    const ResultCache* cache_;
+    ResultCache* cache_;
+    std::unordered_map<std::uint32_t, Digest> root_keys_;  // roots in flight the store may keep
     const RunOptions& options_;
     RootSource& source_;
     Executor& executor_;

@@ -207,6 +207,12 @@ nlohmann::json summary_object(const RunReport& r) {
                     {"dropped", counts[1]},
                     {"failed", counts[2]},
                     {"resumed", resumed}};
+    // With the result store: the roots it answered whole (ResultCache::RootAnswer).
+    if (r.cache_roots_answered > 0 ||
+        std::any_of(r.calls.begin(), r.calls.end(),
+                    [](const CallCounters& c) { return c.cache_hits + c.cache_misses > 0; })) {
+        j["summary"]["from_store"] = r.cache_roots_answered;
+    }
     if (latencies.size() > 0) {
         // Nearest rank: the p-th percentile is the smallest latency with at least p% of the
         // sample at or below it, so it is always a latency that happened (past a million

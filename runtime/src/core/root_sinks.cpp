@@ -89,7 +89,8 @@ const JournalEntry* RootSinks::journaled(std::uint32_t ordinal, const std::strin
     return &taken_;
 }
 
-std::optional<std::string> RootSinks::write(const RootState& root) {
+std::optional<std::string> RootSinks::write(const RootState& root,
+                                            std::vector<std::vector<Value>>* kept) {
     const std::uint32_t ordinal = store_.ordinal(root.entity);
     std::vector<BufferedItem> items;
     if (auto it = buffers_.find(ordinal); it != buffers_.end()) {
@@ -100,9 +101,7 @@ std::optional<std::string> RootSinks::write(const RootState& root) {
     // A failed root leaves nothing in any sink, as a root one sink failed (below): its output
     // is all or nothing, so --retry-failed can run it again without writing any of it twice.
     if (root.result.status == RootStatus::Failed) items.clear();
-    // The sinks this root wrote to (skip_root goes to the others).
-    std::vector<bool> wrote(options_.root_sinks.size(), false);
-    std::optional<std::string> failure;
+    std::vector<std::vector<Value>> values(options_.root_sinks.size());
     if (!items.empty()) {
         // Ordinal order: by sink, then by the entity path (child ordinals from the root down).
         // Children of one parent are created in ordinal order, so equal-parent runs are sorted
@@ -117,41 +116,44 @@ std::optional<std::string> RootSinks::write(const RootState& root) {
             return paths[a] < paths[b];
         });
         paths.clear();
-        const RootKey key{ordinal, root.result.name};
-        std::vector<Value> values;
-        // Each sink written so far, with its checkpoint from before this root ("" when it has
-        // no checkpoint or restore: it cannot be put back).
-        std::vector<std::pair<std::uint32_t, std::string>> written;
-        std::string error;
-        std::uint32_t failed_sink = 0;
-        std::size_t i = 0;
-        while (i < order.size() && error.empty()) {
-            const std::uint32_t sink = items[order[i]].sink;
-            values.clear();
-            for (; i < order.size() && items[order[i]].sink == sink; ++i) {
-                values.push_back(std::move(items[order[i]].value));
-            }
-            const RootSinkBinding& binding = options_.root_sinks[sink];
-            failed_sink = sink;
-            try {
-                std::string before;
-                if (binding.checkpoint && binding.restore) before = binding.checkpoint();
-                written.emplace_back(sink, std::move(before));
-                binding.write_root(key, std::span<const Value>(values));
-            } catch (const std::exception& e) {
-                error = e.what();
-            } catch (...) {
-                error = "unknown exception";
-            }
-        }
-        if (!error.empty()) {
-            undo(written);
-            failure = "sink " + names_[failed_sink] + ": " + error;
-        } else {
-            for (const auto& [sink, before] : written) wrote[sink] = true;
+        for (const std::uint32_t i : order) {
+            values[items[i].sink].push_back(std::move(items[i].value));
         }
     }
-    const RootKey key{ordinal, root.result.name};
+    if (kept) *kept = values;
+    return write_values(RootKey{ordinal, root.result.name}, values);
+}
+
+// Each sink with items gets them (write_root), the others skip_root; all or nothing.
+std::optional<std::string> RootSinks::write_values(const RootKey& key,
+                                                   const std::vector<std::vector<Value>>& values) {
+    // Each sink written so far, with its checkpoint from before this root ("" when it has
+    // no checkpoint or restore: it cannot be put back).
+    std::vector<std::pair<std::uint32_t, std::string>> written;
+    std::optional<std::string> failure;
+    for (std::uint32_t sink = 0; sink < values.size() && !failure; ++sink) {
+        if (values[sink].empty()) continue;
+        const RootSinkBinding& binding = options_.root_sinks[sink];
+        std::string error;
+        try {
+            std::string before;
+            if (binding.checkpoint && binding.restore) before = binding.checkpoint();
+            written.emplace_back(sink, std::move(before));
+            binding.write_root(key, std::span<const Value>(values[sink]));
+        } catch (const std::exception& e) {
+            error = e.what();
+        } catch (...) {
+            error = "unknown exception";
+        }
+        if (!error.empty()) failure = "sink " + names_[sink] + ": " + error;
+    }
+    // The sinks this root wrote to (skip_root goes to the others).
+    std::vector<bool> wrote(options_.root_sinks.size(), false);
+    if (failure) {
+        undo(written);
+    } else {
+        for (const auto& [sink, before] : written) wrote[sink] = true;
+    }
     for (std::size_t s = 0; s < options_.root_sinks.size(); ++s) {
         if (!wrote[s] && options_.root_sinks[s].skip_root) options_.root_sinks[s].skip_root(key);
     }

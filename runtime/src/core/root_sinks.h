@@ -35,7 +35,13 @@ class RootSinks {
     // write_root per sink, in ordinal order. A sink that throws fails the root: every sink
     // written for it is put back, and the reason ("sink NAME: ...") is returned for the store
     // (LineageStore::fail_root_at_sink); nullopt when every sink took it (or it had failed).
-    std::optional<std::string> write(const RootState& root);
+    // `kept`, when given, gets a copy of what each sink was given (a whole root for the result
+    // store).
+    std::optional<std::string> write(const RootState& root,
+                                     std::vector<std::vector<Value>>* kept = nullptr);
+    // A root answered whole from the result store: each sink's items as write() gave them.
+    std::optional<std::string> write_values(const RootKey& key,
+                                            const std::vector<std::vector<Value>>& values);
     void journal(const RootState& root);  // one journal line, kept for the commit group
     // The commit group: made durable once RunOptions::commit_group roots wait (group_full), or
     // the oldest has waited commit_window (flush_if_due, by flush_deadline), and at the end.

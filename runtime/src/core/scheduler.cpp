@@ -27,7 +27,8 @@ constexpr std::uint32_t tail_depth(CallKind kind) {
 }
 
 Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& source,
-                     Executor& executor, LineageStore& store, RootSinks& sinks, TaskDrain& drain)
+                     Executor& executor, LineageStore& store, RootSinks& sinks, TaskDrain& drain,
+                     RootShortcut* shortcut)
     : plan_(plan),
       options_(options),
       source_(source),
@@ -35,6 +36,7 @@ Scheduler::Scheduler(const Plan& plan, const RunOptions& options, RootSource& so
       store_(store),
       sinks_(sinks),
       drain_(drain),
+      shortcut_(shortcut),
       queues_(plan.calls.size()),
       counts_(plan.calls.size()) {
     for (std::size_t i = plan.calls.size(); i-- > 0;) {
@@ -99,6 +101,8 @@ void Scheduler::admit() {
         running_noted_.clear();
         sinks_.note_running(running_noted_);
     }
+    admit_again_ = false;
+    std::size_t answered = 0;
     while ((held_ || !source_exhausted_) && admitting_ &&
            (store_.inflight_roots() == 0 ||
             (store_.inflight_roots() < options_.max_inflight_roots &&
@@ -145,6 +149,12 @@ void Scheduler::admit() {
                 store_.add_done_root(std::move(result));
                 continue;
             }
+        }
+        if (shortcut_ && suspect_ != store_.next_ordinal() &&
+            shortcut_->answer(store_.next_ordinal(), *next)) {
+            if (++answered < kAnswersPerAdmit) continue;
+            admit_again_ = true;
+            break;
         }
         const std::uint32_t ordinal =
             store_.admit_root(std::move(next->name), std::move(next->value));

@@ -56,15 +56,31 @@ class ReadyQueue {
     std::size_t size_ = 0;
 };
 
+// A root finished before it is admitted: the result store's whole-root answer (the Engine's;
+// cache/result_cache.h). answer() writes its sinks and journal line and files it done, or
+// returns false and leaves it to run.
+class RootShortcut {
+  public:
+    virtual ~RootShortcut() = default;
+    virtual bool answer(std::uint32_t ordinal, RootSource::Root& root) = 0;
+};
+
 class Scheduler final : public ReadySink {
   public:
     // `drain`: resolves the store's tasks after admission and after Grains sealed at dequeue.
+    // `shortcut`: answers roots without admitting them (null: none).
     Scheduler(const Plan& plan, const RunOptions& options, RootSource& source, Executor& executor,
-              LineageStore& store, RootSinks& sinks, TaskDrain& drain);
+              LineageStore& store, RootSinks& sinks, TaskDrain& drain,
+              RootShortcut* shortcut = nullptr);
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
 
-    void admit();     // new roots while the budgets allow (at least one root in flight)
+    // New roots while the budgets allow (at least one root in flight). Roots the shortcut
+    // answers take no budget; after kAnswersPerAdmit of them admit() returns with
+    // admit_again() true, so that the driver comes back at once, between its other duties.
+    void admit();
+    static constexpr std::size_t kAnswersPerAdmit = 256;
+    bool admit_again() const { return admit_again_; }
     void dispatch();  // batches to idle actors, downstream Calls first
 
     // ---- queues ----
@@ -155,6 +171,7 @@ class Scheduler final : public ReadySink {
     LineageStore& store_;
     RootSinks& sinks_;
     TaskDrain& drain_;
+    RootShortcut* shortcut_;
 
     std::vector<CallQueues> queues_;
     struct PoolQueues {
@@ -177,6 +194,7 @@ class Scheduler final : public ReadySink {
     std::size_t abandoned_jobs_ = 0;    // of those, abandoned after a timeout
     std::uint64_t next_job_id_ = 0;
     bool source_exhausted_ = false;
+    bool admit_again_ = false;
     bool admitting_ = true;  // false: no more roots (a stop request, an abort)
     bool halted_ = false;    // aborted: no more batches either
     std::size_t peak_inflight_roots_ = 0;

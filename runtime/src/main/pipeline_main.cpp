@@ -786,10 +786,16 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             hits += c.cache_hits;
             grains += c.cache_hits + c.cache_misses;
         }
-        printer->log(LogLevel::Info,
-                     prog + ": cache: " + std::to_string(hits) + " of " + std::to_string(grains) +
-                         " Grains from the store (" + args.cache_dir + ")",
-                     {{"event", "cache"}, {"hits", hits}, {"grains", grains}});
+        const std::uint64_t whole = report.cache_roots_answered;
+        printer->log(
+            LogLevel::Info,
+            prog + ": cache: " + std::to_string(hits) + " of " + std::to_string(grains) +
+                " Grains from the store" +
+                (whole ? ", " + std::to_string(whole) + " of " +
+                             std::to_string(report.total_roots()) + " roots from the store"
+                       : std::string()) +
+                " (" + args.cache_dir + ")",
+            {{"event", "cache"}, {"hits", hits}, {"grains", grains}, {"roots_from_store", whole}});
         for (const std::string& note : report.cache_notes)
             printer->log(LogLevel::Warn, prog + ": cache: " + note, {{"event", "cache_note"}});
         if (args.explain_cache) err << cli::explain_cache(report.calls);

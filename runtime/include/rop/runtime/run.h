@@ -424,6 +424,9 @@ struct RunReport {
     // With the result store: entries found damaged (removed, their Grains ran again) and
     // results that could not be stored, one line each.
     std::vector<std::string> cache_notes;
+    // With the result store: roots answered whole from it (no Grain created; their Grains are
+    // counted in the Calls' cache_hits).
+    std::uint64_t cache_roots_answered = 0;
     // RunOptions::keep_batches: every batch that finished, in the order they did (not in the JSON).
     std::vector<BatchRecord> batches;
     // pipeline_main: the estimate the run was given (--with-estimate), and what its header ETA said
