@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "cache/result_store.h"
+#include "placement/actor_placement.h"
 #include "placement/pool_actor.h"
 #include "placement/process_wire.h"
 
@@ -395,8 +396,11 @@ std::string FileDigests::content(const std::string& path) {
     return digest;
 }
 
-ResultCache::ResultCache(const Plan& plan, const RunOptions& options)
-    : plan_(plan), files_(options.trust_mtime) {
+ResultCache::ResultCache(const Plan& plan, const RunOptions& options, Role role)
+    : plan_(plan),
+      role_(role),
+      on_ranks_(role == Role::Driver && options.placement && options.placement->ranks),
+      files_(options.trust_mtime) {
     ResultStoreOptions store_options;
     if (options.cache_max_bytes) store_options.max_bytes = options.cache_max_bytes;
     try {
@@ -444,7 +448,8 @@ ResultCache::ResultCache(const Plan& plan, const RunOptions& options)
     }
     // Whole roots: only when no Call re-runs by choice (cache off, a volatile UDF), and no
     // observer wants the items one by one as they commit.
-    answers_roots_ = options.sinks.empty() && !options.observer && !plan.calls.empty();
+    answers_roots_ =
+        role == Role::Driver && options.sinks.empty() && !options.observer && !plan.calls.empty();
     root_sinks_ = options.root_sinks.size();
     Hasher root;
     root.add("rop root 1");
@@ -461,6 +466,7 @@ ResultCache::ResultCache(const Plan& plan, const RunOptions& options)
 ResultCache::~ResultCache() = default;
 
 Plan ResultCache::wrap(const Plan& placed) {
+    if (on_ranks_) return placed;  // every actor is on another rank, which wraps its own
     Plan plan = placed;
     for (std::size_t c = 0; c < plan.calls.size(); ++c) {
         CallSpec& spec = plan.calls[c];
@@ -614,16 +620,18 @@ std::vector<std::string> ResultCache::finish() {
     for (std::size_t c = 0; c < calls_.size(); ++c) {
         CallCache& cache = *calls_[c];
         if (cache.manifest_key.empty()) continue;
-        nlohmann::json manifest = nlohmann::json::parse(cache.manifest);
-        {
-            std::lock_guard lock(cache.counts.mutex);
-            manifest["unstorable"] = cache.counts.unstorable;
-        }
-        try {
-            store_->put_manifest(cache.manifest_key, manifest);
-        } catch (const std::exception& e) {
-            notes.push_back("the store's manifest of " + plan_.calls[c].name +
-                            " was not written: " + e.what());
+        if (role_ == Role::Driver) {  // a hosting rank leaves the manifests to rank 0
+            nlohmann::json manifest = nlohmann::json::parse(cache.manifest);
+            {
+                std::lock_guard lock(cache.counts.mutex);
+                manifest["unstorable"] = cache.counts.unstorable;
+            }
+            try {
+                store_->put_manifest(cache.manifest_key, manifest);
+            } catch (const std::exception& e) {
+                notes.push_back("the store's manifest of " + plan_.calls[c].name +
+                                " was not written: " + e.what());
+            }
         }
         std::lock_guard lock(cache.counts.mutex);
         if (cache.counts.write_errors) {
@@ -645,6 +653,44 @@ std::vector<std::string> ResultCache::finish() {
                         "): not used, and its Grain ran again");
     }
     return notes;
+}
+
+void ResultCache::write_rank_counts(wire::Writer& out,
+                                    const std::vector<std::string>& notes) const {
+    out.u32(static_cast<std::uint32_t>(calls_.size()));
+    for (const std::unique_ptr<CallCache>& call : calls_) {
+        const CallCacheCounts& counts = call->counts;
+        out.u64(counts.hits.load(std::memory_order_relaxed));
+        out.u64(counts.misses.load(std::memory_order_relaxed));
+        out.u64(counts.corrupt.load(std::memory_order_relaxed));
+        std::lock_guard lock(counts.mutex);
+        out.u32(static_cast<std::uint32_t>(counts.miss_reasons.size()));
+        for (const auto& [reason, n] : counts.miss_reasons) {
+            out.str(reason);
+            out.u64(n);
+        }
+    }
+    out.u32(static_cast<std::uint32_t>(notes.size()));
+    for (const std::string& note : notes) out.str(note);
+}
+
+void ResultCache::add_rank_counts(wire::Reader& in, RunReport& report) {
+    const std::uint32_t calls = in.u32();
+    for (std::uint32_t c = 0; c < calls; ++c) {
+        const std::uint64_t hits = in.u64(), misses = in.u64(), corrupt = in.u64();
+        std::map<std::string, std::uint64_t> reasons;
+        for (std::uint32_t n = in.u32(); n > 0; --n) {
+            std::string reason = in.str();
+            reasons[std::move(reason)] += in.u64();
+        }
+        if (c >= report.calls.size()) continue;  // not this plan's: nothing to add it to
+        CallCounters& k = report.calls[c];
+        k.cache_hits += hits;
+        k.cache_misses += misses;
+        k.cache_corrupt += corrupt;
+        for (const auto& [reason, n] : reasons) k.cache_miss_reasons[reason] += n;
+    }
+    for (std::uint32_t n = in.u32(); n > 0; --n) report.cache_notes.push_back(in.str());
 }
 
 }  // namespace rop::runtime::detail

@@ -25,6 +25,10 @@
 namespace rop::runtime::detail {
 
 class ResultStore;
+namespace wire {
+class Writer;
+class Reader;
+}  // namespace wire
 
 // A file's content for the keys (rop::ContentSink::file): "file SIZE DIGEST" of its bytes,
 // hashed once per run while its inode, size and mtime stay; with trust_mtime its path, size and
@@ -71,9 +75,15 @@ struct CallCache {
 
 class ResultCache {
   public:
+    // Which process of a run: the driver (one process, or rank 0 under MPI), or a rank that
+    // hosts actors under MPI. Under MPI each hosting rank keys, reads and writes the Grains its
+    // actors run (their inputs are there, fetched from the rank that keeps them) and counts
+    // them; rank 0 wraps no actor, writes the manifests, answers whole roots and adds the
+    // ranks' counts to its report when they say Bye (add_rank_counts).
+    enum class Role { Driver, RankHost };
     // Opens options.cache_dir (a ContractError naming it when it cannot be used) and works out
     // each Call's prefix and change reason against the manifests the last run left.
-    ResultCache(const Plan& plan, const RunOptions& options);
+    ResultCache(const Plan& plan, const RunOptions& options, Role role = Role::Driver);
     ~ResultCache();
 
     // `placed` with each cacheable Call's factory wrapped (the others counted); a shared pool's
@@ -81,9 +91,13 @@ class ResultCache {
     Plan wrap(const Plan& placed);
     // Folds the counts into `counters` (cache_hits, cache_misses, cache_miss_reasons).
     void add_counts(CallId call, CallCounters& counters) const;
-    // Writes the manifests the next run's reasons come from; called once the run ended. What
-    // the run should say: entries found damaged, results that could not be stored.
+    // Writes the manifests the next run's reasons come from (the driver); called once the run
+    // ended. What the run should say: entries found damaged, results that could not be stored.
     std::vector<std::string> finish();
+    // A hosting rank's counts of every Call, and what its finish() said, into its Bye frame;
+    // rank 0 adds them to the report's Calls and cache_notes.
+    void write_rank_counts(wire::Writer& out, const std::vector<std::string>& notes) const;
+    static void add_rank_counts(wire::Reader& in, RunReport& report);
 
     // The key digest of one Grain, exposed for tests: throws NotCacheable when an input cannot
     // be keyed (no codec, an item held on another rank).
@@ -116,6 +130,8 @@ class ResultCache {
     ActorFactory wrap_call(CallId call, ActorFactory inner);  // what wrap() does to one Call
 
     const Plan& plan_;
+    Role role_;
+    bool on_ranks_ = false;  // the driver of an MPI run: the ranks store and count
     std::shared_ptr<ResultStore> store_;
     FileDigests files_;
     std::vector<std::unique_ptr<CallCache>> calls_;

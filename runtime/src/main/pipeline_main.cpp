@@ -454,6 +454,12 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
             RunOptions worker;
             worker.worker_argv.emplace_back("/proc/self/exe");
             for (int i = 1; i < argc; ++i) worker.worker_argv.emplace_back(argv[i]);
+            // The Grains this rank runs are keyed, read and stored here (docs/cluster.md); not
+            // for --estimate, whose sample reads and stores nothing (estimate.cpp).
+            worker.pipeline_name = def.name;
+            if (!args.estimate) worker.cache_dir = args.cache_dir;
+            worker.trust_mtime = args.trust_mtime;
+            worker.cache_max_bytes = args.cache_max_mb << 20;
             const int status = mpi->serve(plan, worker, err);
             mpi->finish();
             return status;
@@ -728,7 +734,8 @@ int pipeline_main(int argc, const char* const* argv, PipelineDefinition def, std
         return kExitAborted;
     }
     if (mpi) {
-        mpi->end_run();  // the other ranks stop and tell what they kept and fetched
+        mpi->end_run();  // the other ranks stop and tell what they kept, fetched and stored
+        mpi->add_cache_counts(report);
         printer->log(LogLevel::Info, prog + ": mpi: " + mpi->summary(),
                      {{"event", "mpi"}, {"ranks", mpi->size()}});
     }

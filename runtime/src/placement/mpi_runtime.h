@@ -42,6 +42,9 @@ class MpiRuntime {
     // Rank 0: ends the open run (after run() returned): the other ranks' serve() returns, and
     // tell their counts for summary().
     virtual void end_run() = 0;
+    // Rank 0, after end_run(): with --cache, what each hosting rank's side of the result store
+    // counted (hits, misses and their reasons per Call) and said, added to `report`.
+    virtual void add_cache_counts(RunReport& report) const = 0;
     // Every rank: ends the open run (rank 0), then MPI_Finalize. Idempotent.
     virtual void finish() = 0;
     // "3 ranks; 0.1 MiB in 712 frames through rank 0; 40.2 MiB of items in 160 fetches rank to

@@ -130,6 +130,7 @@ class Reader {
     Value value();
     void set_resolve(const Resolve* resolve) { resolve_ = resolve; }
     bool done() const { return in_.empty(); }
+    std::size_t left() const { return in_.size(); }  // bytes not read yet
 
   private:
     template <class T>

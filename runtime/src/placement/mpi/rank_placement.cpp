@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cache/result_cache.h"
 #include "core/crash.h"
 #include "hub.h"
 #include "placement/actor_placement.h"
@@ -384,7 +385,23 @@ class OpenMpiRuntime final : public MpiRuntime {
     int serve(const Plan& plan, const RunOptions& options, std::ostream& err) override {
         // The actors this rank hosts are placed here (threads, or workers for isolation
         // process); shared with the slots: one stuck in its UDF at the end outlives this call.
-        const auto local = std::make_shared<const Plan>(place_actors(plan, options));
+        // With --cache each is wrapped by this rank's side of the store: it keys, reads and
+        // writes the Grains it runs (result_cache.h), and its counts go to rank 0 in the Bye.
+        std::shared_ptr<const Plan> local =
+            std::make_shared<const Plan>(place_actors(plan, options));
+        std::shared_ptr<ResultCache> cache;
+        std::vector<std::string> cache_notes;
+        if (!options.cache_dir.empty()) {
+            try {
+                cache = std::make_shared<ResultCache>(plan, options, ResultCache::Role::RankHost);
+                local = std::make_shared<const Plan>(cache->wrap(*local));
+            } catch (const std::exception& e) {
+                cache.reset();
+                cache_notes.push_back(
+                    "rank " + std::to_string(rank_) +
+                    " cannot use the store, its Grains ran unstored: " + e.what());
+            }
+        }
         std::map<int, std::unique_ptr<Slot>> slots;
         int status = 0;
         auto join_finished = [&slots] {
@@ -417,9 +434,10 @@ class OpenMpiRuntime final : public MpiRuntime {
                     auto s = std::make_unique<Slot>();
                     Slot* ref = s.get();
                     slots[slot] = std::move(s);
-                    ref->thread = std::thread(
-                        [hub = hub_.get(), items = items_.get(), local, target, slot, devices,
-                         ref] { run_slot(*hub, *items, *local, target, slot, devices, *ref); });
+                    ref->thread = std::thread([hub = hub_.get(), items = items_.get(), local, cache,
+                                               target, slot, devices, ref] {
+                        run_slot(*hub, *items, *local, target, slot, devices, *ref);
+                    });
                 } else if (k == Kind::Cancel) {
                     const auto slot = static_cast<int>(in.u32());
                     if (auto it = slots.find(slot); it != slots.end()) {
@@ -457,6 +475,18 @@ class OpenMpiRuntime final : public MpiRuntime {
         bye.u64(counts.fetched_items);
         bye.u64(counts.fetched_bytes);
         bye.u64(counts.peak_held_bytes);
+        if (cache) {
+            const std::vector<std::string> notes = cache->finish();
+            cache_notes.insert(cache_notes.end(), notes.begin(), notes.end());
+        }
+        bye.u8(cache || !cache_notes.empty() ? 1 : 0);
+        if (cache) {
+            cache->write_rank_counts(bye, cache_notes);
+        } else if (!cache_notes.empty()) {
+            bye.u32(0);  // no Call counted
+            bye.u32(static_cast<std::uint32_t>(cache_notes.size()));
+            for (const std::string& note : cache_notes) bye.str(note);
+        }
         hub_->send(0, mpi::kControl, bye.frame());
         return status;
     }
@@ -564,6 +594,15 @@ class OpenMpiRuntime final : public MpiRuntime {
             ranks_kept_.fetched_items += in.u64();
             ranks_kept_.fetched_bytes += in.u64();
             ranks_kept_.peak_held_bytes = std::max(ranks_kept_.peak_held_bytes, in.u64());
+            if (in.u8() != 0)
+                rank_cache_counts_.push_back(frame->substr(frame->size() - in.left()));
+        }
+    }
+
+    void add_cache_counts(RunReport& report) const override {
+        for (const std::string& counts : rank_cache_counts_) {
+            wire::Reader in(counts);
+            ResultCache::add_rank_counts(in, report);
         }
     }
 
@@ -674,6 +713,8 @@ class OpenMpiRuntime final : public MpiRuntime {
     std::thread items_thread_;      // ranks >= 1: the item store's server
     wire::Resolve remote_;          // rank 0: a reference in a frame becomes a RemoteItem
     RankItems::Counts ranks_kept_;  // rank 0: the other ranks' counts (their Byes)
+    // rank 0: each hosting rank's result store counts, from its Bye (add_cache_counts)
+    std::vector<std::string> rank_cache_counts_;
     std::atomic<int> next_slot_{1};
     bool finished_ = false;
     mpi::HubStats stats_;
