@@ -285,7 +285,7 @@ TEST_CASE("scheduling options and the executor are not in the key", "[cache]") {
     }
 }
 
-TEST_CASE("what changed runs again, and only that", "[cache]") {
+TEST_CASE("what changed runs again and only that", "[cache]") {
     // Each row: an edit, and how many Grains of each Call run again on the second run, and
     // with root sinks how many roots the store answers whole (those whose source item and
     // Calls are as before).
@@ -434,7 +434,7 @@ TEST_CASE("an expand that failed after emitting children is not stored", "[cache
     }
 }
 
-TEST_CASE("cache off, and a volatile UDF unless cache on", "[cache]") {
+TEST_CASE("cache off and a volatile UDF unless cache on run again", "[cache]") {
     struct Row {
         vocab::Cache cache;
         bool is_volatile;

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# B7 structure: headings, list items, code blocks and tables against a corpus whose structure is
+# known. make_corpus.py writes three born-digital PDFs with groff (embedded URW fonts) and each
+# one's ground truth from the same blocks; the three B7 pipelines are built as
+# bench/b7_documents/run.sh builds them and run over the corpus:
+#   mineru auto   examples/mineru/mineru.rop as written (`text: detect`)
+#   mineru ocr    the same pipeline with `text: ocr` (every page rendered and OCR'd)
+#   docling auto  examples/docling/docling.rop as written (`text: detect`)
+# and score.py compares each content list with the truth (heading P/R/F1 and level agreement,
+# list-item, code-block and table P/R, table cell-text recall).
+#
+# Usage: bash bench/b7_documents/structure/run.sh
+# Knobs (environment): ROPC (default build/ci/bin/ropc), WORK (default /tmp/rop-b7-structure,
+# the corpus, build and run folder), RESULT (default bench/results/b7_structure.json). Needs root
+# for apt-get when a package below is missing.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+HERE=$ROOT/bench/b7_documents/structure
+ROPC=${ROPC:-$ROOT/build/ci/bin/ropc}
+WORK=${WORK:-/tmp/rop-b7-structure}
+RESULT=${RESULT:-$ROOT/bench/results/b7_structure.json}
+export OMP_THREAD_LIMIT=1
+if [ ! -x "$ROPC" ]; then
+    echo "b7 structure: no ropc at $ROPC (build it: cmake --build build/ci --target ropc)" >&2
+    exit 2
+fi
+
+# (1) What the benchmark needs: groff with gropdf (groff), the URW Type 1 fonts gropdf embeds
+# (libgs10-common links them where gropdf's font list looks, from fonts-urw-base35), poppler's
+# command lines (the truth's pages) and Tesseract's English data. Installed only when missing.
+PACKAGES="groff libgs10-common fonts-urw-base35 poppler-utils tesseract-ocr-eng"
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "== apt-get install$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# (2) The corpus and its truth.
+rm -rf "$WORK"
+mkdir -p "$WORK/runs"
+echo "== corpus"
+python3 "$HERE/make_corpus.py" "$WORK/corpus"
+manifest=$WORK/corpus/corpus.jsonl
+
+# (3) The pipelines, built as bench/b7_documents/run.sh builds them.
+echo "== ropc build (mineru auto, mineru ocr, docling auto) with $ROPC"
+mkdir -p "$WORK/mineru_auto" "$WORK/mineru_ocr" "$WORK/docling_auto"
+for f in "$ROOT/examples/mineru/mineru.rop" "$ROOT/examples/docling/docling.rop"; do
+    grep -q 'text: detect' "$f" || {
+        echo "b7 structure: $f has no 'text: detect'" >&2
+        exit 2
+    }
+done
+cp "$ROOT/examples/mineru/mineru.rop" "$WORK/mineru_auto/mineru.rop"
+sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" >"$WORK/mineru_ocr/mineru.rop"
+cp "$ROOT/examples/docling/docling.rop" "$ROOT/examples/docling/docling.hpp" "$WORK/docling_auto/"
+for v in mineru_auto mineru_ocr docling_auto; do
+    sed -i 's/with std\.assemble\.content_list;/with std.assemble.content_list(extras: true);/' \
+        "$WORK/$v"/*.rop
+    (cd "$WORK/$v" && "$ROPC" build ./*.rop -o ./pipeline)
+done
+
+# (4) Each pipeline over the corpus, with --report (wall time kept for the record).
+now() { date +%s%N; }
+: >"$WORK/runs/times.txt"
+for v in mineru_auto mineru_ocr docling_auto; do
+    dir=$WORK/$v
+    extra=()
+    [ "$v" = docling_auto ] && extra=(--output "summary=$dir/out/summary.jsonl")
+    start=$(now)
+    rc=0
+    "$dir/pipeline" --input "files=$manifest" --output "md=$dir/out/md" \
+        --output "list=$dir/out/list" "${extra[@]}" --report "$dir/report.json" --no-progress \
+        >"$WORK/runs/$v.log" 2>&1 || rc=$?
+    wall_ms=$((($(now) - start) / 1000000))
+    echo "$v $wall_ms $rc" >>"$WORK/runs/times.txt"
+    echo "== $v: $((wall_ms / 1000)).$(printf %03d $((wall_ms % 1000))) s, rc $rc"
+    # a pipeline exits 3 when some documents failed: they are scored as missing, not fatal
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || {
+        cat "$WORK/runs/$v.log" >&2
+        exit 1
+    }
+done
+
+# (5) Scores: the JSON and the tables.
+echo "== scores"
+python3 "$HERE/score.py" --work "$WORK" --ropc "$ROPC" --out "$RESULT"
