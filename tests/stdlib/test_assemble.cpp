@@ -154,7 +154,9 @@ TEST_CASE("from_ocr splits paragraphs and headings and joins hyphenated lines") 
     CHECK(content.blocks[2].text == "next one");
 }
 
-TEST_CASE("from_ocr: a numbered section heading barely larger than the body is a heading") {
+TEST_CASE(
+    "from_ocr: a numbered section heading or a short title barely larger than the body is a "
+    "heading") {
     // Body lines have an ascent of 10, these of 12 (12 pt over 10 pt: under the 1.3 ratio).
     // Each row: the line, alone in its paragraph or not, its ascent, a heading or not.
     struct Row {
@@ -173,7 +175,15 @@ TEST_CASE("from_ocr: a numbered section heading barely larger than the body is a
         {"1. Wash the fruit", true, 12, false},        // a list item's marker
         {"12 Angry Men is a film.", true, 12, false},  // ends like a sentence
         {"5 One two three four five six seven eight nine ten eleven twelve", true, 12, false},
-        {"Plain words", true, 12, false}};  // no numbering
+        {"Plain words", true, 12, false},  // no numbering, and not a title
+        // Line isolation: a short title alone at 1.15 times the body or more.
+        {"Lessons Learned", true, 12, true},
+        {"Notes on the Format", true, 12, true},                 // short words may stay lower case
+        {"Lessons Learned", true, 11, false},                    // 1.1 times: under 1.15
+        {"Lessons Learned", false, 12, false},                   // its paragraph goes on
+        {"Lessons learned the hard way", true, 12, false},       // not every long word capitalized
+        {"One Two Three Four Five Six Seven", true, 12, false},  // 7 words
+        {"Lessons Learned:", true, 12, false}};                  // ends like a sentence
     for (const Row& row : rows) {
         INFO(row.text);
         OcrResult page;
@@ -201,6 +211,64 @@ TEST_CASE("from_ocr: a numbered section heading barely larger than the body is a
             if (row.heading) CHECK(block.text_level == 3);
         }
         CHECK(found);
+    }
+}
+
+TEST_CASE("from_ocr: a bold numbered line that starts a text-layer paragraph is a heading") {
+    // The text layer starts a paragraph at a gap or a change of size, so a run-in heading at
+    // the body size ("2.1 Installing" in bold, then its paragraph) opens the paragraph below it.
+    // Each row: the first line's words and font, a heading or not.
+    struct Row {
+        std::vector<std::string> words;
+        std::string font;
+        bool heading;
+    };
+    const std::vector<Row> rows = {
+        {{"2.1", "Installing"}, "NimbusRoman-Bold", true},
+        {{"3", "Results", "and", "Limits"}, "Helvetica-Bold", true},
+        {{"A.2", "Options"}, "P052-Bold", true},
+        {{"2.1", "Installing"}, "NimbusRoman-Regular", false},  // not bold: a sentence's start
+        {{"Installing", "It"}, "NimbusRoman-Bold", false},      // bold, but no section number
+        {{"1.", "Wash", "the", "fruit"}, "NimbusRoman-Bold", false},  // a list item's marker
+        {{"4", "Limits", "apply."}, "NimbusRoman-Bold", false},       // ends like a sentence
+    };
+    for (const Row& row : rows) {
+        INFO(row.words.front() << " " << row.font);
+        OcrResult page;
+        page.text_source = "layer";
+        double y = 72;
+        auto line = [&](const std::vector<std::string>& words, const std::string& font,
+                        int paragraph) {
+            std::string text;
+            double x = 72;
+            for (std::size_t i = 0; i < words.size(); ++i) {
+                text += (i ? " " : "") + words[i];
+                const double width = 6.0 * static_cast<double>(words[i].size());
+                page.words.push_back({words[i], {x, y, x + width, y + 12}, 100, 10, font});
+                x += width + 4;
+            }
+            page.lines.push_back({text, {72, y, x, y + 12}, 100, y + 9, 0, paragraph, 10});
+            y += 14;
+        };
+        line({"Body", "text", "of", "a", "paragraph"}, "NimbusRoman-Regular", 0);
+        line({"and", "its", "second", "line"}, "NimbusRoman-Regular", 0);
+        y += 10;
+        line(row.words, row.font, 1);
+        line({"The", "paragraph", "below", "the", "heading"}, "NimbusRoman-Regular", 1);
+        line({"goes", "on", "here"}, "NimbusRoman-Regular", 1);
+        const PageContent content = assemble::from_ocr(page);
+        INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+        const bool heading =
+            std::any_of(content.blocks.begin(), content.blocks.end(), [&](const Block& b) {
+                return b.text_level > 0 && b.text.rfind(row.words.front(), 0) == 0;
+            });
+        CHECK(heading == row.heading);
+        if (row.heading) {
+            // Alone in its block, at level 3; the paragraph below it is text of its own.
+            REQUIRE(content.blocks.size() == 3);
+            CHECK(content.blocks[1].text_level == 3);
+            CHECK(content.blocks[2].text == "The paragraph below the heading goes on here");
+        }
     }
 }
 
@@ -752,7 +820,7 @@ std::string ocr_markdown(const OcrResult& page) {
 
 }  // namespace
 
-TEST_CASE("OCR bullets read as e and (c) make a list only at one hanging indent") {
+TEST_CASE("OCR bullets read as e or (c) or + make a list only at one hanging indent") {
     OcrResult page;
     page.width = 612;
     page.height = 792;
@@ -777,6 +845,18 @@ TEST_CASE("OCR bullets read as e and (c) make a list only at one hanging indent"
     ocr_line(ragged, 0, 0, {{"e", 72}, {"Apples", 90}});
     ocr_line(ragged, 1, 0, {{"\u00B0", 72}, {"Plums", 120}});
     CHECK(ocr_markdown(ragged) == "e Apples \u00B0 Plums\n");
+
+    // What Tesseract reads a small bullet as ("+", U+00A2) and an en dash as (U+2014) makes
+    // items too, at one indent; a lone "+" is text.
+    OcrResult small;
+    ocr_line(small, 0, 0, {{"+", 72}, {"Runs", 90}, {"anywhere", 120}});
+    ocr_line(small, 1, 1, {{"\u00A2", 72}, {"Filters", 90}, {"first", 138}});
+    ocr_line(small, 2, 2, {{"\u2014", 72}, {"Names", 90}});
+    CHECK(ocr_markdown(small) == "- Runs anywhere\n- Filters first\n- Names\n");
+    OcrResult sum;
+    ocr_line(sum, 0, 0, {{"+", 72}, {"3", 90}, {"more", 100}});
+    ocr_line(sum, 2, 1, {{"The", 72}, {"end.", 96}});
+    CHECK(ocr_markdown(sum) == "+ 3 more\n\nThe end.\n");
 
     // Enumerators need two items too; "- 7 -" is a page number, no item.
     OcrResult numbered;

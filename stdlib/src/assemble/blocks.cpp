@@ -35,17 +35,40 @@ void append_line(std::string& text, const std::string& line) {
 
 int heading_level(double ratio) { return ratio >= 2.0 ? 1 : ratio >= 1.6 ? 2 : 3; }
 
-// A section heading a scan shows barely larger than the body (12 pt over 10 pt, under the
-// heading ratio), told by its numbering: a line alone in its paragraph, at least 1.1 times the
-// body size, starting with a section number ("2", "2.1", "A.1"; not "1." or "1)", which start
-// list items) and a capitalized word, at most 12 words, not ending like a sentence.
-bool numbered_heading(const std::string& text, double ratio, bool alone) {
-    if (!alone || ratio < 1.1 || text.empty()) return false;
+// A section heading the size rule misses (under the heading ratio). `alone`: the line is its
+// own paragraph; `first`: it starts its paragraph; `bold`: its words are all in a bold face (the
+// text layer's fonts). Either
+// - numbered: a section number ("2", "2.1", "A.1"; not "1." or "1)", which start list items)
+//   and a capitalized word, at most 12 words, not ending like a sentence; and either alone at 1.1
+//   times the body size or more (a scan's 12 pt over 10 pt), or bold at the body size starting
+//   its paragraph (the text layer joins a run-in heading to the paragraph below it);
+// - or a short title alone in its paragraph at 1.15 times the body size or more: at most 6 words,
+//   every word of 4 letters or more capitalized ("Lessons Learned", "Notes on the Format"), not
+//   ending like a sentence.
+bool section_heading(const std::string& text, double ratio, bool alone, bool first, bool bold) {
+    if (text.empty()) return false;
     const char last = text.back();
     if (last == '.' || last == ',' || last == ';' || last == ':') return false;
-    if (std::count(text.begin(), text.end(), ' ') >= 12) return false;
+    const auto spaces = std::count(text.begin(), text.end(), ' ');
     static const std::regex numbering(R"(^(\d{1,3}(\.\d{1,3})*|[A-Z](\.\d{1,3})+) +[A-Z])");
-    return std::regex_search(text, numbering);
+    if (spaces < 12 && std::regex_search(text, numbering)) {
+        return (alone && ratio >= 1.1) || (bold && first && ratio >= 0.95);
+    }
+    if (!alone || ratio < 1.15 || spaces >= 6) return false;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string_view word(text.data() + start, end - start);
+        const auto letters = std::count_if(word.begin(), word.end(), [](char c) {
+            return std::isalpha(static_cast<unsigned char>(c)) != 0;
+        });
+        if (start == 0 || letters >= 4) {
+            if (!std::isupper(static_cast<unsigned char>(word.front()))) return false;
+        }
+        start = end + 1;
+    }
+    return true;
 }
 
 // Lines far apart vertically, or the next one above the previous (a new column), end a run.
@@ -270,10 +293,11 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
         if (code[i]) continue;
         const double ratio = median > 0 ? size_of(page.lines[i]) / median : 0;
         const int paragraph = page.lines[i].paragraph;
-        const bool alone = (i == 0 || page.lines[i - 1].paragraph != paragraph) &&
-                           (i + 1 == count || page.lines[i + 1].paragraph != paragraph);
+        const bool first = i == 0 || page.lines[i - 1].paragraph != paragraph;
+        const bool alone = first && (i + 1 == count || page.lines[i + 1].paragraph != paragraph);
         tall[i] = median > 0 &&
-                  (ratio >= heading_ratio || numbered_heading(page.lines[i].text, ratio, alone));
+                  (ratio >= heading_ratio || section_heading(page.lines[i].text, ratio, alone,
+                                                             first, detail::bold_line(words[i])));
         if (!tall[i]) {
             starts[i] = detail::list_start(page.lines[i], words[i], page.text_source != "layer");
         }

@@ -16,8 +16,9 @@ constexpr std::array<std::string_view, 7> kBulletGlyphs = {"\u2022", "\u25CF", "
                                                            "\u25E6", "\u00B7", "\u2013"};
 // How a bullet reads whose glyph the text cannot show (a symbol font's letter, Tesseract's "e").
 constexpr std::string_view kBullet = "\u2022";
-// What Tesseract reads a bullet as.
-constexpr std::array<std::string_view, 5> kOcrBullets = {"e", "e@", "\u00A9", "\u00B0", "\u00AB"};
+// What Tesseract reads a bullet as ("+" and "\u00A2" for a small bullet, "\u2014" for an en dash).
+constexpr std::array<std::string_view, 8> kOcrBullets = {"e",      "e@", "\u00A9", "\u00B0",
+                                                         "\u00AB", "+",  "\u00A2", "\u2014"};
 
 template <std::size_t N>
 bool one_of(std::string_view token, const std::array<std::string_view, N>& set) {
@@ -75,6 +76,11 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
 bool monospace_font(std::string_view font) { return fonts::monospace(font); }
 
 bool symbol_font(std::string_view font) { return fonts::symbol(font); }
+
+bool bold_line(const std::vector<const Word*>& words) {
+    return !words.empty() && std::all_of(words.begin(), words.end(),
+                                         [](const Word* word) { return fonts::bold(word->font); });
+}
 
 bool code_line(const std::vector<const Word*>& words) {
     // A bullet glyph first: a list item whose text is set in a monospace font, not code.

@@ -25,6 +25,10 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
 bool monospace_font(std::string_view font);
 bool symbol_font(std::string_view font);
 
+// A line set in a bold face: it has words, and every one has a font name that says bold (the
+// text layer's; an OCR line has no font names and is never bold).
+bool bold_line(const std::vector<const Word*>& words);
+
 // A line set in a monospace font: all its words are, or all but one when at least two are (a
 // character the font lacks may come from a fallback font; prose with inline code has several
 // words in a text font).
@@ -32,13 +36,13 @@ bool code_line(const std::vector<const Word*>& words);
 
 // How a line starts a list item. The markers: a bullet (U+2022, U+25CF, U+25AA, U+25A0, U+25E6,
 // U+00B7, U+2013, '-', '*', a one-character word in a symbol font; with `ocr`, also what Tesseract
-// reads bullets as: "e", "e@", "©", "°", "«") or an enumerator ("N." and "N)" with N up to 3
-// digits, a letter or a roman numeral: "a)", "B.", "(iv)"). `read` is the marker as the page has
-// it ("1)", "–", "*"), except a bullet whose glyph the text cannot show (a symbol-font letter,
-// Tesseract's "e") reads "•". `sure`: the marker cannot be ordinary text (a bullet glyph or a
-// symbol-font word); other markers make a list only as two or more items at one indent. `text` is
-// the item's text after the marker, `marker_x` and `text_x` where the marker and that text start
-// (points; text_x is -1 when the line has no words to tell).
+// reads bullets as: "e", "e@", "©", "°", "«", "+", "¢", and "—" for an en dash) or an enumerator
+// ("N." and "N)" with N up to 3 digits, a letter or a roman numeral: "a)", "B.", "(iv)"). `read` is
+// the marker as the page has it ("1)", "–", "*"), except a bullet whose glyph the text cannot show
+// (a symbol-font letter, Tesseract's "e") reads "•". `sure`: the marker cannot be ordinary text (a
+// bullet glyph or a symbol-font word); other markers make a list only as two or more items at one
+// indent. `text` is the item's text after the marker, `marker_x` and `text_x` where the marker and
+// that text start (points; text_x is -1 when the line has no words to tell).
 struct ListStart {
     bool found = false;
     bool sure = false;

@@ -27,6 +27,12 @@ inline bool monospace(std::string_view font) {
                              "sftt", "cursor", "typewriter", "menlo", "monaco"});
 }
 
+// A bold face: the name holds Bold, Black, Heavy or Demi (Times-Bold, NimbusRoman-Bold,
+// DejaVuSans-BoldOblique, SourceSansPro-Semibold, Futura-Heavy).
+inline bool bold(std::string_view font) {
+    return name_holds(font, {"bold", "black", "heavy", "demi"});
+}
+
 // A symbol font (Symbol, ZapfDingbats, Wingdings, Webdings): its glyphs may reach the text layer
 // as letters (Wingdings' bullet is an "l").
 inline bool symbol(std::string_view font) {
