@@ -19,8 +19,10 @@ scores and counted.
 
 Headings. The outline is poppler's (`pdftohtml -xml -i`, its <outline> items, depth by nesting).
 A heading is a content-list text item with a text_level. Titles are compared as std.assemble
-compares them: case-folded, letters and digits only, leading numbering dropped (tokens that are
-numbers, single letters or roman numerals, and `chapter`, `appendix`, `part`, `section`).
+compares them: case-folded, letters and digits only, apostrophes, hyphens and dashes (ASCII or
+typographic) dropped without a space (`Non-regular` is `Nonregular`), leading numbering dropped
+(tokens that are numbers, single letters or roman numerals, and `chapter`, `appendix`, `part`,
+`section`).
 Each outline entry matches at most one heading; precision = matched headings / headings, recall
 = matched entries / entries; level agreement = matched headings whose text_level is the entry's
 depth. Only documents with an outline are scored.
@@ -54,8 +56,11 @@ def dehyphenate(text):
     return HYPHEN_BREAK.sub(r"\1\2", text)
 
 
+JOINERS = re.compile("['\u2018\u2019\u02bc\\-\u2010\u2011\u2012\u2013\u2014]")
+
+
 def title_key(text):
-    tokens = words(html.unescape(text))
+    tokens = words(JOINERS.sub("", html.unescape(text)))
     rest = list(tokens)
     while len(rest) > 1 and (
         rest[0].isdigit() or len(rest[0]) == 1 or rest[0] in NUMBERING or ROMAN.match(rest[0])

@@ -1,6 +1,7 @@
 // std.assemble: exact Markdown and content list from hand-made pages, then both real paths on
 // the test PDF (OCR -> from_ocr -> markdown; layout -> RegionText -> page -> markdown).
 #include <catch2/catch_test_macros.hpp>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -867,6 +868,57 @@ TEST_CASE("OCR bullets read as e or (c) or + make a list only at one hanging ind
     OcrResult dashes;
     ocr_line(dashes, 0, 0, {{"-", 300}, {"7", 308}, {"-", 316}});
     CHECK(ocr_markdown(dashes) == "- 7 -\n");
+}
+
+TEST_CASE(
+    "from_page: a framed table with one rule under its head row gets its columns from the text") {
+    // A frame and a rule under the head row, no other rules: the rule finder's grid is 2 rows by
+    // 1 column. Its words stand in 3 columns (gaps of 8 pt or more; "96 TB" is one cell).
+    Page page;
+    page.width = 612;
+    page.height = 792;
+    page.dpi = 72;
+    std::vector<std::uint8_t> pixels(612 * 792, 255);
+    auto fill = [&](int x0, int y0, int x1, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            for (int x = x0; x < x1; ++x) pixels[static_cast<std::size_t>(y) * 612 + x] = 0;
+        }
+    };
+    fill(66, 94, 366, 95);  // the frame
+    fill(66, 165, 366, 166);
+    fill(66, 94, 67, 166);
+    fill(365, 94, 366, 166);
+    fill(66, 114, 366, 115);  // under the head row
+    page.image.width = 612;
+    page.image.height = 792;
+    page.image.channels = 1;
+    page.image.pixels = std::make_shared<const std::vector<std::uint8_t>>(pixels);
+
+    OcrResult table;
+    ocr_line(table, 0, 0, {{"Pool", 72}, {"Size", 180}, {"Used", 290}});
+    ocr_line(table, 1, 1, {{"search", 72}, {"96", 180}, {"TB", 196}, {"71%", 290}});
+    ocr_line(table, 2, 2, {{"media", 72}, {"120", 180}, {"TB", 202}, {"44%", 290}});
+    ocr_line(table, 3, 3, {{"scratch", 72}, {"8", 180}, {"TB", 190}, {"93%", 290}});
+    const PageContent content = assemble::from_page(table, page);
+    REQUIRE(content.blocks.size() == 1);
+    CHECK(content.blocks[0].rows == 4);
+    CHECK(content.blocks[0].cols == 3);
+    CHECK(assemble::markdown(std::vector<PageContent>{content}).text ==
+          "| Pool | Size | Used |\n| --- | --- | --- |\n| search | 96 TB | 71% |\n"
+          "| media | 120 TB | 44% |\n| scratch | 8 TB | 93% |\n");
+
+    // Prose in the same frame has no column gap: the rules' grid stays, a row per ruled row.
+    OcrResult note;
+    ocr_line(note, 0, 0, {{"Note", 72}});
+    ocr_line(note, 1, 1, {{"Keep", 72}, {"a", 102}, {"copy", 112}, {"of", 142}, {"the", 158}});
+    ocr_line(note, 2, 1, {{"file", 72}, {"before", 100}, {"you", 142}, {"edit", 166}});
+    ocr_line(note, 3, 1, {{"it", 72}, {"by", 88}, {"hand.", 106}});
+    const PageContent boxed = assemble::from_page(note, page);
+    REQUIRE(boxed.blocks.size() == 1);
+    CHECK(boxed.blocks[0].rows == 2);
+    CHECK(boxed.blocks[0].cols == 1);
+    CHECK(boxed.blocks[0].cells.at(1).text ==
+          "Keep a copy of the file before you edit it by hand.");
 }
 
 TEST_CASE("a code line may hold one word of a fallback font but not prose around inline code") {

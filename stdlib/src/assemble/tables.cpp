@@ -52,6 +52,82 @@ bool add_text(Block& table, const BBox& box, const std::string& text) {
     return false;
 }
 
+// A piece of text inside a table: a word, or a line when there are no words.
+struct Piece {
+    BBox box;
+    std::string text;
+};
+
+// A table the rules give no inner column (a frame and a rule under the head row: 2 rows by 1
+// column) has its columns and rows from its text instead: a row per text line (pieces that share
+// a row: they overlap by half the smaller height), a column edge in each vertical band that no
+// piece covers, at least kColumnGap wide, across the table. True when it made a grid of 3 rows
+// or more and 2 columns or more; otherwise the table keeps the rules' grid.
+constexpr double kColumnGap = 8;  // points: wider than a space between words of one cell
+bool grid_from_text(Block& table, std::vector<Piece> pieces) {
+    if (table.cols != 1 || pieces.size() < 4) return false;
+    // Rows: pieces top to bottom, a new row where one does not share the current row.
+    std::sort(pieces.begin(), pieces.end(),
+              [](const Piece& a, const Piece& b) { return a.box.y0 < b.box.y0; });
+    std::vector<std::vector<Piece>> rows;
+    BBox span{};
+    for (Piece& piece : pieces) {
+        const double overlap = std::min(span.y1, piece.box.y1) - std::max(span.y0, piece.box.y0);
+        const double smaller = std::min(span.height(), piece.box.height());
+        if (rows.empty() || overlap < 0.5 * smaller) {
+            rows.emplace_back();
+            span = piece.box;
+        } else {
+            span.y0 = std::min(span.y0, piece.box.y0);
+            span.y1 = std::max(span.y1, piece.box.y1);
+        }
+        rows.back().push_back(std::move(piece));
+    }
+    if (rows.size() < 3) return false;
+    // Columns: the pieces' x extents merged; a gap between merged runs is a column edge.
+    std::vector<std::pair<double, double>> runs;
+    for (const auto& row : rows) {
+        for (const Piece& piece : row) runs.emplace_back(piece.box.x0, piece.box.x1);
+    }
+    std::sort(runs.begin(), runs.end());
+    std::vector<double> edges = {table.bbox.x0};
+    double reach = runs.front().second;
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        if (runs[i].first - reach >= kColumnGap) edges.push_back((reach + runs[i].first) / 2);
+        reach = std::max(reach, runs[i].second);
+    }
+    edges.push_back(table.bbox.x1);
+    if (edges.size() < 3) return false;
+    // The cells: each row from halfway to the row above to halfway to the row below.
+    std::vector<double> tops = {table.bbox.y0};
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        double above = 0, below = rows[r].front().box.y0;
+        for (const Piece& piece : rows[r - 1]) above = std::max(above, piece.box.y1);
+        for (const Piece& piece : rows[r]) below = std::min(below, piece.box.y0);
+        tops.push_back((above + below) / 2);
+    }
+    tops.push_back(table.bbox.y1);
+    table.rows = static_cast<int>(rows.size());
+    table.cols = static_cast<int>(edges.size()) - 1;
+    table.cells.clear();
+    for (int r = 0; r < table.rows; ++r) {
+        std::vector<Piece>& row = rows[static_cast<std::size_t>(r)];
+        std::sort(row.begin(), row.end(),
+                  [](const Piece& a, const Piece& b) { return a.box.x0 < b.box.x0; });
+        for (int c = 0; c < table.cols; ++c) {
+            TableCell cell{r, c, BBox{edges[c], tops[r], edges[c + 1], tops[r + 1]}, ""};
+            for (const Piece& piece : row) {
+                const double x = (piece.box.x0 + piece.box.x1) / 2;
+                if (x < edges[c] || x >= edges[c + 1]) continue;
+                if (!cell.text.empty()) cell.text += ' ';
+                cell.text += piece.text;
+            }
+            table.cells.push_back(std::move(cell));
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 PageContent from_page(const OcrResult& result, const Page& page, double heading_ratio) {
@@ -71,6 +147,7 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
     rest.words.clear();
     std::vector<double> confidence(tables.size(), 0);
     std::vector<int> counted(tables.size(), 0);
+    std::vector<std::vector<Piece>> pieces(tables.size());
     for (std::size_t i = 0; i < result.lines.size(); ++i) {
         const Line& line = result.lines[i];
         const auto table = std::find_if(tables.begin(), tables.end(), [&](const Block& t) {
@@ -85,14 +162,17 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
         confidence[index] += line.confidence;
         ++counted[index];
         if (words[i].empty()) {
-            add_text(*table, line.bbox, line.text);
+            pieces[index].push_back({line.bbox, line.text});
             continue;
         }
-        for (const Word* word : words[i]) add_text(*table, word->bbox, word->text);
+        for (const Word* word : words[i]) pieces[index].push_back({word->bbox, word->text});
     }
     PageContent content = from_ocr(rest, heading_ratio);
     for (std::size_t t = 0; t < tables.size(); ++t) {
         Block& table = tables[t];
+        if (!grid_from_text(table, pieces[t])) {
+            for (const Piece& piece : pieces[t]) add_text(table, piece.box, piece.text);
+        }
         table.confidence = counted[t] > 0 ? static_cast<float>(confidence[t] / counted[t]) : 0;
         int row = -1;
         for (const TableCell& cell : table.cells) {
