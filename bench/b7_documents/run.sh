@@ -37,19 +37,10 @@ fi
 # (1) What the benchmark needs: poppler's and Tesseract's command lines, English data, and
 # documentation packages that ship born-digital PDFs (pdfTeX, dvipdfmx, Apache FOP; most with an
 # outline). Installed only when missing.
-PACKAGES="poppler-utils tesseract-ocr tesseract-ocr-eng libtasn1-doc shared-mime-info xorg-docs
-bzip2-doc glpk-doc"
-missing=""
-for p in $PACKAGES; do
-    dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    echo "== apt-get install$missing"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    # shellcheck disable=SC2086
-    apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+# shellcheck source=bench/b7_documents/common.sh
+source "$HERE/common.sh"
+install_missing poppler-utils tesseract-ocr tesseract-ocr-eng libtasn1-doc shared-mime-info xorg-docs \
+    bzip2-doc glpk-doc
 
 # (2) The corpus: candidates in order, each taken when it still fits in MAX_PAGES.
 CANDIDATES="
@@ -141,26 +132,7 @@ done <"$manifest"
 
 # (4) The pipelines, built with ropc from the examples (the forced-OCR variant is generated here).
 echo "== ropc build (mineru auto, mineru ocr, docling auto) with $ROPC"
-mkdir -p "$WORK/mineru_auto" "$WORK/mineru_ocr" "$WORK/docling_auto"
-grep -q 'text: detect' "$ROOT/examples/mineru/mineru.rop" ||
-    {
-        echo "b7: examples/mineru/mineru.rop has no 'text: detect'" >&2
-        exit 2
-    }
-grep -q 'text: detect' "$ROOT/examples/docling/docling.rop" ||
-    {
-        echo "b7: examples/docling/docling.rop has no 'text: detect'" >&2
-        exit 2
-    }
-cp "$ROOT/examples/mineru/mineru.rop" "$WORK/mineru_auto/mineru.rop"
-sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" >"$WORK/mineru_ocr/mineru.rop"
-cp "$ROOT/examples/docling/docling.rop" "$ROOT/examples/docling/docling.hpp" "$WORK/docling_auto/"
-for v in mineru_auto mineru_ocr docling_auto; do
-    # rop's extras in the content list: score.py counts the pages read from the layer by them
-    sed -i 's/with std\.assemble\.content_list;/with std.assemble.content_list(extras: true);/' \
-        "$WORK/$v"/*.rop
-    (cd "$WORK/$v" && "$ROPC" build ./*.rop -o ./pipeline)
-done
+build_pipelines "$ROOT" "$WORK" "$ROPC" || exit 2
 
 run_pipeline() { # run_pipeline VARIANT: the whole corpus, default actors, --report
     local dir=$WORK/$1

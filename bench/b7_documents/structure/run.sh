@@ -28,18 +28,9 @@ fi
 # (1) What the benchmark needs: groff with gropdf (groff), the URW Type 1 fonts gropdf embeds
 # (libgs10-common links them where gropdf's font list looks, from fonts-urw-base35), poppler's
 # command lines (the truth's pages) and Tesseract's English data. Installed only when missing.
-PACKAGES="groff libgs10-common fonts-urw-base35 poppler-utils tesseract-ocr-eng"
-missing=""
-for p in $PACKAGES; do
-    dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    echo "== apt-get install$missing"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    # shellcheck disable=SC2086
-    apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+# shellcheck source=bench/b7_documents/common.sh
+source "$HERE/../common.sh"
+install_missing groff libgs10-common fonts-urw-base35 poppler-utils tesseract-ocr-eng
 
 # (2) The corpus and its truth.
 rm -rf "$WORK"
@@ -50,21 +41,7 @@ manifest=$WORK/corpus/corpus.jsonl
 
 # (3) The pipelines, built as bench/b7_documents/run.sh builds them.
 echo "== ropc build (mineru auto, mineru ocr, docling auto) with $ROPC"
-mkdir -p "$WORK/mineru_auto" "$WORK/mineru_ocr" "$WORK/docling_auto"
-for f in "$ROOT/examples/mineru/mineru.rop" "$ROOT/examples/docling/docling.rop"; do
-    grep -q 'text: detect' "$f" || {
-        echo "b7 structure: $f has no 'text: detect'" >&2
-        exit 2
-    }
-done
-cp "$ROOT/examples/mineru/mineru.rop" "$WORK/mineru_auto/mineru.rop"
-sed 's/text: detect/text: ocr/' "$ROOT/examples/mineru/mineru.rop" >"$WORK/mineru_ocr/mineru.rop"
-cp "$ROOT/examples/docling/docling.rop" "$ROOT/examples/docling/docling.hpp" "$WORK/docling_auto/"
-for v in mineru_auto mineru_ocr docling_auto; do
-    sed -i 's/with std\.assemble\.content_list;/with std.assemble.content_list(extras: true);/' \
-        "$WORK/$v"/*.rop
-    (cd "$WORK/$v" && "$ROPC" build ./*.rop -o ./pipeline)
-done
+build_pipelines "$ROOT" "$WORK" "$ROPC" || exit 2
 
 # (4) Each pipeline over the corpus, with --report (wall time kept for the record).
 now() { date +%s%N; }

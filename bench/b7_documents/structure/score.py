@@ -53,38 +53,21 @@ import json
 import os
 import re
 import subprocess
+import sys
 import unicodedata
 
-WORD = re.compile(r"[^\W_]+")
-NUMBERING = {"chapter", "appendix", "part", "section"}
-ROMAN = re.compile(r"^[ivxlc]+$")
+# Text, titles and the content list's items as B7's scorer reads them (one definition there).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from score import ROWS, f1, item_text, ratio, title_key, words  # noqa: E402
+
 MARKER = re.compile(
     r"^\s*(?:[\u2022\u25cf\u25aa\u25a0\u25e6\u00b7\u2013*-]|\(?(?:\d{1,3}|[A-Za-z]|[ivxlc]{2,6})"
     r"[.)])\s+"
 )
-ROWS = [
-    ("mineru_auto", "mineru (rop, text: detect)"),
-    ("mineru_ocr", "mineru (rop, text: ocr)"),
-    ("docling_auto", "docling (rop, text: detect)"),
-]
-
-
-def words(text):
-    return WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
 def bag(text):
     return collections.Counter(words(text))
-
-
-def title_key(text):
-    tokens = words(html.unescape(text))
-    rest = list(tokens)
-    while len(rest) > 1 and (
-        rest[0].isdigit() or len(rest[0]) == 1 or rest[0] in NUMBERING or ROMAN.match(rest[0])
-    ):
-        rest.pop(0)
-    return " ".join(rest or tokens)
 
 
 def common(a, b):
@@ -98,16 +81,6 @@ def size(a):
 def dice(a, b):
     total = size(a) + size(b)
     return 2 * common(a, b) / total if total else 0.0
-
-
-def ratio(a, b):
-    return round(a / b, 4) if b else None
-
-
-def f1(p, r):
-    if p is None or r is None:
-        return None
-    return round(2 * p * r / (p + r), 4) if p + r else 0.0
 
 
 def code_body(body):
@@ -125,19 +98,6 @@ def table_rows(body):
         cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)
         rows.append([html.unescape(re.sub(r"<[^>]+>", " ", c)).strip() for c in cells])
     return rows
-
-
-def item_text(item):
-    """All the words an item holds, as bench/b7_documents/score.py reads them."""
-    if item.get("text"):
-        return item["text"]
-    if item.get("list_items"):
-        return "\n".join(item["list_items"])
-    if item.get("code_body"):
-        return item["code_body"].replace("```", "")
-    if item.get("table_body"):
-        return html.unescape(re.sub(r"<[^>]+>", " ", item["table_body"]))
-    return ""
 
 
 def code_lines(text):
