@@ -955,6 +955,46 @@ TEST_CASE("page finds the list a layout region's lines end with") {
           std::vector<std::string>{"text", "list", "list", "text", "list", "text"});
 }
 
+TEST_CASE("page makes a text-layer region of one numbered line above the body size a heading") {
+    // Each row: the region's text and its layer font size (the body's is 10), a heading or not.
+    struct Row {
+        std::string text;
+        double size;
+        std::string source;
+        bool heading;
+    };
+    const std::vector<Row> rows = {
+        {"2.1 Disk Failures", 12, "layer", true},
+        {"Lessons Learned", 12, "layer", true},     // a short title alone, 1.2 times the body
+        {"2.1 Disk Failures", 10, "layer", false},  // the body size
+        {"2.1 Disk Failures\nTwo disks failed.", 12, "layer", false},  // not alone
+        {"2.1 Disk Failures", 0, "ocr", false},                        // no size to compare
+        {"3 disks were replaced", 12, "layer", false},                 // no capitalized word
+    };
+    for (const Row& row : rows) {
+        INFO(row.text << " " << row.size);
+        std::vector<Region> regions;
+        auto add = [&](const std::string& text, double size, const std::string& source) {
+            Region r;
+            r.text = text;
+            r.font_size = size;
+            r.text_source = source;
+            r.page_width = 612;
+            r.page_height = 792;
+            r.bbox = {72, 100.0 + 40 * static_cast<double>(regions.size()), 400,
+                      130.0 + 40 * static_cast<double>(regions.size())};
+            regions.push_back(r);
+        };
+        for (int i = 0; i < 3; ++i)
+            add("Body text of a paragraph.", row.size > 0 ? 10 : 0, row.source);
+        add(row.text, row.size, row.source);
+        const PageContent content = assemble::page(regions);
+        REQUIRE(content.blocks.size() == 4);
+        CHECK((content.blocks[3].text_level > 0) == row.heading);
+        if (row.heading) CHECK(content.blocks[3].text_level == 3);
+    }
+}
+
 TEST_CASE("page makes a code region a code block with its rows and columns as they are") {
     Region listing;
     listing.kind = RegionKind::code;

@@ -382,6 +382,18 @@ PageContent page(std::span<const Region> regions) {
         content.text_source = regions.front().text_source;
         content.outline = regions.front().outline;
     }
+    // The body size: the lower median of the text regions' layer font sizes (0: none known).
+    std::vector<double> sizes;
+    for (const Region& region : regions) {
+        if (region.kind == RegionKind::text && region.font_size > 0) {
+            sizes.push_back(region.font_size);
+        }
+    }
+    double body = 0;
+    if (!sizes.empty()) {
+        std::nth_element(sizes.begin(), sizes.begin() + (sizes.size() - 1) / 2, sizes.end());
+        body = sizes[(sizes.size() - 1) / 2];
+    }
     for (const Region& region : regions) {
         Block block;
         block.bbox = region.bbox;
@@ -413,6 +425,13 @@ PageContent page(std::span<const Region> regions) {
                 std::string line = region.text.substr(start, end - start);
                 if (line.find_first_not_of(" \t") != std::string::npos) lines.push_back(line);
                 start = end + 1;
+            }
+            // A line alone in its region that the layout's size rule missed, as from_ocr
+            // takes it: a numbered section heading at 1.1 times the body or a short title at
+            // 1.15 (section_heading), when the text layer gives the sizes.
+            if (block.type == "text" && block.text_level == 0 && lines.size() == 1 && body > 0 &&
+                section_heading(lines[0], region.font_size / body, true, true, false)) {
+                block.text_level = 3;
             }
             const std::size_t items = block.type == "text" && block.text_level == 0
                                           ? region_list(lines, region.text_source != "layer")
