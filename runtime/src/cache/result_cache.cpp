@@ -655,10 +655,11 @@ std::vector<std::string> ResultCache::finish() {
     return notes;
 }
 
-void ResultCache::write_rank_counts(wire::Writer& out,
-                                    const std::vector<std::string>& notes) const {
-    out.u32(static_cast<std::uint32_t>(calls_.size()));
-    for (const std::unique_ptr<CallCache>& call : calls_) {
+void ResultCache::write_rank_counts(const ResultCache* cache, wire::Writer& out,
+                                    const std::vector<std::string>& notes) {
+    out.u32(cache ? static_cast<std::uint32_t>(cache->calls_.size()) : 0);
+    for (std::size_t c = 0; cache && c < cache->calls_.size(); ++c) {
+        const std::unique_ptr<CallCache>& call = cache->calls_[c];
         const CallCacheCounts& counts = call->counts;
         out.u64(counts.hits.load(std::memory_order_relaxed));
         out.u64(counts.misses.load(std::memory_order_relaxed));

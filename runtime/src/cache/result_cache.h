@@ -94,9 +94,11 @@ class ResultCache {
     // Writes the manifests the next run's reasons come from (the driver); called once the run
     // ended. What the run should say: entries found damaged, results that could not be stored.
     std::vector<std::string> finish();
-    // A hosting rank's counts of every Call, and what its finish() said, into its Bye frame;
-    // rank 0 adds them to the report's Calls and cache_notes.
-    void write_rank_counts(wire::Writer& out, const std::vector<std::string>& notes) const;
+    // A hosting rank's counts of every Call (none when `cache` is null: the rank could not open
+    // the store) and what it has to say, into its Bye frame; rank 0 adds them to the report's
+    // Calls and cache_notes.
+    static void write_rank_counts(const ResultCache* cache, wire::Writer& out,
+                                  const std::vector<std::string>& notes);
     static void add_rank_counts(wire::Reader& in, RunReport& report);
 
     // The key digest of one Grain, exposed for tests: throws NotCacheable when an input cannot

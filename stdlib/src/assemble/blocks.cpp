@@ -33,6 +33,14 @@ void append_line(std::string& text, const std::string& line) {
     }
 }
 
+// The lower of the two middle values (the middle one of an odd count); 0 for none.
+double lower_median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
 int heading_level(double ratio) { return ratio >= 2.0 ? 1 : ratio >= 1.6 ? 2 : 3; }
 
 // A section heading the size rule misses (under the heading ratio). `alone`: the line is its
@@ -78,12 +86,6 @@ bool apart(const Line& previous, const Line& line, double factor) {
     return gap > factor * height || gap < -0.5 * height;
 }
 
-// Whether two lines share a row: their vertical overlap is at least half the smaller height.
-bool same_row(const BBox& a, const BBox& b) {
-    const double overlap = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
-    return overlap >= 0.5 * std::min(a.height(), b.height());
-}
-
 // The run of code lines from `first` as one "code" block: each line placed by its words' columns
 // from the run's left edge (in the run's mean character width), blank lines where the gap to the
 // previous line is a whole line pitch or more. A listing whose columns the text layer reads one
@@ -105,7 +107,8 @@ std::size_t add_code(const std::vector<Line>& lines,
         const bool back_up = next.bbox.y0 < lines[end - 1].bbox.y0 - 0.5 * next.bbox.height();
         bool on_a_row = false;
         for (std::size_t i = first; i < end && !on_a_row; ++i) {
-            on_a_row = same_row(lines[i].bbox, next.bbox) && next.bbox.x0 > lines[i].bbox.x0;
+            on_a_row =
+                detail::same_row(lines[i].bbox, next.bbox) && next.bbox.x0 > lines[i].bbox.x0;
         }
         if (!back_up || !on_a_row) break;
         end = run_end(end);
@@ -122,7 +125,7 @@ std::size_t add_code(const std::vector<Line>& lines,
     });
     std::vector<Row> rows;
     for (std::size_t i : order) {
-        if (rows.empty() || !same_row(rows.back().bbox, lines[i].bbox)) {
+        if (rows.empty() || !detail::same_row(rows.back().bbox, lines[i].bbox)) {
             rows.push_back(Row{lines[i].bbox, {}});
         }
         Row& row = rows.back();
@@ -274,13 +277,8 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     };
     std::vector<double> heights;
     for (const Line& line : page.lines) heights.push_back(size_of(line));
-    double median = 0;
-    if (!heights.empty()) {
-        // The lower median: on a page of one heading and one line, the line is the body size.
-        std::nth_element(heights.begin(), heights.begin() + (heights.size() - 1) / 2,
-                         heights.end());
-        median = heights[(heights.size() - 1) / 2];
-    }
+    // The lower median: on a page of one heading and one line, the line is the body size.
+    const double median = lower_median(std::move(heights));
     const std::vector<std::vector<const Word*>> words =
         detail::words_of_lines(page.lines, page.words);
     const std::size_t count = page.lines.size();
@@ -389,11 +387,7 @@ PageContent page(std::span<const Region> regions) {
             sizes.push_back(region.font_size);
         }
     }
-    double body = 0;
-    if (!sizes.empty()) {
-        std::nth_element(sizes.begin(), sizes.begin() + (sizes.size() - 1) / 2, sizes.end());
-        body = sizes[(sizes.size() - 1) / 2];
-    }
+    const double body = lower_median(std::move(sizes));
     for (const Region& region : regions) {
         Block block;
         block.bbox = region.bbox;

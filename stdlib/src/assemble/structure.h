@@ -25,6 +25,9 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
 bool monospace_font(std::string_view font);
 bool symbol_font(std::string_view font);
 
+// Whether two boxes share a row: their vertical overlap is at least half the smaller height.
+bool same_row(const BBox& a, const BBox& b);
+
 // A line set in a bold face: it has words, and every one has a font name that says bold (the
 // text layer's; an OCR line has no font names and is never bold).
 bool bold_line(const std::vector<const Word*>& words);

@@ -60,7 +60,7 @@ struct Piece {
 
 // A table the rules give no inner column (a frame and a rule under the head row: 2 rows by 1
 // column) has its columns and rows from its text instead: a row per text line (pieces that share
-// a row: they overlap by half the smaller height), a column edge in each vertical band that no
+// a row, detail::same_row), a column edge in each vertical band that no
 // piece covers, at least kColumnGap wide, across the table. True when it made a grid of 3 rows
 // or more and 2 columns or more; otherwise the table keeps the rules' grid.
 constexpr double kColumnGap = 8;  // points: wider than a space between words of one cell
@@ -72,9 +72,7 @@ bool grid_from_text(Block& table, std::vector<Piece> pieces) {
     std::vector<std::vector<Piece>> rows;
     BBox span{};
     for (Piece& piece : pieces) {
-        const double overlap = std::min(span.y1, piece.box.y1) - std::max(span.y0, piece.box.y0);
-        const double smaller = std::min(span.height(), piece.box.height());
-        if (rows.empty() || overlap < 0.5 * smaller) {
+        if (rows.empty() || !detail::same_row(span, piece.box)) {
             rows.emplace_back();
             span = piece.box;
         } else {

@@ -479,14 +479,7 @@ class OpenMpiRuntime final : public MpiRuntime {
             const std::vector<std::string> notes = cache->finish();
             cache_notes.insert(cache_notes.end(), notes.begin(), notes.end());
         }
-        bye.u8(cache || !cache_notes.empty() ? 1 : 0);
-        if (cache) {
-            cache->write_rank_counts(bye, cache_notes);
-        } else if (!cache_notes.empty()) {
-            bye.u32(0);  // no Call counted
-            bye.u32(static_cast<std::uint32_t>(cache_notes.size()));
-            for (const std::string& note : cache_notes) bye.str(note);
-        }
+        ResultCache::write_rank_counts(cache.get(), bye, cache_notes);
         hub_->send(0, mpi::kControl, bye.frame());
         return status;
     }
@@ -594,8 +587,7 @@ class OpenMpiRuntime final : public MpiRuntime {
             ranks_kept_.fetched_items += in.u64();
             ranks_kept_.fetched_bytes += in.u64();
             ranks_kept_.peak_held_bytes = std::max(ranks_kept_.peak_held_bytes, in.u64());
-            if (in.u8() != 0)
-                rank_cache_counts_.push_back(frame->substr(frame->size() - in.left()));
+            rank_cache_counts_.push_back(frame->substr(frame->size() - in.left()));
         }
     }
 
