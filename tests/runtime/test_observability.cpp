@@ -10,6 +10,7 @@
 #include <boost/beast/http.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -79,8 +80,10 @@ std::string slurp(const std::filesystem::path& path) {
     return ss.str();
 }
 
+// From the clock the log's timestamps come from: std::time can read a coarse clock a tick behind
+// it, and a line logged just after a second begins would then look later than `after`.
 std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm tm{};
     ::gmtime_r(&t, &tm);
     char buf[32];
