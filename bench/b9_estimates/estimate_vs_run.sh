@@ -27,12 +27,14 @@ rss = int(open("time.txt").read().split()[-1]) * 1024
 row = json.loads(sys.argv[1])
 row.update({
     "sample": sys.argv[2], "roots": e["roots"], "sample_roots": e["sample_roots"],
-    "sample_s": e["sample_wall_s"], "predicted_s": e["makespan_s"],
+    "sample_s": e["sample_wall_s"], "count_s": e.get("count_wall_s", 0),
+    "counted_roots": e.get("counted_roots"), "predicted_s": e["makespan_s"],
     "low_s": e.get("makespan_low_s"), "high_s": e.get("makespan_high_s"),
     "actual_s": r["wall_s"], "error": e["makespan_s"] / r["wall_s"] - 1,
     "predicted_peak_rss": e.get("peak_rss_bytes"), "actual_peak_rss": rss,
     "peak_error": e["peak_rss_bytes"] / rss - 1 if e.get("peak_rss_bytes") else None,
-    "sample_share": e["sample_wall_s"] / r["wall_s"], "bottleneck": e["bottleneck"],
+    "sample_share": (e["sample_wall_s"] + e.get("count_wall_s", 0)) / r["wall_s"],
+    "bottleneck": e["bottleneck"],
     "grains": {c["name"]: c["grains"] for c in r["calls"]}})
 print(json.dumps(row))
 EOF

@@ -51,7 +51,9 @@ row = {"pipeline": "study", "sample": os.environ.get("SAMPLE", "2%"), "actors": 
        "compress": float(compress), "roots": e["roots"], "sample_roots": e["sample_roots"],
        "predicted_s": e["makespan_s"], "actual_s": actual, "error": err,
        "predicted_low_s": e.get("makespan_low_s"), "predicted_high_s": e.get("makespan_high_s"),
-       "sample_s": e["sample_wall_s"], "sample_share": e["sample_wall_s"] / actual,
+       "sample_s": e["sample_wall_s"], "count_s": e.get("count_wall_s", 0),
+       "counted_roots": e.get("counted_roots"),
+       "sample_share": (e["sample_wall_s"] + e.get("count_wall_s", 0)) / actual,
        "estimate_total_s": float(estimate_s), "bottleneck": e["bottleneck"],
        "predicted_first_root_s": e["first_root_s"],
        "actual_first_root_s": r.get("time_to_first_root_s"),
@@ -71,7 +73,7 @@ row["eta_model"] = eta_errors(w)
 row["actual_with_s"] = w["wall_s"]
 open(out, "a").write(json.dumps(row) + "\n")
 print(f"{'study':8} {os.environ.get('SAMPLE', '2%'):>6} {actors:>6} {e['roots']:>6} {e['makespan_s']:>9.2f}s {actual:>9.2f}s "
-      f"{err*100:>+6.1f}% {e['sample_wall_s']:>8.2f}s {e['sample_wall_s']/actual*100:>8.1f}% "
+      f"{err*100:>+6.1f}% {row['sample_s'] + row['count_s']:>8.2f}s {row['sample_share']*100:>8.1f}% "
       f"{rec.get('set','')}.actors={rec.get('actors','')} batch={rec.get('batch','')}")
 show = lambda d: " ".join("-" if v is None else f"{v*100:+.0f}%" for v in d.values())
 print(f"{'':8} ETA at 10/25/50% of the run, end promised vs actual: grain count {show(row['eta_grains'])}, "

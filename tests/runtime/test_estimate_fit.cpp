@@ -1,11 +1,22 @@
 // --estimate's sample and fit (src/estimate/estimate.h): the stratified sample, the least
 // squares of a batch's cost, and the model a sample run's report gives.
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <sstream>
 
 #include "estimate/estimate.h"
+#include "rop/runtime/udf.h"
 #include "runtime_test_util.h"
 
 using namespace rop::runtime;
@@ -105,4 +116,139 @@ TEST_CASE("estimate fit: the fan-out's range is 2 standard errors of the mean", 
     CHECK(fanout_spread({10, 20, 30}, 3, 20).value() == Approx(0.0));  // all sampled: exact
     CHECK_FALSE(fanout_spread({10}, 100, 10));
     CHECK_FALSE(fanout_spread({0, 0}, 100, 0));
+}
+
+TEST_CASE("estimate count pass: every prefix of the order is spread over the roots", "[estimate]") {
+    CHECK(spread_order(7) == std::vector<std::size_t>{3, 1, 5, 0, 2, 4, 6});
+    const std::vector<std::size_t> order = spread_order(100);
+    REQUIRE(order.size() == 100);
+    std::vector<std::size_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < 100; ++i) CHECK(sorted[i] == i);
+    // The first 7 land in 7 different tenths, and the first 15 in every tenth.
+    std::vector<int> tenths(10, 0);
+    for (std::size_t k = 0; k < 7; ++k) ++tenths[order[k] / 10];
+    CHECK(std::count(tenths.begin(), tenths.end(), 1) == 7);
+    for (std::size_t k = 7; k < 15; ++k) ++tenths[order[k] / 10];
+    CHECK(std::count(tenths.begin(), tenths.end(), 0) == 0);
+    CHECK(spread_order(0).empty());
+    CHECK(spread_order(1) == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("estimate count pass: weights from counted children then bytes then draws",
+          "[estimate]") {
+    // The sample's mean is 10 children: a counted root weighs its children over 10.
+    const std::vector<std::optional<std::uint64_t>> counts = {10, std::nullopt, 30, std::nullopt};
+    std::vector<double> w = count_weights(counts, {10}, {}, 1);
+    REQUIRE(w.size() == 4);
+    CHECK(w[0] == Approx(1.0));
+    CHECK(w[2] == Approx(3.0));
+    // Not counted, no sizes: each takes a counted root's children, one of each.
+    CHECK(((w[1] == Approx(1.0) && w[3] == Approx(3.0)) ||
+           (w[1] == Approx(3.0) && w[3] == Approx(1.0))));
+    // With sizes: the counted roots' children per byte (40 children over 400 bytes).
+    w = count_weights(counts, {10}, {100, 50, 300, 1000}, 1);
+    CHECK(w[1] == Approx(0.5));
+    CHECK(w[3] == Approx(10.0));
+    CHECK(w[2] == Approx(3.0));  // counted: its count, not its bytes
+    CHECK(count_weights(counts, {}, {}, 1).empty());
+    CHECK(count_weights(counts, {0, 0}, {}, 1).empty());
+    CHECK(count_weights({std::nullopt, std::nullopt}, {10}, {}, 1).empty());
+}
+
+namespace {
+
+// A Doc -> Page expand with `children(root)` children per root, and a Page map. `announce`: the
+// expand says its count (rop::expected_children) before emitting. Counts every child emitted.
+struct CountedPlan {
+    Plan plan;
+    std::shared_ptr<std::atomic<long>> emitted = std::make_shared<std::atomic<long>>(0);
+    CountedPlan(std::function<long(long)> children, bool announce) {
+        PlanBuilder b;
+        const DomainId doc = b.add_domain("Doc");
+        const DomainId page = b.add_domain("Page", doc);
+        const PortId src = b.source("src");
+        const PortId pages = b.add_port("pages", page);
+        const PortId out = b.add_port("out", page);
+        auto counter = emitted;
+        b.add_call({"split",
+                    CallKind::Expand,
+                    doc,
+                    {{src}},
+                    {pages},
+                    opts(1, 2),
+                    actor([children, announce, counter](Batch& bt) {
+                        for (std::size_t g = 0; g < bt.size(); ++g) {
+                            const long n = children(bt.input(g, 0).get<long>());
+                            if (announce) rop::expected_children(static_cast<std::uint64_t>(n));
+                            for (long i = 0; i < n; ++i) {
+                                ++*counter;
+                                bt.emit_child(g, Value::of<long>(i));
+                            }
+                            bt.finish_children(g);
+                        }
+                    })});
+        b.add_call({"ocr", CallKind::Map, page, {{pages}}, {out}, opts(4, 2), map_int([](long x) {
+                        return x;
+                    })});
+        plan = b.build();
+    }
+};
+
+nlohmann::json estimate_json(const Plan& plan, std::size_t roots, double count_share) {
+    std::vector<long> values(roots);
+    std::iota(values.begin(), values.end(), 0L);
+    VecSource source(values);
+    EstimateSettings settings;
+    settings.sample_fraction = 0.03;
+    settings.cores = 2;
+    settings.count_share = count_share;
+    settings.json_path = (std::filesystem::temp_directory_path() /
+                          ("rop_count_pass_" + std::to_string(::getpid()) + ".json"))
+                             .string();
+    std::ostringstream out, err;
+    const int code = run_estimate(plan, source, RunOptions{}, settings, out, err);
+    INFO(out.str() << err.str());
+    REQUIRE(code == 0);
+    std::ifstream in(settings.json_path);
+    nlohmann::json j = nlohmann::json::parse(in);
+    j["table"] = out.str();
+    std::filesystem::remove(settings.json_path);
+    return j;
+}
+
+}  // namespace
+
+// The sample of 3 roots of 100 sees 2 children each; a quarter of the others have 50. Without
+// the pass the model predicts 200 pages; with it, every root's own count: the true total.
+TEST_CASE("estimate count pass: the children of the roots the sample missed", "[estimate]") {
+    const std::vector<std::size_t> picked = choose_sample(100, {}, 0.03, 3);
+    auto children = [picked](long root) -> long {
+        const bool sampled =
+            std::find(picked.begin(), picked.end(), static_cast<std::size_t>(root)) != picked.end();
+        return !sampled && root % 4 == 1 ? 50 : 2;
+    };
+    long truth = 0;
+    for (long r = 0; r < 100; ++r) truth += children(r);
+    for (const bool announce : {false, true}) {
+        CAPTURE(announce);
+        CountedPlan counted(children, announce);
+        const nlohmann::json j = estimate_json(counted.plan, 100, 1000.0);
+        CHECK(j["counted_roots"] == 100);
+        CHECK(j["count_roots"] == 97);
+        CHECK(j["calls"][1]["grains"].get<double>() == Approx(static_cast<double>(truth)));
+        CHECK_THAT(j["table"].get<std::string>(),
+                   Catch::Matchers::ContainsSubstring("children counted          on 100 of 100"));
+        CHECK_THAT(j["table"].get<std::string>(),
+                   Catch::Matchers::ContainsSubstring("(every root's children counted)"));
+        // The sample emitted its 6 children; the pass stops an expand that announces before
+        // its first child, and drops the children of one that does not.
+        CHECK(*counted.emitted == (announce ? 6 : 6 + truth - 6));
+    }
+    // No pass: the sample's 2 children a root.
+    CountedPlan counted(children, true);
+    const nlohmann::json j = estimate_json(counted.plan, 100, 0.0);
+    CHECK(j["counted_roots"] == 3);
+    CHECK(j["calls"][1]["grains"].get<double>() == Approx(200.0));
+    CHECK(*counted.emitted == 6);
 }

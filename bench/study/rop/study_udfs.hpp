@@ -151,6 +151,10 @@ class Render {
         log_line("r", std::to_string(doc.id) + " " + epoch());
         const Cost& c = Cost::get();
         auto t = std::chrono::steady_clock::now() + Cost::real(c.render_root);
+        // Open: the page count is known, as std.pdf.pages knows it (the progress ETA and
+        // --estimate's count pass take it).
+        std::this_thread::sleep_until(t);
+        rop::expected_children(doc.pages);
         for (std::uint32_t k = 0; k < doc.pages; ++k) {
             t += Cost::real(c.render_page);
             std::this_thread::sleep_until(t);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -16,6 +17,8 @@
 #include <random>
 #include <sstream>
 #include <thread>
+
+#include "rop/runtime/udf.h"
 
 namespace rop::runtime::estimate {
 namespace {
@@ -153,6 +156,140 @@ class CountingActor final : public Actor {
     ChildCounts& counts_;
 };
 
+// The count pass (docs/runtime.md "Estimates", step 2): a root-Domain expand's actors run on
+// more roots than the sample, each only until its children are known, and none of them goes on:
+// an expand that announces its count (rop::expected_children, as std.pdf.pages does once the
+// document is open) is stopped there, by a RecordFailure from the announcement; one that does
+// not has its children counted and dropped. Either way the Grain then fails, so no other Call
+// runs for the root. Counts are by the root's ordinal in the pass's source; several actor
+// threads count at once.
+class CountPass {
+  public:
+    explicit CountPass(std::size_t roots) : counts_(roots) {}
+    void record(std::uint32_t root, std::uint64_t children) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (root < counts_.size()) counts_[root] = children;
+    }
+    std::vector<std::optional<std::uint64_t>> take() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return counts_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<std::optional<std::uint64_t>> counts_;
+};
+
+inline constexpr const char* kCounted = "estimate: children counted";
+
+class CountOnlyBatch final : public Batch, public rop::ExpectedChildrenSink {
+  public:
+    CountOnlyBatch(Batch& inner, CountPass& pass)
+        : inner_(inner), pass_(pass), state_(inner.size()) {}
+    std::size_t size() const override { return inner_.size(); }
+    GrainInfo info(std::size_t g) const override { return inner_.info(g); }
+    const Value& input(std::size_t g, std::size_t i) const override { return inner_.input(g, i); }
+    const Value& parent(std::size_t g) const override { return inner_.parent(g); }
+    void set_output(std::size_t g, std::size_t o, Value v) override {
+        inner_.set_output(g, o, std::move(v));
+    }
+    void set_keep(std::size_t g, bool keep) override { inner_.set_keep(g, keep); }
+    void emit_child(std::size_t g, Value) override { ++state_[g].emitted; }
+    // Finished: counted, and failed, so that nothing runs after it.
+    void finish_children(std::size_t g) override { end(g, kCounted); }
+    void fail_record(std::size_t g, std::string reason) override { end(g, std::move(reason)); }
+    void fail_group(std::size_t g, std::string reason) override { end(g, std::move(reason)); }
+    bool wanted(std::size_t g) const override { return inner_.wanted(g); }
+    CallId call() const override { return inner_.call(); }
+
+    // rop::expected_children from the UDF: the Grain it runs (the first not ended, as the
+    // runtime's own sink takes it) is counted, and its UDF stopped.
+    void expect(std::uint64_t children) override {
+        std::size_t g = 0;
+        while (g < state_.size() && state_[g].ended) ++g;
+        if (g == state_.size()) return;
+        state_[g].announced = children;
+        stopped_ = true;
+        throw rop::RecordFailure(kCounted);
+    }
+
+    // After the actor's process(): whether a UDF was stopped at its announcement, and the
+    // Grains a hand-written actor left unended when that stop went through it (an actor made
+    // by ropc ends each Grain itself): counted where announced, failed either way.
+    bool stopped() const { return stopped_; }
+    void end_rest() {
+        for (std::size_t g = 0; g < state_.size(); ++g) end(g, kCounted);
+    }
+
+  private:
+    struct State {
+        std::uint64_t emitted = 0;
+        std::optional<std::uint64_t> announced;
+        bool ended = false;
+    };
+    bool stopped_ = false;
+    void end(std::size_t g, std::string reason) {
+        State& s = state_[g];
+        if (s.ended) return;
+        s.ended = true;
+        // A Grain that failed on its own before it announced anything is not counted.
+        if (s.announced) {
+            pass_.record(inner_.info(g).ordinal, *s.announced);
+        } else if (reason == kCounted && !stopped_) {
+            pass_.record(inner_.info(g).ordinal, s.emitted);
+        }
+        inner_.fail_record(g, std::move(reason));
+    }
+
+    Batch& inner_;
+    CountPass& pass_;
+    std::vector<State> state_;
+};
+
+class CountOnlyActor final : public Actor {
+  public:
+    CountOnlyActor(std::unique_ptr<Actor> inner, CountPass& pass)
+        : inner_(std::move(inner)), pass_(pass) {}
+    void process(Batch& batch) override {
+        CountOnlyBatch counting(batch, pass_);
+        rop::ExpectedChildrenSink*& slot = rop::current_expected_children_sink();
+        rop::ExpectedChildrenSink* const previous = slot;
+        slot = &counting;
+        try {
+            inner_->process(counting);
+        } catch (...) {
+            slot = previous;
+            if (!counting.stopped()) throw;
+        }
+        slot = previous;
+        if (counting.stopped()) counting.end_rest();
+    }
+    void cancel() noexcept override { inner_->cancel(); }
+    bool reentrant() const override { return inner_->reentrant(); }
+
+  private:
+    std::unique_ptr<Actor> inner_;
+    CountPass& pass_;
+};
+
+// A pass's roots, until its deadline: then the source ends and the roots in flight finish.
+class RootsUntil final : public RootSource {
+  public:
+    RootsUntil(std::vector<Root> roots, std::chrono::steady_clock::time_point deadline)
+        : roots_(std::move(roots)), deadline_(deadline) {}
+    std::optional<Root> next() override {
+        if (next_ == roots_.size() || std::chrono::steady_clock::now() >= deadline_)
+            return std::nullopt;
+        return roots_[next_++];
+    }
+    std::optional<std::size_t> size_hint() const override { return roots_.size(); }
+
+  private:
+    std::vector<Root> roots_;
+    std::chrono::steady_clock::time_point deadline_;
+    std::size_t next_ = 0;
+};
+
 // The first expand of the root Domain whose actors run here (a Call of its own, in this
 // process): the one whose children per root give the roots' weights.
 std::optional<CallId> root_expand(const Plan& plan) {
@@ -192,6 +329,61 @@ std::vector<double> root_weights(const std::vector<std::uint64_t>& children, std
     const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
     if (total > 0) {
         for (double& w : weights) w *= static_cast<double>(roots) / total;
+    }
+    return weights;
+}
+
+std::vector<std::size_t> spread_order(std::size_t n) {
+    // The middle of the whole, then of each half, then of each quarter ...: breadth first.
+    std::vector<std::size_t> order;
+    order.reserve(n);
+    std::deque<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end)
+    if (n > 0) ranges.emplace_back(0, n);
+    while (!ranges.empty()) {
+        const auto [begin, end] = ranges.front();
+        ranges.pop_front();
+        const std::size_t middle = begin + (end - begin) / 2;
+        order.push_back(middle);
+        if (begin < middle) ranges.emplace_back(begin, middle);
+        if (middle + 1 < end) ranges.emplace_back(middle + 1, end);
+    }
+    return order;
+}
+
+std::vector<double> count_weights(const std::vector<std::optional<std::uint64_t>>& counts,
+                                  const std::vector<std::uint64_t>& sample,
+                                  const std::vector<std::uint64_t>& sizes, std::uint64_t seed) {
+    double sample_mean = 0;
+    for (std::uint64_t c : sample) sample_mean += static_cast<double>(c);
+    if (sample.empty() || sample_mean <= 0) return {};
+    sample_mean /= static_cast<double>(sample.size());
+    std::vector<std::uint64_t> known;
+    double known_children = 0, known_bytes = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        if (!counts[i]) continue;
+        known.push_back(*counts[i]);
+        known_children += static_cast<double>(*counts[i]);
+        if (sizes.size() == counts.size()) known_bytes += static_cast<double>(sizes[i]);
+    }
+    if (known.empty()) return {};
+    // A root not counted: its bytes at the counted roots' children per byte, or else the
+    // children of a counted root, each standing for an equal share (a seeded order).
+    std::mt19937_64 rng(seed);
+    std::shuffle(known.begin(), known.end(), rng);
+    const bool by_size = sizes.size() == counts.size() && known_bytes > 0;
+    std::vector<double> weights;
+    weights.reserve(counts.size());
+    std::size_t drawn = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        double children = 0;
+        if (counts[i]) {
+            children = static_cast<double>(*counts[i]);
+        } else if (by_size) {
+            children = static_cast<double>(sizes[i]) * known_children / known_bytes;
+        } else {
+            children = static_cast<double>(known[drawn++ % known.size()]);
+        }
+        weights.push_back(children / sample_mean);
     }
     return weights;
 }
@@ -372,7 +564,70 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
     const std::uint32_t cores =
         settings.cores ? settings.cores : std::max(1u, std::thread::hardware_concurrency());
-    const SimOutcome predicted = simulate(plan, model, roots.size(), options);
+    SimOutcome predicted = simulate(plan, model, roots.size(), options);
+
+    // The count pass: the other roots' children, as many as settings.count_share of the
+    // predicted run allows (actors on other MPI ranks cannot be wrapped here: no pass).
+    std::vector<std::optional<std::uint64_t>> counts(roots.size());
+    if (expand) {
+        const std::vector<std::uint64_t> in_sample = children.take();
+        for (std::size_t k = 0; k < picked.size(); ++k) counts[picked[k]] = in_sample[k];
+    }
+    std::size_t pass_counted = 0;
+    double pass_wall_s = 0;
+    const double budget_s = settings.count_share * predicted.makespan_s;
+    if (expand && !options.placement && picked.size() < roots.size() && budget_s > 0) {
+        std::vector<std::size_t> order;  // every prefix spread over the source
+        for (std::size_t i : spread_order(roots.size())) {
+            if (!counts[i]) order.push_back(i);
+        }
+        std::vector<RootSource::Root> pass_roots;
+        for (std::size_t i : order) pass_roots.push_back(roots[i]);
+        Plan counting = plan;
+        CountPass pass(order.size());
+        CallSpec& spec = counting.calls[*expand];
+        spec.factory = [inner = plan.calls[*expand].factory, &pass]() -> std::unique_ptr<Actor> {
+            std::unique_ptr<Actor> actor = inner();
+            if (!actor) return actor;
+            return std::make_unique<CountOnlyActor>(std::move(actor), pass);
+        };
+        // One root a batch, no retry: a Grain that fails on its own is left uncounted.
+        spec.options.batch = 1;
+        spec.options.retries = 0;
+        spec.options.infra_retries = 0;
+        RunOptions pass_options = options;
+        pass_options.keep_batches = false;
+        pass_options.max_inflight_roots =
+            std::max<std::size_t>(2, 2 * std::max(1u, set_options(counting, *expand).actors));
+        const auto start = std::chrono::steady_clock::now();
+        RootsUntil pass_source(std::move(pass_roots),
+                               start + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                           std::chrono::duration<double>(budget_s)));
+        const RunReport report = run(counting, pass_source, pass_options);
+        pass_wall_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (report.aborted) {
+            err << "estimate: the count pass aborted (" << report.abort_reason
+                << "); the sample's fan-out stands\n";
+        } else {
+            const std::vector<std::optional<std::uint64_t>> got = pass.take();
+            for (std::size_t k = 0; k < got.size(); ++k) {
+                if (got[k]) {
+                    counts[order[k]] = got[k];
+                    ++pass_counted;
+                }
+            }
+        }
+        if (pass_counted > 0) {
+            std::vector<std::uint64_t> in_sample;
+            for (std::size_t i : picked) in_sample.push_back(counts[i].value_or(0));
+            std::vector<double> scales = count_weights(counts, in_sample, sizes, 1);
+            if (!scales.empty()) {
+                model.root_scales = std::move(scales);
+                predicted = simulate(plan, model, roots.size(), options);
+            }
+        }
+    }
     // The run's peak: the sample's, plus the payload the whole run holds at once beyond the
     // sample's (the replay counts items in flight at the sample's mean bytes per item). Setup
     // and code are the sample's; isolated Calls' worker processes are not counted.
@@ -384,9 +639,13 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     // the mean +- 2 standard errors of the children per sampled root gives the makespan's range.
     std::optional<std::pair<double, double>> range;
     if (expand) {
-        const std::vector<std::uint64_t> counts = children.take();
-        if (const std::optional<double> spread =
-                fanout_spread(counts, roots.size(), model.calls[*expand].fanout)) {
+        std::vector<std::uint64_t> known;  // the sample's, and the count pass's
+        for (const std::optional<std::uint64_t>& c : counts) {
+            if (c) known.push_back(*c);
+        }
+        const std::optional<double> spread =
+            fanout_spread(known, roots.size(), model.calls[*expand].fanout);
+        if (spread && *spread > 0) {  // 0: every root's children are known
             std::pair<double, double> r;
             for (const double sign : {-1.0, 1.0}) {
                 SimModel shifted = model;
@@ -462,10 +721,18 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     o << "estimate: " << roots.size() << " roots, from a sample of " << picked.size() << " ("
       << (sizes.empty() ? "strata by source order" : "strata by file size") << ") that ran "
       << seconds(sample.wall_s) << "; " << cores << " cores\n";
+    const std::size_t known = static_cast<std::size_t>(
+        std::count_if(counts.begin(), counts.end(), [](const auto& c) { return c.has_value(); }));
+    if (pass_counted > 0) {
+        o << "  children counted          on " << known << " of " << roots.size()
+          << " roots (the count pass: " << pass_counted << " in " << seconds(pass_wall_s) << ")\n";
+    }
     o << "  predicted makespan        " << seconds(predicted.makespan_s);
     if (range) {
         o << " (" << seconds(range->first) << " to " << seconds(range->second)
-          << " over the sample's fan-out +- 2 standard errors)";
+          << " over the mean fan-out +- 2 standard errors)";
+    } else if (expand && known == roots.size()) {
+        o << " (every root's children counted)";
     }
     o << "\n";
     o << "  time to first root        " << seconds(predicted.first_root_s) << "\n";
@@ -477,7 +744,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     o << "  time to commit p50 / p99  " << seconds(predicted.p50_latency_s) << " / "
       << seconds(predicted.p99_latency_s) << "\n";
     o << "  sample / predicted run    "
-      << percent(predicted.makespan_s > 0 ? sample.wall_s / predicted.makespan_s : 0) << "\n";
+      << percent(predicted.makespan_s > 0 ? (sample.wall_s + pass_wall_s) / predicted.makespan_s
+                                          : 0)
+      << (pass_counted > 0 ? " (with the count pass)" : "") << "\n";
     char line[256];
     std::snprintf(line, sizeof line, "  %-24s %7s %8s %12s %6s  %s\n", "call", "actors", "batches",
                   "busy", "util", "model (a + b n)");
@@ -522,6 +791,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                          {"roots", roots.size()},
                          {"sample_roots", picked.size()},
                          {"sample_wall_s", sample.wall_s},
+                         {"count_wall_s", pass_wall_s},
+                         {"count_roots", pass_counted},
+                         {"counted_roots", known},
                          {"makespan_s", predicted.makespan_s},
                          {"first_root_s", predicted.first_root_s},
                          {"p50_commit_s", predicted.p50_latency_s},

@@ -21,6 +21,9 @@ struct EstimateSettings {
     std::size_t min_sample = 3;
     std::uint32_t cores = 0;  // --cores; 0: this machine's
     std::string json_path;    // --estimate-json; empty: none
+    // The count pass's time: at most this share of the makespan the sample predicts (then the
+    // roots it has started finish); 0: no pass.
+    double count_share = 0.02;
 };
 
 // The sample's root indexes, in source order: max(min_sample, fraction x roots) of them (at most
@@ -39,6 +42,21 @@ std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>&
 // counted.
 std::vector<double> root_weights(const std::vector<std::uint64_t>& children, std::size_t roots,
                                  std::uint64_t seed);
+
+// 0 .. n-1 in an order whose every prefix is spread evenly over them (the middle, then the
+// middles of the halves, of the quarters ...): the count pass's order, so that a pass cut short
+// has counted roots from all over the source.
+std::vector<std::size_t> spread_order(std::size_t n);
+
+// Each root's weight once the count pass has counted the children of some (counts[i]; the
+// sample's among them): a counted root's children, or for the others their file's bytes times
+// the counted roots' children per byte (sizes: every root's, or empty), else a counted root's
+// children (each counted root standing for an equal share, in a seeded order); over the mean
+// children of the sampled roots (`sample`), which the model's fan-out is. Empty when no root
+// was counted or the sample had no children.
+std::vector<double> count_weights(const std::vector<std::optional<std::uint64_t>>& counts,
+                                  const std::vector<std::uint64_t>& sample,
+                                  const std::vector<std::uint64_t>& sizes, std::uint64_t seed);
 
 // The relative half-width of the mean fan-out's range: 2 standard errors of the children per
 // sampled root (finite population correction for a sample of `roots`) over their mean; nullopt
