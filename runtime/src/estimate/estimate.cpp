@@ -575,7 +575,10 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
     std::size_t pass_counted = 0;
     double pass_wall_s = 0;
-    const double budget_s = settings.count_share * predicted.makespan_s;
+    const double budget_s =
+        settings.count_share > 0
+            ? std::max(settings.count_share * predicted.makespan_s, settings.count_floor_s)
+            : 0;
     if (expand && !options.placement && picked.size() < roots.size() && budget_s > 0) {
         std::vector<std::size_t> order;  // every prefix spread over the source
         for (std::size_t i : spread_order(roots.size())) {
@@ -645,7 +648,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         }
         const std::optional<double> spread =
             fanout_spread(known, roots.size(), model.calls[*expand].fanout);
-        if (spread && *spread > 0) {  // 0: every root's children are known
+        if (spread && *spread > 1e-9) {  // 0: every root's children are known
             std::pair<double, double> r;
             for (const double sign : {-1.0, 1.0}) {
                 SimModel shifted = model;

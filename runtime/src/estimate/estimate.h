@@ -21,9 +21,11 @@ struct EstimateSettings {
     std::size_t min_sample = 3;
     std::uint32_t cores = 0;  // --cores; 0: this machine's
     std::string json_path;    // --estimate-json; empty: none
-    // The count pass's time: at most this share of the makespan the sample predicts (then the
-    // roots it has started finish); 0: no pass.
+    // The count pass's time: this share of the makespan the sample predicts, but at least
+    // count_floor_s (a short run's 2% would count next to nothing); then the roots it has
+    // started finish. count_share 0: no pass.
     double count_share = 0.02;
+    double count_floor_s = 0.1;
 };
 
 // The sample's root indexes, in source order: max(min_sample, fraction x roots) of them (at most
