@@ -1,6 +1,11 @@
 // std.assemble: exact Markdown and content list from hand-made pages, then both real paths on
 // the test PDF (OCR -> from_ocr -> markdown; layout -> RegionText -> page -> markdown).
+#include <algorithm>
+#include <array>
 #include <catch2/catch_test_macros.hpp>
+#include <cctype>
+#include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -1015,4 +1020,203 @@ TEST_CASE("page makes a code region a code block with its rows and columns as th
     CHECK(list[1]["type"] == "code");
     CHECK(list[1]["code_body"].get<std::string>().find(
               "-c, --check   checks the syntax only\n    -h, --help") != std::string::npos);
+}
+
+namespace {
+
+// An OCR'd page built word by word (no font names, no font sizes), as std.ocr gives one: each
+// line's words with their ink boxes, the line's box around them, its baseline `ascent` below its
+// top and its paragraph.
+struct OcrPage {
+    OcrResult page;
+    double y = 100;
+
+    void line(const std::vector<std::pair<std::string, std::pair<double, double>>>& words,
+              double ascent, int paragraph, double step = 12) {
+        std::string text;
+        BBox box{1e9, y, 0, y + ascent + 2};
+        for (const auto& [word, span] : words) {
+            text += (text.empty() ? "" : " ") + word;
+            page.words.push_back({word, {span.first, y, span.second, y + ascent + 2}, 90, 0, ""});
+            box.x0 = std::min(box.x0, span.first);
+            box.x1 = std::max(box.x1, span.second);
+        }
+        page.lines.push_back({text, box, 90, y + ascent, 0, paragraph, 0});
+        y += step;
+    }
+
+    // A line set in a fixed-pitch font, `pitch` points a character from x = 72: each word's ink
+    // starts a little into its first cell and ends short of its last, more for punctuation.
+    void mono(const std::string& text, int paragraph, double pitch = 5.4) {
+        std::vector<std::pair<std::string, std::pair<double, double>>> words;
+        std::size_t at = 0;
+        while ((at = text.find_first_not_of(' ', at)) != std::string::npos) {
+            const std::size_t end = std::min(text.find(' ', at), text.size());
+            const std::string word = text.substr(at, end - at);
+            auto bearing = [&](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) != 0 ? 0.12 * pitch
+                                                                        : 0.35 * pitch;
+            };
+            words.push_back({word,
+                             {72 + static_cast<double>(at) * pitch + bearing(word.front()),
+                              72 + static_cast<double>(end) * pitch - bearing(word.back())}});
+            at = end;
+        }
+        line(words, 5.5, paragraph, 11);
+    }
+
+    // A line of words in a proportional font: `widths` gives each letter's width (others 4.5),
+    // and each word starts `advance(word)` after the one before.
+    void proportional(const std::string& text, int paragraph,
+                      const std::function<double(const std::string&, double)>& next_x) {
+        const std::map<char, double> widths = {{'i', 2.8}, {'l', 2.8}, {'t', 2.8}, {'f', 3.3},
+                                               {'r', 3.3}, {'m', 7.8}, {'w', 7.2}, {'W', 9.4},
+                                               {'M', 8.9}, {'j', 2.8}};
+        std::vector<std::pair<std::string, std::pair<double, double>>> words;
+        double x = 72;
+        std::size_t at = 0;
+        while (at < text.size()) {
+            const std::size_t end = std::min(text.find(' ', at), text.size());
+            const std::string word = text.substr(at, end - at);
+            double width = 0;
+            for (char c : word) width += widths.count(c) > 0 ? widths.at(c) : 4.5;
+            words.push_back({word, {x, x + width}});
+            x = next_x(word, x + width);
+            at = end + 1;
+        }
+        line(words, 7, paragraph, 12);
+    }
+};
+
+std::vector<std::string> code_blocks(const PageContent& content) {
+    std::vector<std::string> out;
+    for (const Block& block : content.blocks) {
+        if (block.type == "code") out.push_back(block.text);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("from_ocr: an OCR'd listing at one character pitch is one code block, indented") {
+    // No font names: the words' boxes alone (widths per character, word starts a whole number of
+    // cells apart) tell the listing, and each line's offset in cells is its indentation.
+    const std::string listing =
+        "def growth(before, after):\n"
+        "    if before == 0:\n"
+        "        return None\n"
+        "    return round(100 * (after - before) / before)";
+    OcrPage ocr;
+    ocr.proportional("The growth is computed as follows", 0,
+                     [](const std::string&, double end) { return end + 2.5; });
+    ocr.y += 10;
+    int paragraph = 1;
+    std::size_t start = 0;
+    while (start <= listing.size()) {
+        const std::size_t end = std::min(listing.find('\n', start), listing.size());
+        ocr.mono(listing.substr(start, end - start), paragraph++);  // Tesseract splits listings
+        start = end + 1;
+    }
+    ocr.y += 10;
+    ocr.proportional("and the result is printed", paragraph,
+                     [](const std::string&, double end) { return end + 2.5; });
+    const PageContent content = assemble::from_ocr(ocr.page);
+    INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+    CHECK(code_blocks(content) == std::vector<std::string>{listing});
+    REQUIRE(content.blocks.size() == 3);
+    CHECK(content.blocks[0].text == "The growth is computed as follows");
+    CHECK(content.blocks[2].text == "and the result is printed");
+}
+
+TEST_CASE("from_ocr: proportional text whose words start a whole number of cells apart is text") {
+    // The words start where a 5-point pitch would put them (their characters and a space), but
+    // their widths per character differ ("minimum" against "little"): no code.
+    OcrPage ocr;
+    for (const std::string& text : {std::string("the minimum will fit into a little room"),
+                                    std::string("with more items than we have time for"),
+                                    std::string("while the mill turns it will stay")}) {
+        double start = 72;
+        ocr.proportional(text, 0, [&](const std::string& word, double) {
+            start += 5.0 * static_cast<double>(word.size() + 1);
+            return start;
+        });
+    }
+    const PageContent content = assemble::from_ocr(ocr.page);
+    INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+    CHECK(code_blocks(content).empty());
+    REQUIRE(content.blocks.size() == 1);
+    CHECK(content.blocks[0].type == "text");
+}
+
+TEST_CASE("from_ocr: a table's rows of even-width words and numbers off the cells are no code") {
+    // Digits and these letters are all 5.5 points wide, so every word fits one pitch; the
+    // columns start at places no pitch puts them (half a cell off): a table, not a listing.
+    OcrPage ocr;
+    const std::vector<std::vector<std::string>> rows = {
+        {"queue", "480", "300", "62"}, {"backup", "960", "710", "74"}, {"cache", "48", "40", "83"}};
+    for (const auto& row : rows) {
+        std::vector<std::pair<std::string, std::pair<double, double>>> words;
+        const std::array<double, 4> columns = {72, 133.5, 178.2, 226.9};
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            words.push_back(
+                {row[c], {columns[c], columns[c] + 5.5 * static_cast<double>(row[c].size())}});
+        }
+        ocr.line(words, 7, 0, 12);
+    }
+    const PageContent content = assemble::from_ocr(ocr.page);
+    INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+    CHECK(code_blocks(content).empty());
+}
+
+TEST_CASE("heading levels: OCR'd pages without an outline rank their headings by height") {
+    // Ascents 13.3, 11.2 and 9.1 points over a 7-point body: each page's ratios alone make the
+    // first two level 2 (1.9 and 1.6 times the body); across the document they rank 1, 2 and 3.
+    auto page = [](int index, const std::vector<std::pair<std::string, double>>& lines) {
+        OcrPage ocr;
+        ocr.page.page_index = index;
+        ocr.page.width = 612;
+        ocr.page.height = 792;
+        int paragraph = 0;
+        for (const auto& [text, ascent] : lines) {
+            ocr.line({{text, {72, 72 + 4.5 * static_cast<double>(text.size())}}}, ascent,
+                     paragraph++, 2 * ascent + 8);
+        }
+        return assemble::from_ocr(ocr.page);
+    };
+    const std::vector<PageContent> pages = {page(0, {{"Cluster Notes", 13.3},
+                                                     {"Body one.", 7},
+                                                     {"Body two.", 7},
+                                                     {"Body three.", 7},
+                                                     {"Overview", 11.2},
+                                                     {"Body four.", 7}}),
+                                            page(1, {{"Details", 11.2},
+                                                     {"Body five.", 7},
+                                                     {"Fine Points", 9.1},
+                                                     {"Body six.", 7},
+                                                     {"Body seven.", 7}})};
+    CHECK(pages[0].blocks[0].text_level == 2);  // the page's own ratio
+    const auto levels = levels_of(pages);
+    CHECK(levels[0] == std::pair<std::string, int>{"Cluster Notes", 1});
+    CHECK(levels[4] == std::pair<std::string, int>{"Overview", 2});
+    CHECK(levels[6] == std::pair<std::string, int>{"Details", 2});
+    CHECK(levels[8] == std::pair<std::string, int>{"Fine Points", 3});
+}
+
+TEST_CASE("heading levels: section numbers settle OCR'd headings whose heights straddle a rank") {
+    // "1 Capacity" and "2 Incidents" are one size, measured 10.9 and 9.7 points: more than 10%
+    // apart, so the heights alone rank them 2 and 3 and "2.1 Disk Failures" 4. The numbers put
+    // both sections at one level and the subsection one below.
+    std::vector<PageContent> pages = {
+        letter_page(0, {heading("Storage Report", 1, 13.3), heading("1 Capacity", 2, 10.9),
+                        heading("Body.", 0, 0), heading("2 Incidents", 2, 9.7),
+                        heading("2.1 Disk Failures", 3, 8.6), heading("A.1 Terms", 3, 8.6)})};
+    CHECK(levels_of(pages) == std::vector<std::pair<std::string, int>>{{"Storage Report", 1},
+                                                                       {"1 Capacity", 2},
+                                                                       {"Body.", 0},
+                                                                       {"2 Incidents", 2},
+                                                                       {"2.1 Disk Failures", 3},
+                                                                       {"A.1 Terms", 3}});
+    // On text-layer pages the font sizes are exact: they alone rank the levels.
+    for (PageContent& page : pages) page.text_source = "layer";
+    CHECK(levels_of(pages)[3] == std::pair<std::string, int>{"2 Incidents", 3});
 }

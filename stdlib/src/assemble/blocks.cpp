@@ -91,14 +91,21 @@ bool apart(const Line& previous, const Line& line, double factor) {
 // previous line is a whole line pitch or more. A listing whose columns the text layer reads one
 // after another (the options, then their descriptions) stays one block with its columns on each
 // row: a run of code lines that starts back up, right of the run's left edge, on one of its rows,
-// is the listing's next column, and its lines join the rows they sit on. Returns the line after
-// the run.
+// is the listing's next column, and its lines join the rows they sit on. `char_pitch`: the run's
+// character pitch where OCR measured it (pitched_code; OCR's boxes are the ink, narrower than the
+// cells), else 0; the lines of one such run (one pitch) are one block. Returns the line after the
+// run.
 std::size_t add_code(const std::vector<Line>& lines,
                      const std::vector<std::vector<const Word*>>& words,
-                     const std::vector<bool>& code, std::size_t first, std::vector<Block>& blocks) {
+                     const std::vector<bool>& code, const std::vector<double>& char_pitch,
+                     std::size_t first, std::vector<Block>& blocks) {
     auto run_end = [&](std::size_t from) {
         std::size_t end = from + 1;
-        while (end < lines.size() && code[end] && !apart(lines[end - 1], lines[end], 3.0)) ++end;
+        while (end < lines.size() && code[end] &&
+               (!apart(lines[end - 1], lines[end], 3.0) ||
+                (char_pitch[end] > 0 && char_pitch[end] == char_pitch[end - 1]))) {
+            ++end;
+        }
         return end;
     };
     std::size_t end = run_end(first);
@@ -123,6 +130,15 @@ std::size_t add_code(const std::vector<Line>& lines,
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return lines[a].bbox.y0 < lines[b].bbox.y0;
     });
+    // OCR's boxes are the ink, and punctuation is inked mid-cell ("(", "|"): there a word is
+    // placed by its cells, its characters' pitch each side of its box's centre.
+    const double ocr_pitch = char_pitch[first];
+    std::vector<Word> cells;
+    if (ocr_pitch > 0) {
+        std::size_t total = 0;
+        for (std::size_t i = first; i < end; ++i) total += words[i].size();
+        cells.reserve(total);  // no reallocation: rows point into it
+    }
     std::vector<Row> rows;
     for (std::size_t i : order) {
         if (rows.empty() || !detail::same_row(rows.back().bbox, lines[i].bbox)) {
@@ -130,9 +146,22 @@ std::size_t add_code(const std::vector<Line>& lines,
         }
         Row& row = rows.back();
         row.bbox = unite(row.bbox, lines[i].bbox);
-        row.words.insert(row.words.end(), words[i].begin(), words[i].end());
+        if (!(ocr_pitch > 0)) {
+            row.words.insert(row.words.end(), words[i].begin(), words[i].end());
+            continue;
+        }
+        for (const Word* word : words[i]) {
+            Word cell = *word;
+            const double center = (word->bbox.x0 + word->bbox.x1) / 2;
+            const double half =
+                0.5 * ocr_pitch * static_cast<double>(detail::code_points(word->text));
+            cell.bbox.x0 = center - half;
+            cell.bbox.x1 = center + half;
+            cells.push_back(std::move(cell));
+            row.words.push_back(&cells.back());
+        }
     }
-    double left = lines[first].bbox.x0;
+    double left = ocr_pitch > 0 && !cells.empty() ? cells.front().bbox.x0 : lines[first].bbox.x0;
     double width = 0;
     double chars = 0;
     double pitch = 0;  // the smallest top-to-top distance of two rows
@@ -148,7 +177,9 @@ std::size_t add_code(const std::vector<Line>& lines,
         const double step = r > 0 ? row.bbox.y0 - rows[r - 1].bbox.y0 : 0;
         if (step > 0 && (pitch == 0 || step < pitch)) pitch = step;
     }
-    const double char_width = chars > 0 ? width / chars : 0;
+    const double char_width = char_pitch[first] > 0 ? char_pitch[first]
+                              : chars > 0           ? width / chars
+                                                    : 0;
     Block block;
     block.type = "code";
     block.bbox = rows.front().bbox;
@@ -172,6 +203,91 @@ std::size_t add_code(const std::vector<Line>& lines,
     block.confidence = static_cast<float>(confidence / static_cast<double>(end - first));
     blocks.push_back(std::move(block));
     return end;
+}
+
+// Code on an OCR'd page (no font names): runs of lines at one fixed character pitch
+// (detail::line_pitch, detail::pitch_evidence). A run starts at a line whose words fit its own
+// pitch and takes in the lines below (and then above) it that fit the run's pitch and are no
+// farther apart than add_code joins; lines with nothing to measure ("}", "{\"id\": 7},") join it,
+// and so does one line OCR misread between two that fit (a box that took in its neighbour's
+// characters), but a run does not end with a line that has letters and nothing measured ("Example",
+// under a listing), nor start or end with a line `tall` (a heading's size or form: "4.5 Auxiliary
+// functions" above a listing). It is code with two or more measured lines and at least
+// kCodeEvidence words and gaps that fit: one short line (a table's row of numbers, a title in a
+// wide font) is not enough. Marks its lines in `code`, its pitch in `pitch`.
+constexpr int kCodeEvidence = 6;
+void pitched_code(const std::vector<Line>& lines,
+                  const std::vector<std::vector<const Word*>>& words, const std::vector<bool>& tall,
+                  std::vector<bool>& code, std::vector<double>& pitch) {
+    const std::size_t count = lines.size();
+    // As add_code's apart, in the taller line's height: OCR's boxes are the ink, and a row of
+    // lowercase letters and "=" is short.
+    auto near = [&](std::size_t above, std::size_t below) {
+        const double height =
+            std::max({lines[above].bbox.height(), lines[below].bbox.height(), 1.0});
+        const double gap = lines[below].bbox.y0 - lines[above].bbox.y1;
+        return gap <= 3.0 * height && gap >= -0.5 * height;
+    };
+    auto has_letters = [&](std::size_t i) {
+        return std::any_of(lines[i].text.begin(), lines[i].text.end(),
+                           [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    };
+    std::size_t i = 0;
+    while (i < count) {
+        double run_pitch = tall[i] ? 0 : detail::line_pitch(words[i]);
+        int evidence = run_pitch > 0 ? detail::pitch_evidence(words[i], run_pitch) : -1;
+        if (evidence < 1) {
+            ++i;
+            continue;
+        }
+        std::vector<const Word*> measured = words[i];  // the run's measured words: its pitch
+        int measured_lines = 1;
+        auto take = [&](std::size_t line, int fits) {
+            evidence += fits;
+            if (detail::line_pitch(words[line]) > 0) {
+                ++measured_lines;
+                measured.insert(measured.end(), words[line].begin(), words[line].end());
+                run_pitch = detail::line_pitch(measured);
+            }
+        };
+        std::size_t end = i + 1;  // the run is [first, end)
+        while (end < count && near(end - 1, end)) {
+            const int fits = detail::pitch_evidence(words[end], run_pitch);
+            if (fits >= 0) {
+                take(end, fits);
+                ++end;
+                continue;
+            }
+            // One misread line between two that fit.
+            const int after = end + 1 < count && near(end, end + 1)
+                                  ? detail::pitch_evidence(words[end + 1], run_pitch)
+                                  : -1;
+            if (after < 1) break;
+            take(end + 1, after);
+            end += 2;
+        }
+        while (end > i + 1 &&
+               (tall[end - 1] ||
+                (detail::pitch_evidence(words[end - 1], run_pitch) == 0 && has_letters(end - 1)))) {
+            --end;
+        }
+        std::size_t first = i;
+        while (first > 0 && near(first - 1, first) && !code[first - 1] && !tall[first - 1]) {
+            const int fits = detail::pitch_evidence(words[first - 1], run_pitch);
+            if (fits < 1) break;
+            take(first - 1, fits);
+            --first;
+        }
+        if (measured_lines < 2 || evidence < kCodeEvidence) {
+            ++i;
+            continue;
+        }
+        for (std::size_t k = first; k < end; ++k) {
+            code[k] = true;
+            pitch[k] = run_pitch;
+        }
+        i = end;
+    }
 }
 
 // The list from the item starting at `first`: items (a line with a list start at the first
@@ -283,12 +399,11 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
         detail::words_of_lines(page.lines, page.words);
     const std::size_t count = page.lines.size();
     std::vector<bool> code(count, false);
+    std::vector<double> pitch(count, 0);
     std::vector<bool> tall(count, false);
     std::vector<detail::ListStart> starts(count);
+    const bool ocr = page.text_source != "layer";
     for (std::size_t i = 0; i < count; ++i) {
-        // Code first: a code line is never a heading, whatever its size.
-        code[i] = detail::code_line(words[i]);
-        if (code[i]) continue;
         const double ratio = median > 0 ? size_of(page.lines[i]) / median : 0;
         const int paragraph = page.lines[i].paragraph;
         const bool first = i == 0 || page.lines[i - 1].paragraph != paragraph;
@@ -296,8 +411,18 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
         tall[i] = median > 0 &&
                   (ratio >= heading_ratio || section_heading(page.lines[i].text, ratio, alone,
                                                              first, detail::bold_line(words[i])));
+    }
+    // OCR gives no fonts: code is what is set at one fixed pitch.
+    if (ocr) pitched_code(page.lines, words, tall, code, pitch);
+    for (std::size_t i = 0; i < count; ++i) {
+        // Code first: a code line is never a heading, whatever its size.
+        code[i] = code[i] || detail::code_line(words[i]);
+        if (code[i]) {
+            tall[i] = false;
+            continue;
+        }
         if (!tall[i]) {
-            starts[i] = detail::list_start(page.lines[i], words[i], page.text_source != "layer");
+            starts[i] = detail::list_start(page.lines[i], words[i], ocr);
         }
     }
     // A lone monospace line inside a prose paragraph (a URL or a command that ends or splits a
@@ -328,7 +453,7 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     while (i < count) {
         if (code[i]) {
             close();
-            i = add_code(page.lines, words, code, i, content.blocks);
+            i = add_code(page.lines, words, code, pitch, i, content.blocks);
             continue;
         }
         if (starts[i].found) {
@@ -358,7 +483,8 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
         confidence += line.confidence;
         ++lines;
         Block& block = content.blocks.back();
-        block.font_size = std::max(block.font_size, line.font_size);
+        // OCR: the line's ascent, so that the document's headings rank by size (document.h).
+        block.font_size = std::max(block.font_size, ocr ? size_of(line) : line.font_size);
         append_line(block.text, line.text);
         block.bbox = unite(block.bbox, line.bbox);
         largest = std::max(largest, ratio);

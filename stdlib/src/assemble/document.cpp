@@ -206,21 +206,79 @@ std::string title_key(const std::string& text) {
     return out.substr(start);
 }
 
+// Levels by size: sizes within 10% share one, the largest is level 1.
+void rank_by_size(const std::vector<Block*>& headings) {
+    std::vector<double> sizes;
+    for (const Block* block : headings) sizes.push_back(block->font_size);
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::vector<double> tops;  // the largest size of each rank
+    for (double size : sizes) {
+        if (tops.empty() || size < 0.9 * tops.back()) tops.push_back(size);
+    }
+    for (Block* block : headings) {
+        int rank = 0;
+        while (rank + 1 < static_cast<int>(tops.size()) && block->font_size < 0.9 * tops[rank]) {
+            ++rank;
+        }
+        block->text_level = std::min(rank + 1, 6);
+    }
+}
+
+// A heading's section number's depth: "2" is 1, "2.1" 2, "A.1.3" 3; 0 without one.
+int numbering_depth(const std::string& text) {
+    static const std::regex numbering(R"(^(\d{1,3}|[A-Z](?=\.\d))((\.\d{1,3})*)\.? +\S)");
+    std::smatch match;
+    if (!std::regex_search(text, match, numbering)) return 0;
+    const std::string rest = match[2].str();
+    return 1 + static_cast<int>(std::count(rest.begin(), rest.end(), '.'));
+}
+
+// Section numbers settle the levels that OCR's measured sizes leave unsure: the numbered headings
+// of the shallowest numbering depth take the level most of them have (the smaller on a tie), and
+// each depth below is one level deeper ("2" at level 2 puts "2.1" at 3 and "2.1.3" at 4).
+void level_by_numbering(const std::vector<Block*>& headings) {
+    std::map<int, std::map<int, int>> votes;  // depth -> level -> headings
+    for (const Block* block : headings) {
+        if (const int depth = numbering_depth(block->text); depth > 0) {
+            ++votes[depth][block->text_level];
+        }
+    }
+    if (votes.empty()) return;
+    const auto& [top_depth, levels] = *votes.begin();
+    int top_level = 0;
+    int most = 0;
+    for (const auto& [level, count] : levels) {
+        if (count > most) top_level = level, most = count;
+    }
+    for (Block* block : headings) {
+        if (const int depth = numbering_depth(block->text); depth > 0) {
+            block->text_level = std::min(top_level + depth - top_depth, 6);
+        }
+    }
+}
+
 // Heading levels for the whole document. Table-of-contents lines are never headings. With an
 // outline, a text block whose title_key is an outline entry's gets that entry's depth; other
 // headings become body text when the outline names at least half the document's headings or at
 // least half its entries are headings, else they go one level below the outline's deepest. Without
-// one, when every heading has a font size from the text layer, the sizes rank the levels (sizes
-// within 10% share one; largest = 1). Levels stop at 6 (Markdown's deepest).
+// one, when every heading has a size and all come from one kind of page (the text layer's font
+// sizes, or OCR's line ascents: the two do not compare), the sizes rank the levels (sizes within
+// 10% share one; largest = 1); on OCR'd pages section numbers then settle them
+// (level_by_numbering). Levels stop at 6 (Markdown's deepest).
 void heading_levels(std::vector<PageContent>& pages) {
     std::vector<Block*> headings;
     Outline outline;
+    bool layer = false;  // some heading is on a text-layer page
+    bool ocr = false;    // some heading is on an OCR'd one
     for (PageContent& page : pages) {
         if (!outline && page.outline && !page.outline->empty()) outline = page.outline;
         for (Block& block : page.blocks) {
             if (block.type != "text") continue;
             if (block.text_level > 0 && toc_line(block.text)) block.text_level = 0;
-            if (block.text_level > 0) headings.push_back(&block);
+            if (block.text_level > 0) {
+                headings.push_back(&block);
+                (page.text_source == "layer" ? layer : ocr) = true;
+            }
         }
     }
     if (outline) {
@@ -258,24 +316,13 @@ void heading_levels(std::vector<PageContent>& pages) {
         }
         return;
     }
-    if (headings.empty() || std::any_of(headings.begin(), headings.end(),
-                                        [](const Block* b) { return !(b->font_size > 0); })) {
+    if (headings.empty() || (layer && ocr) ||
+        std::any_of(headings.begin(), headings.end(),
+                    [](const Block* b) { return !(b->font_size > 0); })) {
         return;
     }
-    std::vector<double> sizes;
-    for (const Block* block : headings) sizes.push_back(block->font_size);
-    std::sort(sizes.rbegin(), sizes.rend());
-    std::vector<double> tops;  // the largest size of each rank
-    for (double size : sizes) {
-        if (tops.empty() || size < 0.9 * tops.back()) tops.push_back(size);
-    }
-    for (Block* block : headings) {
-        int rank = 0;
-        while (rank + 1 < static_cast<int>(tops.size()) && block->font_size < 0.9 * tops[rank]) {
-            ++rank;
-        }
-        block->text_level = std::min(rank + 1, 6);
-    }
+    rank_by_size(headings);
+    if (ocr) level_by_numbering(headings);
 }
 
 }  // namespace

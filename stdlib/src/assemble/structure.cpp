@@ -102,6 +102,54 @@ bool code_line(const std::vector<const Word*>& words) {
 
 namespace {
 
+constexpr double kBearings = 0.25;  // cells of a monospace word's box lost to its side bearings
+
+bool ascii_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// A word whose box tells its pitch: two or more characters, a letter or digit at both ends.
+bool measurable(const Word& word) {
+    return code_points(word.text) >= 2 && ascii_alnum(word.text.front()) &&
+           ascii_alnum(word.text.back());
+}
+
+}  // namespace
+
+double line_pitch(const std::vector<const Word*>& words) {
+    double width = 0;
+    double cells = 0;
+    for (const Word* word : words) {
+        if (!measurable(*word)) continue;
+        width += word->bbox.width();
+        cells += static_cast<double>(code_points(word->text)) - kBearings;
+    }
+    return cells > 0 ? width / cells : 0;
+}
+
+int pitch_evidence(const std::vector<const Word*>& words, double pitch) {
+    if (!(pitch > 0)) return -1;
+    int evidence = 0;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const Word& word = *words[i];
+        const auto chars = static_cast<double>(code_points(word.text));
+        if (measurable(word)) {
+            if (std::abs(word.bbox.width() / pitch - (chars - kBearings)) > 0.45) return -1;
+            ++evidence;
+        }
+        // Two words that start with a letter or digit (ink at their cells' left edges): the first
+        // one's characters, then whole cells of spaces.
+        if (i + 1 == words.size() || !ascii_alnum(word.text.front()) ||
+            !ascii_alnum(words[i + 1]->text.front())) {
+            continue;
+        }
+        const double spaces = (words[i + 1]->bbox.x0 - word.bbox.x0) / pitch - chars;
+        if (spaces < 0.7 || std::abs(spaces - std::round(spaces)) > 0.3) return -1;
+        ++evidence;
+    }
+    return evidence;
+}
+
+namespace {
+
 // What follows a `*` that starts a wrapped C declaration: a name, then its parameter list up to
 // the `;` or `,` that ends the declaration or a parameter ("strdup (const char *s);",
 // "parse_args(int argc,"). A list item rarely has a bare name, a `(` and such an end.

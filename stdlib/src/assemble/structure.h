@@ -37,6 +37,23 @@ bool bold_line(const std::vector<const Word*>& words);
 // words in a text font).
 bool code_line(const std::vector<const Word*>& words);
 
+// Fixed-pitch (monospace) lines told from word boxes alone, for OCR, which gives no font names.
+// A monospace word's box spans its characters' cells less the side bearings at its two ends
+// (about a quarter of a cell in all), and the distance between two words' left edges is a whole
+// number of cells; a proportional font's "i", "m" and "W" give widths per character far apart.
+// line_pitch: the pitch the measurable words give together (their widths over their characters
+// less the bearings), where a measurable word has two or more characters and a letter or digit at
+// both ends (punctuation's ink is narrower than its cell, and OCR misreads it most); 0 when no
+// word is measurable.
+double line_pitch(const std::vector<const Word*>& words);
+
+// How many of a line's words and gaps fit `pitch`: a measurable word whose width is within 0.45
+// cells of its characters' (less the bearings), two neighbours that both start with a letter or
+// digit whose left edges are the first one's characters and one or more whole cells of spaces
+// apart (within 0.3 of a cell). -1 when one of them does not fit; 0 when the line has none to tell
+// ("}", "{\"id\": 7},").
+int pitch_evidence(const std::vector<const Word*>& words, double pitch);
+
 // How a line starts a list item. The markers: a bullet (U+2022, U+25CF, U+25AA, U+25A0, U+25E6,
 // U+00B7, U+2013, '-', '*', a one-character word in a symbol font; with `ocr`, also what Tesseract
 // reads bullets as: "e", "e@", "©", "°", "«", "+", "¢", and "—" for an en dash) or an enumerator

@@ -182,7 +182,7 @@ struct Block {
     std::string text;      // for tables: the Markdown table
     int text_level = 0;    // heading level (1 = top), 0 for body text
     float confidence = 0;  // 0..100: OCR's mean word confidence, 100 for the text layer
-    double font_size = 0;  // the text layer's font size of its largest line; 0 when unknown
+    double font_size = 0;  // its largest line's font size (layer) or ascent (OCR); 0: unknown
     BBox bbox;
     std::vector<TableCell> cells;
     int rows = 0;
