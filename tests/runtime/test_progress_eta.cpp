@@ -317,6 +317,11 @@ TEST_CASE("progress ETA: with an estimate's model", "[runtime][progress][estimat
         CHECK(std::abs(*estimate_remaining_s(p, sampled) - 38.0) < 0.01);
         p.work = {};  // no count of the run's own: the prediction's Grains, 0.3 done
         CHECK(std::abs(*estimate_remaining_s(p, sampled) - 28.0) < 0.01);
+        // The estimate counted the children of 8 roots: the 2 done weigh a fifth, so the
+        // Grains are taken as 0.8 x 100 + 0.2 x 150 = 110 each: 30 done is 0.273 of the work.
+        p.work = {60, 2, 60, 0, 0};
+        sampled.counted_roots = 8;
+        CHECK(std::abs(*estimate_remaining_s(p, sampled) - 32.0) < 0.01);
     }
     // With the predicted run's curve of share over time: the time it still had at this share,
     // at this run's pace against it. A slow tail (half the work by 2 s, the rest by 10 s) that a

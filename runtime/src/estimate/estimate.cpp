@@ -860,6 +860,7 @@ RunPrediction read_prediction(const std::string& path, const Plan& plan,
     try {
         e.estimated_roots = j.at("roots").get<std::size_t>();
         e.sample_roots = j.value("sample_roots", std::size_t{0});
+        e.counted_roots = j.value("counted_roots", e.sample_roots);
         e.cores = j.at("cores").get<std::uint32_t>();
         e.makespan_s = j.at("makespan_s").get<double>();
         e.first_root_s = j.at("first_root_s").get<double>();

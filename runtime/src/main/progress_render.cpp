@@ -183,7 +183,9 @@ std::optional<double> estimate_remaining_s(const Progress& p, const RunPredictio
         to_run > 0 ? (run_roots_done(p) + 0.5 * static_cast<double>(inflight)) / to_run : 0;
     // The work the estimate predicted, corrected by the run's own count: the Grains its finished
     // roots had stand for the rest (as Progress::work extrapolates them), and outweigh the
-    // sample as they outnumber it (a 2% sample's mean fan-out can be 25% off).
+    // estimate's as they outnumber the roots it counted (a 2% sample's mean fan-out can be 25%
+    // off; a count pass over every root leaves little to correct, and the first roots to
+    // finish are the small ones).
     double predicted_grains = 0;
     for (const PredictedCall& k : e.calls) predicted_grains += std::max(0.0, k.grains);
     predicted_grains *= resumed_scale;
@@ -191,8 +193,8 @@ std::optional<double> estimate_remaining_s(const Progress& p, const RunPredictio
     if (const std::optional<double> counted = estimated_total_grains(p);
         counted && predicted_grains > 0 && p.work.done_roots > 0) {
         const double done = static_cast<double>(p.work.done_roots);
-        const double trust =
-            done / (done + static_cast<double>(std::max<std::size_t>(1, e.sample_roots)));
+        const double trust = done / (done + static_cast<double>(std::max<std::size_t>(
+                                                {1, e.sample_roots, e.counted_roots})));
         scale = resumed_scale * ((1 - trust) + trust * (*counted / predicted_grains));
     }
     double weight = 0, done_weight = 0;

@@ -303,6 +303,7 @@ struct RunPrediction {
     std::size_t roots = 0;            // the roots it is for (this run's, after scaling)
     std::size_t estimated_roots = 0;  // the roots the estimate was made for
     std::size_t sample_roots = 0;     // the roots its sample ran
+    std::size_t counted_roots = 0;    // the roots whose children it counted (the sample's too)
     std::uint32_t cores = 0;          // the machine shape it assumed
     double makespan_s = 0;
     std::optional<double> makespan_low_s, makespan_high_s;  // over the sample's fan-out
