@@ -1128,6 +1128,24 @@ TEST_CASE("from_ocr: an OCR'd listing at one character pitch is one code block, 
     CHECK(content.blocks[2].text == "and the result is printed");
 }
 
+TEST_CASE("from_ocr: a prose line between two OCR'd commands does not join them into code") {
+    // Each command fits one pitch; together they would be enough for a listing, but the prose
+    // line between them is off the pitch in more than one word: it is no misread code line.
+    OcrPage ocr;
+    ocr.mono("$ bdftopcf courier12.bdf", 0);
+    ocr.proportional("You may then want to compress the resulting font files", 1,
+                     [](const std::string&, double end) { return end + 2.5; });
+    ocr.mono("$ gzip courier12.pcf", 2);
+    const PageContent content = assemble::from_ocr(ocr.page);
+    INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+    for (const std::string& code : code_blocks(content)) {
+        CHECK(code.find("compress") == std::string::npos);
+    }
+    CHECK(std::any_of(content.blocks.begin(), content.blocks.end(), [](const Block& block) {
+        return block.type == "text" && block.text.find("compress") != std::string::npos;
+    }));
+}
+
 TEST_CASE("from_ocr: proportional text whose words start a whole number of cells apart is text") {
     // The words start where a 5-point pitch would put them (their characters and a space), but
     // their widths per character differ ("minimum" against "little"): no code.

@@ -206,12 +206,13 @@ std::size_t add_code(const std::vector<Line>& lines,
 }
 
 // Code on an OCR'd page (no font names): runs of lines at one fixed character pitch
-// (detail::line_pitch, detail::pitch_evidence). A run starts at a line whose words fit its own
+// (detail::line_pitch, detail::pitch_fit). A run starts at a line whose words fit its own
 // pitch and takes in the lines below (and then above) it that fit the run's pitch and are no
 // farther apart than add_code joins; lines with nothing to measure ("}", "{\"id\": 7},") join it,
 // and so does one line OCR misread between two that fit (a box that took in its neighbour's
-// characters), but a run does not end with a line that has letters and nothing measured ("Example",
-// under a listing), nor start or end with a line `tall` (a heading's size or form: "4.5 Auxiliary
+// characters: one word or gap off, two or more on; a prose line between two commands is off more),
+// but a run does not end with a line that has letters and nothing measured ("Example", under a
+// listing), nor start or end with a line `tall` (a heading's size or form: "4.5 Auxiliary
 // functions" above a listing). It is code with two or more measured lines and at least
 // kCodeEvidence words and gaps that fit: one short line (a table's row of numbers, a title in a
 // wide font) is not enough. Marks its lines in `code`, its pitch in `pitch`.
@@ -232,10 +233,15 @@ void pitched_code(const std::vector<Line>& lines,
         return std::any_of(lines[i].text.begin(), lines[i].text.end(),
                            [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
     };
+    // A line's evidence for a pitch: the words and gaps that fit it, -1 when one does not.
+    auto fitting = [&](std::size_t line, double at) {
+        const detail::PitchFit fit = detail::pitch_fit(words[line], at);
+        return fit.misfits > 0 ? -1 : fit.fits;
+    };
     std::size_t i = 0;
     while (i < count) {
         double run_pitch = tall[i] ? 0 : detail::line_pitch(words[i]);
-        int evidence = run_pitch > 0 ? detail::pitch_evidence(words[i], run_pitch) : -1;
+        int evidence = run_pitch > 0 ? fitting(i, run_pitch) : -1;
         if (evidence < 1) {
             ++i;
             continue;
@@ -252,28 +258,28 @@ void pitched_code(const std::vector<Line>& lines,
         };
         std::size_t end = i + 1;  // the run is [first, end)
         while (end < count && near(end - 1, end)) {
-            const int fits = detail::pitch_evidence(words[end], run_pitch);
+            const int fits = fitting(end, run_pitch);
             if (fits >= 0) {
                 take(end, fits);
                 ++end;
                 continue;
             }
-            // One misread line between two that fit.
-            const int after = end + 1 < count && near(end, end + 1)
-                                  ? detail::pitch_evidence(words[end + 1], run_pitch)
-                                  : -1;
+            // One misread line between two that fit: one word or gap off, two or more on.
+            const detail::PitchFit misread = detail::pitch_fit(words[end], run_pitch);
+            if (misread.misfits > 1 || misread.fits < 2) break;
+            const int after =
+                end + 1 < count && near(end, end + 1) ? fitting(end + 1, run_pitch) : -1;
             if (after < 1) break;
             take(end + 1, after);
             end += 2;
         }
         while (end > i + 1 &&
-               (tall[end - 1] ||
-                (detail::pitch_evidence(words[end - 1], run_pitch) == 0 && has_letters(end - 1)))) {
+               (tall[end - 1] || (fitting(end - 1, run_pitch) == 0 && has_letters(end - 1)))) {
             --end;
         }
         std::size_t first = i;
         while (first > 0 && near(first - 1, first) && !code[first - 1] && !tall[first - 1]) {
-            const int fits = detail::pitch_evidence(words[first - 1], run_pitch);
+            const int fits = fitting(first - 1, run_pitch);
             if (fits < 1) break;
             take(first - 1, fits);
             --first;

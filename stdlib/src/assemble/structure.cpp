@@ -125,15 +125,15 @@ double line_pitch(const std::vector<const Word*>& words) {
     return cells > 0 ? width / cells : 0;
 }
 
-int pitch_evidence(const std::vector<const Word*>& words, double pitch) {
-    if (!(pitch > 0)) return -1;
-    int evidence = 0;
+PitchFit pitch_fit(const std::vector<const Word*>& words, double pitch) {
+    PitchFit fit;
+    if (!(pitch > 0)) return PitchFit{0, 1};
     for (std::size_t i = 0; i < words.size(); ++i) {
         const Word& word = *words[i];
         const auto chars = static_cast<double>(code_points(word.text));
         if (measurable(word)) {
-            if (std::abs(word.bbox.width() / pitch - (chars - kBearings)) > 0.45) return -1;
-            ++evidence;
+            const bool fits = std::abs(word.bbox.width() / pitch - (chars - kBearings)) <= 0.45;
+            ++(fits ? fit.fits : fit.misfits);
         }
         // Two words that start with a letter or digit (ink at their cells' left edges): the first
         // one's characters, then whole cells of spaces.
@@ -142,10 +142,10 @@ int pitch_evidence(const std::vector<const Word*>& words, double pitch) {
             continue;
         }
         const double spaces = (words[i + 1]->bbox.x0 - word.bbox.x0) / pitch - chars;
-        if (spaces < 0.7 || std::abs(spaces - std::round(spaces)) > 0.3) return -1;
-        ++evidence;
+        const bool fits = spaces >= 0.7 && std::abs(spaces - std::round(spaces)) <= 0.3;
+        ++(fits ? fit.fits : fit.misfits);
     }
-    return evidence;
+    return fit;
 }
 
 namespace {

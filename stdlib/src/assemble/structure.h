@@ -47,12 +47,16 @@ bool code_line(const std::vector<const Word*>& words);
 // word is measurable.
 double line_pitch(const std::vector<const Word*>& words);
 
-// How many of a line's words and gaps fit `pitch`: a measurable word whose width is within 0.45
+// How a line's words and gaps fit `pitch`: a measurable word fits when its width is within 0.45
 // cells of its characters' (less the bearings), two neighbours that both start with a letter or
-// digit whose left edges are the first one's characters and one or more whole cells of spaces
-// apart (within 0.3 of a cell). -1 when one of them does not fit; 0 when the line has none to tell
-// ("}", "{\"id\": 7},").
-int pitch_evidence(const std::vector<const Word*>& words, double pitch);
+// digit when their left edges are the first one's characters and one or more whole cells of spaces
+// apart (within 0.3 of a cell); `fits` and `misfits` count them. A line with none to tell ("}",
+// "{\"id\": 7},") has neither; no pitch is one misfit.
+struct PitchFit {
+    int fits = 0;
+    int misfits = 0;
+};
+PitchFit pitch_fit(const std::vector<const Word*>& words, double pitch);
 
 // How a line starts a list item. The markers: a bullet (U+2022, U+25CF, U+25AA, U+25A0, U+25E6,
 // U+00B7, U+2013, '-', '*', a one-character word in a symbol font; with `ocr`, also what Tesseract
