@@ -157,6 +157,19 @@ TEST_CASE("estimate count pass: weights from counted children then bytes then dr
     CHECK(count_weights({std::nullopt, std::nullopt}, {10}, {}, 1).empty());
 }
 
+TEST_CASE("estimate count pass: roots weigh by children or by bytes whichever varies more",
+          "[estimate]") {
+    using Counts = std::vector<std::optional<std::uint64_t>>;
+    // No sizes: children.
+    CHECK(weigh_by_children(Counts{2, 2, std::nullopt}, {}));
+    // Videos: 2 clips each, their bytes vary: bytes.
+    CHECK_FALSE(weigh_by_children(Counts{2, 2, 2, std::nullopt}, {100, 900, 400, 50}));
+    // Documents cut from one manual: 2 to 15 pages, each nearly the same bytes (the fonts).
+    CHECK(weigh_by_children(Counts{2, 15, 7, std::nullopt}, {1000, 1100, 1050, 2000}));
+    // Only the counted roots' bytes count: the uncounted 2000 does not make bytes vary.
+    CHECK(weigh_by_children(Counts{2, 3, std::nullopt}, {1000, 1001, 9000}));
+}
+
 namespace {
 
 // A Doc -> Page expand with `children(root)` children per root, and a Page map. `announce`: the

@@ -388,6 +388,32 @@ std::vector<double> count_weights(const std::vector<std::optional<std::uint64_t>
     return weights;
 }
 
+namespace {
+
+// The coefficient of variation of xs (0 for fewer than 2 or a mean of 0).
+double variation(const std::vector<double>& xs) {
+    if (xs.size() < 2) return 0;
+    double mean = 0, var = 0;
+    for (double x : xs) mean += x / static_cast<double>(xs.size());
+    if (mean <= 0) return 0;
+    for (double x : xs) var += (x - mean) * (x - mean) / static_cast<double>(xs.size() - 1);
+    return std::sqrt(var) / mean;
+}
+
+}  // namespace
+
+bool weigh_by_children(const std::vector<std::optional<std::uint64_t>>& counts,
+                       const std::vector<std::uint64_t>& sizes) {
+    if (sizes.size() != counts.size()) return true;
+    std::vector<double> children, bytes;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        if (!counts[i]) continue;
+        children.push_back(static_cast<double>(*counts[i]));
+        bytes.push_back(static_cast<double>(sizes[i]));
+    }
+    return variation(children) >= variation(bytes);
+}
+
 std::optional<double> fanout_spread(const std::vector<std::uint64_t>& children, std::size_t roots,
                                     double fanout) {
     const auto k = static_cast<double>(children.size());
@@ -552,7 +578,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
 
     SimModel model = fit_model(plan, sample);
-    if (!sizes.empty()) {  // a root's weight: its file's size against the sample's mean
+    const char* weights = "equal";  // what the roots' weights follow, for the table and JSON
+    if (!sizes.empty()) {           // a root's weight: its file's size against the sample's mean
+        weights = "file size";
         double mean = 0;
         for (std::size_t i : picked) mean += static_cast<double>(sizes[i]);
         mean /= static_cast<double>(picked.size());
@@ -561,6 +589,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         }
     } else if (expand) {  // each root weighs a sampled root's fan-out over the sample's mean
         model.root_scales = root_weights(children.take(), roots.size(), 1);
+        if (!model.root_scales.empty()) weights = "the sample's children";
     }
     const std::uint32_t cores =
         settings.cores ? settings.cores : std::max(1u, std::thread::hardware_concurrency());
@@ -600,8 +629,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         spec.options.infra_retries = 0;
         RunOptions pass_options = options;
         pass_options.keep_batches = false;
-        pass_options.max_inflight_roots =
-            std::max<std::size_t>(2, 2 * std::max(1u, set_options(counting, *expand).actors));
+        pass_options.max_inflight_roots = std::max(1u, set_options(counting, *expand).actors);
         const auto start = std::chrono::steady_clock::now();
         RootsUntil pass_source(std::move(pass_roots),
                                start + std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -621,12 +649,13 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                 }
             }
         }
-        if (pass_counted > 0) {
+        if (pass_counted > 0 && weigh_by_children(counts, sizes)) {
             std::vector<std::uint64_t> in_sample;
             for (std::size_t i : picked) in_sample.push_back(counts[i].value_or(0));
             std::vector<double> scales = count_weights(counts, in_sample, sizes, 1);
             if (!scales.empty()) {
                 model.root_scales = std::move(scales);
+                weights = "children";
                 predicted = simulate(plan, model, roots.size(), options);
             }
         }
@@ -730,6 +759,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         o << "  children counted          on " << known << " of " << roots.size()
           << " roots (the count pass: " << pass_counted << " in " << seconds(pass_wall_s) << ")\n";
     }
+    o << "  roots weighed by          " << weights
+      << (pass_counted > 0 && std::string(weights) == "file size"
+              ? " (their counted children vary less than their bytes)"
+              : "")
+      << "\n";
     o << "  predicted makespan        " << seconds(predicted.makespan_s);
     if (range) {
         o << " (" << seconds(range->first) << " to " << seconds(range->second)
@@ -797,6 +831,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                          {"count_wall_s", pass_wall_s},
                          {"count_roots", pass_counted},
                          {"counted_roots", known},
+                         {"weights", weights},
                          {"makespan_s", predicted.makespan_s},
                          {"first_root_s", predicted.first_root_s},
                          {"p50_commit_s", predicted.p50_latency_s},

@@ -60,6 +60,13 @@ std::vector<double> count_weights(const std::vector<std::optional<std::uint64_t>
                                   const std::vector<std::uint64_t>& sample,
                                   const std::vector<std::uint64_t>& sizes, std::uint64_t seed);
 
+// Whether the roots weigh by their counted children (count_weights) rather than by their files'
+// bytes: with no sizes, and when the counted roots' children vary at least as much as their bytes
+// (coefficients of variation). Pages vary where a document's bytes are mostly fonts; a video's
+// clips do not where its length, and so its bytes, sets the work.
+bool weigh_by_children(const std::vector<std::optional<std::uint64_t>>& counts,
+                       const std::vector<std::uint64_t>& sizes);
+
 // The relative half-width of the mean fan-out's range: 2 standard errors of the children per
 // sampled root (finite population correction for a sample of `roots`) over their mean; nullopt
 // with fewer than 2 roots or no children.
