@@ -1117,15 +1117,18 @@ TEST_CASE("from_ocr: an OCR'd listing at one character pitch is one code block, 
         ocr.mono(listing.substr(start, end - start), paragraph++);  // Tesseract splits listings
         start = end + 1;
     }
+    // A label under it, in a bold face whose one word happens to span 11 cells of the pitch.
+    ocr.line({{"Description", {72, 72 + 10.75 * 5.4}}}, 5.5, paragraph++, 12);
     ocr.y += 10;
     ocr.proportional("and the result is printed", paragraph,
                      [](const std::string&, double end) { return end + 2.5; });
     const PageContent content = assemble::from_ocr(ocr.page);
     INFO(assemble::markdown(std::vector<PageContent>{content}).text);
     CHECK(code_blocks(content) == std::vector<std::string>{listing});
-    REQUIRE(content.blocks.size() == 3);
+    REQUIRE(content.blocks.size() == 4);
     CHECK(content.blocks[0].text == "The growth is computed as follows");
-    CHECK(content.blocks[2].text == "and the result is printed");
+    CHECK(content.blocks[2].text == "Description");
+    CHECK(content.blocks[3].text == "and the result is printed");
 }
 
 TEST_CASE("from_ocr: a prose line between two OCR'd commands does not join them into code") {

@@ -213,9 +213,10 @@ std::size_t add_code(const std::vector<Line>& lines,
 // characters: one word or gap off, two or more on; a prose line between two commands is off more),
 // but a run does not end with a line that has letters and nothing measured ("Example", under a
 // listing), nor start or end with a line `tall` (a heading's size or form: "4.5 Auxiliary
-// functions" above a listing). It is code with two or more measured lines and at least
-// kCodeEvidence words and gaps that fit: one short line (a table's row of numbers, a title in a
-// wide font) is not enough. Marks its lines in `code`, its pitch in `pitch`.
+// functions" above a listing) or one word of letters (a label: "Synopsis"). It is code with two or
+// more measured lines and at least kCodeEvidence words and gaps that fit: one short line (a table's
+// row of numbers, a title in a wide font) is not enough. Marks its lines in `code`, its pitch in
+// `pitch`.
 constexpr int kCodeEvidence = 6;
 void pitched_code(const std::vector<Line>& lines,
                   const std::vector<std::vector<const Word*>>& words, const std::vector<bool>& tall,
@@ -233,6 +234,14 @@ void pitched_code(const std::vector<Line>& lines,
         return std::any_of(lines[i].text.begin(), lines[i].text.end(),
                            [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
     };
+    // One word of letters alone ("Synopsis", "Description"): a label beside a listing, whose
+    // one width can fit the pitch by chance; it neither starts nor ends a run.
+    auto label = [&](std::size_t i) {
+        return words[i].size() == 1 &&
+               std::all_of(words[i].front()->text.begin(), words[i].front()->text.end(),
+                           [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    };
+    auto edge = [&](std::size_t i) { return tall[i] || label(i); };
     // A line's evidence for a pitch: the words and gaps that fit it, -1 when one does not.
     auto fitting = [&](std::size_t line, double at) {
         const detail::PitchFit fit = detail::pitch_fit(words[line], at);
@@ -240,7 +249,7 @@ void pitched_code(const std::vector<Line>& lines,
     };
     std::size_t i = 0;
     while (i < count) {
-        double run_pitch = tall[i] ? 0 : detail::line_pitch(words[i]);
+        double run_pitch = edge(i) ? 0 : detail::line_pitch(words[i]);
         int evidence = run_pitch > 0 ? fitting(i, run_pitch) : -1;
         if (evidence < 1) {
             ++i;
@@ -274,11 +283,11 @@ void pitched_code(const std::vector<Line>& lines,
             end += 2;
         }
         while (end > i + 1 &&
-               (tall[end - 1] || (fitting(end - 1, run_pitch) == 0 && has_letters(end - 1)))) {
+               (edge(end - 1) || (fitting(end - 1, run_pitch) == 0 && has_letters(end - 1)))) {
             --end;
         }
         std::size_t first = i;
-        while (first > 0 && near(first - 1, first) && !code[first - 1] && !tall[first - 1]) {
+        while (first > 0 && near(first - 1, first) && !code[first - 1] && !edge(first - 1)) {
             const int fits = fitting(first - 1, run_pitch);
             if (fits < 1) break;
             take(first - 1, fits);
