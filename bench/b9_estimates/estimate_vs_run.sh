@@ -28,7 +28,8 @@ row = json.loads(sys.argv[1])
 row.update({
     "sample": sys.argv[2], "roots": e["roots"], "sample_roots": e["sample_roots"],
     "sample_s": e["sample_wall_s"], "count_s": e.get("count_wall_s", 0),
-    "counted_roots": e.get("counted_roots"), "predicted_s": e["makespan_s"],
+    "counted_roots": e.get("counted_roots"), "weights": e.get("weights"),
+    "predicted_s": e["makespan_s"],
     "low_s": e.get("makespan_low_s"), "high_s": e.get("makespan_high_s"),
     "actual_s": r["wall_s"], "error": e["makespan_s"] / r["wall_s"] - 1,
     "predicted_peak_rss": e.get("peak_rss_bytes"), "actual_peak_rss": rss,

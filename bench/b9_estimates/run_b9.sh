@@ -52,7 +52,7 @@ row = {"pipeline": "study", "sample": os.environ.get("SAMPLE", "2%"), "actors": 
        "predicted_s": e["makespan_s"], "actual_s": actual, "error": err,
        "predicted_low_s": e.get("makespan_low_s"), "predicted_high_s": e.get("makespan_high_s"),
        "sample_s": e["sample_wall_s"], "count_s": e.get("count_wall_s", 0),
-       "counted_roots": e.get("counted_roots"),
+       "counted_roots": e.get("counted_roots"), "weights": e.get("weights"),
        "sample_share": (e["sample_wall_s"] + e.get("count_wall_s", 0)) / actual,
        "estimate_total_s": float(estimate_s), "bottleneck": e["bottleneck"],
        "predicted_first_root_s": e["first_root_s"],

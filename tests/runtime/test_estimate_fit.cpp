@@ -211,11 +211,28 @@ struct CountedPlan {
     }
 };
 
+// Roots 0, 1, ... named by `files` (readable files: --estimate stratifies and weighs them by
+// their bytes), or "root0", "root1" ... without.
+class NamedRoots final : public RootSource {
+  public:
+    NamedRoots(std::size_t roots, std::vector<std::string> files)
+        : roots_(roots), files_(std::move(files)) {}
+    std::optional<Root> next() override {
+        if (next_ == roots_) return std::nullopt;
+        const std::size_t i = next_++;
+        return Root{Value::of<long>(static_cast<long>(i)),
+                    files_.empty() ? "root" + std::to_string(i) : files_[i]};
+    }
+    std::optional<std::size_t> size_hint() const override { return roots_; }
+
+  private:
+    std::size_t roots_, next_ = 0;
+    std::vector<std::string> files_;
+};
+
 nlohmann::json estimate_json(const Plan& plan, std::size_t roots, double count_share,
-                             double count_floor_s = 0.1) {
-    std::vector<long> values(roots);
-    std::iota(values.begin(), values.end(), 0L);
-    VecSource source(values);
+                             double count_floor_s = 0.1, std::vector<std::string> files = {}) {
+    NamedRoots source(roots, std::move(files));
     EstimateSettings settings;
     settings.sample_fraction = 0.03;
     settings.cores = 2;
@@ -285,4 +302,32 @@ TEST_CASE("estimate count pass: it stops admitting roots at its deadline", "[est
     CHECK(j.contains("makespan_low_s"));
     CHECK_THAT(j["table"].get<std::string>(),
                Catch::Matchers::ContainsSubstring("over the mean fan-out +- 2 standard errors"));
+}
+
+// File roots: 40 files, root i of 1000 + i bytes (nearly equal, as pieces of one manual). Their
+// children are counted only where they can weigh the roots better than the bytes do.
+TEST_CASE("estimate count pass: file roots weigh by bytes unless their children vary more",
+          "[estimate]") {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("rop_count_files_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> files;
+    for (int i = 0; i < 40; ++i) {
+        files.push_back((dir / ("f" + std::to_string(i))).string());
+        std::ofstream(files.back()) << std::string(static_cast<std::size_t>(1000 + i), 'x');
+    }
+    {  // 2 children each (a video's 2 scenes): bytes; the sample shows it, no pass.
+        CountedPlan counted([](long) { return 2L; }, true);
+        const nlohmann::json j = estimate_json(counted.plan, 40, 1000.0, 0.1, files);
+        CHECK(j["weights"] == "file size");
+        CHECK(j["count_roots"] == 0);
+    }
+    {  // Children from 1 to 40 and back (pages): they vary more than the bytes: counted.
+        CountedPlan counted([](long root) { return root % 2 == 0 ? 40 - root : root + 1; }, true);
+        const nlohmann::json j = estimate_json(counted.plan, 40, 1000.0, 0.1, files);
+        CHECK(j["weights"] == "children");
+        CHECK(j["counted_roots"] == 40);
+        CHECK(j["calls"][1]["grains"].get<double>() == Approx(840.0));
+    }
+    std::filesystem::remove_all(dir);
 }

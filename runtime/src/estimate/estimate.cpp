@@ -608,7 +608,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         settings.count_share > 0
             ? std::max(settings.count_share * predicted.makespan_s, settings.count_floor_s)
             : 0;
-    if (expand && !options.placement && picked.size() < roots.size() && budget_s > 0) {
+    // With file roots whose sampled children vary less than their bytes, the weights stay by
+    // size whatever the pass counts (weigh_by_children): no pass.
+    const bool children_tell = sizes.empty() || weigh_by_children(counts, sizes);
+    if (expand && children_tell && !options.placement && picked.size() < roots.size() &&
+        budget_s > 0) {
         std::vector<std::size_t> order;  // every prefix spread over the source
         for (std::size_t i : spread_order(roots.size())) {
             if (!counts[i]) order.push_back(i);
