@@ -608,9 +608,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         settings.count_share > 0
             ? std::max(settings.count_share * predicted.makespan_s, settings.count_floor_s)
             : 0;
-    // With file roots whose sampled children vary less than their bytes, the weights stay by
-    // size whatever the pass counts (weigh_by_children): no pass.
-    const bool children_tell = sizes.empty() || weigh_by_children(counts, sizes);
+    // With file roots whose sampled children are all alike (a video's scenes), the counts would
+    // not vary more than the bytes do, and the weights would stay by size: no pass. (A few
+    // sampled roots that vary a little tell too little to decide on: the pass's counts do.)
+    bool children_tell = sizes.empty();
+    for (std::size_t i : picked) children_tell = children_tell || counts[i] != counts[picked[0]];
     if (expand && children_tell && !options.placement && picked.size() < roots.size() &&
         budget_s > 0) {
         std::vector<std::size_t> order;  // every prefix spread over the source
