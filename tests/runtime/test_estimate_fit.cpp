@@ -157,17 +157,19 @@ TEST_CASE("estimate count pass: weights from counted children then bytes then dr
     CHECK(count_weights({std::nullopt, std::nullopt}, {10}, {}, 1).empty());
 }
 
-TEST_CASE("estimate count pass: roots weigh by children or by bytes whichever varies more",
+TEST_CASE("estimate count pass: file roots weigh by children unless all had the same",
           "[estimate]") {
     using Counts = std::vector<std::optional<std::uint64_t>>;
     // No sizes: children.
     CHECK(weigh_by_children(Counts{2, 2, std::nullopt}, {}));
     // Videos: 2 clips each, their bytes vary: bytes.
     CHECK_FALSE(weigh_by_children(Counts{2, 2, 2, std::nullopt}, {100, 900, 400, 50}));
-    // Documents cut from one manual: 2 to 15 pages, each nearly the same bytes (the fonts).
+    // Documents: 2 to 15 pages, whatever their bytes.
     CHECK(weigh_by_children(Counts{2, 15, 7, std::nullopt}, {1000, 1100, 1050, 2000}));
-    // Only the counted roots' bytes count: the uncounted 2000 does not make bytes vary.
-    CHECK(weigh_by_children(Counts{2, 3, std::nullopt}, {1000, 1001, 9000}));
+    CHECK(weigh_by_children(Counts{5, 6, 5, std::nullopt}, {100, 90000, 4000, 2000}));
+    // Only the counted roots count: nothing counted, nothing to tell.
+    CHECK_FALSE(weigh_by_children(Counts{std::nullopt, std::nullopt}, {10, 20}));
+    CHECK_FALSE(weigh_by_children(Counts{3, std::nullopt}, {10, 20}));
 }
 
 namespace {
@@ -306,7 +308,7 @@ TEST_CASE("estimate count pass: it stops admitting roots at its deadline", "[est
 
 // File roots: 40 files, root i of 1000 + i bytes (nearly equal, as pieces of one manual). Their
 // children are counted only where they can weigh the roots better than the bytes do.
-TEST_CASE("estimate count pass: file roots weigh by bytes unless their children vary more",
+TEST_CASE("estimate count pass: file roots are counted unless every sampled one was alike",
           "[estimate]") {
     const std::filesystem::path dir =
         std::filesystem::temp_directory_path() / ("rop_count_files_" + std::to_string(::getpid()));
@@ -322,7 +324,7 @@ TEST_CASE("estimate count pass: file roots weigh by bytes unless their children 
         CHECK(j["weights"] == "file size");
         CHECK(j["count_roots"] == 0);
     }
-    {  // Children from 1 to 40 and back (pages): they vary more than the bytes: counted.
+    {  // Children from 1 to 40 and back (pages): counted, and they weigh the roots.
         CountedPlan counted([](long root) { return root % 2 == 0 ? 40 - root : root + 1; }, true);
         const nlohmann::json j = estimate_json(counted.plan, 40, 1000.0, 0.1, files);
         CHECK(j["weights"] == "children");

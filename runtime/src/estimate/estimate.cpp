@@ -388,30 +388,16 @@ std::vector<double> count_weights(const std::vector<std::optional<std::uint64_t>
     return weights;
 }
 
-namespace {
-
-// The coefficient of variation of xs (0 for fewer than 2 or a mean of 0).
-double variation(const std::vector<double>& xs) {
-    if (xs.size() < 2) return 0;
-    double mean = 0, var = 0;
-    for (double x : xs) mean += x / static_cast<double>(xs.size());
-    if (mean <= 0) return 0;
-    for (double x : xs) var += (x - mean) * (x - mean) / static_cast<double>(xs.size() - 1);
-    return std::sqrt(var) / mean;
-}
-
-}  // namespace
-
 bool weigh_by_children(const std::vector<std::optional<std::uint64_t>>& counts,
                        const std::vector<std::uint64_t>& sizes) {
     if (sizes.size() != counts.size()) return true;
-    std::vector<double> children, bytes;
-    for (std::size_t i = 0; i < counts.size(); ++i) {
-        if (!counts[i]) continue;
-        children.push_back(static_cast<double>(*counts[i]));
-        bytes.push_back(static_cast<double>(sizes[i]));
+    std::optional<std::uint64_t> first;
+    for (const std::optional<std::uint64_t>& c : counts) {
+        if (!c) continue;
+        if (first && *c != *first) return true;
+        first = c;
     }
-    return variation(children) >= variation(bytes);
+    return false;
 }
 
 std::optional<double> fanout_spread(const std::vector<std::uint64_t>& children, std::size_t roots,
@@ -608,11 +594,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         settings.count_share > 0
             ? std::max(settings.count_share * predicted.makespan_s, settings.count_floor_s)
             : 0;
-    // With file roots whose sampled children are all alike (a video's scenes), the counts would
-    // not vary more than the bytes do, and the weights would stay by size: no pass. (A few
-    // sampled roots that vary a little tell too little to decide on: the pass's counts do.)
-    bool children_tell = sizes.empty();
-    for (std::size_t i : picked) children_tell = children_tell || counts[i] != counts[picked[0]];
+    // With file roots whose sampled children are all alike (a video's scenes), the weights
+    // stay by size (weigh_by_children): no pass.
+    std::vector<std::optional<std::uint64_t>> sampled(roots.size());
+    for (std::size_t i : picked) sampled[i] = counts[i];
+    const bool children_tell = weigh_by_children(sampled, sizes);
     if (expand && children_tell && !options.placement && picked.size() < roots.size() &&
         budget_s > 0) {
         std::vector<std::size_t> order;  // every prefix spread over the source
@@ -767,7 +753,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
     o << "  roots weighed by          " << weights
       << (pass_counted > 0 && std::string(weights) == "file size"
-              ? " (their counted children vary less than their bytes)"
+              ? " (every counted root had the same children)"
               : "")
       << "\n";
     o << "  predicted makespan        " << seconds(predicted.makespan_s);

@@ -61,9 +61,9 @@ std::vector<double> count_weights(const std::vector<std::optional<std::uint64_t>
                                   const std::vector<std::uint64_t>& sizes, std::uint64_t seed);
 
 // Whether the roots weigh by their counted children (count_weights) rather than by their files'
-// bytes: with no sizes, and when the counted roots' children vary at least as much as their bytes
-// (coefficients of variation). Pages vary where a document's bytes are mostly fonts; a video's
-// clips do not where its length, and so its bytes, sets the work.
+// bytes: with no sizes, or when the counted roots' children are not all alike. A document's
+// pages are its work whatever its bytes (often mostly fonts); where every root has the same
+// children (a video's two scenes) they say nothing of the work, and the bytes (its length) do.
 bool weigh_by_children(const std::vector<std::optional<std::uint64_t>>& counts,
                        const std::vector<std::uint64_t>& sizes);
 
