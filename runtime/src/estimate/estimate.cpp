@@ -23,17 +23,23 @@
 namespace rop::runtime::estimate {
 namespace {
 
+// Roots from a vector, until `deadline` (the count pass's): then the source ends and the roots
+// in flight finish.
 class VectorRoots final : public RootSource {
   public:
-    explicit VectorRoots(std::vector<Root> roots) : roots_(std::move(roots)) {}
+    explicit VectorRoots(std::vector<Root> roots, std::chrono::steady_clock::time_point deadline =
+                                                      std::chrono::steady_clock::time_point::max())
+        : roots_(std::move(roots)), deadline_(deadline) {}
     std::optional<Root> next() override {
-        if (next_ == roots_.size()) return std::nullopt;
+        if (next_ == roots_.size() || std::chrono::steady_clock::now() >= deadline_)
+            return std::nullopt;
         return roots_[next_++];
     }
     std::optional<std::size_t> size_hint() const override { return roots_.size(); }
 
   private:
     std::vector<Root> roots_;
+    std::chrono::steady_clock::time_point deadline_;
     std::size_t next_ = 0;
 };
 
@@ -270,24 +276,6 @@ class CountOnlyActor final : public Actor {
   private:
     std::unique_ptr<Actor> inner_;
     CountPass& pass_;
-};
-
-// A pass's roots, until its deadline: then the source ends and the roots in flight finish.
-class RootsUntil final : public RootSource {
-  public:
-    RootsUntil(std::vector<Root> roots, std::chrono::steady_clock::time_point deadline)
-        : roots_(std::move(roots)), deadline_(deadline) {}
-    std::optional<Root> next() override {
-        if (next_ == roots_.size() || std::chrono::steady_clock::now() >= deadline_)
-            return std::nullopt;
-        return roots_[next_++];
-    }
-    std::optional<std::size_t> size_hint() const override { return roots_.size(); }
-
-  private:
-    std::vector<Root> roots_;
-    std::chrono::steady_clock::time_point deadline_;
-    std::size_t next_ = 0;
 };
 
 // The first expand of the root Domain whose actors run here (a Call of its own, in this
@@ -623,9 +611,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         pass_options.keep_batches = false;
         pass_options.max_inflight_roots = std::max(1u, set_options(counting, *expand).actors);
         const auto start = std::chrono::steady_clock::now();
-        RootsUntil pass_source(std::move(pass_roots),
-                               start + std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                           std::chrono::duration<double>(budget_s)));
+        VectorRoots pass_source(std::move(pass_roots),
+                                start + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            std::chrono::duration<double>(budget_s)));
         const RunReport report = run(counting, pass_source, pass_options);
         pass_wall_s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
