@@ -8,6 +8,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -90,6 +91,91 @@ TEST_CASE("estimate fit: the model of a sample run", "[estimate]") {
     CHECK(model.calls[1].keep == Approx(0.5));
     CHECK(model.calls[0].fixed_s >= 0);
     CHECK(model.calls[1].per_item_s >= 0);
+}
+
+// A batch's cost is its time less its wait for a core, and its Call's CPU share is its CPU
+// time over that (the replay shares the cores again, simulate.h); a batch not measured
+// (cpu_ns -1: another process's) counts its whole time, and no CPU.
+TEST_CASE("estimate fit: a batch's wait for a core is not its cost", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId x = b.add_port("x", doc);
+    const PortId y = b.add_port("y", doc);
+    b.add_call({"computes", CallKind::Map, doc, {{src}}, {x}, opts(2, 1), actor([](Batch&) {})});
+    b.add_call({"elsewhere", CallKind::Map, doc, {{src}}, {y}, opts(2, 1), actor([](Batch&) {})});
+    const Plan plan = b.build();
+    RunReport report;
+    report.calls.resize(2);
+    report.calls[0].grains = 3;
+    report.calls[1].grains = 2;
+    constexpr std::int64_t s = 1'000'000'000;
+    // computes: 1 Grain in 1 s (0.5 s of it waiting for a core, 0.25 s on one), then 2 Grains
+    // in 3 s (1 s waiting, 0.75 s on a core): 0.5 s and 2 s of its own. Least squares over
+    // (1, 0.5) and (2, 2) has a < 0, so the line goes through the origin: b = 4.5 / 5.
+    report.batches.push_back({0, 0, 1, 1, 0, 1 * s, false, s / 4, s / 2});
+    report.batches.push_back({0, 0, 2, 1, 1 * s, 4 * s, false, 3 * s / 4, 1 * s});
+    // elsewhere: not measured; its wait field is not read.
+    report.batches.push_back({1, 1, 2, 1, 0, 2 * s, false, -1, 1 * s});
+    const SimModel model = fit_model(plan, report);
+    REQUIRE(model.calls.size() == 2);
+    CHECK(model.calls[0].fixed_s == 0);
+    CHECK(model.calls[0].per_item_s == Approx((0.5 * 1 + 2 * 2) / 5.0));
+    CHECK(model.calls[0].cpu_share == Approx(1.0 / 2.5));  // 1 CPU-s of 2.5 s run
+    CHECK(model.calls[1].per_item_s == Approx(1.0));       // 2 s for 2, all of it
+    CHECK(model.calls[1].cpu_share == 0);
+}
+
+// measure_cpu (with keep_batches) measures each batch's CPU time and its wait for a core on its
+// actor thread: a batch that spins 20 ms of CPU records at least that, one that sleeps next to
+// none. Without it nothing is measured (-1).
+TEST_CASE("estimate fit: a kept batch records its actor's CPU time", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId x = b.add_port("x", doc);
+    const PortId y = b.add_port("y", doc);
+    auto thread_cpu_ns = [] {
+        timespec ts{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+    };
+    b.add_call(
+        {"spins", CallKind::Map, doc, {{src}}, {x}, opts(1, 1), actor([thread_cpu_ns](Batch& bt) {
+             const std::int64_t until = thread_cpu_ns() + 20'000'000;
+             while (thread_cpu_ns() < until) {
+             }
+             bt.set_output(0, 0, Value::of<long>(1));
+         })});
+    b.add_call({"sleeps", CallKind::Map, doc, {{src}}, {y}, opts(1, 1), actor([](Batch& bt) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+                    bt.set_output(0, 0, Value::of<long>(1));
+                })});
+    const Plan plan = b.build();
+    VecSource unmeasured_source({1});
+    RunOptions options;
+    options.keep_batches = true;
+    const RunReport unmeasured = run(plan, unmeasured_source, options);
+    REQUIRE(unmeasured.batches.size() == 2);
+    for (const BatchRecord& r : unmeasured.batches) CHECK(r.cpu_ns == -1);
+    VecSource source({1, 2});
+    options.measure_cpu = true;
+    const RunReport report = run(plan, source, options);
+    REQUIRE(report.batches.size() == 4);
+    for (const BatchRecord& r : report.batches) {
+        CAPTURE(r.call, r.cpu_ns, r.wait_ns, r.end_ns - r.start_ns);
+        CHECK(r.wait_ns >= 0);
+        CHECK(r.cpu_ns + r.wait_ns <= r.end_ns - r.start_ns + 2'000'000);
+        if (r.call == 0) {
+            CHECK(r.cpu_ns >= 20'000'000);
+        } else {
+            CHECK(r.cpu_ns >= 0);
+            CHECK(r.cpu_ns < 10'000'000);
+        }
+    }
+    const SimModel model = fit_model(plan, report);
+    CHECK(model.calls[0].cpu_share > 0.5);
+    CHECK(model.calls[1].cpu_share < 0.3);
 }
 
 TEST_CASE("estimate fit: root weights come from the sampled fan-outs in equal shares",

@@ -161,3 +161,74 @@ TEST_CASE("estimate simulate: the same model gives the same times every run", "[
     CHECK(first.calls[1].grains == 1500);  // 7.5 children a root, exactly
     CHECK(first.makespan_s > 0);
 }
+
+// Processor sharing (SimModel::cores): two maps of one root run side by side, "short" 1 s and
+// "long" 3 s, both all CPU, on 1 core. Together they ask for 2 cores: each runs at half speed,
+// so short ends at 2 s with long 1 s done; long then has the core to itself and ends at 4 s.
+// The root commits at 4 s: the 4 CPU-seconds over 1 core. A map that waits (CPU share 0) asks
+// for no core; without a core count nothing is shared.
+TEST_CASE("estimate simulate: running batches share the stated cores by their CPU share",
+          "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId a = b.add_port("a", doc);
+    const PortId c = b.add_port("c", doc);
+    b.add_call({"short", CallKind::Map, doc, {{src}}, {a}, opts(1, 1), never()});
+    b.add_call({"long", CallKind::Map, doc, {{src}}, {c}, opts(1, 1), never()});
+    const Plan plan = b.build();
+    struct Case {
+        double cores, short_cpu, long_cpu;
+        double short_busy, long_busy, makespan;
+    };
+    const Case cases[] = {
+        {1, 1.0, 1.0, 2.0, 4.0, 4.0},  // both compute: 4 CPU-s on 1 core
+        {1, 1.0, 0.0, 1.0, 3.0, 3.0},  // long waits: short has the core
+        {1, 0.5, 0.5, 1.0, 3.0, 3.0},  // 1 core asked for: no one slows
+        {2, 1.0, 1.0, 1.0, 3.0, 3.0},  // 2 cores for 2
+        {0, 1.0, 1.0, 1.0, 3.0, 3.0},  // no core count: nothing shared
+        // 1.5 cores asked for, 1 given: each runs at 1 / (0.25 + 0.75 x 1.5) = 1 / 1.375, so
+        // short ends at 1.375 s with long 1 s done; long alone asks for 0.75 of the core and
+        // runs at its cost: 1.375 + 2 = 3.375 s.
+        {1, 0.75, 0.75, 1.375, 3.375, 3.375},
+    };
+    for (const Case& k : cases) {
+        CAPTURE(k.cores, k.short_cpu, k.long_cpu);
+        SimModel model;
+        model.calls = {CallCost{1.0, 0}, CallCost{3.0, 0}};
+        model.calls[0].cpu_share = k.short_cpu;
+        model.calls[1].cpu_share = k.long_cpu;
+        model.cores = k.cores;
+        const SimOutcome sim = simulate(plan, model, 1);
+        CHECK(sim.failed_roots == 0);
+        CHECK(sim.calls[0].busy_s == Approx(k.short_busy));
+        CHECK(sim.calls[1].busy_s == Approx(k.long_busy));
+        CHECK(sim.makespan_s == Approx(k.makespan));
+    }
+}
+
+// One all-CPU map on 4 actors and 2 cores, 6 roots of 1 s each: 4 start at once at half speed
+// and end at 2 s; the last 2 then have a core each and end at 3 s, the 6 CPU-seconds over 2
+// cores. More actors than cores gain nothing; a map that only waits gains all of it.
+TEST_CASE("estimate simulate: more actors than cores gain only what the Call waits", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId out = b.add_port("out", doc);
+    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, opts(1, 4), never()});
+    const Plan plan = b.build();
+    SimModel model;
+    model.calls = {CallCost{1.0, 0}};
+    model.calls[0].cpu_share = 1.0;
+    model.cores = 2;
+    const SimOutcome cpu = simulate(plan, model, 6);
+    CHECK(cpu.failed_roots == 0);
+    for (std::size_t r = 0; r < 6; ++r) CHECK(cpu.commit_s[r] == Approx(r < 4 ? 2.0 : 3.0));
+    CHECK(cpu.makespan_s == Approx(3.0));
+    CHECK(cpu.calls[0].busy_s == Approx(10.0));  // 4 x 2 s + 2 x 1 s, as the actors saw it
+    CHECK(cpu.calls[0].utilization == Approx(10.0 / 12.0));
+    model.calls[0].cpu_share = 0;
+    const SimOutcome waits = simulate(plan, model, 6);
+    CHECK(waits.makespan_s == Approx(2.0));
+    CHECK(waits.calls[0].busy_s == Approx(6.0));
+}

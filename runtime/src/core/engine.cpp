@@ -117,7 +117,7 @@ void Engine::note_done(const BatchJob& job) {
     for (const auto& [name, n] : job.udf_counters) counters_[job.call].udf_counters[name] += n;
     if (!options_.trace_path.empty() || options_.keep_batches) {
         trace_.push_back({job.call, job.actor, static_cast<std::uint32_t>(job.size()), job.parents,
-                          job.start_ns, job.end_ns, job.abandoned});
+                          job.start_ns, job.end_ns, job.abandoned, job.cpu_ns, job.wait_ns});
     }
 }
 

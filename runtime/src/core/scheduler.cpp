@@ -221,6 +221,7 @@ bool Scheduler::send_batch(CallId c, bool tail) {
     if (pool_of_[c] != kNoPool) ++pools_[pool_of_[c]].inflight;
     ++live_jobs_;
     job->running = true;
+    job->measure_cpu = options_.keep_batches && options_.measure_cpu;
     if (job->kind == CallKind::Expand) streaming_.push_back(job);
     note_submit(*job);
     executor_.submit(*job);

@@ -455,11 +455,19 @@ std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>&
 SimModel fit_model(const Plan& plan, const RunReport& sample) {
     SimModel model;
     model.calls.resize(plan.calls.size());
+    // A batch's cost is its time less its wait for a core: the replay shares the cores again.
     std::vector<std::vector<std::pair<double, double>>> points(plan.calls.size());
+    std::vector<double> cpu_s(plan.calls.size(), 0), run_s(plan.calls.size(), 0);
     for (const BatchRecord& b : sample.batches) {
         if (b.stale || b.call >= points.size()) continue;
-        points[b.call].emplace_back(static_cast<double>(b.size),
-                                    static_cast<double>(b.end_ns - b.start_ns) * 1e-9);
+        const double wall = static_cast<double>(b.end_ns - b.start_ns) * 1e-9;
+        const double wait = b.cpu_ns >= 0 ? static_cast<double>(b.wait_ns) * 1e-9 : 0;
+        const double ran = std::max(0.0, wall - wait);
+        points[b.call].emplace_back(static_cast<double>(b.size), ran);
+        if (b.cpu_ns >= 0) {
+            cpu_s[b.call] += static_cast<double>(b.cpu_ns) * 1e-9;
+            run_s[b.call] += ran;
+        }
     }
     const std::uint64_t bytes =
         sample.peak_live_items > 0
@@ -470,6 +478,7 @@ SimModel fit_model(const Plan& plan, const RunReport& sample) {
         const CallSpec& spec = plan.calls[c];
         CallCost& cost = model.calls[c];
         std::tie(cost.fixed_s, cost.per_item_s) = fit_cost(points[c]);
+        cost.cpu_share = run_s[c] > 0 ? std::clamp(cpu_s[c] / run_s[c], 0.0, 1.0) : 0;
         cost.bytes = bytes;
         const std::uint64_t grains = c < sample.calls.size() ? sample.calls[c].grains : 0;
         if (spec.kind == CallKind::Filter && grains > 0) {
@@ -528,6 +537,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     options.on_stuck = nullptr;
     options.stop = nullptr;
     options.keep_batches = true;
+    options.measure_cpu = true;
     options.report_ok_roots = false;
     VectorRoots sample_source(sample_roots);
     Plan counted = plan;
@@ -567,6 +577,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
     const std::uint32_t cores =
         settings.cores ? settings.cores : std::max(1u, std::thread::hardware_concurrency());
+    // The Calls' CPU time shares the stated cores; under MPI the actors are on other ranks'
+    // cores, which the replay does not share.
+    model.cores = options.placement ? 0 : cores;
     SimOutcome predicted = simulate(plan, model, roots.size(), options);
 
     // The count pass: the other roots' children, as many as settings.count_share of the
@@ -608,7 +621,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         spec.options.retries = 0;
         spec.options.infra_retries = 0;
         RunOptions pass_options = options;
-        pass_options.keep_batches = false;
+        pass_options.keep_batches = pass_options.measure_cpu = false;
         pass_options.max_inflight_roots = std::max(1u, set_options(counting, *expand).actors);
         const auto start = std::chrono::steady_clock::now();
         VectorRoots pass_source(std::move(pass_roots),
@@ -690,7 +703,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     }
     const bool call_bound = bottleneck && set_busy[*bottleneck] >= 0.5;
 
-    // What-if: the bottleneck's actors in 1, 2, 4 ... cores, its batch at cap, 2x, half.
+    // What-if: the bottleneck's actors in 1, 2, 4 ... cores, the current count and twice it
+    // (more actors than cores pay only for a Call that waits: the replay shares the cores), its
+    // batch at cap, 2x, half.
     std::optional<Candidate> best;
     std::size_t tried = 0;
     if (bottleneck) {
@@ -701,6 +716,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         for (std::uint32_t a = 1; a <= cores; a *= 2) actor_counts.push_back(a);
         actor_counts.push_back(cores);
         actor_counts.push_back(current.actors);
+        actor_counts.push_back(current.actors * 2);
         std::sort(actor_counts.begin(), actor_counts.end());
         actor_counts.erase(std::unique(actor_counts.begin(), actor_counts.end()),
                            actor_counts.end());
@@ -778,6 +794,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
             fit += f;
         }
         if (plan.calls[c].kind == CallKind::Filter) fit += ", keeps " + percent(m.keep);
+        if (model.cores > 0 && m.cpu_share >= 0.005) fit += ", " + percent(m.cpu_share) + " CPU";
         std::snprintf(line, sizeof line, "  %-24s %7u %8llu %12s %6s  %s\n", k.name.c_str(),
                       k.actors, static_cast<unsigned long long>(k.batches),
                       seconds(k.busy_s).c_str(), k.actors ? percent(k.utilization).c_str() : "-",
@@ -838,7 +855,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                              {"busy_s", k.busy_s},
                              {"utilization", k.utilization},
                              {"fixed_s", model.calls[c].fixed_s},
-                             {"per_item_s", model.calls[c].per_item_s}});
+                             {"per_item_s", model.calls[c].per_item_s},
+                             {"cpu_share", model.calls[c].cpu_share}});
         }
         if (best) {
             j["recommended"] = {{"set", neck_set},

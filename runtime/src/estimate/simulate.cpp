@@ -2,16 +2,19 @@
 // it waits until the driver has taken every report and sleeps in ReportQueue::pop_all (so it has
 // admitted and dispatched all it would at this moment), then ends the earliest batch, moves the
 // virtual clock to its end and pushes its Done. The driver thus sees completions in virtual-time
-// order, one at a time, and its own rules decide what runs next.
+// order, one at a time, and its own rules decide what runs next. A batch's end moves while it
+// runs only when the running batches' CPU time asks for more than SimModel::cores: then their
+// CPU parts share the cores (processor sharing), and each end is recomputed at every start and
+// end of a batch.
 #include "estimate/simulate.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <optional>
-#include <queue>
 #include <string>
 #include <thread>
 #include <utility>
@@ -22,13 +25,15 @@
 namespace rop::runtime::estimate {
 namespace {
 
-struct Event {
+// A batch on a virtual actor: it ends at end_s at its current rate (seconds of its cost per
+// virtual second, 1 when the cores are not oversubscribed).
+struct Running {
     double end_s;
+    double rate;
+    double start_s;
+    double cpu;         // its Call's CpuShare
     std::uint64_t seq;  // ties: submission order
     BatchJob* job;
-    bool operator>(const Event& o) const {
-        return end_s != o.end_s ? end_s > o.end_s : seq > o.seq;
-    }
 };
 
 class VirtualExecutor final : public Executor {
@@ -39,8 +44,10 @@ class VirtualExecutor final : public Executor {
     void start(const Plan& plan, ReportQueue& reports) override {
         sets_ = actor_sets(plan);
         reports_ = &reports;
-        free_at_.clear();
-        for (const ActorSet& set : sets_.sets) free_at_.emplace_back(std::max(1u, set.actors), 0.0);
+        idle_.clear();
+        for (const ActorSet& set : sets_.sets) idle_.push_back(std::max(1u, set.actors));
+        waiting_.assign(sets_.sets.size(), {});
+        running_.clear();
         busy_.assign(plan.calls.size(), 0);
         batches_.assign(plan.calls.size(), 0);
         grains_.assign(plan.calls.size(), 0);
@@ -51,22 +58,20 @@ class VirtualExecutor final : public Executor {
         releaser_ = std::thread([this] { release_loop(); });
     }
 
-    // Driver thread: the batch goes to the set's actor that frees up first (a thread pool's
-    // shared FIFO deque does the same), and ends its cost later.
+    // Driver thread: the batch starts now on an idle actor of its set, or waits for the set's
+    // first actor to free up (a thread pool's shared FIFO deque does the same).
     void submit(BatchJob& job) override {
         std::lock_guard<std::mutex> lock(mutex_);
         const std::uint32_t set = sets_.of_call.at(job.call);
-        std::vector<double>& actors = free_at_.at(set);
-        const auto actor = static_cast<std::size_t>(std::min_element(actors.begin(), actors.end()) -
-                                                    actors.begin());
-        const double cost = cost_of(job.call).batch_s(job.size());
-        const double end = std::max(actors[actor], now_) + cost;
-        actors[actor] = end;
-        busy_[job.call] += cost;
         ++batches_[job.call];
         grains_[job.call] += job.size();
         job.actor = set;
-        events_.push({end, seq_++, &job});
+        if (idle_.at(set) > 0) {
+            --idle_[set];
+            begin(job, seq_++);
+        } else {
+            waiting_.at(set).emplace_back(&job, seq_++);
+        }
         wake_.notify_one();
     }
 
@@ -106,11 +111,36 @@ class VirtualExecutor final : public Executor {
         return c < model_.calls.size() ? model_.calls[c] : none;
     }
 
+    // Under mutex_: the batch starts at now_, and every running batch's rate is set again.
+    void begin(BatchJob& job, std::uint64_t seq) {
+        const CallCost& cost = cost_of(job.call);
+        const double cpu = std::clamp(cost.cpu_share, 0.0, 1.0);
+        running_.push_back({now_ + cost.batch_s(job.size()), 1.0, now_, cpu, seq, &job});
+        share_cores();
+    }
+
+    // Under mutex_: the running batches' rates. While their CPU parts ask for at most the
+    // model's cores every batch runs at its cost; beyond, each CPU part gets cores / demand of a
+    // core, so a batch of CPU share c runs at 1 / ((1 - c) + c x demand / cores). A changed rate
+    // moves the batch's end: what is left of it is scaled by old rate / new rate.
+    void share_cores() {
+        double demand = 0;
+        for (const Running& r : running_) demand += r.cpu;
+        const double over = model_.cores > 0 && demand > model_.cores ? demand / model_.cores : 1.0;
+        for (Running& r : running_) {
+            const double rate = 1.0 / ((1.0 - r.cpu) + r.cpu * over);
+            if (rate != r.rate) {
+                r.end_s = now_ + (r.end_s - now_) * r.rate / rate;
+                r.rate = rate;
+            }
+        }
+    }
+
     void release_loop() {
         for (;;) {
             {
                 std::unique_lock<std::mutex> lock(mutex_);
-                wake_.wait(lock, [this] { return stopping_ || !events_.empty(); });
+                wake_.wait(lock, [this] { return stopping_ || !running_.empty(); });
                 if (stopping_) return;
             }
             // The driver is done with the last batch: it took every report (queued() first: its
@@ -127,12 +157,27 @@ class VirtualExecutor final : public Executor {
             BatchJob* job = nullptr;
             {
                 std::lock_guard<std::mutex> lock(mutex_);
-                if (events_.empty()) continue;
-                const Event e = events_.top();
-                events_.pop();
-                now_ = e.end_s;
+                if (running_.empty()) continue;
+                const auto first = std::min_element(
+                    running_.begin(), running_.end(), [](const Running& a, const Running& b) {
+                        return a.end_s != b.end_s ? a.end_s < b.end_s : a.seq < b.seq;
+                    });
+                const Running e = *first;
+                running_.erase(first);
+                now_ = std::max(now_, e.end_s);
                 job = e.job;
-                ends_.push_back({e.end_s, job->call, static_cast<std::uint32_t>(job->size())});
+                busy_[job->call] += now_ - e.start_s;
+                ends_.push_back({now_, job->call, static_cast<std::uint32_t>(job->size())});
+                // Its actor takes the set's next waiting batch, or goes idle.
+                const std::uint32_t set = sets_.of_call.at(job->call);
+                if (!waiting_[set].empty()) {
+                    const auto [next, seq] = waiting_[set].front();
+                    waiting_[set].pop_front();
+                    begin(*next, seq);
+                } else {
+                    ++idle_[set];
+                    share_cores();
+                }
             }
             finish(*job);
             reports_->push(Report{Report::Kind::Done, job, {}, 0, {}});
@@ -197,8 +242,9 @@ class VirtualExecutor final : public Executor {
     ReportQueue* reports_ = nullptr;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
-    std::vector<std::vector<double>> free_at_;  // per set, per actor: when it is free (virtual)
+    std::vector<Running> running_;
+    std::vector<std::uint32_t> idle_;  // per set: actors with no batch
+    std::vector<std::deque<std::pair<BatchJob*, std::uint64_t>>> waiting_;  // per set, FIFO
     double now_ = 0;
     std::uint64_t seq_ = 0;
     bool stopping_ = false;

@@ -28,6 +28,9 @@ struct CallCost {
     double keep = 1;           // filter: the share of Grains kept
     double fanout = 1;         // expand: children per Grain, times the parent's scale
     std::uint64_t bytes = 64;  // payload bytes of each item it outputs
+    // The share of a batch's time its actor spends on a CPU (the rest: sleeping, waiting on a
+    // device or a disk); this part shares SimModel::cores with the other running batches'.
+    double cpu_share = 0;
     double batch_s(std::size_t grains) const {
         return fixed_s + per_item_s * static_cast<double>(grains);
     }
@@ -37,6 +40,9 @@ struct SimModel {
     std::vector<CallCost> calls;      // by CallId; a missing one costs nothing
     std::vector<double> root_scales;  // by root ordinal; missing: 1
     std::uint64_t root_bytes = 64;
+    // The cores the running batches' CPU parts share (processor sharing); 0: as many as they
+    // ask for (every batch runs at its cost).
+    double cores = 0;
 };
 
 struct SimCall {
@@ -69,7 +75,8 @@ struct SimOutcome {
 
 // Runs `roots` synthetic roots through `plan` with the real Engine, Scheduler and Committer and
 // a virtual-time executor: each batch goes to the next free virtual actor of its Call's set
-// (a pool's Calls share one) and ends cost(Call, size) later; batches end one at a time, earliest
+// (a pool's Calls share one) and ends cost(Call, size) later (longer while the running batches'
+// CPU parts ask for more than model.cores); batches end one at a time, earliest
 // first, each only once the driver has dealt with the last one and waits, so it dispatches
 // exactly as its rules would at that moment. `options` gives admission's limits
 // (max_inflight_roots, max_payload_bytes); its sinks, journal, observers and callbacks are

@@ -1,6 +1,11 @@
 // The worker side shared by every executor: the Batch view over a BatchJob, exception
 // classification, streaming of emitted children, and the report queue.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <optional>
 #include <thread>
@@ -32,6 +37,35 @@ std::int64_t coarse_now_ns() {
     ::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
     return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
+
+// The calling thread's CPU time and its time spent waiting for a core (ns), for BatchJob's
+// measure_cpu. The CPU time is the thread's clock (exact); the wait is the second field of
+// /proc/thread-self/schedstat (the run-queue delay, counted whenever the thread gets a core
+// back, so it is current while the thread runs), 0 where the kernel keeps none.
+struct ThreadTimes {
+    std::int64_t cpu_ns = 0, wait_ns = 0;
+    static ThreadTimes now() {
+        ThreadTimes t;
+        timespec ts{};
+        if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) {
+            t.cpu_ns = std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+        }
+        const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            char buf[96];
+            const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+            ::close(fd);
+            unsigned long long run = 0, wait = 0;
+            if (n > 0) {
+                buf[n] = '\0';
+                if (std::sscanf(buf, "%llu %llu", &run, &wait) == 2) {
+                    t.wait_ns = static_cast<std::int64_t>(wait);
+                }
+            }
+        }
+        return t;
+    }
+};
 
 class JobBatch final : public Batch {
   public:
@@ -324,6 +358,8 @@ void BatchJob::clear_results() {
 
 bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error) {
     job.clear_results();
+    std::optional<ThreadTimes> times_at_start;
+    if (job.measure_cpu) times_at_start = ThreadTimes::now();
     job.start_ns = now_ns();
     job.started_ns.store(job.start_ns, std::memory_order_relaxed);
     bool replace_actor = false;
@@ -370,6 +406,11 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
         detail::set_running_job(outer);
     }
     job.end_ns = now_ns();
+    if (times_at_start) {
+        const ThreadTimes end = ThreadTimes::now();
+        job.cpu_ns = std::max<std::int64_t>(0, end.cpu_ns - times_at_start->cpu_ns);
+        job.wait_ns = std::max<std::int64_t>(0, end.wait_ns - times_at_start->wait_ns);
+    }
     Report done;
     done.kind = Report::Kind::Done;
     done.job = &job;

@@ -87,6 +87,10 @@ struct BatchJob {
     std::string error_message;
     std::uint32_t actor = 0;                // global actor index (trace tid)
     std::int64_t start_ns = 0, end_ns = 0;  // steady_clock, for the trace
+    // Set by the driver (RunOptions::measure_cpu): the actor thread measures the batch's CPU
+    // time and its wait for a core into cpu_ns and wait_ns (BatchRecord); -1: not measured.
+    bool measure_cpu = false;
+    std::int64_t cpu_ns = -1, wait_ns = 0;
     // start_ns as the driver may read it while the batch runs (stuck batches); 0 until the
     // batch starts on its actor (a queued batch is not running yet).
     std::atomic<std::int64_t> started_ns{0};

@@ -161,8 +161,11 @@ struct RunOptions {
     ItemObserver* observer = nullptr;
     std::string trace_path;  // Chrome/Perfetto JSON when set
     // Keep every finished batch in RunReport::batches (the record the trace is written from,
-    // kept with or without trace_path; pipeline_main's --report-html draws it): 40 bytes a batch.
+    // kept with or without trace_path; pipeline_main's --report-html draws it): 56 bytes a batch.
     bool keep_batches = false;
+    // With keep_batches: measure each in-process batch's CPU time and its wait for a core
+    // (BatchRecord::cpu_ns, wait_ns; two reads of /proc a batch, so --estimate's sample only).
+    bool measure_cpu = false;
     std::function<void(const struct Progress&)> on_progress;  // periodic, from the driver
     std::chrono::milliseconds progress_interval{500};
     // After an abort (or a contract error), how long run() still waits for batches running on
@@ -212,6 +215,10 @@ struct BatchRecord {
     std::uint32_t parents = 0;  // distinct direct parents (exact with trace_path, else 1 or 2)
     std::int64_t start_ns = 0, end_ns = 0;  // on its actor; in RunReport::batches since run start
     bool stale = false;                     // abandoned (a timeout): its results were not used
+    // Its actor thread's CPU time and its wait for a core while the batch ran (ns; with
+    // RunOptions::measure_cpu, in-process only, else cpu_ns -1): --estimate fits a Call's cost
+    // without the wait and shares the CPU part over the cores it predicts for.
+    std::int64_t cpu_ns = -1, wait_ns = 0;
 };
 
 struct CallCounters {
