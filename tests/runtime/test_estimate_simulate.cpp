@@ -137,6 +137,31 @@ TEST_CASE("estimate simulate: a straggler root commits last and sets the p99", "
     CHECK(sim.calls[1].busy_s == Approx(14.0));
 }
 
+// An expand's cost per Grain scales with its root's weight, as its fan-out does: 1 s for a root
+// of weight 1, so roots of weights 1, 3 and 2 take [0,1), [1,4) and [4,6) on its one actor
+// (the pages' map and the regroup take no time), and commit at 1, 4 and 6 s.
+TEST_CASE("estimate simulate: a heavier root's expand takes longer", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId texts = b.add_port("texts", page);
+    const PortId docs = b.add_port("docs", doc);
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
+    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(4, 1), never()});
+    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
+    const Plan plan = b.build();
+    SimModel model;
+    model.calls = {CallCost{0, 1.0, 1, 2}, CallCost{0, 0}, CallCost{0, 0}};
+    model.root_scales = {1, 3, 2};
+    const SimOutcome sim = simulate(plan, model, 3);
+    CHECK(sim.failed_roots == 0);
+    CHECK(sim.commit_s == std::vector<double>{1, 4, 6});
+    CHECK(sim.calls[0].busy_s == Approx(6.0));
+    CHECK(sim.calls[1].grains == 12);  // 2 pages a weight
+}
+
 TEST_CASE("estimate simulate: the same model gives the same times every run", "[estimate]") {
     PlanBuilder b;
     const DomainId doc = b.add_domain("Doc");

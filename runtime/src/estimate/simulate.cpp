@@ -111,11 +111,21 @@ class VirtualExecutor final : public Executor {
         return c < model_.calls.size() ? model_.calls[c] : none;
     }
 
-    // Under mutex_: the batch starts at now_, and every running batch's rate is set again.
+    // Under mutex_: the batch starts at now_, and every running batch's rate is set again. An
+    // expand's per-Grain cost scales with each Grain's weight, as its fan-out does (a document
+    // of twice the pages takes twice as long to list or render); the model's b is a root of
+    // weight 1's, the sample's mean.
     void begin(BatchJob& job, std::uint64_t seq) {
         const CallCost& cost = cost_of(job.call);
+        double work = static_cast<double>(job.size());
+        if (job.kind == CallKind::Expand && job.num_inputs > 0) {
+            work = 0;
+            for (std::size_t g = 0; g < job.size(); ++g)
+                work += scale_of(job.inputs[g * job.num_inputs]);
+        }
         const double cpu = std::clamp(cost.cpu_share, 0.0, 1.0);
-        running_.push_back({now_ + cost.batch_s(job.size()), 1.0, now_, cpu, seq, &job});
+        const double seconds = cost.fixed_s + cost.per_item_s * work;
+        running_.push_back({now_ + seconds, 1.0, now_, cpu, seq, &job});
         share_cores();
     }
 

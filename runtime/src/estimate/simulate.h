@@ -15,7 +15,7 @@ namespace rop::runtime::estimate {
 
 // What a simulated item is: the payload bytes it stands for (admission counts them through
 // rop::ByteSize) and its weight, the size of its root relative to the mean (an expand's fan-out
-// scales with it; the expand's children weigh 1).
+// and its cost per Grain scale with it; the expand's children weigh 1).
 struct SimItem {
     std::uint64_t bytes = 64;
     double scale = 1;
@@ -24,7 +24,7 @@ struct SimItem {
 // One Call's model, fitted from a sample run (estimate.cpp) or written by hand (tests).
 struct CallCost {
     double fixed_s = 0;        // a: seconds per batch
-    double per_item_s = 0;     // b: seconds per Grain
+    double per_item_s = 0;     // b: seconds per Grain (an expand's: per Grain of weight 1)
     double keep = 1;           // filter: the share of Grains kept
     double fanout = 1;         // expand: children per Grain, times the parent's scale
     std::uint64_t bytes = 64;  // payload bytes of each item it outputs
