@@ -392,6 +392,55 @@ TEST_CASE("estimate count pass: it stops admitting roots at its deadline", "[est
                Catch::Matchers::ContainsSubstring("over the mean fan-out +- 2 standard errors"));
 }
 
+// The first root of the pass's order hangs in its expand (4 s, as a UDF stuck on a hostile
+// input would, for all the pass can tell): the pass gives the roots in flight its give-up time
+// after its deadline, then stops, leaves that root uncounted and says so; the estimate goes on.
+TEST_CASE("estimate count pass: an expand that hangs is stopped at the give-up time",
+          "[estimate]") {
+    const std::vector<std::size_t> picked = choose_sample(100, {}, 0.03, 3);
+    long hung = -1;
+    for (std::size_t i : spread_order(100)) {
+        if (std::find(picked.begin(), picked.end(), i) == picked.end()) {
+            hung = static_cast<long>(i);
+            break;
+        }
+    }
+    CountedPlan counted(
+        [hung](long root) {
+            if (root == hung) std::this_thread::sleep_for(std::chrono::seconds(4));
+            return 2L;
+        },
+        true);
+    NamedRoots source(100, {});
+    EstimateSettings settings;
+    settings.sample_fraction = 0.03;
+    settings.cores = 2;
+    settings.count_share = 1e-9;
+    settings.count_floor_s = 0.05;
+    settings.count_give_up = std::chrono::milliseconds(300);
+    settings.json_path = (std::filesystem::temp_directory_path() /
+                          ("rop_count_hang_" + std::to_string(::getpid()) + ".json"))
+                             .string();
+    std::ostringstream out, err;
+    const auto start = std::chrono::steady_clock::now();
+    const int code = run_estimate(counted.plan, source, RunOptions{}, settings, out, err);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(out.str() << err.str());
+    CHECK(code == 0);
+    CHECK(took < 3.0);  // not the 4 s of the hung root
+    CHECK_THAT(err.str(),
+               Catch::Matchers::ContainsSubstring("estimate: the count pass stopped after "));
+    CHECK_THAT(err.str(), Catch::Matchers::ContainsSubstring(
+                              "an expand was still running on a root (its children are not "
+                              "counted)"));
+    std::ifstream in(settings.json_path);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    CHECK(j["count_wall_s"].get<double>() < 2.0);
+    CHECK(j["counted_roots"].get<int>() < 100);  // the hung root is not among them
+    std::filesystem::remove(settings.json_path);
+}
+
 // File roots: 40 files, root i of 1000 + i bytes (nearly equal, as pieces of one manual). Their
 // children are counted only where they can weigh the roots better than the bytes do.
 TEST_CASE("estimate count pass: file roots are counted unless every sampled one was alike",

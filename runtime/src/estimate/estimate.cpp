@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -252,12 +254,14 @@ class CountOnlyBatch final : public Batch, public rop::ExpectedChildrenSink {
     std::vector<State> state_;
 };
 
+// Holds the pass by a shared pointer: an actor stopped at the pass's end may still be running
+// after run_estimate has moved on (a UDF that hangs is left behind, as a stuck batch is).
 class CountOnlyActor final : public Actor {
   public:
-    CountOnlyActor(std::unique_ptr<Actor> inner, CountPass& pass)
-        : inner_(std::move(inner)), pass_(pass) {}
+    CountOnlyActor(std::unique_ptr<Actor> inner, std::shared_ptr<CountPass> pass)
+        : inner_(std::move(inner)), pass_(std::move(pass)) {}
     void process(Batch& batch) override {
-        CountOnlyBatch counting(batch, pass_);
+        CountOnlyBatch counting(batch, *pass_);
         rop::ExpectedChildrenSink*& slot = rop::current_expected_children_sink();
         rop::ExpectedChildrenSink* const previous = slot;
         slot = &counting;
@@ -275,7 +279,7 @@ class CountOnlyActor final : public Actor {
 
   private:
     std::unique_ptr<Actor> inner_;
-    CountPass& pass_;
+    std::shared_ptr<CountPass> pass_;
 };
 
 // The first expand of the root Domain whose actors run here (a Call of its own, in this
@@ -609,9 +613,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         std::vector<RootSource::Root> pass_roots;
         for (std::size_t i : order) pass_roots.push_back(roots[i]);
         Plan counting = plan;
-        CountPass pass(order.size());
+        auto pass = std::make_shared<CountPass>(order.size());
         CallSpec& spec = counting.calls[*expand];
-        spec.factory = [inner = plan.calls[*expand].factory, &pass]() -> std::unique_ptr<Actor> {
+        spec.factory = [inner = plan.calls[*expand].factory, pass]() -> std::unique_ptr<Actor> {
             std::unique_ptr<Actor> actor = inner();
             if (!actor) return actor;
             return std::make_unique<CountOnlyActor>(std::move(actor), pass);
@@ -624,17 +628,42 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         pass_options.keep_batches = pass_options.measure_cpu = false;
         pass_options.max_inflight_roots = std::max(1u, set_options(counting, *expand).actors);
         const auto start = std::chrono::steady_clock::now();
-        VectorRoots pass_source(std::move(pass_roots),
-                                start + std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                            std::chrono::duration<double>(budget_s)));
+        const auto budget = std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::duration<double>(budget_s));
+        VectorRoots pass_source(std::move(pass_roots), start + budget);
+        // The roots in flight at the deadline get as long again, at least the count pass's
+        // give-up time; an expand that is still running then (a UDF that hangs) is stopped and
+        // its root left uncounted, so the estimate never waits on it.
+        const auto give_up =
+            start + budget + std::max<std::chrono::nanoseconds>(budget, settings.count_give_up);
+        StopRequest stop;
+        pass_options.stop = &stop;
+        pass_options.stop_grace = std::chrono::milliseconds(0);
+        std::mutex watch_mutex;
+        std::condition_variable watch_wake;
+        bool pass_done = false;
+        std::thread watchdog([&] {
+            std::unique_lock<std::mutex> lock(watch_mutex);
+            if (!watch_wake.wait_until(lock, give_up, [&] { return pass_done; })) stop.request();
+        });
         const RunReport report = run(counting, pass_source, pass_options);
+        {
+            std::lock_guard<std::mutex> lock(watch_mutex);
+            pass_done = true;
+        }
+        watch_wake.notify_one();
+        watchdog.join();
         pass_wall_s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (report.interrupted) {
+            err << "estimate: the count pass stopped after " << seconds(pass_wall_s)
+                << ": an expand was still running on a root (its children are not counted)\n";
+        }
         if (report.aborted) {
             err << "estimate: the count pass aborted (" << report.abort_reason
                 << "); the sample's fan-out stands\n";
         } else {
-            const std::vector<std::optional<std::uint64_t>> got = pass.take();
+            const std::vector<std::optional<std::uint64_t>> got = pass->take();
             for (std::size_t k = 0; k < got.size(); ++k) {
                 if (got[k]) {
                     counts[order[k]] = got[k];

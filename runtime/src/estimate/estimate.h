@@ -2,6 +2,7 @@
 // roots, fit each Call's batch cost, and replay the whole input in virtual time (simulate.h).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -26,6 +27,9 @@ struct EstimateSettings {
     // started finish. count_share 0: no pass.
     double count_share = 0.02;
     double count_floor_s = 0.1;
+    // The roots in flight when the pass stops admitting get as long again as the pass, but at
+    // least this; an expand still running then is stopped, its root left uncounted.
+    std::chrono::nanoseconds count_give_up = std::chrono::seconds(1);
 };
 
 // The sample's root indexes, in source order: max(min_sample, fraction x roots) of them (at most
