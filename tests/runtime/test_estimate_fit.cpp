@@ -104,9 +104,11 @@ TEST_CASE("estimate fit: a batch's wait for a core is not its cost", "[estimate]
     const PortId y = b.add_port("y", doc);
     b.add_call({"computes", CallKind::Map, doc, {{src}}, {x}, opts(2, 1), actor([](Batch&) {})});
     b.add_call({"elsewhere", CallKind::Map, doc, {{src}}, {y}, opts(2, 1), actor([](Batch&) {})});
+    const PortId z = b.add_port("z", doc);
+    b.add_call({"clocks", CallKind::Map, doc, {{src}}, {z}, opts(1, 1), actor([](Batch&) {})});
     const Plan plan = b.build();
     RunReport report;
-    report.calls.resize(2);
+    report.calls.resize(3);
     report.calls[0].grains = 3;
     report.calls[1].grains = 2;
     constexpr std::int64_t s = 1'000'000'000;
@@ -117,13 +119,18 @@ TEST_CASE("estimate fit: a batch's wait for a core is not its cost", "[estimate]
     report.batches.push_back({0, 0, 2, 1, 1 * s, 4 * s, false, 3 * s / 4, 1 * s});
     // elsewhere: not measured; its wait field is not read.
     report.batches.push_back({1, 1, 2, 1, 0, 2 * s, false, -1, 1 * s});
+    // clocks: 0.8 s of CPU in 1 s less 0.5 s of wait (a hypervisor's clocks disagree): a batch
+    // takes at least its CPU time.
+    report.batches.push_back({2, 2, 1, 1, 0, 1 * s, false, 8 * s / 10, s / 2});
     const SimModel model = fit_model(plan, report);
-    REQUIRE(model.calls.size() == 2);
+    REQUIRE(model.calls.size() == 3);
     CHECK(model.calls[0].fixed_s == 0);
     CHECK(model.calls[0].per_item_s == Approx((0.5 * 1 + 2 * 2) / 5.0));
     CHECK(model.calls[0].cpu_share == Approx(1.0 / 2.5));  // 1 CPU-s of 2.5 s run
     CHECK(model.calls[1].per_item_s == Approx(1.0));       // 2 s for 2, all of it
     CHECK(model.calls[1].cpu_share == 0);
+    CHECK(model.calls[2].per_item_s == Approx(0.8));
+    CHECK(model.calls[2].cpu_share == Approx(1.0));
 }
 
 // measure_cpu (with keep_batches) measures each batch's CPU time and its wait for a core on its

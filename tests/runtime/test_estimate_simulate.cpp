@@ -232,6 +232,29 @@ TEST_CASE("estimate simulate: running batches share the stated cores by their CP
     }
 }
 
+// The driver keeps a share of a core busy all along (SimModel::driver_cpu): two all-CPU batches
+// of 1 s on 2 cores with the driver at a whole core ask for 3, so each gets 2/3 of a core and
+// ends at 1.5 s; with the driver at half a core, 2.5 asked for: 1.25 s; with none, 1 s.
+TEST_CASE("estimate simulate: the driver's CPU takes its share of the cores", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId out = b.add_port("out", doc);
+    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, opts(1, 2), never()});
+    const Plan plan = b.build();
+    for (const auto& [driver, makespan] : {std::pair{1.0, 1.5}, {0.5, 1.25}, {0.0, 1.0}}) {
+        CAPTURE(driver);
+        SimModel model;
+        model.calls = {CallCost{1.0, 0}};
+        model.calls[0].cpu_share = 1.0;
+        model.cores = 2;
+        model.driver_cpu = driver;
+        const SimOutcome sim = simulate(plan, model, 2);
+        CHECK(sim.failed_roots == 0);
+        CHECK(sim.makespan_s == Approx(makespan));
+    }
+}
+
 // One all-CPU map on 4 actors and 2 cores, 6 roots of 1 s each: 4 start at once at half speed
 // and end at 2 s; the last 2 then have a core each and end at 3 s, the 6 CPU-seconds over 2
 // cores. More actors than cores gain nothing; a map that only waits gains all of it.

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +45,13 @@ class VectorRoots final : public RootSource {
     std::chrono::steady_clock::time_point deadline_;
     std::size_t next_ = 0;
 };
+
+// This thread's CPU time in seconds.
+double thread_cpu_s() {
+    timespec ts{};
+    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 std::string seconds(double s) {
     char buf[32];
@@ -459,17 +467,20 @@ std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>&
 SimModel fit_model(const Plan& plan, const RunReport& sample) {
     SimModel model;
     model.calls.resize(plan.calls.size());
-    // A batch's cost is its time less its wait for a core: the replay shares the cores again.
+    // A batch's cost is its time less its wait for a core, but never less than its CPU time
+    // (the two clocks disagree by a few percent under a hypervisor): the replay shares the
+    // cores again.
     std::vector<std::vector<std::pair<double, double>>> points(plan.calls.size());
     std::vector<double> cpu_s(plan.calls.size(), 0), run_s(plan.calls.size(), 0);
     for (const BatchRecord& b : sample.batches) {
         if (b.stale || b.call >= points.size()) continue;
         const double wall = static_cast<double>(b.end_ns - b.start_ns) * 1e-9;
         const double wait = b.cpu_ns >= 0 ? static_cast<double>(b.wait_ns) * 1e-9 : 0;
-        const double ran = std::max(0.0, wall - wait);
+        const double cpu = b.cpu_ns >= 0 ? static_cast<double>(b.cpu_ns) * 1e-9 : 0;
+        const double ran = std::max({0.0, wall - wait, std::min(cpu, wall)});
         points[b.call].emplace_back(static_cast<double>(b.size), ran);
         if (b.cpu_ns >= 0) {
-            cpu_s[b.call] += static_cast<double>(b.cpu_ns) * 1e-9;
+            cpu_s[b.call] += cpu;
             run_s[b.call] += ran;
         }
     }
@@ -558,7 +569,11 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     // This process's peak resident memory during the sample: its actors' setup (models loaded)
     // and the payload it held at once.
     reset_peak_rss();
+    // The driver runs on this thread: its CPU time over the sample's wall time is the share of a
+    // core it keeps busy beside the Calls' batches (admission, scheduling, commits).
+    const double driver_cpu_at_start = thread_cpu_s();
     const RunReport sample = run(counted, sample_source, options);
+    const double driver_cpu_s = thread_cpu_s() - driver_cpu_at_start;
     const std::uint64_t sample_peak_rss = status_bytes("VmHWM");
     if (sample.aborted) {
         err << "estimate: the sample run aborted: " << sample.abort_reason << "\n";
@@ -584,6 +599,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     // The Calls' CPU time shares the stated cores; under MPI the actors are on other ranks'
     // cores, which the replay does not share.
     model.cores = options.placement ? 0 : cores;
+    model.driver_cpu = sample.wall_s > 0 ? std::clamp(driver_cpu_s / sample.wall_s, 0.0, 1.0) : 0;
     SimOutcome predicted = simulate(plan, model, roots.size(), options);
 
     // The count pass: the other roots' children, as many as settings.count_share of the
@@ -855,6 +871,7 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                          {"sample_roots", picked.size()},
                          {"sample_wall_s", sample.wall_s},
                          {"count_wall_s", pass_wall_s},
+                         {"driver_cpu", model.driver_cpu},
                          {"count_roots", pass_counted},
                          {"counted_roots", known},
                          {"weights", weights},

@@ -134,7 +134,7 @@ class VirtualExecutor final : public Executor {
     // core, so a batch of CPU share c runs at 1 / ((1 - c) + c x demand / cores). A changed rate
     // moves the batch's end: what is left of it is scaled by old rate / new rate.
     void share_cores() {
-        double demand = 0;
+        double demand = std::max(0.0, model_.driver_cpu);
         for (const Running& r : running_) demand += r.cpu;
         const double over = model_.cores > 0 && demand > model_.cores ? demand / model_.cores : 1.0;
         for (Running& r : running_) {

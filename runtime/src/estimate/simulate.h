@@ -43,6 +43,9 @@ struct SimModel {
     // The cores the running batches' CPU parts share (processor sharing); 0: as many as they
     // ask for (every batch runs at its cost).
     double cores = 0;
+    // The share of a core the driver keeps busy all along (admission, scheduling, commits),
+    // asking for its part of the cores beside the running batches'.
+    double driver_cpu = 0;
 };
 
 struct SimCall {

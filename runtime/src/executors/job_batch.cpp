@@ -38,33 +38,33 @@ std::int64_t coarse_now_ns() {
     return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
 
-// The calling thread's CPU time and its time spent waiting for a core (ns), for BatchJob's
-// measure_cpu. The CPU time is the thread's clock (exact); the wait is the second field of
-// /proc/thread-self/schedstat (the run-queue delay, counted whenever the thread gets a core
-// back, so it is current while the thread runs), 0 where the kernel keeps none.
+// For BatchJob's measure_cpu: the calling thread's CPU time (its clock, exact) and its time
+// spent waiting for a core, the second field of /proc/thread-self/schedstat (the run-queue
+// delay, counted whenever the thread gets a core back, so it is current while the thread runs;
+// 0 where the kernel keeps none). Reading the file costs tens of microseconds of CPU, so the
+// batch's window is read inside out: the wait, the CPU clock, the batch's start ... its end, the
+// CPU clock, the wait; the reads' own CPU stays out of the batch's.
+std::int64_t thread_cpu_ns() {
+    timespec ts{};
+    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+    return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::int64_t thread_wait_ns() {
+    const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char buf[96];
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    unsigned long long run = 0, wait = 0;
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    if (std::sscanf(buf, "%llu %llu", &run, &wait) != 2) return 0;
+    return static_cast<std::int64_t>(wait);
+}
+
 struct ThreadTimes {
     std::int64_t cpu_ns = 0, wait_ns = 0;
-    static ThreadTimes now() {
-        ThreadTimes t;
-        timespec ts{};
-        if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) {
-            t.cpu_ns = std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-        }
-        const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            char buf[96];
-            const ssize_t n = ::read(fd, buf, sizeof buf - 1);
-            ::close(fd);
-            unsigned long long run = 0, wait = 0;
-            if (n > 0) {
-                buf[n] = '\0';
-                if (std::sscanf(buf, "%llu %llu", &run, &wait) == 2) {
-                    t.wait_ns = static_cast<std::int64_t>(wait);
-                }
-            }
-        }
-        return t;
-    }
 };
 
 class JobBatch final : public Batch {
@@ -359,7 +359,10 @@ void BatchJob::clear_results() {
 bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error) {
     job.clear_results();
     std::optional<ThreadTimes> times_at_start;
-    if (job.measure_cpu) times_at_start = ThreadTimes::now();
+    if (job.measure_cpu) {
+        const std::int64_t wait = thread_wait_ns();
+        times_at_start = ThreadTimes{thread_cpu_ns(), wait};
+    }
     job.start_ns = now_ns();
     job.started_ns.store(job.start_ns, std::memory_order_relaxed);
     bool replace_actor = false;
@@ -407,9 +410,9 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
     }
     job.end_ns = now_ns();
     if (times_at_start) {
-        const ThreadTimes end = ThreadTimes::now();
-        job.cpu_ns = std::max<std::int64_t>(0, end.cpu_ns - times_at_start->cpu_ns);
-        job.wait_ns = std::max<std::int64_t>(0, end.wait_ns - times_at_start->wait_ns);
+        const std::int64_t cpu = thread_cpu_ns();
+        job.cpu_ns = std::max<std::int64_t>(0, cpu - times_at_start->cpu_ns);
+        job.wait_ns = std::max<std::int64_t>(0, thread_wait_ns() - times_at_start->wait_ns);
     }
     Report done;
     done.kind = Report::Kind::Done;
