@@ -2,6 +2,7 @@
 // hand: the real driver's rules decide what runs, the model only says how long it takes.
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <utility>
 
 #include "estimate/simulate.h"
 #include "runtime_test_util.h"
@@ -16,6 +17,22 @@ namespace {
 // A UDF that must never run: the simulation runs none.
 ActorFactory never() {
     return actor([](Batch&) { FAIL("a UDF ran in a simulation"); });
+}
+
+// Documents split into pages (one actor, a root a batch), a map over the pages with `ocr`'s
+// options, and the pages regrouped per document (one actor, a root a batch).
+Plan split_ocr_join(CallOptions ocr) {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId texts = b.add_port("texts", page);
+    const PortId docs = b.add_port("docs", doc);
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
+    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, std::move(ocr), never()});
+    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
+    return b.build();
 }
 
 }  // namespace
@@ -80,17 +97,7 @@ TEST_CASE("estimate simulate: one map on one actor in batches of 4", "[estimate]
 //   Root 0 regroups at 7 [7,7.5), root 1 at 9 [9,9.5): 7 map batches, 14 s busy of 2 x 9.5.
 TEST_CASE("estimate simulate: expand then map then reduce with a regroup on 2 actors",
           "[estimate]") {
-    PlanBuilder b;
-    const DomainId doc = b.add_domain("Doc");
-    const DomainId page = b.add_domain("Page", doc);
-    const PortId src = b.source("src");
-    const PortId pages = b.add_port("pages", page);
-    const PortId texts = b.add_port("texts", page);
-    const PortId docs = b.add_port("docs", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
-    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(4, 2), never()});
-    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
-    const Plan plan = b.build();
+    const Plan plan = split_ocr_join(opts(4, 2));
     SimModel model;
     model.calls = {CallCost{0, 1.0, 1, 6}, CallCost{2.0, 0}, CallCost{0.5, 0}};
     const SimOutcome sim = simulate(plan, model, 2);
@@ -112,17 +119,7 @@ TEST_CASE("estimate simulate: expand then map then reduce with a regroup on 2 ac
 // root first: roots 0 and 1 [0,1) [1,2), then root 2's first 2 pages [2,3), roots 3 and 4
 // [3,4) [4,5), then root 2's other 18 pages to 14 s.
 TEST_CASE("estimate simulate: a straggler root commits last and sets the p99", "[estimate]") {
-    PlanBuilder b;
-    const DomainId doc = b.add_domain("Doc");
-    const DomainId page = b.add_domain("Page", doc);
-    const PortId src = b.source("src");
-    const PortId pages = b.add_port("pages", page);
-    const PortId texts = b.add_port("texts", page);
-    const PortId docs = b.add_port("docs", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
-    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(2, 1), never()});
-    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
-    const Plan plan = b.build();
+    const Plan plan = split_ocr_join(opts(2, 1));
     SimModel model;
     model.calls = {CallCost{0, 0, 1, 2}, CallCost{1.0, 0}, CallCost{0, 0}};
     model.root_scales = {1, 1, 10, 1, 1};
@@ -141,17 +138,7 @@ TEST_CASE("estimate simulate: a straggler root commits last and sets the p99", "
 // of weight 1, so roots of weights 1, 3 and 2 take [0,1), [1,4) and [4,6) on its one actor
 // (the pages' map and the regroup take no time), and commit at 1, 4 and 6 s.
 TEST_CASE("estimate simulate: a heavier root's expand takes longer", "[estimate]") {
-    PlanBuilder b;
-    const DomainId doc = b.add_domain("Doc");
-    const DomainId page = b.add_domain("Page", doc);
-    const PortId src = b.source("src");
-    const PortId pages = b.add_port("pages", page);
-    const PortId texts = b.add_port("texts", page);
-    const PortId docs = b.add_port("docs", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
-    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(4, 1), never()});
-    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
-    const Plan plan = b.build();
+    const Plan plan = split_ocr_join(opts(4, 1));
     SimModel model;
     model.calls = {CallCost{0, 1.0, 1, 2}, CallCost{0, 0}, CallCost{0, 0}};
     model.root_scales = {1, 3, 2};
