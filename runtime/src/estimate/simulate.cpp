@@ -31,7 +31,7 @@ struct Running {
     double end_s;
     double rate;
     double start_s;
-    double cpu;         // its Call's CpuShare
+    double cpu;         // its Call's cpu_share
     std::uint64_t seq;  // ties: submission order
     BatchJob* job;
 };
