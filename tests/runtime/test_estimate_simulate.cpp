@@ -19,6 +19,16 @@ ActorFactory never() {
     return actor([](Batch&) { FAIL("a UDF ran in a simulation"); });
 }
 
+// One map "m" over the roots, with the given options.
+Plan one_map(CallOptions options) {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId out = b.add_port("out", doc);
+    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, std::move(options), never()});
+    return b.build();
+}
+
 // Documents split into pages (one actor, a root a batch), a map over the pages with `ocr`'s
 // options, and the pages regrouped per document (one actor, a root a batch).
 Plan split_ocr_join(CallOptions ocr) {
@@ -38,12 +48,7 @@ Plan split_ocr_join(CallOptions ocr) {
 }  // namespace
 
 TEST_CASE("estimate simulate: one map on one actor in batches of 4", "[estimate]") {
-    PlanBuilder b;
-    const DomainId doc = b.add_domain("Doc");
-    const PortId src = b.source("src");
-    const PortId out = b.add_port("out", doc);
-    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, opts(4, 1), never()});
-    const Plan plan = b.build();
+    const Plan plan = one_map(opts(4, 1));
     SimModel model;
     model.calls = {CallCost{1.0, 0.5}};  // a + b n: 3 s for 4 roots, 2 s for 2
     const SimOutcome sim = simulate(plan, model, 10);
@@ -223,12 +228,7 @@ TEST_CASE("estimate simulate: running batches share the stated cores by their CP
 // of 1 s on 2 cores with the driver at a whole core ask for 3, so each gets 2/3 of a core and
 // ends at 1.5 s; with the driver at half a core, 2.5 asked for: 1.25 s; with none, 1 s.
 TEST_CASE("estimate simulate: the driver's CPU takes its share of the cores", "[estimate]") {
-    PlanBuilder b;
-    const DomainId doc = b.add_domain("Doc");
-    const PortId src = b.source("src");
-    const PortId out = b.add_port("out", doc);
-    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, opts(1, 2), never()});
-    const Plan plan = b.build();
+    const Plan plan = one_map(opts(1, 2));
     for (const auto& [driver, makespan] : {std::pair{1.0, 1.5}, {0.5, 1.25}, {0.0, 1.0}}) {
         CAPTURE(driver);
         SimModel model;
@@ -246,12 +246,7 @@ TEST_CASE("estimate simulate: the driver's CPU takes its share of the cores", "[
 // and end at 2 s; the last 2 then have a core each and end at 3 s, the 6 CPU-seconds over 2
 // cores. More actors than cores gain nothing; a map that only waits gains all of it.
 TEST_CASE("estimate simulate: more actors than cores gain only what the Call waits", "[estimate]") {
-    PlanBuilder b;
-    const DomainId doc = b.add_domain("Doc");
-    const PortId src = b.source("src");
-    const PortId out = b.add_port("out", doc);
-    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, opts(1, 4), never()});
-    const Plan plan = b.build();
+    const Plan plan = one_map(opts(1, 4));
     SimModel model;
     model.calls = {CallCost{1.0, 0}};
     model.calls[0].cpu_share = 1.0;

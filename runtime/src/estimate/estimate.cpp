@@ -7,7 +7,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/thread_clock.h"
 #include "rop/runtime/udf.h"
 
 namespace rop::runtime::estimate {
@@ -45,13 +45,6 @@ class VectorRoots final : public RootSource {
     std::chrono::steady_clock::time_point deadline_;
     std::size_t next_ = 0;
 };
-
-// This thread's CPU time in seconds.
-double thread_cpu_s() {
-    timespec ts{};
-    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 std::string seconds(double s) {
     char buf[32];
@@ -571,9 +564,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     reset_peak_rss();
     // The driver runs on this thread: its CPU time over the sample's wall time is the share of a
     // core it keeps busy beside the Calls' batches (admission, scheduling, commits).
-    const double driver_cpu_at_start = thread_cpu_s();
+    const std::int64_t driver_cpu_at_start = thread_cpu_ns();
     const RunReport sample = run(counted, sample_source, options);
-    const double driver_cpu_s = thread_cpu_s() - driver_cpu_at_start;
+    const double driver_cpu_s = static_cast<double>(thread_cpu_ns() - driver_cpu_at_start) * 1e-9;
     const std::uint64_t sample_peak_rss = status_bytes("VmHWM");
     if (sample.aborted) {
         err << "estimate: the sample run aborted: " << sample.abort_reason << "\n";

@@ -124,8 +124,7 @@ class VirtualExecutor final : public Executor {
                 work += scale_of(job.inputs[g * job.num_inputs]);
         }
         const double cpu = std::clamp(cost.cpu_share, 0.0, 1.0);
-        const double seconds = cost.fixed_s + cost.per_item_s * work;
-        running_.push_back({now_ + seconds, 1.0, now_, cpu, seq, &job});
+        running_.push_back({now_ + cost.batch_s(work), 1.0, now_, cpu, seq, &job});
         share_cores();
     }
 

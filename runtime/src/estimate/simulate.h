@@ -31,9 +31,8 @@ struct CallCost {
     // The share of a batch's time its actor spends on a CPU (the rest: sleeping, waiting on a
     // device or a disk); this part shares SimModel::cores with the other running batches'.
     double cpu_share = 0;
-    double batch_s(std::size_t grains) const {
-        return fixed_s + per_item_s * static_cast<double>(grains);
-    }
+    // A batch of `work` Grains (an expand's: the sum of their weights).
+    double batch_s(double work) const { return fixed_s + per_item_s * work; }
 };
 
 struct SimModel {

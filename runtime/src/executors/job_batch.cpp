@@ -1,17 +1,14 @@
 // The worker side shared by every executor: the Batch view over a BatchJob, exception
 // classification, streaming of emitted children, and the report queue.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <ctime>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "core/crash.h"
+#include "core/thread_clock.h"
 #include "rop/runtime/executor.h"
 
 namespace rop::runtime {
@@ -37,35 +34,6 @@ std::int64_t coarse_now_ns() {
     ::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
     return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
-
-// For BatchJob's measure_cpu: the calling thread's CPU time (its clock, exact) and its time
-// spent waiting for a core, the second field of /proc/thread-self/schedstat (the run-queue
-// delay, counted whenever the thread gets a core back, so it is current while the thread runs;
-// 0 where the kernel keeps none). Reading the file costs tens of microseconds of CPU, so the
-// batch's window is read inside out: the wait, the CPU clock, the batch's start ... its end, the
-// CPU clock, the wait; the reads' own CPU stays out of the batch's.
-std::int64_t thread_cpu_ns() {
-    timespec ts{};
-    if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-    return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::int64_t thread_wait_ns() {
-    const int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    char buf[96];
-    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
-    ::close(fd);
-    unsigned long long run = 0, wait = 0;
-    if (n <= 0) return 0;
-    buf[n] = '\0';
-    if (std::sscanf(buf, "%llu %llu", &run, &wait) != 2) return 0;
-    return static_cast<std::int64_t>(wait);
-}
-
-struct ThreadTimes {
-    std::int64_t cpu_ns = 0, wait_ns = 0;
-};
 
 class JobBatch final : public Batch {
   public:
@@ -358,10 +326,12 @@ void BatchJob::clear_results() {
 
 bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string setup_error) {
     job.clear_results();
-    std::optional<ThreadTimes> times_at_start;
+    // measure_cpu: the window is read inside out (the wait, the CPU clock, the start ... the
+    // end, the CPU clock, the wait), so the /proc reads' own CPU stays out of the batch's.
+    std::int64_t wait_at_start = 0, cpu_at_start = -1;
     if (job.measure_cpu) {
-        const std::int64_t wait = thread_wait_ns();
-        times_at_start = ThreadTimes{thread_cpu_ns(), wait};
+        wait_at_start = thread_wait_ns();
+        cpu_at_start = thread_cpu_ns();
     }
     job.start_ns = now_ns();
     job.started_ns.store(job.start_ns, std::memory_order_relaxed);
@@ -409,10 +379,9 @@ bool execute_job(Actor* actor, BatchJob& job, ReportQueue& reports, std::string 
         detail::set_running_job(outer);
     }
     job.end_ns = now_ns();
-    if (times_at_start) {
-        const std::int64_t cpu = thread_cpu_ns();
-        job.cpu_ns = std::max<std::int64_t>(0, cpu - times_at_start->cpu_ns);
-        job.wait_ns = std::max<std::int64_t>(0, thread_wait_ns() - times_at_start->wait_ns);
+    if (cpu_at_start >= 0) {
+        job.cpu_ns = std::max<std::int64_t>(0, thread_cpu_ns() - cpu_at_start);
+        job.wait_ns = std::max<std::int64_t>(0, thread_wait_ns() - wait_at_start);
     }
     Report done;
     done.kind = Report::Kind::Done;
