@@ -926,6 +926,168 @@ TEST_CASE(
           "Keep a copy of the file before you edit it by hand.");
 }
 
+TEST_CASE(
+    "from_page: a table set without rules is found from its columns but prose and lists are not") {
+    // Text-layer lines (no font names: no code), 12 pt high, one every 16 pt (ocr_line). Each case
+    // is a page of rows, each row its lines' words; `tables` says what from_page makes of it.
+    struct Row {
+        int row;
+        std::vector<std::pair<std::string, double>> words;
+        std::vector<std::string> fonts = {};
+        double size = 0;  // the layer's font size
+    };
+    struct Case {
+        const char* what;
+        std::vector<Row> rows;
+        int tables;  // table blocks made
+        int cols;    // the first table's columns
+        std::string source = "layer";
+    };
+    const std::string mono = "Courier";
+    const std::vector<Case> cases = {
+        {"three rows of three columns",
+         {{0, {{"Code", 72}, {"Meaning", 150}, {"Since", 400}}},
+          {1,
+           {{"0", 72}, {"every", 150}, {"file", 186}, {"was", 214}, {"read", 238}, {"1.0", 400}}},
+          {2, {{"1", 72}, {"some", 150}, {"were", 180}, {"rejected", 210}, {"1.2", 400}}}},
+         1,
+         3},
+        {"two rows are no table",
+         {{0, {{"Code", 72}, {"Meaning", 150}}}, {1, {{"0", 72}, {"every", 150}}}},
+         0,
+         0},
+        {"rows apart are paragraphs, not a table",
+         {{0, {{"a", 72}, {"b", 150}}}, {2, {{"c", 72}, {"d", 150}}}, {4, {{"e", 72}, {"f", 150}}}},
+         0,
+         0},
+        {"one column of prose beside a column of codes is a table",
+         {{0,
+           {{"0", 72}, {"the", 150}, {"command", 172}, {"line", 220}, {"is", 248}, {"bad", 264}}},
+          {1,
+           {{"1", 72}, {"an", 150}, {"input", 166}, {"could", 200}, {"not", 234}, {"open", 256}}},
+          {2,
+           {{"2", 72}, {"a", 150}, {"record", 160}, {"was", 200}, {"not", 222}, {"parsed", 244}}}},
+         1,
+         2},
+        {"two columns of prose are a page in two columns",
+         {{0, {{"the", 72}, {"left", 94}, {"column", 122}, {"holds", 164}, {"text", 200}}},
+          {0, {{"the", 320}, {"right", 342}, {"column", 376}, {"holds", 418}, {"more", 454}}},
+          {1, {{"and", 72}, {"its", 94}, {"lines", 116}, {"go", 150}, {"on", 166}}},
+          {1, {{"and", 320}, {"its", 342}, {"lines", 364}, {"go", 398}, {"on", 414}}},
+          {2, {{"until", 72}, {"the", 106}, {"page", 128}, {"is", 156}, {"full", 172}}},
+          {2, {{"until", 320}, {"the", 354}, {"page", 376}, {"is", 404}, {"full", 420}}}},
+         0,
+         0},
+        // The bullet's box is 18 pt wide here: its text starts 16 pt past it, a column's gap.
+        {"bullets at a hanging indent are a list",
+         {{0, {{"\u2022", 72}, {"Apples", 106}}},
+          {1, {{"\u2022", 72}, {"Pears", 106}}},
+          {2, {{"\u2022", 72}, {"Plums", 106}}}},
+         0,
+         0},
+        {"a monospace listing aligned in columns is code",
+         {{0, {{"alpha", 72}, {"1", 150}}, {mono, mono}},
+          {1, {{"beta", 72}, {"2", 150}}, {mono, mono}},
+          {2, {{"gamma", 72}, {"3", 150}}, {mono, mono}}},
+         0,
+         0},
+        // OCR gives no fonts: words at one pitch (6 pt a character, gaps of whole cells) are code.
+        {"an OCR'd listing at one pitch is code",
+         {{0, {{"alpha", 72}, {"10", 150}}},
+          {1, {{"beta", 72}, {"20", 150}}},
+          {2, {{"gamma", 72}, {"30", 150}}}},
+         0,
+         0,
+         "ocr"},
+        {"rows of a heading's size are no cells",
+         {{0, {{"Part", 72}, {"One", 150}}, {}, 18},
+          {1, {{"Part", 72}, {"Two", 150}}, {}, 18},
+          {2, {{"Part", 72}, {"Six", 150}}, {}, 18},
+          {6, {{"Body", 72}, {"text.", 104}}, {}, 12},
+          {7, {{"More", 72}, {"text.", 104}}, {}, 12},
+          {8, {{"Last", 72}, {"text.", 104}}, {}, 12},
+          {9, {{"Body", 72}, {"ends.", 104}}, {}, 12}},
+         0,
+         0},
+        {"a table of contents' dot leaders",
+         {{0, {{"2.1", 72}, {"Naming", 96}, {".", 150}, {".", 156}, {".", 162}, {"3", 300}}},
+          {1, {{"2.2", 72}, {"Parsing", 96}, {".", 150}, {".", 156}, {".", 162}, {"4", 300}}},
+          {2, {{"2.3", 72}, {"Notes", 96}, {"......", 150}, {"4", 300}}}},
+         0,
+         0},
+        {"formulas beside their numbers",
+         {{0, {{"z", 150}, {"=", 160}, {"cx", 170}, {"(2.7)", 400}}},
+          {1, {{"Ax", 150}, {"=", 166}, {"b,", 176}, {"(2.8)", 400}}},
+          {2, {{"x", 150}, {">=", 160}, {"0,", 176}, {"(2.9a)", 400}}}},
+         0,
+         0},
+        {"a column that most rows leave empty",
+         {{0, {{"a", 72}, {"b", 150}}},
+          {1, {{"c", 72}, {"d", 150}}},
+          {2, {{"e", 72}, {"f", 150}}},
+          {3, {{"g", 72}, {"h", 300}}}},
+         0,
+         0},
+        {"two pieces of one row in one column",
+         {{0, {{"a", 72}, {"b", 130}, {"z", 300}}},
+          {1, {{"a", 72}, {"long", 78}, {"cell", 104}, {"text", 130}, {"y", 300}}},
+          {2, {{"c", 72}, {"x", 300}}}},
+         0,
+         0},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        OcrResult page;
+        page.text_source = c.source;
+        int paragraph = 0;
+        for (const Row& row : c.rows) {
+            ocr_line(page, row.row, paragraph++, row.words, row.fonts);
+            page.lines.back().font_size = row.size;
+        }
+        const PageContent content = assemble::from_page(page, Page{});
+        std::vector<const Block*> tables;
+        for (const Block& block : content.blocks) {
+            if (block.type == "table") tables.push_back(&block);
+        }
+        CHECK(static_cast<int>(tables.size()) == c.tables);
+        if (!tables.empty()) CHECK(tables[0]->cols == c.cols);
+        if (c.tables == 0) {
+            // Nothing taken: from_page gives what from_ocr gives.
+            CHECK(assemble::markdown(std::vector<PageContent>{content}).text == ocr_markdown(page));
+        }
+    }
+
+    // The first case whole: the head row and the cells in place, the table before the text below.
+    OcrResult codes;
+    codes.text_source = "layer";
+    ocr_line(codes, 0, 0, {{"Exit", 72}, {"codes:", 100}});
+    ocr_line(codes, 2, 1, {{"Code", 72}, {"Meaning", 150}});
+    ocr_line(codes, 3, 2, {{"0", 72}, {"read", 150}, {"all", 176}});
+    ocr_line(codes, 4, 2, {{"1", 72}, {"rejected", 150}});
+    ocr_line(codes, 6, 3, {{"That", 72}, {"is", 100}, {"all.", 116}});
+    CHECK(assemble::markdown(std::vector<PageContent>{assemble::from_page(codes, Page{})}).text ==
+          "Exit codes:\n\n| Code | Meaning |\n| --- | --- |\n| 0 | read all |\n| 1 | rejected |\n\n"
+          "That is all.\n");
+    // Tesseract reads a speck between two columns as "__": on an OCR'd page a word without a
+    // letter or digit neither joins two cells into one piece nor fills a cell. (The gaps here are
+    // no whole number of 6 pt cells: no line is at one pitch.)
+    OcrResult specks;
+    ocr_line(specks, 0, 0, {{"Filter", 72}, {"Matches", 151}, {"Example", 260}});
+    ocr_line(specks, 1, 0,
+             {{"equals", 72},
+              {"the", 151},
+              {"exact", 173},
+              {"value", 207},
+              {"__", 240},
+              {"country", 256}});
+    ocr_line(specks, 2, 0, {{"prefix", 72}, {"values", 151}, {"city", 260}});
+    ocr_line(specks, 3, 0, {{"range", 72}, {"numbers", 151}, {"price", 260}});
+    CHECK(assemble::markdown(std::vector<PageContent>{assemble::from_page(specks, Page{})}).text ==
+          "| Filter | Matches | Example |\n| --- | --- | --- |\n"
+          "| equals | the exact value | country |\n| prefix | values | city |\n"
+          "| range | numbers | price |\n");
+}
+
 TEST_CASE("a code line may hold one word of a fallback font but not prose around inline code") {
     OcrResult page;
     page.text_source = "layer";

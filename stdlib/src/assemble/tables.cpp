@@ -1,6 +1,9 @@
-// std.assemble.from_page: from_ocr plus the ruled tables of the page's image (see assemble.h).
+// std.assemble.from_page: from_ocr plus the ruled tables of the page's image and the tables its
+// text sets without rules (see assemble.h).
 #include <algorithm>
+#include <cctype>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rop/stdlib/assemble.h"
@@ -126,26 +129,261 @@ bool grid_from_text(Block& table, std::vector<Piece> pieces) {
     return true;
 }
 
+// A table set without rules, found from where its text stands (MinerU's layout model finds these;
+// the rule finder cannot): rows of two or more pieces of text (a line split where its words are a
+// column gap apart) whose pieces fall into the same columns, three rows or more, one under the
+// other. Lines that cannot be cells keep a row from being one: code (a monospace font, or OCR words
+// at one fixed pitch), list items (a marker and its text at a hanging indent are two pieces) and
+// lines of a heading's size, and a table of contents' lines (dot leaders). Rejected: two columns
+// or more whose pieces hold 5 words or more (prose: a page set in two columns), rows further apart
+// than 1.5 line heights (paragraphs beside each other), a column that half the rows leave empty,
+// two pieces of one row in one column, and a last column of equation numbers ("(2.7)": displayed
+// formulas).
+struct TextTable {
+    BBox box;
+    std::vector<std::size_t> lines;  // the lines that are its cells
+};
+
+constexpr double kTextTableRowGap = 1.5;  // line heights between two rows of one table
+constexpr int kProseWords = 5;            // a column piece's median words: prose, not a cell
+
+BBox unite(const BBox& a, const BBox& b) {
+    return BBox{std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1),
+                std::max(a.y1, b.y1)};
+}
+
+// A table of contents' line: dot leaders ("Naming . . . . 3", "syntax......2").
+bool leaders(const std::vector<const Word*>& words) {
+    int dots = 0;  // words of dots alone in a row
+    for (const Word* word : words) {
+        if (word->text.find("...") != std::string::npos) return true;
+        const bool all_dots = word->text.find_first_not_of('.') == std::string::npos;
+        dots = all_dots ? dots + 1 : 0;
+        if (dots >= 3) return true;
+    }
+    return false;
+}
+
+// "(2.7)", "(3.14a)": a displayed formula's number.
+bool equation_number(const std::string& text) {
+    if (text.size() < 3 || text.front() != '(' || text.back() != ')') return false;
+    const std::string_view body(text.data() + 1, text.size() - 2);
+    if (body.empty() || !std::isdigit(static_cast<unsigned char>(body.front()))) return false;
+    return std::all_of(body.begin(), body.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || (c >= 'a' && c <= 'z');
+    });
+}
+
+// The words of a line that can fill a cell: on an OCR'd page, not the marks Tesseract reads from
+// rules and specks ("__", "|", ".") that hold no letter or digit.
+std::vector<const Word*> cell_words(const std::vector<const Word*>& words, bool ocr) {
+    if (!ocr) return words;
+    std::vector<const Word*> kept;
+    for (const Word* word : words) {
+        if (std::any_of(word->text.begin(), word->text.end(),
+                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
+            kept.push_back(word);
+        }
+    }
+    return kept;
+}
+
+std::vector<TextTable> text_tables(const OcrResult& page,
+                                   const std::vector<std::vector<const Word*>>& words,
+                                   double heading_ratio) {
+    const std::size_t count = page.lines.size();
+    if (count < 3) return {};
+    const bool ocr = page.text_source != "layer";
+    std::vector<double> heights;
+    std::vector<double> sizes;
+    for (const Line& line : page.lines) {
+        heights.push_back(line.bbox.height());
+        sizes.push_back(line.font_size > 0 ? line.font_size : line.bbox.height());
+    }
+    const auto median = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        return values[(values.size() - 1) / 2];
+    };
+    const double height = std::max(median(heights), 1.0);
+    const double size = median(sizes);
+    // Wider than any space a justified line stretches to.
+    const double gap = std::max(kColumnGap, height);
+    struct Segment {
+        BBox box;
+        std::size_t line;
+        int words;
+        bool cell;  // its line can be a table's cell
+        std::string text;
+    };
+    std::vector<Segment> segments;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Line& line = page.lines[i];
+        const std::vector<const Word*>& in = words[i];
+        bool cell = line.font_size <= 0 || line.font_size < heading_ratio * size;
+        if (ocr) {
+            const double pitch = detail::line_pitch(in);
+            const detail::PitchFit fit =
+                pitch > 0 ? detail::pitch_fit(in, pitch) : detail::PitchFit{};
+            cell = cell && !(fit.fits >= 3 && fit.misfits == 0);
+        } else {
+            cell = cell && !detail::code_line(in);
+        }
+        cell = cell && !detail::list_start(line, in, ocr).found && !leaders(in);
+        if (in.empty()) {
+            segments.push_back({line.bbox, i, 1, cell, line.text});
+            continue;
+        }
+        const std::vector<const Word*> kept = cell_words(in, ocr);
+        for (std::size_t w = 0; w < kept.size(); ++w) {
+            if (w == 0 || kept[w]->bbox.x0 - kept[w - 1]->bbox.x1 >= gap) {
+                segments.push_back({kept[w]->bbox, i, 0, cell, ""});
+            }
+            if (!segments.back().text.empty()) segments.back().text += ' ';
+            segments.back().text += kept[w]->text;
+            segments.back().box = unite(segments.back().box, kept[w]->bbox);
+            ++segments.back().words;
+        }
+    }
+    // Rows top to bottom, as grid_from_text makes them.
+    std::sort(segments.begin(), segments.end(), [](const Segment& a, const Segment& b) {
+        return a.box.y0 + a.box.y1 < b.box.y0 + b.box.y1;
+    });
+    std::vector<std::vector<Segment>> rows;
+    BBox span{};
+    for (const Segment& segment : segments) {
+        if (rows.empty() || !detail::same_row(span, segment.box)) {
+            rows.emplace_back();
+            span = segment.box;
+        } else {
+            span = unite(span, segment.box);
+        }
+        rows.back().push_back(segment);
+    }
+    auto tabular = [](std::vector<Segment>& row) {
+        if (row.size() < 2) return false;
+        std::sort(row.begin(), row.end(),
+                  [](const Segment& a, const Segment& b) { return a.box.x0 < b.box.x0; });
+        for (std::size_t k = 0; k < row.size(); ++k) {
+            if (!row[k].cell || (k > 0 && row[k].box.x0 < row[k - 1].box.x1)) return false;
+        }
+        return true;
+    };
+    auto bottom = [](const std::vector<Segment>& row) {
+        double y = row.front().box.y1;
+        for (const Segment& segment : row) y = std::max(y, segment.box.y1);
+        return y;
+    };
+    auto top = [](const std::vector<Segment>& row) {
+        double y = row.front().box.y0;
+        for (const Segment& segment : row) y = std::min(y, segment.box.y0);
+        return y;
+    };
+    // Whether rows [first, end) make a table: columns from the gaps no segment covers, every row's
+    // segments in columns of their own, every column in half the rows, at most one of prose.
+    auto table = [&](std::size_t first, std::size_t end) {
+        std::vector<std::pair<double, double>> runs;
+        for (std::size_t r = first; r < end; ++r) {
+            for (const Segment& segment : rows[r])
+                runs.emplace_back(segment.box.x0, segment.box.x1);
+        }
+        std::sort(runs.begin(), runs.end());
+        std::vector<double> edges;
+        double reach = runs.front().second;
+        for (std::size_t k = 1; k < runs.size(); ++k) {
+            if (runs[k].first - reach >= kColumnGap) edges.push_back((reach + runs[k].first) / 2);
+            reach = std::max(reach, runs[k].second);
+        }
+        if (edges.empty()) return false;
+        const std::size_t columns = edges.size() + 1;
+        std::vector<std::size_t> used(columns, 0);
+        std::vector<std::vector<double>> column_words(columns);
+        std::vector<std::vector<std::string>> column_text(columns);
+        for (std::size_t r = first; r < end; ++r) {
+            std::vector<bool> taken(columns, false);
+            for (const Segment& segment : rows[r]) {
+                const auto column = static_cast<std::size_t>(
+                    std::upper_bound(edges.begin(), edges.end(), segment.box.x0) - edges.begin());
+                if (taken[column]) return false;
+                taken[column] = true;
+                ++used[column];
+                column_words[column].push_back(segment.words);
+                column_text[column].push_back(segment.text);
+            }
+        }
+        // A column of equation numbers beside formulas: "(2.7)", "(3.14a)".
+        if (std::all_of(column_text.back().begin(), column_text.back().end(), equation_number)) {
+            return false;
+        }
+        int prose = 0;
+        for (std::size_t c = 0; c < columns; ++c) {
+            if (2 * used[c] < end - first) return false;
+            if (median(column_words[c]) >= kProseWords) ++prose;
+        }
+        return prose <= 1;
+    };
+    std::vector<TextTable> tables;
+    std::size_t r = 0;
+    while (r < rows.size()) {
+        if (!tabular(rows[r])) {
+            ++r;
+            continue;
+        }
+        std::size_t end = r + 1;
+        while (end < rows.size() && tabular(rows[end]) &&
+               top(rows[end]) - bottom(rows[end - 1]) <= kTextTableRowGap * height) {
+            ++end;
+        }
+        if (end - r >= 3 && table(r, end)) {
+            TextTable found{rows[r].front().box, {}};
+            for (std::size_t k = r; k < end; ++k) {
+                for (const Segment& segment : rows[k]) {
+                    found.box = unite(found.box, segment.box);
+                    found.lines.push_back(segment.line);
+                }
+            }
+            std::sort(found.lines.begin(), found.lines.end());
+            found.lines.erase(std::unique(found.lines.begin(), found.lines.end()),
+                              found.lines.end());
+            tables.push_back(std::move(found));
+        }
+        r = end;
+    }
+    return tables;
+}
+
 }  // namespace
 
 PageContent from_page(const OcrResult& result, const Page& page, double heading_ratio) {
-    if (page.image.empty() || page.dpi <= 0) return from_ocr(result, heading_ratio);
     std::vector<Block> tables;
-    for (const layout::detail::RuledTable& table :
-         layout::detail::find_ruled_tables(page.image, page.dpi)) {
-        tables.push_back(table_block(table, page.dpi));
+    if (!page.image.empty() && page.dpi > 0) {
+        for (const layout::detail::RuledTable& table :
+             layout::detail::find_ruled_tables(page.image, page.dpi)) {
+            tables.push_back(table_block(table, page.dpi));
+        }
     }
-    if (tables.empty()) return from_ocr(result, heading_ratio);
-    // Lines whose center lies in a table go to its cells (word by word where the words are
+    const std::size_t ruled = tables.size();
+    // Lines whose center lies in a ruled table go to its cells (word by word where the words are
     // known); the others, with their words, are assembled as from_ocr does.
     const std::vector<std::vector<const Word*>> words =
         detail::words_of_lines(result.lines, result.words);
     OcrResult rest = result;
     rest.lines.clear();
     rest.words.clear();
+    std::vector<const Line*> rest_lines;  // the lines of `rest`, in `result`
+    std::vector<std::vector<const Word*>> rest_words;
     std::vector<double> confidence(tables.size(), 0);
     std::vector<int> counted(tables.size(), 0);
     std::vector<std::vector<Piece>> pieces(tables.size());
+    auto add_line = [&](std::size_t index, const Line& line,
+                        const std::vector<const Word*>& line_words) {
+        confidence[index] += line.confidence;
+        ++counted[index];
+        if (line_words.empty()) {
+            pieces[index].push_back({line.bbox, line.text});
+            return;
+        }
+        for (const Word* word : line_words) pieces[index].push_back({word->bbox, word->text});
+    };
     for (std::size_t i = 0; i < result.lines.size(); ++i) {
         const Line& line = result.lines[i];
         const auto table = std::find_if(tables.begin(), tables.end(), [&](const Block& t) {
@@ -154,21 +392,54 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
         if (table == tables.end()) {
             rest.lines.push_back(line);
             for (const Word* word : words[i]) rest.words.push_back(*word);
+            rest_lines.push_back(&line);
+            rest_words.push_back(words[i]);
             continue;
         }
-        const auto index = static_cast<std::size_t>(table - tables.begin());
-        confidence[index] += line.confidence;
-        ++counted[index];
-        if (words[i].empty()) {
-            pieces[index].push_back({line.bbox, line.text});
-            continue;
+        add_line(static_cast<std::size_t>(table - tables.begin()), line, words[i]);
+    }
+    // Then the tables set without rules, among the lines left: kept when their words make a grid.
+    std::vector<bool> taken(rest_lines.size(), false);
+    for (const TextTable& found : text_tables(rest, rest_words, heading_ratio)) {
+        Block table;
+        table.type = "table";
+        table.bbox = found.box;
+        table.rows = 1;
+        table.cols = 1;
+        std::vector<Piece> cells;
+        for (std::size_t i : found.lines) {
+            for (const Word* word : cell_words(rest_words[i], rest.text_source != "layer")) {
+                cells.push_back({word->bbox, word->text});
+            }
+            if (rest_words[i].empty()) cells.push_back({rest_lines[i]->bbox, rest_lines[i]->text});
         }
-        for (const Word* word : words[i]) pieces[index].push_back({word->bbox, word->text});
+        if (!grid_from_text(table, cells)) continue;
+        tables.push_back(std::move(table));
+        confidence.push_back(0);
+        counted.push_back(0);
+        pieces.emplace_back();
+        for (std::size_t i : found.lines) {
+            taken[i] = true;
+            confidence.back() += rest_lines[i]->confidence;
+            ++counted.back();
+        }
+    }
+    if (tables.empty()) return from_ocr(result, heading_ratio);
+    if (tables.size() > ruled) {
+        OcrResult left = rest;
+        left.lines.clear();
+        left.words.clear();
+        for (std::size_t i = 0; i < rest_lines.size(); ++i) {
+            if (taken[i]) continue;
+            left.lines.push_back(*rest_lines[i]);
+            for (const Word* word : rest_words[i]) left.words.push_back(*word);
+        }
+        rest = std::move(left);
     }
     PageContent content = from_ocr(rest, heading_ratio);
     for (std::size_t t = 0; t < tables.size(); ++t) {
         Block& table = tables[t];
-        if (!grid_from_text(table, pieces[t])) {
+        if (t < ruled && !grid_from_text(table, pieces[t])) {
             for (const Piece& piece : pieces[t]) add_text(table, piece.box, piece.text);
         }
         table.confidence = counted[t] > 0 ? static_cast<float>(confidence[t] / counted[t]) : 0;

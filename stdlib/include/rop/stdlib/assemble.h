@@ -23,8 +23,11 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio = 1.3);
 // map (OcrResult, Page) -> PageContent: from_ocr, plus the tables drawn with rules in the page's
 // image (std.layout's rule finder): each becomes a "table" block with its cell grid, placed before
 // the first block that starts below its top; the lines whose center lies inside it fill its cells
-// (word by word, each word to the cell holding its center) and leave the text. For the text-layer
-// and the OCR path alike; a page without an image is from_ocr's.
+// (word by word, each word to the cell holding its center) and leave the text. Then the tables
+// set without rules, from where the other lines' words stand: three rows or more whose pieces
+// (split at gaps of a line height, 8 pt at least) fall into the same two or more columns; not
+// code, list items, headings, a table of contents or two columns of prose. For the text-layer and
+// the OCR path alike; a page without an image has only the second kind.
 PageContent from_page(const OcrResult& result, const Page& page, double heading_ratio = 1.3);
 
 // reduce Region -> PageContent: a page's regions (in reading order) as blocks: headings keep
