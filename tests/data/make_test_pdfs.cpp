@@ -12,6 +12,8 @@
 //   OUTDIR/structure/structure.pdf  a page of bulleted lists (U+2022, a Symbol and a Wingdings
 //                            bullet), a numbered list, an indented Courier code block and a
 //                            ruled table
+//   OUTDIR/structure/tables.pdf  a framed table with a rule under its head row only, and a table
+//                            without rules
 // The text is fixed (tests compare it); drawing uses cairo's PDF surface and DejaVu Sans.
 #include <cairo-pdf.h>
 #include <cairo.h>
@@ -327,6 +329,60 @@ bool write_structure(const std::string& path) {
                   ""));
 }
 
+// structure/tables.pdf: one page of two tables that no rule divides into columns, in Helvetica
+// 11 pt: a "box" table (a frame and a rule under its head row, as tbl's `box` draws it) of 4
+// columns and 5 rows, and below it a table set without any rule, 3 columns and 4 rows; a
+// paragraph above, between and below.
+bool write_tables(const std::string& path) {
+    std::vector<Run> runs = {
+        {"F1", 18, 72, 90, "Storage Report"},
+        {"F1", 11, 72, 120, "The pools at the end of the quarter were as follows."},
+    };
+    const double columns[] = {82, 200, 300, 400};
+    const char* box[5][4] = {{"Pool", "Size (TB)", "Used (TB)", "Free (%)"},
+                             {"fast", "120", "84", "30"},
+                             {"bulk", "640", "402", "37"},
+                             {"archive", "900", "811", "10"},
+                             {"scratch", "60", "12", "80"}};
+    for (int r = 0; r < 5; ++r) {
+        for (int c = 0; c < 4; ++c) {
+            runs.push_back({"F1", 11, columns[c], 164.0 + 18 * r + (r > 0 ? 6 : 0), box[r][c]});
+        }
+    }
+    runs.push_back({"F1", 11, 72, 290, "Growth by team, without rules:"});
+    const char* plain[4][3] = {{"Team", "Second quarter", "Third quarter"},
+                               {"search", "96 TB", "118 TB"},
+                               {"billing", "40 TB", "44 TB"},
+                               {"media", "310 TB", "355 TB"}};
+    for (int r = 0; r < 4; ++r) {
+        for (int c = 0; c < 3; ++c) {
+            runs.push_back({"F1", 11, columns[c], 320.0 + 16 * r, plain[r][c]});
+        }
+    }
+    runs.push_back({"F1", 11, 72, 410, "The archive pool is nearly full."});
+    std::string content;
+    for (const Run& run : runs) {
+        char line[256];
+        std::snprintf(line, sizeof line, "BT /%s %g Tf %g %g Td (%s) Tj ET\n", run.font, run.size,
+                      run.x, kHeight - run.y, run.text);
+        content += line;
+    }
+    // The frame from (72, 148) to (480, 260), top-down, and the rule under the head row at 170.
+    const auto y = [](double top) { return std::to_string(kHeight - top); };
+    content += "1 w\n72 " + y(148) + " m 480 " + y(148) + " l 480 " + y(260) + " l 72 " + y(260) +
+               " l h S\n72 " + y(170) + " m 480 " + y(170) + " l S\n";
+    return write_bytes(
+        path,
+        build_pdf({"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+                   "/Resources << /Font << /F1 5 0 R >> >> >>",
+                   "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content +
+                       "endstream",
+                   "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+                   "/Encoding /WinAnsiEncoding >>"},
+                  ""));
+}
+
 // The edge/ folder: what poppler accepts (and so must rop), and the per-page failures.
 bool write_edge_cases(const std::filesystem::path& dir, const std::string& letter) {
     const std::size_t eof = letter.rfind("%%EOF");
@@ -415,6 +471,7 @@ int main(int argc, char** argv) {
                                      ""));
     ok = ok && write_edge_cases(root / "edge", read_bytes(letter));
     ok = ok && write_structure((root / "structure" / "structure.pdf").string());
+    ok = ok && write_tables((root / "structure" / "tables.pdf").string());
     if (!ok) {
         std::fprintf(stderr, "rop_make_test_pdfs: could not write the test files in %s\n", argv[1]);
         return 1;

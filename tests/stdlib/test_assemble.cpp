@@ -999,6 +999,15 @@ TEST_CASE(
          0,
          0,
          "ocr"},
+        // ...but one row may fit a pitch by chance: "Code" and "Name" are 6.4 pt a character
+        // less the bearings, and 12 such cells apart.
+        {"an OCR'd table whose head row fits a pitch",
+         {{0, {{"Code", 72}, {"Name", 148.8}}},
+          {1, {{"0", 72}, {"every", 152}, {"file", 185}}},
+          {2, {{"1", 72}, {"some", 152}, {"records", 181}}}},
+         1,
+         2,
+         "ocr"},
         {"rows of a heading's size are no cells",
          {{0, {{"Part", 72}, {"One", 150}}, {}, 18},
           {1, {{"Part", 72}, {"Two", 150}}, {}, 18},
@@ -1086,6 +1095,32 @@ TEST_CASE(
           "| Filter | Matches | Example |\n| --- | --- | --- |\n"
           "| equals | the exact value | country |\n| prefix | values | city |\n"
           "| range | numbers | price |\n");
+}
+
+TEST_CASE("from_page: the framed table and the table without rules of a real page in both modes") {
+    // structure/tables.pdf: a frame with a rule under the head row (4 columns), then a table set
+    // without rules (3 columns), read from the text layer and by Tesseract.
+    const std::string framed =
+        "| Pool | Size (TB) | Used (TB) | Free (%) |\n| --- | --- | --- | --- |\n"
+        "| fast | 120 | 84 | 30 |\n| bulk | 640 | 402 | 37 |\n| archive | 900 | 811 | 10 |\n"
+        "| scratch | 60 | 12 | 80 |\n";
+    const std::string plain =
+        "| Team | Second quarter | Third quarter |\n| --- | --- | --- |\n"
+        "| search | 96 TB | 118 TB |\n| billing | 40 TB | 44 TB |\n| media | 310 TB | 355 TB |\n";
+    ocr::Tesseract engine("eng");
+    for (const pdf::TextSource source : {pdf::TextSource::layer, pdf::TextSource::ocr}) {
+        const std::vector<Page> pages = render("structure/tables.pdf", 150, source);
+        const std::vector<OcrResult> results = engine(pages);
+        const std::string md =
+            assemble::markdown(std::vector<PageContent>{assemble::from_page(results[0], pages[0])})
+                .text;
+        INFO(md);
+        CHECK(in_order(md, {"Storage Report", "The pools at the end of the quarter", framed,
+                            "Growth by team, without rules:", plain.substr(0, plain.find("44")),
+                            "| media | 310 TB | 355 TB |\n\nThe archive pool is nearly full."}));
+        // Tesseract reads the table's 44 TB as "44TB"; the layer has it as it is.
+        if (source == pdf::TextSource::layer) CHECK(md.find(plain) != std::string::npos);
+    }
 }
 
 TEST_CASE("a code line may hold one word of a fallback font but not prose around inline code") {

@@ -226,8 +226,20 @@ TEST_CASE("a manual's borderless table stays a table and its drawings are figure
     const std::vector<Region> graph = analyse(pages[0]);
     CHECK(count_kind(graph, RegionKind::figure) == 1);
     CHECK(count_kind(graph, RegionKind::table) == 0);
-    CHECK(count_kind(analyse(pages[1]), RegionKind::table) == 1);
+    const std::vector<Region> results = analyse(pages[1]);
+    CHECK(count_kind(results, RegionKind::table) == 1);
     CHECK(count_kind(analyse(pages[2]), RegionKind::figure) == 1);
+    // No rule divides the table: its grid comes from where its words stand, a row a line and a
+    // column between every two runs of words.
+    const auto table = std::find_if(results.begin(), results.end(),
+                                    [](const Region& r) { return r.kind == RegionKind::table; });
+    REQUIRE(table != results.end());
+    INFO(table->text);
+    CHECK(table->cols == 8);
+    CHECK(table->rows >= 25);
+    CHECK(static_cast<int>(table->cells.size()) == table->rows * table->cols);
+    CHECK(table->text.find("101 | 5000 | 25336 | 6191726 | 126 | 5000 | 12500 | 18802218\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("a table with a rule under its header stays a table, whatever else it draws") {
@@ -246,4 +258,35 @@ TEST_CASE("a table with a rule under its header stays a table, whatever else it 
     const std::vector<Region> regions = analyse(pages[0]);
     CHECK(count_kind(regions, RegionKind::table) == 1);
     CHECK(count_kind(regions, RegionKind::figure) == 0);
+}
+
+TEST_CASE(
+    "on a layer page a framed table with one rule under its head row gets columns from its "
+    "words") {
+    // structure/tables.pdf: a frame and a rule under the head row, no rule between columns (the
+    // rule finder's grid: 2 rows by 1 column).
+    const std::vector<Page> pages = render("structure/tables.pdf", 150, pdf::TextSource::layer);
+    layout::Regions analyse;
+    const std::vector<Region> regions = analyse(pages[0]);
+    const auto table = std::find_if(regions.begin(), regions.end(),
+                                    [](const Region& r) { return r.kind == RegionKind::table; });
+    REQUIRE(table != regions.end());
+    CHECK(table->rows == 5);
+    CHECK(table->cols == 4);
+    REQUIRE(table->cells.size() == 20);
+    CHECK(table->cells[1].text == "Size (TB)");
+    CHECK(table->cells[19].text == "80");
+    CHECK(table->text ==
+          "Pool | Size (TB) | Used (TB) | Free (%)\nfast | 120 | 84 | 30\nbulk | 640 | 402 | "
+          "37\narchive | 900 | 811 | 10\nscratch | 60 | 12 | 80");
+    CHECK(table->font_size == 11);
+    // Every word of the page is in some region once (the table below, without rules, is one
+    // text region to Tesseract's layout).
+    std::string all;
+    for (const Region& region : regions) all += region.text + "\n";
+    for (const char* word : {"Storage", "fast", "scratch", "Team", "355", "nearly"}) {
+        CAPTURE(word);
+        CHECK(all.find(word) != std::string::npos);
+    }
+    CHECK(all.find("archive | 900") == all.rfind("archive | 900"));
 }

@@ -217,7 +217,7 @@ std::size_t add_code(const std::vector<Line>& lines,
 // more measured lines and at least kCodeEvidence words and gaps that fit: one short line (a table's
 // row of numbers, a title in a wide font) is not enough. Marks its lines in `code`, its pitch in
 // `pitch`.
-constexpr int kCodeEvidence = 6;
+using detail::kCodeEvidence;
 void pitched_code(const std::vector<Line>& lines,
                   const std::vector<std::vector<const Word*>>& words, const std::vector<bool>& tall,
                   std::vector<bool>& code, std::vector<double>& pitch) {

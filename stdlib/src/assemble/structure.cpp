@@ -77,11 +77,6 @@ bool monospace_font(std::string_view font) { return fonts::monospace(font); }
 
 bool symbol_font(std::string_view font) { return fonts::symbol(font); }
 
-bool same_row(const BBox& a, const BBox& b) {
-    const double overlap = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
-    return overlap >= 0.5 * std::min(a.height(), b.height());
-}
-
 bool bold_line(const std::vector<const Word*>& words) {
     return !words.empty() && std::all_of(words.begin(), words.end(),
                                          [](const Word* word) { return fonts::bold(word->font); });

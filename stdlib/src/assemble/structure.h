@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "listing.h"
+#include "text_grid.h"
 
 namespace rop::stdlib::assemble::detail {
 
@@ -25,8 +26,9 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
 bool monospace_font(std::string_view font);
 bool symbol_font(std::string_view font);
 
-// Whether two boxes share a row: their vertical overlap is at least half the smaller height.
-bool same_row(const BBox& a, const BBox& b);
+// Whether two boxes share a row: their vertical overlap is at least half the smaller height
+// (text_grid.h, shared with std.layout).
+using layout::detail::same_row;
 
 // A line set in a bold face: it has words, and every one has a font name that says bold (the
 // text layer's; an OCR line has no font names and is never bold).
@@ -57,6 +59,10 @@ struct PitchFit {
     int misfits = 0;
 };
 PitchFit pitch_fit(const std::vector<const Word*>& words, double pitch);
+
+// The words and gaps that must fit one pitch, over two lines or more, for OCR'd lines to be code
+// (a listing, not a table's row of numbers or a title in a wide font).
+inline constexpr int kCodeEvidence = 6;
 
 // How a line starts a list item. The markers: a bullet (U+2022, U+25CF, U+25AA, U+25A0, U+25E6,
 // U+00B7, U+2013, '-', '*', a one-character word in a symbol font; with `ocr`, also what Tesseract

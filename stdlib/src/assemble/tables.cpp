@@ -2,6 +2,7 @@
 // text sets without rules (see assemble.h).
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "rop/stdlib/assemble.h"
 #include "ruled_tables.h"
 #include "structure.h"
+#include "text_grid.h"
 
 namespace rop::stdlib::assemble {
 namespace {
@@ -55,90 +57,32 @@ bool add_text(Block& table, const BBox& box, const std::string& text) {
     return false;
 }
 
-// A piece of text inside a table: a word, or a line when there are no words.
-struct Piece {
-    BBox box;
-    std::string text;
-};
+using layout::detail::kColumnGap;
+using Piece = layout::detail::TextPiece;
 
 // A table the rules give no inner column (a frame and a rule under the head row: 2 rows by 1
-// column) has its columns and rows from its text instead: a row per text line (pieces that share
-// a row, detail::same_row), a column edge in each vertical band that no
-// piece covers, at least kColumnGap wide, across the table. True when it made a grid of 3 rows
-// or more and 2 columns or more; otherwise the table keeps the rules' grid.
-constexpr double kColumnGap = 8;  // points: wider than a space between words of one cell
+// column), or one set without rules, has its columns and rows from its text instead
+// (layout::detail::grid_from_pieces). True when that made a grid; otherwise the table is as it was.
 bool grid_from_text(Block& table, std::vector<Piece> pieces) {
-    if (table.cols != 1 || pieces.size() < 4) return false;
-    // Rows: pieces top to bottom, a new row where one does not share the current row.
-    std::sort(pieces.begin(), pieces.end(),
-              [](const Piece& a, const Piece& b) { return a.box.y0 < b.box.y0; });
-    std::vector<std::vector<Piece>> rows;
-    BBox span{};
-    for (Piece& piece : pieces) {
-        if (rows.empty() || !detail::same_row(span, piece.box)) {
-            rows.emplace_back();
-            span = piece.box;
-        } else {
-            span.y0 = std::min(span.y0, piece.box.y0);
-            span.y1 = std::max(span.y1, piece.box.y1);
-        }
-        rows.back().push_back(std::move(piece));
-    }
-    if (rows.size() < 3) return false;
-    // Columns: the pieces' x extents merged; a gap between merged runs is a column edge.
-    std::vector<std::pair<double, double>> runs;
-    for (const auto& row : rows) {
-        for (const Piece& piece : row) runs.emplace_back(piece.box.x0, piece.box.x1);
-    }
-    std::sort(runs.begin(), runs.end());
-    std::vector<double> edges = {table.bbox.x0};
-    double reach = runs.front().second;
-    for (std::size_t i = 1; i < runs.size(); ++i) {
-        if (runs[i].first - reach >= kColumnGap) edges.push_back((reach + runs[i].first) / 2);
-        reach = std::max(reach, runs[i].second);
-    }
-    edges.push_back(table.bbox.x1);
-    if (edges.size() < 3) return false;
-    // The cells: each row from halfway to the row above to halfway to the row below.
-    std::vector<double> tops = {table.bbox.y0};
-    for (std::size_t r = 1; r < rows.size(); ++r) {
-        double above = 0, below = rows[r].front().box.y0;
-        for (const Piece& piece : rows[r - 1]) above = std::max(above, piece.box.y1);
-        for (const Piece& piece : rows[r]) below = std::min(below, piece.box.y0);
-        tops.push_back((above + below) / 2);
-    }
-    tops.push_back(table.bbox.y1);
-    table.rows = static_cast<int>(rows.size());
-    table.cols = static_cast<int>(edges.size()) - 1;
-    table.cells.clear();
-    for (int r = 0; r < table.rows; ++r) {
-        std::vector<Piece>& row = rows[static_cast<std::size_t>(r)];
-        std::sort(row.begin(), row.end(),
-                  [](const Piece& a, const Piece& b) { return a.box.x0 < b.box.x0; });
-        for (int c = 0; c < table.cols; ++c) {
-            TableCell cell{r, c, BBox{edges[c], tops[r], edges[c + 1], tops[r + 1]}, ""};
-            for (const Piece& piece : row) {
-                const double x = (piece.box.x0 + piece.box.x1) / 2;
-                if (x < edges[c] || x >= edges[c + 1]) continue;
-                if (!cell.text.empty()) cell.text += ' ';
-                cell.text += piece.text;
-            }
-            table.cells.push_back(std::move(cell));
-        }
-    }
+    std::optional<layout::detail::TextGrid> grid =
+        layout::detail::grid_from_pieces(table.bbox, std::move(pieces));
+    if (!grid) return false;
+    table.rows = grid->rows;
+    table.cols = grid->cols;
+    table.cells = std::move(grid->cells);
     return true;
 }
 
 // A table set without rules, found from where its text stands (MinerU's layout model finds these;
 // the rule finder cannot): rows of two or more pieces of text (a line split where its words are a
 // column gap apart) whose pieces fall into the same columns, three rows or more, one under the
-// other. Lines that cannot be cells keep a row from being one: code (a monospace font, or OCR words
-// at one fixed pitch), list items (a marker and its text at a hanging indent are two pieces) and
-// lines of a heading's size, and a table of contents' lines (dot leaders). Rejected: two columns
-// or more whose pieces hold 5 words or more (prose: a page set in two columns), rows further apart
-// than 1.5 line heights (paragraphs beside each other), a column that half the rows leave empty,
-// two pieces of one row in one column, and a last column of equation numbers ("(2.7)": displayed
-// formulas).
+// other. Lines that cannot be cells keep a row from being one: code (a monospace font), list items
+// (a marker and its text at a hanging indent are two pieces), lines of a heading's size and a table
+// of contents' lines (dot leaders). Rejected: two columns or more whose pieces hold 5 words or more
+// (prose: a page set in two columns), rows further apart than 1.5 line heights (paragraphs beside
+// each other), a column that half the rows leave empty, two pieces of one row in one column, a last
+// column of equation numbers ("(2.7)": displayed formulas), and on an OCR'd page rows whose words
+// together fit one character pitch (a listing).
 struct TextTable {
     BBox box;
     std::vector<std::size_t> lines;  // the lines that are its cells
@@ -220,14 +164,7 @@ std::vector<TextTable> text_tables(const OcrResult& page,
         const Line& line = page.lines[i];
         const std::vector<const Word*>& in = words[i];
         bool cell = line.font_size <= 0 || line.font_size < heading_ratio * size;
-        if (ocr) {
-            const double pitch = detail::line_pitch(in);
-            const detail::PitchFit fit =
-                pitch > 0 ? detail::pitch_fit(in, pitch) : detail::PitchFit{};
-            cell = cell && !(fit.fits >= 3 && fit.misfits == 0);
-        } else {
-            cell = cell && !detail::code_line(in);
-        }
+        if (!ocr) cell = cell && !detail::code_line(in);  // OCR: by pitch, in table() below
         cell = cell && !detail::list_start(line, in, ocr).found && !leaders(in);
         if (in.empty()) {
             segments.push_back({line.bbox, i, 1, cell, line.text});
@@ -281,11 +218,36 @@ std::vector<TextTable> text_tables(const OcrResult& page,
     // Whether rows [first, end) make a table: columns from the gaps no segment covers, every row's
     // segments in columns of their own, every column in half the rows, at most one of prose.
     auto table = [&](std::size_t first, std::size_t end) {
+        // OCR gives no fonts: rows whose words all fit one pitch are a listing (as from_ocr's
+        // pitched code tells one: detail::kCodeEvidence words and gaps), not a table. One line
+        // alone ("Code  Meaning") can fit a pitch by chance.
+        if (ocr) {
+            std::vector<std::size_t> lines;
+            std::vector<const Word*> all;
+            for (std::size_t r = first; r < end; ++r) {
+                for (const Segment& segment : rows[r]) lines.push_back(segment.line);
+            }
+            std::sort(lines.begin(), lines.end());
+            lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+            for (std::size_t line : lines)
+                all.insert(all.end(), words[line].begin(), words[line].end());
+            const double pitch = detail::line_pitch(all);
+            detail::PitchFit fit;
+            for (std::size_t line : lines) {
+                const detail::PitchFit one =
+                    pitch > 0 ? detail::pitch_fit(words[line], pitch) : detail::PitchFit{0, 1};
+                fit.fits += one.fits;
+                fit.misfits += one.misfits;
+            }
+            if (fit.misfits == 0 && fit.fits >= detail::kCodeEvidence) return false;
+        }
         std::vector<std::pair<double, double>> runs;
         for (std::size_t r = first; r < end; ++r) {
-            for (const Segment& segment : rows[r])
+            for (const Segment& segment : rows[r]) {
                 runs.emplace_back(segment.box.x0, segment.box.x1);
+            }
         }
+        if (runs.empty()) return false;
         std::sort(runs.begin(), runs.end());
         std::vector<double> edges;
         double reach = runs.front().second;
@@ -439,7 +401,7 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
     PageContent content = from_ocr(rest, heading_ratio);
     for (std::size_t t = 0; t < tables.size(); ++t) {
         Block& table = tables[t];
-        if (t < ruled && !grid_from_text(table, pieces[t])) {
+        if (t < ruled && !(table.cols == 1 && grid_from_text(table, pieces[t]))) {
             for (const Piece& piece : pieces[t]) add_text(table, piece.box, piece.text);
         }
         table.confidence = counted[t] > 0 ? static_cast<float>(confidence[t] / counted[t]) : 0;

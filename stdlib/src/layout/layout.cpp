@@ -10,12 +10,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "font_names.h"
 #include "ink.h"
 #include "listing.h"
 #include "ruled_tables.h"
+#include "text_grid.h"
 
 namespace rop::stdlib::layout {
 
@@ -276,6 +278,40 @@ void listing_rows(std::vector<const Word*>& words) {
     }
 }
 
+// A table cell's words as one line of text.
+std::string cell_text(const std::vector<const Word*>& words) {
+    std::string text = layer_text(words);
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+}
+
+// A table's text: its rows, each its cells joined by " | ".
+std::string table_text(const std::vector<TableCell>& cells) {
+    std::string text;
+    int row = -1;
+    for (const TableCell& cell : cells) {
+        if (row >= 0) text += cell.row == row ? " | " : "\n";
+        row = cell.row;
+        text += cell.text;
+    }
+    return text;
+}
+
+// A table region's grid from where its words stand (detail::grid_from_pieces): false, leaving the
+// region as it is, when they make none.
+bool grid_from_words(const std::vector<const Word*>& words, Region& region) {
+    std::vector<detail::TextPiece> pieces;
+    for (const Word* word : words) pieces.push_back({word->bbox, word->text});
+    std::optional<detail::TextGrid> grid = detail::grid_from_pieces(region.bbox, std::move(pieces));
+    if (!grid) return false;
+    region.rows = grid->rows;
+    region.cols = grid->cols;
+    region.cells = std::move(grid->cells);
+    region.text = table_text(region.cells);
+    for (const Word* word : words) region.font_size = std::max(region.font_size, word->font_size);
+    return true;
+}
+
 // A "layer" page's regions take their text from the page's words instead of OCR: each word
 // belongs to the first region (tables first) whose box holds its center; a table's cells each
 // get the words whose center they hold, the table's text its rows with cells joined by " | ".
@@ -284,11 +320,12 @@ void listing_rows(std::vector<const Word*>& words) {
 // largest of its words'; a region whose words are all monospace takes them row by row.
 void fill_from_layer(const Page& page, std::vector<Region>& regions) {
     std::vector<bool> taken(page.words.size(), false);
-    auto claim = [&](const BBox& box) {
+    // The words not yet taken whose center `box` holds; `take` marks them taken.
+    auto claim = [&](const BBox& box, bool take = true) {
         std::vector<const Word*> words;
         for (std::size_t i = 0; i < page.words.size(); ++i) {
             if (taken[i] || !holds(box, page.words[i])) continue;
-            taken[i] = true;
+            if (take) taken[i] = true;
             words.push_back(&page.words[i]);
         }
         return words;
@@ -299,6 +336,13 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
             region.confidence = 100;
             if ((region.kind == RegionKind::table) != (pass == 0)) continue;
             if (region.kind == RegionKind::figure) continue;
+            // A table without rules or whose rules give it one column (a frame and a rule under
+            // the head row) takes its grid from where its words stand, when they make one.
+            if (region.kind == RegionKind::table && (region.cells.empty() || region.cols == 1) &&
+                grid_from_words(claim(region.bbox, false), region)) {
+                claim(region.bbox);
+                continue;
+            }
             if (region.kind != RegionKind::table || region.cells.empty()) {
                 std::vector<const Word*> words = claim(region.bbox);
                 listing_rows(words);
@@ -321,17 +365,8 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
                 region.text = layer_text(words);
                 continue;
             }
-            std::string text;
-            int row = -1;
-            for (TableCell& cell : region.cells) {
-                std::string cell_text = layer_text(claim(cell.bbox));
-                std::replace(cell_text.begin(), cell_text.end(), '\n', ' ');
-                cell.text = cell_text;
-                if (row >= 0) text += cell.row == row ? " | " : "\n";
-                row = cell.row;
-                text += cell.text;
-            }
-            region.text = text;
+            for (TableCell& cell : region.cells) cell.text = cell_text(claim(cell.bbox));
+            region.text = table_text(region.cells);
         }
     }
     // Words no region holds (the layout analysis missed them): runs of them in the layer's

@@ -1,0 +1,76 @@
+// A table's grid from where its words stand (see text_grid.h).
+#include "text_grid.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace rop::stdlib::layout::detail {
+
+bool same_row(const BBox& a, const BBox& b) {
+    const double overlap = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
+    return overlap >= 0.5 * std::min(a.height(), b.height());
+}
+
+std::optional<TextGrid> grid_from_pieces(const BBox& table, std::vector<TextPiece> pieces) {
+    if (pieces.size() < 4) return std::nullopt;
+    // Rows: pieces top to bottom, a new row where one does not share the current row.
+    std::sort(pieces.begin(), pieces.end(),
+              [](const TextPiece& a, const TextPiece& b) { return a.box.y0 < b.box.y0; });
+    std::vector<std::vector<TextPiece>> rows;
+    BBox span{};
+    for (TextPiece& piece : pieces) {
+        if (rows.empty() || !same_row(span, piece.box)) {
+            rows.emplace_back();
+            span = piece.box;
+        } else {
+            span.y0 = std::min(span.y0, piece.box.y0);
+            span.y1 = std::max(span.y1, piece.box.y1);
+        }
+        rows.back().push_back(std::move(piece));
+    }
+    if (rows.size() < 3) return std::nullopt;
+    // Columns: the pieces' x extents merged; a gap between merged runs is a column edge.
+    std::vector<std::pair<double, double>> runs;
+    for (const auto& row : rows) {
+        for (const TextPiece& piece : row) runs.emplace_back(piece.box.x0, piece.box.x1);
+    }
+    std::sort(runs.begin(), runs.end());
+    std::vector<double> edges = {table.x0};
+    double reach = runs.front().second;
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+        if (runs[i].first - reach >= kColumnGap) edges.push_back((reach + runs[i].first) / 2);
+        reach = std::max(reach, runs[i].second);
+    }
+    edges.push_back(table.x1);
+    if (edges.size() < 3) return std::nullopt;
+    // The cells: each row from halfway to the row above to halfway to the row below.
+    std::vector<double> tops = {table.y0};
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        double above = 0, below = rows[r].front().box.y0;
+        for (const TextPiece& piece : rows[r - 1]) above = std::max(above, piece.box.y1);
+        for (const TextPiece& piece : rows[r]) below = std::min(below, piece.box.y0);
+        tops.push_back((above + below) / 2);
+    }
+    tops.push_back(table.y1);
+    TextGrid grid;
+    grid.rows = static_cast<int>(rows.size());
+    grid.cols = static_cast<int>(edges.size()) - 1;
+    for (int r = 0; r < grid.rows; ++r) {
+        std::vector<TextPiece>& row = rows[static_cast<std::size_t>(r)];
+        std::sort(row.begin(), row.end(),
+                  [](const TextPiece& a, const TextPiece& b) { return a.box.x0 < b.box.x0; });
+        for (int c = 0; c < grid.cols; ++c) {
+            TableCell cell{r, c, BBox{edges[c], tops[r], edges[c + 1], tops[r + 1]}, ""};
+            for (const TextPiece& piece : row) {
+                const double x = (piece.box.x0 + piece.box.x1) / 2;
+                if (x < edges[c] || x >= edges[c + 1]) continue;
+                if (!cell.text.empty()) cell.text += ' ';
+                cell.text += piece.text;
+            }
+            grid.cells.push_back(std::move(cell));
+        }
+    }
+    return grid;
+}
+
+}  // namespace rop::stdlib::layout::detail

@@ -1,0 +1,39 @@
+// text_grid.h (internal to the stdlib, in rop_stdlib_rules): a table's rows and columns from
+// where its words stand, for a table that rules do not divide into columns. std.assemble's
+// from_page (framed tables and tables set without rules) and std.layout's table regions on
+// text-layer pages build their grids with it.
+#pragma once
+
+#include <rop/stdlib/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rop::stdlib::layout::detail {
+
+// Whether two boxes share a row: their vertical overlap is at least half the smaller height.
+bool same_row(const BBox& a, const BBox& b);
+
+// Wider than a space between two words of one cell (points).
+inline constexpr double kColumnGap = 8;
+
+// A piece of text inside a table: a word, or a line when there are no words.
+struct TextPiece {
+    BBox box;
+    std::string text;
+};
+
+struct TextGrid {
+    int rows = 0;
+    int cols = 0;
+    std::vector<TableCell> cells;  // row by row, every cell of the grid
+};
+
+// The grid of the pieces inside `table`: a row per text line (pieces that share a row, top to
+// bottom), a column edge in each vertical band at least kColumnGap wide that no piece covers,
+// each row from halfway to the row above to halfway to the row below; a cell's text its pieces
+// left to right. None unless it makes 3 rows or more and 2 columns or more of 4 pieces or more.
+std::optional<TextGrid> grid_from_pieces(const BBox& table, std::vector<TextPiece> pieces);
+
+}  // namespace rop::stdlib::layout::detail
