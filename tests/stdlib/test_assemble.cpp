@@ -220,9 +220,11 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("from_ocr: a bold numbered line that starts a text-layer paragraph is a heading") {
+TEST_CASE(
+    "from_ocr: a bold numbered line or title that starts a text-layer paragraph is a heading") {
     // The text layer starts a paragraph at a gap or a change of size, so a run-in heading at
-    // the body size ("2.1 Installing" in bold, then its paragraph) opens the paragraph below it.
+    // the body size ("2.1 Installing" or "Before You Begin" in bold, then its paragraph) opens the
+    // paragraph below it.
     // Each row: the first line's words and font, a heading or not.
     struct Row {
         std::vector<std::string> words;
@@ -234,9 +236,11 @@ TEST_CASE("from_ocr: a bold numbered line that starts a text-layer paragraph is 
         {{"3", "Results", "and", "Limits"}, "Helvetica-Bold", true},
         {{"A.2", "Options"}, "P052-Bold", true},
         {{"2.1", "Installing"}, "NimbusRoman-Regular", false},  // not bold: a sentence's start
-        {{"Installing", "It"}, "NimbusRoman-Bold", false},      // bold, but no section number
-        {{"1.", "Wash", "the", "fruit"}, "NimbusRoman-Bold", false},  // a list item's marker
-        {{"4", "Limits", "apply."}, "NimbusRoman-Bold", false},       // ends like a sentence
+        {{"Installing", "It"}, "NimbusRoman-Bold", true},  // a short bold title on its own line
+        {{"Installing", "it", "takes", "a", "minute", "or", "two"}, "NimbusRoman-Bold", false},
+        {{"Installing", "the", "package"}, "NimbusRoman-Bold", false},  // a phrase, no title
+        {{"1.", "Wash", "the", "fruit"}, "NimbusRoman-Bold", false},    // a list item's marker
+        {{"4", "Limits", "apply."}, "NimbusRoman-Bold", false},         // ends like a sentence
     };
     for (const Row& row : rows) {
         INFO(row.words.front() << " " << row.font);
@@ -1157,19 +1161,26 @@ TEST_CASE("page finds the list a layout region's lines end with") {
           std::vector<std::string>{"text", "list", "list", "text", "list", "text"});
 }
 
-TEST_CASE("page makes a text-layer region of one numbered line above the body size a heading") {
-    // Each row: the region's text and its layer font size (the body's is 10), a heading or not.
+TEST_CASE("page makes a text-layer region's numbered first line above the body size a heading") {
+    // Each row: the region's text and its layer font size (its words' largest; the body's is 10),
+    // whether its first line becomes a heading and what text block follows it.
     struct Row {
         std::string text;
         double size;
         std::string source;
         bool heading;
+        std::string rest = "";  // the text block after the heading, when the region had more
     };
     const std::vector<Row> rows = {
         {"2.1 Disk Failures", 12, "layer", true},
         {"Lessons Learned", 12, "layer", true},     // a short title alone, 1.2 times the body
         {"2.1 Disk Failures", 10, "layer", false},  // the body size
-        {"2.1 Disk Failures\nTwo disks failed.", 12, "layer", false},  // not alone
+        // The layout joined the heading to its paragraph: the 12 pt is the heading's.
+        {"2.1 Disk Failures\nTwo disks failed.", 12, "layer", true, "Two disks failed."},
+        {"Lessons Learned\nWe keep spares.", 12, "layer", true, "We keep spares."},
+        {"2.1 Disk Failures\nTwo disks failed.", 10, "layer", false},  // all at the body size
+        {"Two disks failed.\n2.1 Disk Failures", 12, "layer", false},  // not first
+        {"2.1 Disk Failures\nTwo disks failed.", 12, "ocr", false},    // no layer sizes
         {"2.1 Disk Failures", 0, "ocr", false},                        // no size to compare
         {"3 disks were replaced", 12, "layer", false},                 // no capitalized word
     };
@@ -1191,9 +1202,14 @@ TEST_CASE("page makes a text-layer region of one numbered line above the body si
             add("Body text of a paragraph.", row.size > 0 ? 10 : 0, row.source);
         add(row.text, row.size, row.source);
         const PageContent content = assemble::page(regions);
-        REQUIRE(content.blocks.size() == 4);
+        REQUIRE(content.blocks.size() == (row.rest.empty() ? 4u : 5u));
         CHECK((content.blocks[3].text_level > 0) == row.heading);
         if (row.heading) CHECK(content.blocks[3].text_level == 3);
+        if (row.heading) CHECK(content.blocks[3].text == row.text.substr(0, row.text.find('\n')));
+        if (!row.rest.empty()) {
+            CHECK(content.blocks[4].text == row.rest);
+            CHECK(content.blocks[4].text_level == 0);
+        }
     }
 }
 

@@ -50,9 +50,10 @@ int heading_level(double ratio) { return ratio >= 2.0 ? 1 : ratio >= 1.6 ? 2 : 3
 //   and a capitalized word, at most 12 words, not ending like a sentence; and either alone at 1.1
 //   times the body size or more (a scan's 12 pt over 10 pt), or bold at the body size starting
 //   its paragraph (the text layer joins a run-in heading to the paragraph below it);
-// - or a short title alone in its paragraph at 1.15 times the body size or more: at most 6 words,
-//   every word of 4 letters or more capitalized ("Lessons Learned", "Notes on the Format"), not
-//   ending like a sentence.
+// - or a short title: at most 6 words, every word of 4 letters or more capitalized ("Lessons
+//   Learned", "Notes on the Format"), not ending like a sentence; alone in its paragraph at 1.15
+//   times the body size or more, or bold at the body size starting its paragraph ("Before You
+//   Begin" run in above its text).
 bool section_heading(const std::string& text, double ratio, bool alone, bool first, bool bold) {
     if (text.empty()) return false;
     const char last = text.back();
@@ -62,7 +63,9 @@ bool section_heading(const std::string& text, double ratio, bool alone, bool fir
     if (spaces < 12 && std::regex_search(text, numbering)) {
         return (alone && ratio >= 1.1) || (bold && first && ratio >= 0.95);
     }
-    if (!alone || ratio < 1.15 || spaces >= 6) return false;
+    if (spaces >= 6 || !((alone && ratio >= 1.15) || (bold && first && ratio >= 0.95))) {
+        return false;
+    }
     std::size_t start = 0;
     while (start < text.size()) {
         std::size_t end = text.find(' ', start);
@@ -567,6 +570,19 @@ PageContent page(std::span<const Region> regions) {
             if (block.type == "text" && block.text_level == 0 && lines.size() == 1 && body > 0 &&
                 section_heading(lines[0], region.font_size / body, true, true, false)) {
                 block.text_level = 3;
+            }
+            // The same line first in a text-layer region of several (the layout joined a heading
+            // under the size rule to its paragraph): the region's largest size is the heading's
+            // when that line is the section heading, so it becomes a heading block of its own.
+            if (block.type == "text" && block.text_level == 0 && lines.size() > 1 && body > 0 &&
+                region.text_source == "layer" &&
+                section_heading(lines[0], region.font_size / body, true, true, false)) {
+                Block heading = block;
+                heading.text = lines[0];
+                heading.text_level = 3;
+                content.blocks.push_back(std::move(heading));
+                lines.erase(lines.begin());
+                block.font_size = body;
             }
             const std::size_t items = block.type == "text" && block.text_level == 0
                                           ? region_list(lines, region.text_source != "layer")
