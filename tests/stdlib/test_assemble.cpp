@@ -1101,6 +1101,22 @@ TEST_CASE(
           "| range | numbers | price |\n");
 }
 
+TEST_CASE("from_ocr: a paragraph indented an en past a list's text is no continuation of it") {
+    // Bullets at 72, item texts at 90; the last item is followed, with no gap, by a paragraph
+    // whose first line is indented to 95 (as groff's -ms sets a paragraph after a list).
+    for (const double jitter : {0.0, 1.5}) {
+        INFO("continuation line at " << 90 + jitter);
+        OcrResult page;
+        page.text_source = "layer";
+        ocr_line(page, 0, 0, {{"\u2022", 72}, {"Apples", 90}});
+        ocr_line(page, 1, 0, {{"are", 90 + jitter}, {"red", 112 + jitter}});
+        ocr_line(page, 2, 0, {{"\u2022", 72}, {"Pears", 90}});
+        ocr_line(page, 3, 0, {{"Then", 95}, {"the", 125}, {"rest", 147}});
+        ocr_line(page, 4, 0, {{"goes", 72}, {"on.", 100}});
+        CHECK(ocr_markdown(page) == "- Apples are red\n- Pears\n\nThen the rest goes on.\n");
+    }
+}
+
 TEST_CASE("from_page: the framed table and the table without rules of a real page in both modes") {
     // structure/tables.pdf: a frame with a rule under the head row (4 columns), then a table set
     // without rules (3 columns), read from the text layer and by Tesseract.
@@ -1211,6 +1227,32 @@ TEST_CASE("page makes a text-layer region's numbered first line above the body s
             CHECK(content.blocks[4].text_level == 0);
         }
     }
+}
+
+TEST_CASE("page joins the code regions the layout cut a listing into") {
+    // Monospace at 6 pt a character, 12 pt lines: a function cut at its blank line and before its
+    // last line, then a listing 3 lines further down, and a "=" to the right of it a line lower.
+    auto code = [](const std::string& text, BBox box) {
+        Region region;
+        region.kind = RegionKind::code;
+        region.text = text;
+        region.text_source = "layer";
+        region.bbox = box;
+        return region;
+    };
+    const std::vector<Region> regions = {
+        code("int main() {\n    int x = 1;", {72, 100, 156, 124}),
+        code("return x;", {96, 138, 150, 150}),  // a blank line above it, 4 characters in
+        code("}", {72, 152, 78, 164}),
+        code("far = 1;", {72, 200, 120, 212}),  // 3 lines below: a listing of its own
+        code("=", {200, 214, 206, 226}),        // right of it, no column in common
+    };
+    const PageContent content = assemble::page(regions);
+    REQUIRE(content.blocks.size() == 3);
+    CHECK(content.blocks[0].text == "int main() {\n    int x = 1;\n\n    return x;\n}");
+    CHECK(content.blocks[0].bbox.y1 == 164);
+    CHECK(content.blocks[1].text == "far = 1;");
+    CHECK(content.blocks[2].text == "=");
 }
 
 TEST_CASE("page makes a code region a code block with its rows and columns as they are") {

@@ -315,6 +315,7 @@ void pitched_code(const std::vector<Line>& lines,
 // texts start at one indent (an item at another indent ends the list). Sets `list` to a "list"
 // block (its text the items, one a line, each its marker as read and its text) and returns the line
 // after it, or returns `first` when the lines are no list.
+constexpr double kContinuation = 0.6;  // of a marker's tolerance
 std::size_t find_list(const std::vector<Line>& lines, const std::vector<bool>& code,
                       const std::vector<bool>& tall, const std::vector<detail::ListStart>& starts,
                       std::size_t first, Block& list) {
@@ -339,8 +340,10 @@ std::size_t find_list(const std::vector<Line>& lines, const std::vector<bool>& c
             items.push_back({&starts[end], starts[end].text});
             continue;
         }
+        // A continuation line starts where its item's text does: closer than a marker's place
+        // may wander, since a paragraph's first line indented an en more is no continuation.
         const double indent = items.back().start->text_x;
-        if (indent < 0 || std::abs(line.bbox.x0 - indent) > tolerance(line)) break;
+        if (indent < 0 || std::abs(line.bbox.x0 - indent) > kContinuation * tolerance(line)) break;
         append_line(items.back().text, line.text);
     }
     const bool sure =
@@ -389,6 +392,68 @@ std::size_t region_list(const std::vector<std::string>& lines, bool ocr) {
         return sure || items >= 2 ? first : lines.size();
     }
     return lines.size();
+}
+
+// A listing the layout cut into code regions one under the other (at a blank line, before a
+// function's last line): consecutive code blocks that overlap horizontally and are at most 2.5 of
+// their lines apart are one block, a blank line kept where the gap is a line or more, and each
+// part's lines indented by how far right of the block's left edge it starts, in the listing's
+// character width (a region's width over its longest line).
+void join_code(std::vector<Block>& blocks) {
+    auto lines_of = [](const std::string& text) {
+        std::vector<std::string> lines;
+        std::size_t start = 0;
+        while (start <= text.size()) {
+            std::size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            lines.push_back(text.substr(start, end - start));
+            start = end + 1;
+        }
+        return lines;
+    };
+    auto char_width = [](const Block& block, const std::vector<std::string>& lines) {
+        std::size_t longest = 0;
+        for (const std::string& line : lines)
+            longest = std::max(longest, detail::code_points(line));
+        return longest > 0 ? block.bbox.width() / static_cast<double>(longest) : 0.0;
+    };
+    std::vector<Block> joined;
+    for (Block& block : blocks) {
+        if (joined.empty() || block.type != "code" || joined.back().type != "code") {
+            joined.push_back(std::move(block));
+            continue;
+        }
+        Block& above = joined.back();
+        std::vector<std::string> top = lines_of(above.text);
+        std::vector<std::string> bottom = lines_of(block.text);
+        const double line = std::max(above.bbox.height() / static_cast<double>(top.size()), 1.0);
+        const double gap = block.bbox.y0 - above.bbox.y1;
+        const bool overlap = block.bbox.x0 < above.bbox.x1 && above.bbox.x0 < block.bbox.x1;
+        if (!overlap || gap < -0.5 * line || gap > 2.5 * line) {
+            joined.push_back(std::move(block));
+            continue;
+        }
+        const double widths[] = {char_width(above, top), char_width(block, bottom)};
+        const double width =
+            std::min(widths[0] > 0 ? widths[0] : widths[1], widths[1] > 0 ? widths[1] : widths[0]);
+        auto indent = [&](std::vector<std::string>& lines, double by) {
+            const auto spaces = width > 0 ? static_cast<std::size_t>(std::lround(by / width)) : 0;
+            for (std::string& text : lines) {
+                if (!text.empty()) text.insert(0, spaces, ' ');
+            }
+        };
+        const double left = std::min(above.bbox.x0, block.bbox.x0);
+        indent(top, above.bbox.x0 - left);
+        indent(bottom, block.bbox.x0 - left);
+        std::string text;
+        for (const std::string& part : top) text += (text.empty() ? "" : "\n") + part;
+        if (gap >= line) text += '\n';
+        for (const std::string& part : bottom) text += '\n' + part;
+        above.text = std::move(text);
+        above.bbox = unite(above.bbox, block.bbox);
+        above.confidence = std::min(above.confidence, block.confidence);
+    }
+    blocks = std::move(joined);
 }
 
 }  // namespace
@@ -610,6 +675,7 @@ PageContent page(std::span<const Region> regions) {
         if (block.type != "image" && block.text.empty() && block.cells.empty()) continue;
         content.blocks.push_back(std::move(block));
     }
+    join_code(content.blocks);
     return content;
 }
 
