@@ -134,7 +134,7 @@ std::vector<const Word*> cell_words(const std::vector<const Word*>& words, bool 
 
 std::vector<TextTable> text_tables(const OcrResult& page,
                                    const std::vector<std::vector<const Word*>>& words,
-                                   double heading_ratio) {
+                                   const std::vector<bool>& skip, double heading_ratio) {
     const std::size_t count = page.lines.size();
     if (count < 3) return {};
     const bool ocr = page.text_source != "layer";
@@ -161,6 +161,7 @@ std::vector<TextTable> text_tables(const OcrResult& page,
     };
     std::vector<Segment> segments;
     for (std::size_t i = 0; i < count; ++i) {
+        if (skip[i]) continue;
         const Line& line = page.lines[i];
         const std::vector<const Word*>& in = words[i];
         bool cell = line.font_size <= 0 || line.font_size < heading_ratio * size;
@@ -324,45 +325,32 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
         }
     }
     const std::size_t ruled = tables.size();
-    // Lines whose center lies in a ruled table go to its cells (word by word where the words are
-    // known); the others, with their words, are assembled as from_ocr does.
     const std::vector<std::vector<const Word*>> words =
         detail::words_of_lines(result.lines, result.words);
-    OcrResult rest = result;
-    rest.lines.clear();
-    rest.words.clear();
-    std::vector<const Line*> rest_lines;  // the lines of `rest`, in `result`
-    std::vector<std::vector<const Word*>> rest_words;
+    // Lines whose center lies in a ruled table go to its cells (word by word where the words are
+    // known).
+    std::vector<bool> taken(result.lines.size(), false);
     std::vector<double> confidence(tables.size(), 0);
     std::vector<int> counted(tables.size(), 0);
     std::vector<std::vector<Piece>> pieces(tables.size());
-    auto add_line = [&](std::size_t index, const Line& line,
-                        const std::vector<const Word*>& line_words) {
-        confidence[index] += line.confidence;
-        ++counted[index];
-        if (line_words.empty()) {
-            pieces[index].push_back({line.bbox, line.text});
-            return;
-        }
-        for (const Word* word : line_words) pieces[index].push_back({word->bbox, word->text});
-    };
     for (std::size_t i = 0; i < result.lines.size(); ++i) {
         const Line& line = result.lines[i];
         const auto table = std::find_if(tables.begin(), tables.end(), [&](const Block& t) {
             return center_in(line.bbox, t.bbox);
         });
-        if (table == tables.end()) {
-            rest.lines.push_back(line);
-            for (const Word* word : words[i]) rest.words.push_back(*word);
-            rest_lines.push_back(&line);
-            rest_words.push_back(words[i]);
+        if (table == tables.end()) continue;
+        const auto index = static_cast<std::size_t>(table - tables.begin());
+        taken[i] = true;
+        confidence[index] += line.confidence;
+        ++counted[index];
+        if (words[i].empty()) {
+            pieces[index].push_back({line.bbox, line.text});
             continue;
         }
-        add_line(static_cast<std::size_t>(table - tables.begin()), line, words[i]);
+        for (const Word* word : words[i]) pieces[index].push_back({word->bbox, word->text});
     }
     // Then the tables set without rules, among the lines left: kept when their words make a grid.
-    std::vector<bool> taken(rest_lines.size(), false);
-    for (const TextTable& found : text_tables(rest, rest_words, heading_ratio)) {
+    for (const TextTable& found : text_tables(result, words, taken, heading_ratio)) {
         Block table;
         table.type = "table";
         table.bbox = found.box;
@@ -370,10 +358,10 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
         table.cols = 1;
         std::vector<Piece> cells;
         for (std::size_t i : found.lines) {
-            for (const Word* word : cell_words(rest_words[i], rest.text_source != "layer")) {
+            for (const Word* word : cell_words(words[i], result.text_source != "layer")) {
                 cells.push_back({word->bbox, word->text});
             }
-            if (rest_words[i].empty()) cells.push_back({rest_lines[i]->bbox, rest_lines[i]->text});
+            if (words[i].empty()) cells.push_back({result.lines[i].bbox, result.lines[i].text});
         }
         if (!grid_from_text(table, cells)) continue;
         tables.push_back(std::move(table));
@@ -382,21 +370,20 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
         pieces.emplace_back();
         for (std::size_t i : found.lines) {
             taken[i] = true;
-            confidence.back() += rest_lines[i]->confidence;
+            confidence.back() += result.lines[i].confidence;
             ++counted.back();
         }
     }
+    // The page as most are: no table, from_ocr's alone (no copy of its lines and words).
     if (tables.empty()) return from_ocr(result, heading_ratio);
-    if (tables.size() > ruled) {
-        OcrResult left = rest;
-        left.lines.clear();
-        left.words.clear();
-        for (std::size_t i = 0; i < rest_lines.size(); ++i) {
-            if (taken[i]) continue;
-            left.lines.push_back(*rest_lines[i]);
-            for (const Word* word : rest_words[i]) left.words.push_back(*word);
-        }
-        rest = std::move(left);
+    // The other lines, with their words, are assembled as from_ocr does.
+    OcrResult rest = result;
+    rest.lines.clear();
+    rest.words.clear();
+    for (std::size_t i = 0; i < result.lines.size(); ++i) {
+        if (taken[i]) continue;
+        rest.lines.push_back(result.lines[i]);
+        for (const Word* word : words[i]) rest.words.push_back(*word);
     }
     PageContent content = from_ocr(rest, heading_ratio);
     for (std::size_t t = 0; t < tables.size(); ++t) {
