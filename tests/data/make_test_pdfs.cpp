@@ -261,6 +261,18 @@ struct Run {
     const char* text;
 };
 
+// A content stream's text: each run drawn at its place (y measured from the page's top).
+std::string text_operators(const std::vector<Run>& runs) {
+    std::string content;
+    for (const Run& run : runs) {
+        char line[256];
+        std::snprintf(line, sizeof line, "BT /%s %g Tf %g %g Td (%s) Tj ET\n", run.font, run.size,
+                      run.x, kHeight - run.y, run.text);
+        content += line;
+    }
+    return content;
+}
+
 // structure/structure.pdf: one page of lists, code and a ruled table, hand-built so that it uses
 // the standard fonts poppler names as they are (Helvetica, Courier, Symbol) and a non-embedded
 // Wingdings whose bullet reaches the text layer as the letter "l".
@@ -293,13 +305,7 @@ bool write_structure(const std::string& path) {
         {"F1", 12, 212, 475, "5"},
         {"F1", 12, 72, 520, "That is all."},
     };
-    std::string content;
-    for (const Run& run : runs) {
-        char line[256];
-        std::snprintf(line, sizeof line, "BT /%s %g Tf %g %g Td (%s) Tj ET\n", run.font, run.size,
-                      run.x, kHeight - run.y, run.text);
-        content += line;
-    }
+    std::string content = text_operators(runs);
     // The table's rules: 2 columns of 130 pt, 3 rows of 28 pt, from (72, 400).
     content += "1.2 w\n";
     for (int r = 0; r <= 3; ++r) {
@@ -360,13 +366,7 @@ bool write_tables(const std::string& path) {
         }
     }
     runs.push_back({"F1", 11, 72, 410, "The archive pool is nearly full."});
-    std::string content;
-    for (const Run& run : runs) {
-        char line[256];
-        std::snprintf(line, sizeof line, "BT /%s %g Tf %g %g Td (%s) Tj ET\n", run.font, run.size,
-                      run.x, kHeight - run.y, run.text);
-        content += line;
-    }
+    std::string content = text_operators(runs);
     // The frame from (72, 148) to (480, 260), top-down, and the rule under the head row at 170.
     const auto y = [](double top) { return std::to_string(kHeight - top); };
     content += "1 w\n72 " + y(148) + " m 480 " + y(148) + " l 480 " + y(260) + " l 72 " + y(260) +
