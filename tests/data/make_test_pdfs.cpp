@@ -261,6 +261,21 @@ struct Run {
     const char* text;
 };
 
+// A PDF of one US Letter page: its content stream, its /Font resources and their objects (5 on).
+constexpr const char* kHelvetica =
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
+std::string one_page(const std::string& content, const std::string& fonts,
+                     const std::vector<std::string>& font_objects) {
+    std::vector<std::string> objects = {
+        "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << "
+        "/Font << " +
+            fonts + " >> >> >>",
+        "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "endstream"};
+    objects.insert(objects.end(), font_objects.begin(), font_objects.end());
+    return build_pdf(objects, "");
+}
+
 // A content stream's text: each run drawn at its place (y measured from the page's top).
 std::string text_operators(const std::vector<Run>& runs) {
     std::string content;
@@ -317,22 +332,14 @@ bool write_structure(const std::string& path) {
             std::to_string(72 + c * 130) + " 392 m " + std::to_string(72 + c * 130) + " 308 l S\n";
     }
     return write_bytes(
-        path,
-        build_pdf({"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                   "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-                   "/Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R /F4 8 0 R >> >> >>",
-                   "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content +
-                       "endstream",
-                   "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
-                   "/Encoding /WinAnsiEncoding >>",
-                   "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
-                   "<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>",
-                   "<< /Type /Font /Subtype /TrueType /BaseFont /Wingdings /FirstChar 108 "
-                   "/LastChar 108 /Widths [750] /FontDescriptor 9 0 R >>",
-                   "<< /Type /FontDescriptor /FontName /Wingdings /Flags 4 "
-                   "/FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 "
-                   "/CapHeight 700 /StemV 80 >>"},
-                  ""));
+        path, one_page(content, "/F1 5 0 R /F2 6 0 R /F3 7 0 R /F4 8 0 R",
+                       {kHelvetica, "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
+                        "<< /Type /Font /Subtype /Type1 /BaseFont /Symbol >>",
+                        "<< /Type /Font /Subtype /TrueType /BaseFont /Wingdings /FirstChar 108 "
+                        "/LastChar 108 /Widths [750] /FontDescriptor 9 0 R >>",
+                        "<< /Type /FontDescriptor /FontName /Wingdings /Flags 4 "
+                        "/FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 "
+                        "/CapHeight 700 /StemV 80 >>"}));
 }
 
 // structure/tables.pdf: one page of two tables that no rule divides into columns, in Helvetica
@@ -371,16 +378,7 @@ bool write_tables(const std::string& path) {
     const auto y = [](double top) { return std::to_string(kHeight - top); };
     content += "1 w\n72 " + y(148) + " m 480 " + y(148) + " l 480 " + y(260) + " l 72 " + y(260) +
                " l h S\n72 " + y(170) + " m 480 " + y(170) + " l S\n";
-    return write_bytes(
-        path,
-        build_pdf({"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                   "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-                   "/Resources << /Font << /F1 5 0 R >> >> >>",
-                   "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content +
-                       "endstream",
-                   "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
-                   "/Encoding /WinAnsiEncoding >>"},
-                  ""));
+    return write_bytes(path, one_page(content, "/F1 5 0 R", {kHelvetica}));
 }
 
 // The edge/ folder: what poppler accepts (and so must rop), and the per-page failures.
