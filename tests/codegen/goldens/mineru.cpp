@@ -230,40 +230,40 @@ struct rop::DerivedByteSize<rop::stdlib::JsonText> {
 
 namespace {
 
-// Call docs (map), from mineru.rop:15:26: one UDF call per Grain.
+// Call docs (map), from mineru.rop:16:26: one UDF call per Grain.
 struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
-        #line 15 "mineru.rop"
+        #line 16 "mineru.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
         #line 239 "mineru.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
 
-// Call pages (expand), from mineru.rop:16:36: each Grain's children, emitted in order.
+// Call pages (expand), from mineru.rop:17:36: each Grain's children, emitted in order.
 struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Page>& emitter) {
-        #line 16 "mineru.rop"
+        #line 17 "mineru.rop"
         ::rop::stdlib::pdf::pages(grain.in<rop::stdlib::Document>(0), emitter, 150,
-        #line 16 "mineru.rop"
+        #line 17 "mineru.rop"
                                   rop::stdlib::pdf::Color::gray,
-        #line 16 "mineru.rop"
+        #line 17 "mineru.rop"
                                   rop::stdlib::pdf::TextSource::detect, 100'000'000,
-        #line 16 "mineru.rop"
+        #line 17 "mineru.rop"
                                   rop::stdlib::pdf::Rendering::needed);
         #line 255 "mineru.generated.cpp"
     }
 };
 
-// Call images (map), from mineru.rop:20:26: one UDF call per Grain.
+// Call images (map), from mineru.rop:21:26: one UDF call per Grain.
 struct Call_images final : rop::gen::ElementActor<Call_images> {
-    #line 20 "mineru.rop"
+    #line 21 "mineru.rop"
     explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
-    #line 20 "mineru.rop"
+    #line 21 "mineru.rop"
         arguments.get<double>("max_page_seconds", 10)) {}
     #line 265 "mineru.generated.cpp"
     void run(rop::gen::Grain grain) {
-        #line 20 "mineru.rop"
+        #line 21 "mineru.rop"
         auto result = udf_(grain.in<rop::stdlib::Page>(0));
         #line 269 "mineru.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
@@ -271,18 +271,18 @@ struct Call_images final : rop::gen::ElementActor<Call_images> {
     ::rop::stdlib::pdf::Render udf_;
 };
 
-// Call ocr (batch map), from mineru.rop:21:27: one UDF call per batch, over spans.
+// Call ocr (batch map), from mineru.rop:22:27: one UDF call per batch, over spans.
 struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
-    #line 21 "mineru.rop"
+    #line 22 "mineru.rop"
     explicit Call_ocr(const rop::gen::Arguments& arguments) : udf_(
-    #line 21 "mineru.rop"
+    #line 22 "mineru.rop"
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::auto_layout,
-    #line 21 "mineru.rop"
+    #line 22 "mineru.rop"
         arguments.get<std::string>("datapath", "")) {}
     #line 283 "mineru.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Page>(0);
-        #line 21 "mineru.rop"
+        #line 22 "mineru.rop"
         auto results = udf_(std::span<const rop::stdlib::Page>(input_0));
         #line 288 "mineru.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::Tesseract");
@@ -293,34 +293,34 @@ struct Call_ocr final : rop::gen::BatchActor<Call_ocr> {
     ::rop::stdlib::ocr::Tesseract udf_;
 };
 
-// Call content (map), from mineru.rop:22:34: one UDF call per Grain.
+// Call content (map), from mineru.rop:23:34: one UDF call per Grain.
 struct Call_content final : rop::gen::ElementActor<Call_content> {
     void run(rop::gen::Grain grain) {
-        #line 22 "mineru.rop"
+        #line 23 "mineru.rop"
         auto result = ::rop::stdlib::assemble::from_page(grain.in<rop::stdlib::OcrResult>(0),
-        #line 22 "mineru.rop"
+        #line 23 "mineru.rop"
                                                          grain.in<rop::stdlib::Page>(1));
         #line 304 "mineru.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
 
-// Call md (reduce), from mineru.rop:23:38: one Grain per parent, folding its children.
+// Call md (reduce), from mineru.rop:24:38: one Grain per parent, folding its children.
 struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 23 "mineru.rop"
+        #line 24 "mineru.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
         #line 315 "mineru.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
 
-// Call list (reduce), from mineru.rop:24:38: one Grain per parent, folding its children.
+// Call list (reduce), from mineru.rop:25:38: one Grain per parent, folding its children.
 struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageContent> {
     void run(rop::gen::Grain grain, std::span<const rop::stdlib::PageContent> children,
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
-        #line 24 "mineru.rop"
+        #line 25 "mineru.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
         #line 326 "mineru.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
@@ -329,7 +329,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
 
 rop::runtime::PipelineDefinition make_pipeline() {
     rop::gen::PipelineBuilder pipeline("mineru", "built by ropc 0.1.0", "mineru.rop");
-    pipeline.rop_hash("sha256:c9a906ff168eaae66964346b1005ab6148b02fc361b08b573bc84dbb29adfd07");
+    pipeline.rop_hash("sha256:b77384886742b9e0e6cfdc5bfe80ba2a1c1ae4c9591ae5dad1d67a5bc7c19ba6");
     const rop::runtime::DomainId rop_domain_0 = pipeline.domain("Doc");
     const rop::runtime::DomainId rop_domain_1 = pipeline.domain("Page", rop_domain_0);
     const rop::runtime::PortId rop_port_0 = pipeline.source_port("files");
@@ -389,7 +389,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_content>,
                    .code = {.digest = "a9418000a349efe41bc24ebcf6e1f968",
                             .functions = {{"rop::stdlib::assemble::from_page",
-                                           "rop/stdlib/assemble.h:28",
+                                           "rop/stdlib/assemble.h:31",
                                            "272e3c45b1a95dc66dccf53e02a6166e"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.from_page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
@@ -397,7 +397,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_md>,
                    .code = {.digest = "9f2db96cb2b166299133b1f95ae38a58",
                             .functions = {{"rop::stdlib::assemble::markdown",
-                                           "rop/stdlib/assemble.h:41",
+                                           "rop/stdlib/assemble.h:44",
                                            "4f6cadcb38acf6eae22bfbab94128d01"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
@@ -405,7 +405,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_list>,
                    .code = {.digest = "56a33cb37d1a909c6f66804d8d5629ed",
                             .functions = {{"rop::stdlib::assemble::content_list",
-                                           "rop/stdlib/assemble.h:59",
+                                           "rop/stdlib/assemble.h:62",
                                            "27a33f7aa8367ca4b1312190f8db9f5e"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.content_list");
     pipeline.source({
@@ -413,7 +413,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .description = "rop::stdlib::File: std.io.Files(glob, suffix, recursive)",
         .default_input = "in/*.pdf",
         .open = [](const std::string& input) {
-            #line 13 "mineru.rop"
+            #line 14 "mineru.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
             #line 419 "mineru.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
@@ -424,7 +424,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_6,
         .default_output = "out/markdown",
         .open = [](const std::string& output) {
-            #line 26 "mineru.rop"
+            #line 27 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
             #line 430 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
@@ -435,7 +435,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .port = rop_port_7,
         .default_output = "out/content_list",
         .open = [](const std::string& output) {
-            #line 27 "mineru.rop"
+            #line 28 "mineru.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
             #line 441 "mineru.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
