@@ -12,10 +12,8 @@
 namespace rop::stdlib::assemble {
 namespace {
 
-BBox unite(const BBox& a, const BBox& b) {
-    return BBox{std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1),
-                std::max(a.y1, b.y1)};
-}
+using detail::lower_median;
+using detail::unite;
 
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
@@ -31,14 +29,6 @@ void append_line(std::string& text, const std::string& line) {
         text += ' ';
         text += line;
     }
-}
-
-// The lower of the two middle values (the middle one of an odd count); 0 for none.
-double lower_median(std::vector<double> values) {
-    if (values.empty()) return 0;
-    const auto middle = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    return *middle;
 }
 
 int heading_level(double ratio) { return ratio >= 2.0 ? 1 : ratio >= 1.6 ? 2 : 3; }

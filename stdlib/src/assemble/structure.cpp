@@ -73,6 +73,18 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
     return out;
 }
 
+BBox unite(const BBox& a, const BBox& b) {
+    return BBox{std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1),
+                std::max(a.y1, b.y1)};
+}
+
+double lower_median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
+
 bool monospace_font(std::string_view font) { return fonts::monospace(font); }
 
 bool symbol_font(std::string_view font) { return fonts::symbol(font); }

@@ -26,6 +26,12 @@ std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& li
 bool monospace_font(std::string_view font);
 bool symbol_font(std::string_view font);
 
+// The smallest box holding both.
+BBox unite(const BBox& a, const BBox& b);
+
+// The lower of the two middle values (the middle one of an odd count); 0 for none.
+double lower_median(std::vector<double> values);
+
 // Whether two boxes share a row: their vertical overlap is at least half the smaller height
 // (text_grid.h, shared with std.layout).
 using layout::detail::same_row;

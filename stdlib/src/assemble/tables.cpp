@@ -91,10 +91,7 @@ struct TextTable {
 constexpr double kTextTableRowGap = 1.5;  // line heights between two rows of one table
 constexpr int kProseWords = 5;            // a column piece's median words: prose, not a cell
 
-BBox unite(const BBox& a, const BBox& b) {
-    return BBox{std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1),
-                std::max(a.y1, b.y1)};
-}
+using detail::unite;
 
 // A table of contents' line: dot leaders ("Naming . . . . 3", "syntax......2").
 bool leaders(const std::vector<const Word*>& words) {
@@ -144,12 +141,8 @@ std::vector<TextTable> text_tables(const OcrResult& page,
         heights.push_back(line.bbox.height());
         sizes.push_back(line.font_size > 0 ? line.font_size : line.bbox.height());
     }
-    const auto median = [](std::vector<double> values) {
-        std::sort(values.begin(), values.end());
-        return values[(values.size() - 1) / 2];
-    };
-    const double height = std::max(median(heights), 1.0);
-    const double size = median(sizes);
+    const double height = std::max(detail::lower_median(heights), 1.0);
+    const double size = detail::lower_median(sizes);
     // Wider than any space a justified line stretches to.
     const double gap = std::max(kColumnGap, height);
     struct Segment {
@@ -280,7 +273,7 @@ std::vector<TextTable> text_tables(const OcrResult& page,
         int prose = 0;
         for (std::size_t c = 0; c < columns; ++c) {
             if (2 * used[c] < end - first) return false;
-            if (median(column_words[c]) >= kProseWords) ++prose;
+            if (detail::lower_median(column_words[c]) >= kProseWords) ++prose;
         }
         return prose <= 1;
     };
@@ -392,12 +385,7 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
             for (const Piece& piece : pieces[t]) add_text(table, piece.box, piece.text);
         }
         table.confidence = counted[t] > 0 ? static_cast<float>(confidence[t] / counted[t]) : 0;
-        int row = -1;
-        for (const TableCell& cell : table.cells) {
-            if (row >= 0) table.text += cell.row == row ? " | " : "\n";
-            row = cell.row;
-            table.text += cell.text;
-        }
+        table.text = layout::detail::table_text(table.cells);
         // Before the first block that starts below the table's top edge.
         auto at = std::find_if(content.blocks.begin(), content.blocks.end(),
                                [&](const Block& b) { return b.bbox.y0 > table.bbox.y0; });

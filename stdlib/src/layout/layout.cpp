@@ -285,18 +285,6 @@ std::string cell_text(const std::vector<const Word*>& words) {
     return text;
 }
 
-// A table's text: its rows, each its cells joined by " | ".
-std::string table_text(const std::vector<TableCell>& cells) {
-    std::string text;
-    int row = -1;
-    for (const TableCell& cell : cells) {
-        if (row >= 0) text += cell.row == row ? " | " : "\n";
-        row = cell.row;
-        text += cell.text;
-    }
-    return text;
-}
-
 // A table region's grid from where its words stand (detail::grid_from_pieces): false, leaving the
 // region as it is, when they make none.
 bool grid_from_words(const std::vector<const Word*>& words, Region& region) {
@@ -307,7 +295,7 @@ bool grid_from_words(const std::vector<const Word*>& words, Region& region) {
     region.rows = grid->rows;
     region.cols = grid->cols;
     region.cells = std::move(grid->cells);
-    region.text = table_text(region.cells);
+    region.text = detail::table_text(region.cells);
     for (const Word* word : words) region.font_size = std::max(region.font_size, word->font_size);
     return true;
 }
@@ -366,7 +354,7 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
                 continue;
             }
             for (TableCell& cell : region.cells) cell.text = cell_text(claim(cell.bbox));
-            region.text = table_text(region.cells);
+            region.text = detail::table_text(region.cells);
         }
     }
     // Words no region holds (the layout analysis missed them): runs of them in the layer's

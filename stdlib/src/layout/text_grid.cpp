@@ -73,4 +73,15 @@ std::optional<TextGrid> grid_from_pieces(const BBox& table, std::vector<TextPiec
     return grid;
 }
 
+std::string table_text(const std::vector<TableCell>& cells) {
+    std::string text;
+    int row = -1;
+    for (const TableCell& cell : cells) {
+        if (row >= 0) text += cell.row == row ? " | " : "\n";
+        row = cell.row;
+        text += cell.text;
+    }
+    return text;
+}
+
 }  // namespace rop::stdlib::layout::detail

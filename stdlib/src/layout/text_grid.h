@@ -36,4 +36,7 @@ struct TextGrid {
 // left to right. None unless it makes 3 rows or more and 2 columns or more of 4 pieces or more.
 std::optional<TextGrid> grid_from_pieces(const BBox& table, std::vector<TextPiece> pieces);
 
+// A table's text: its rows (cells row by row) a line each, the cells joined by " | ".
+std::string table_text(const std::vector<TableCell>& cells);
+
 }  // namespace rop::stdlib::layout::detail
