@@ -88,18 +88,21 @@ TEST_CASE("estimate simulate: one map on one actor in batches of 4", "[estimate]
     CHECK(narrow.peak_live_bytes == narrow.peak_live_items * 64);
 }
 
-// Two roots expand to 6 pages each (1 s per root on one actor); the pages go through a map of
-// batch 4 on 2 actors (2 s a batch, whatever its size) and regroup per root (0.5 s). By hand,
-// with the scheduler's rules (docs/runtime.md "Scheduling"):
-//   t=1 root 0's pages: p0-3 on actor A [1,3); p4-5 wait (a partial batch waits while the map
-//       has one in flight and the expand can still feed it).
-//   t=2 root 1's pages, the expand is done: the map's tail. Each actor that frees up takes
-//       ceil(ready / (2 x 2 actors)), least served root first (root 1's pages are at level 0,
-//       the last 2 pages of each root at level 1):
-//       B: 8 ready -> root 1 p0-1 [2,4); A at 3: 6 -> root 1 p2-3 [3,5);
-//       B at 4: 4 -> root 0 p4 [4,6); A at 5: 3 -> root 0 p5 [5,7); B at 6: root 1 p4 [6,8);
-//       A at 7: root 1 p5 [7,9).
-//   Root 0 regroups at 7 [7,7.5), root 1 at 9 [9,9.5): 7 map batches, 14 s busy of 2 x 9.5.
+// Two roots expand to 6 pages each (1 s per root on one actor, a page streamed each sixth of
+// it, as a real render streams them); the pages go through a map of batch 4 on 2 actors (2 s a
+// batch, whatever its size) and regroup per root (0.5 s). By hand, with the scheduler's rules
+// (docs/runtime.md "Scheduling"), t in sixths of a second:
+//   t=1  root 0's p0: the map has no batch in flight, so a partial batch goes: [p0] on A [1,13).
+//   t=2-4 p1-p3 wait (a partial batch waits while the map has one in flight).
+//   t=5  p4: a full batch, root 0's p1-p4 on B [5,17).
+//   t=6  root 0's p5 (with its Done); root 1's render starts and streams p0-p2 at t=7-9: at 9
+//        another full batch (root 0's p5, root 1's p0-p2) goes to the executor, and waits for
+//        an actor (a pool's shared FIFO): A at 13 [13,25).
+//   t=12 root 1's render ends (p3-p5 ready): the map's tail. Each actor that frees up takes
+//        ceil(ready / (2 x 2 actors)): B at 17 -> root 1 p3 [17,29); A at 25 -> p4 [25,37);
+//        B at 29 -> p5 [29,41).
+//   Root 0 regroups at 25 [25,28), root 1 at 41 [41,44): 6 map batches, 12 s busy of 2 x 44/6.
+// Had the render emitted its pages at its end (t=6), root 0 would commit at 7.5 s, not 28/6.
 TEST_CASE("estimate simulate: expand then map then reduce with a regroup on 2 actors",
           "[estimate]") {
     const Plan plan = split_ocr_join(opts(4, 2));
@@ -107,16 +110,47 @@ TEST_CASE("estimate simulate: expand then map then reduce with a regroup on 2 ac
     model.calls = {CallCost{0, 1.0, 1, 6}, CallCost{2.0, 0}, CallCost{0.5, 0}};
     const SimOutcome sim = simulate(plan, model, 2);
     CHECK(sim.failed_roots == 0);
-    CHECK(sim.commit_s[0] == Approx(7.5));
-    CHECK(sim.commit_s[1] == Approx(9.5));
-    CHECK(sim.makespan_s == Approx(9.5));
-    CHECK(sim.first_root_s == Approx(7.5));
+    CHECK(sim.commit_s[0] == Approx(28.0 / 6));
+    CHECK(sim.commit_s[1] == Approx(44.0 / 6));
+    CHECK(sim.makespan_s == Approx(44.0 / 6));
+    CHECK(sim.first_root_s == Approx(28.0 / 6));
     CHECK(sim.calls[0].busy_s == Approx(2.0));
-    CHECK(sim.calls[1].batches == 7);
+    CHECK(sim.calls[1].batches == 6);
     CHECK(sim.calls[1].grains == 12);
-    CHECK(sim.calls[1].busy_s == Approx(14.0));
-    CHECK(sim.calls[1].utilization == Approx(14.0 / 19.0));
+    CHECK(sim.calls[1].busy_s == Approx(12.0));
+    CHECK(sim.calls[1].utilization == Approx(12.0 / (2 * 44.0 / 6)));
     CHECK(sim.calls[2].busy_s == Approx(1.0));
+}
+
+// A streamed child comes out when its share of the batch's work is done, at the batch's
+// current rate: two roots expand on 2 actors (2 s each, all CPU, 2 pages) on 1 core, so each
+// runs at half speed and its first page comes out at 2 s, the second with its end at 4 s. The
+// pages' map (10 s, waiting, batch 1, 2 actors) takes both first pages at 2 s [2,12), both
+// second pages at 12 s [12,22), and both roots commit at 22 s (21 s had the pages come out at
+// the batch's cost, not its shared rate; 24 s had they come out at its end).
+TEST_CASE("estimate simulate: an expand streams its children at its shared rate", "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId texts = b.add_port("texts", page);
+    const PortId docs = b.add_port("docs", doc);
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 2), never()});
+    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(1, 2), never()});
+    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
+    const Plan plan = b.build();
+    SimModel model;
+    CallCost split{0, 2.0, 1, 2};
+    split.cpu_share = 1;
+    model.calls = {split, CallCost{10.0, 0}, CallCost{0, 0}};
+    model.cores = 1;
+    const SimOutcome sim = simulate(plan, model, 2);
+    CHECK(sim.failed_roots == 0);
+    CHECK(sim.commit_s == std::vector<double>{22, 22});
+    CHECK(sim.calls[0].busy_s == Approx(8.0));  // two batches of 4 s
+    CHECK(sim.calls[1].batches == 4);
+    CHECK(sim.calls[1].busy_s == Approx(40.0));
 }
 
 // A straggler: root 2 weighs 10 (20 pages, the others 2). The expand takes no time; the map

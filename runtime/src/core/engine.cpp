@@ -209,7 +209,7 @@ void Engine::event_loop() {
         if (scheduler_.admit_again()) until = Clock::now();  // roots answered whole wait
         reports_->pop_all(
             inbox_, until, [this] { return committer_.take_streamed(); },
-            scheduler_.live_jobs() > 0 ? kDriverSpinUs : 0);
+            scheduler_.live_jobs() > 0 && executor_.driver_may_poll() ? kDriverSpinUs : 0);
         for (Report& r : inbox_) {
             if (r.kind == Report::Kind::Done && r.job) note_done(*r.job);
             committer_.on_report(r);

@@ -5,7 +5,9 @@
 // order, one at a time, and its own rules decide what runs next. A batch's end moves while it
 // runs only when the running batches' CPU time asks for more than SimModel::cores: then their
 // CPU parts share the cores (processor sharing), and each end is recomputed at every start and
-// end of a batch.
+// end of a batch. An expand's batch streams its children as the real one does: each Grain's
+// children come out over its share of the batch (at most kStreamSteps wake-ups a Grain), each
+// chunk an Emitted wake-up the driver takes as it takes a real actor's children.
 #include "estimate/simulate.h"
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -25,15 +28,38 @@
 namespace rop::runtime::estimate {
 namespace {
 
+// How many wake-ups one expand Grain's children come out in, at most: a Grain of up to this
+// many children emits each one after its share of the Grain's time, a larger one in this many
+// equal chunks (each replay wake-up is a round trip with the driver).
+constexpr std::size_t kStreamSteps = 8;
+
+// A chunk of an expand Grain's children, due once the batch has done `at_cost` seconds of its
+// cost.
+struct Emission {
+    double at_cost;
+    std::uint32_t grain;
+    std::uint32_t first, count;  // the children's ordinals
+};
+
 // A batch on a virtual actor: it ends at end_s at its current rate (seconds of its cost per
 // virtual second, 1 when the cores are not oversubscribed).
 struct Running {
     double end_s;
     double rate;
     double start_s;
+    double cost;        // seconds of work at rate 1
     double cpu;         // its Call's cpu_share
     std::uint64_t seq;  // ties: submission order
     BatchJob* job;
+    std::vector<Emission> emissions;  // an expand's, in order of at_cost
+    std::size_t next = 0;             // the first not yet out
+    // When the next emission is due, at the current rate; infinity when none is due before the
+    // batch's end (what is due at its end comes out with its Done).
+    double next_s() const {
+        if (next == emissions.size() || emissions[next].at_cost >= cost - 1e-12)
+            return std::numeric_limits<double>::infinity();
+        return end_s - (cost - emissions[next].at_cost) / rate;
+    }
 };
 
 class VirtualExecutor final : public Executor {
@@ -76,6 +102,7 @@ class VirtualExecutor final : public Executor {
     }
 
     void abandon(BatchJob&) override {}  // no timeout fires: a batch is out for microseconds
+    bool driver_may_poll() const override { return false; }  // nothing comes until it sleeps
 
     void stop() override {
         {
@@ -114,18 +141,45 @@ class VirtualExecutor final : public Executor {
     // Under mutex_: the batch starts at now_, and every running batch's rate is set again. An
     // expand's per-Grain cost scales with each Grain's weight, as its fan-out does (a document
     // of twice the pages takes twice as long to list or render); the model's b is a root of
-    // weight 1's, the sample's mean.
+    // weight 1's, the sample's mean. Its children are counted now and come out over its time:
+    // after the batch's fixed part, each Grain's over its own part, one after another.
     void begin(BatchJob& job, std::uint64_t seq) {
+        job.clear_results();
         const CallCost& cost = cost_of(job.call);
         double work = static_cast<double>(job.size());
+        std::vector<Emission> emissions;
         if (job.kind == CallKind::Expand && job.num_inputs > 0) {
             work = 0;
-            for (std::size_t g = 0; g < job.size(); ++g)
-                work += scale_of(job.inputs[g * job.num_inputs]);
+            for (std::size_t g = 0; g < job.size(); ++g) {
+                const double scale = scale_of(job.inputs[g * job.num_inputs]);
+                schedule_children(job, g, cost, work, scale, emissions);
+                work += scale;
+            }
         }
         const double cpu = std::clamp(cost.cpu_share, 0.0, 1.0);
-        running_.push_back({now_ + cost.batch_s(work), 1.0, now_, cpu, seq, &job});
+        const double total = cost.batch_s(work);
+        running_.push_back({now_ + total, 1.0, now_, total, cpu, seq, &job, std::move(emissions)});
         share_cores();
+    }
+
+    // Under mutex_: Grain g's children, the measured mean fan-out times its root's weight,
+    // rounded so that the children counted so far follow the running sum (job.emitted holds
+    // the count until its Done). `before`: the weight of the batch's Grains ahead of it.
+    void schedule_children(BatchJob& job, std::size_t g, const CallCost& cost, double before,
+                           double scale, std::vector<Emission>& out) {
+        owed_[job.call] += cost.fanout * scale;
+        const auto total = static_cast<std::uint64_t>(std::floor(owed_[job.call] + 1e-9));
+        const auto n = static_cast<std::uint32_t>(total - emitted_[job.call]);
+        emitted_[job.call] = total;
+        job.emitted[g] = n;
+        const std::size_t steps = std::min<std::size_t>(n, kStreamSteps);
+        std::uint32_t first = 0;
+        for (std::size_t k = 1; k <= steps; ++k) {
+            const auto upto = static_cast<std::uint32_t>(n * k / steps);
+            const double at = cost.fixed_s + cost.per_item_s * (before + scale * upto / n);
+            out.push_back({at, static_cast<std::uint32_t>(g), first, upto - first});
+            first = upto;
+        }
     }
 
     // Under mutex_: the running batches' rates. While their CPU parts ask for at most the
@@ -169,14 +223,25 @@ class VirtualExecutor final : public Executor {
                 if (running_.empty()) continue;
                 const auto first = std::min_element(
                     running_.begin(), running_.end(), [](const Running& a, const Running& b) {
-                        return a.end_s != b.end_s ? a.end_s < b.end_s : a.seq < b.seq;
+                        const double ta = std::min(a.next_s(), a.end_s);
+                        const double tb = std::min(b.next_s(), b.end_s);
+                        return ta != tb ? ta < tb : a.seq < b.seq;
                     });
-                const Running e = *first;
+                if (first->next_s() < first->end_s) {
+                    // A chunk of children comes out: the driver takes it when it wakes.
+                    now_ = std::max(now_, first->next_s());
+                    emit(*first->job, first->emissions[first->next++]);
+                    reports_->push(Report{Report::Kind::Emitted, nullptr, {}, 0, {}});
+                    continue;
+                }
+                Running e = std::move(*first);
                 running_.erase(first);
                 now_ = std::max(now_, e.end_s);
                 job = e.job;
                 busy_[job->call] += now_ - e.start_s;
                 ends_.push_back({now_, job->call, static_cast<std::uint32_t>(job->size())});
+                for (std::size_t i = e.next; i < e.emissions.size(); ++i)
+                    emit(*job, e.emissions[i]);
                 // Its actor takes the set's next waiting batch, or goes idle.
                 const std::uint32_t set = sets_.of_call.at(job->call);
                 if (!waiting_[set].empty()) {
@@ -193,14 +258,22 @@ class VirtualExecutor final : public Executor {
         }
     }
 
+    // Under mutex_: a chunk of an expand Grain's children, where the driver takes them.
+    void emit(BatchJob& job, const Emission& e) {
+        const CallCost& cost = cost_of(job.call);
+        std::lock_guard<std::mutex> lock(job.children_mutex);
+        for (std::uint32_t i = 0; i < e.count; ++i)
+            job.children.push_back({e.grain, e.first + i, Value::of(SimItem{cost.bytes, 1.0})});
+    }
+
     static double scale_of(const Value& v) {
         const SimItem* item = v.try_get<SimItem>();
         return item ? item->scale : 1.0;
     }
 
-    // The batch's results, as its UDF would have reported them (no failures).
+    // The batch's results, as its UDF would have reported them (no failures); an expand's
+    // children are out by now (begin, emit).
     void finish(BatchJob& job) {
-        job.clear_results();
         const CallCost& cost = cost_of(job.call);
         const auto t = std::chrono::duration_cast<std::chrono::nanoseconds>(
                            std::chrono::steady_clock::now().time_since_epoch())
@@ -218,24 +291,7 @@ class VirtualExecutor final : public Executor {
                     job.results[g] = keep ? GrainResult::Keep : GrainResult::Drop;
                     break;
                 }
-                case CallKind::Expand: {
-                    // The measured mean fan-out times the root's weight, rounded so that the
-                    // children emitted so far follow the running sum.
-                    owed_[job.call] += cost.fanout * scale;
-                    const auto total =
-                        static_cast<std::uint64_t>(std::floor(owed_[job.call] + 1e-9));
-                    const std::uint64_t n = total - emitted_[job.call];
-                    emitted_[job.call] = total;
-                    std::lock_guard<std::mutex> lock(job.children_mutex);
-                    for (std::uint64_t i = 0; i < n; ++i) {
-                        job.children.push_back({static_cast<std::uint32_t>(g),
-                                                static_cast<std::uint32_t>(i),
-                                                Value::of(SimItem{cost.bytes, 1.0})});
-                    }
-                    job.emitted[g] = static_cast<std::uint32_t>(n);
-                    job.results[g] = GrainResult::Ok;
-                    break;
-                }
+                case CallKind::Expand: job.results[g] = GrainResult::Ok; break;
                 default:  // map, reduce
                     for (std::size_t o = 0; o < job.num_outputs; ++o) {
                         job.outputs[g * job.num_outputs + o] =
@@ -260,7 +316,7 @@ class VirtualExecutor final : public Executor {
     std::vector<double> busy_;
     std::vector<std::uint64_t> batches_, grains_;
     std::vector<End> ends_;
-    // Release thread only: the filters' and expands' running quotas.
+    // The filters' and expands' running quotas (the filters': release thread only).
     std::vector<double> owed_;
     std::vector<std::uint64_t> emitted_;
     std::thread releaser_;

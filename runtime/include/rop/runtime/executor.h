@@ -229,6 +229,11 @@ class Executor {
     // own, or never, touching only memory it shares ownership of (see ReportQueue). The driver
     // calls it once every batch it still cares about has reported.
     virtual void stop() = 0;
+    // Whether the driver may poll the report queue a moment (yielding) before it sleeps, while
+    // batches are in flight: a report from an actor thread is often due soon. False for an
+    // executor that reports only once the driver sleeps (the estimate's virtual time), where
+    // the poll would only delay it.
+    virtual bool driver_may_poll() const { return true; }
 };
 
 std::unique_ptr<Executor> make_thread_executor();  // "threads": actor threads per Call
