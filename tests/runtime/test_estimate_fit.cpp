@@ -214,6 +214,63 @@ TEST_CASE("estimate fit: the fan-out's range is 2 standard errors of the mean", 
     CHECK_FALSE(fanout_spread({0, 0}, 100, 0));
 }
 
+namespace {
+
+// A sample's batch of Call `call` that ran `seconds` (wall, no CPU measured) over Grains of
+// the given roots.
+BatchRecord ran(CallId call, double seconds, std::vector<std::uint32_t> roots) {
+    BatchRecord b;
+    b.call = call;
+    b.size = static_cast<std::uint32_t>(roots.size());
+    b.end_ns = static_cast<std::int64_t>(seconds * 1e9);
+    b.roots = std::move(roots);
+    return b;
+}
+
+}  // namespace
+
+// Each sampled root's measured cost over the model's for the same batches: the 95% t quantile
+// times the standard error of that ratio, over its mean.
+TEST_CASE("estimate fit: the cost's range is a t interval of each root's cost ratio",
+          "[estimate]") {
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const DomainId page = b.add_domain("Page", doc);
+    const PortId src = b.source("src");
+    const PortId pages = b.add_port("pages", page);
+    const PortId texts = b.add_port("texts", page);
+    b.add_call(
+        {"split", CallKind::Expand, doc, {{src}}, {pages}, opts(4, 1), actor([](Batch&) {})});
+    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(4, 1), actor([](Batch&) {})});
+    const Plan plan = b.build();
+    SimModel model;
+    model.calls = {CallCost{0, 1.0}, CallCost{0, 2.0}};  // 1 s a weight; 2 s a page
+    RunReport sample;
+    // Roots of weights 1 and 3: one expand batch of 4 s (1 s and 3 s by weight, as the model
+    // says); root 0's 2 pages take 2 s in a batch, root 1's 6 s in another (the model: 4 s each).
+    sample.batches = {ran(0, 4.0, {0, 1}), ran(1, 2.0, {0, 0}), ran(1, 6.0, {1, 1})};
+    // Root 0: measured 1 + 2 = 3 s, modelled 1 + 4 = 5 s; root 1: 3 + 6 = 9 s against 3 + 4 = 7.
+    const double r0 = 3.0 / 5, r1 = 9.0 / 7, mean = (r0 + r1) / 2;
+    const double var = (r0 - mean) * (r0 - mean) + (r1 - mean) * (r1 - mean);  // n - 1 = 1
+    const std::optional<double> spread = cost_spread(plan, model, sample, {1, 3}, 10);
+    REQUIRE(spread);
+    CHECK(*spread == Approx(12.706 * std::sqrt(var / 2 * (1 - 2.0 / 10)) / mean));  // t, 1 df
+    // Every root sampled: exact. One root: nothing to tell. A stale batch or one with no roots
+    // recorded (measure_cpu off) counts for nothing.
+    CHECK(cost_spread(plan, model, sample, {1, 3}, 2).value() == Approx(0.0));
+    CHECK_FALSE(cost_spread(plan, model, sample, {1}, 10));
+    // Costs in proportion to the model: no spread.
+    RunReport even;
+    even.batches = {ran(0, 4.0, {0, 1}), ran(1, 8.0, {0, 0, 1, 1})};
+    even.batches.push_back(ran(1, 50.0, {0}));
+    even.batches.back().stale = true;
+    even.batches.push_back(ran(1, 50.0, {}));
+    even.batches.back().size = 1;
+    SimModel exact = model;
+    exact.calls[1].per_item_s = 2.0;
+    CHECK(cost_spread(plan, exact, even, {1, 1}, 10).value() == Approx(0.0).margin(1e-12));
+}
+
 TEST_CASE("estimate count pass: every prefix of the order is spread over the roots", "[estimate]") {
     CHECK(spread_order(7) == std::vector<std::size_t>{3, 1, 5, 0, 2, 4, 6});
     const std::vector<std::size_t> order = spread_order(100);
@@ -397,8 +454,41 @@ TEST_CASE("estimate count pass: it stops admitting roots at its deadline", "[est
     CHECK(j["count_wall_s"].get<double>() < 0.6);
     // Not every root's children are known: the range stands.
     CHECK(j.contains("makespan_low_s"));
+    CHECK(j.contains("fanout_spread"));
+    CHECK_THAT(j["table"].get<std::string>(), Catch::Matchers::ContainsSubstring("makespan range"));
     CHECK_THAT(j["table"].get<std::string>(),
-               Catch::Matchers::ContainsSubstring("over the mean fan-out +- 2 standard errors"));
+               Catch::Matchers::ContainsSubstring("some roots' children are not counted"));
+}
+
+// The 3 sampled roots of a map take 20, 40 and 60 ms: the model's 40 ms a root is right on
+// average, and the range says how little 3 roots know of it: ratios 0.5, 1 and 1.5, Student's
+// t (2 degrees of freedom: 4.303) times the standard error 0.5 / sqrt(3) (of 100 roots).
+TEST_CASE("estimate: the makespan's range holds the sampled roots' differing costs", "[estimate]") {
+    const std::vector<std::size_t> picked = choose_sample(100, {}, 0.03, 3);
+    REQUIRE(picked.size() == 3);
+    PlanBuilder b;
+    const DomainId doc = b.add_domain("Doc");
+    const PortId src = b.source("src");
+    const PortId out = b.add_port("out", doc);
+    b.add_call({"m", CallKind::Map, doc, {{src}}, {out}, opts(1, 1), actor([picked](Batch& bt) {
+                    for (std::size_t g = 0; g < bt.size(); ++g) {
+                        const auto root = static_cast<std::size_t>(bt.input(g, 0).get<long>());
+                        const auto at = std::find(picked.begin(), picked.end(), root);
+                        const auto k = at - picked.begin();
+                        std::this_thread::sleep_for(std::chrono::milliseconds(20 * (k + 1)));
+                        bt.set_output(g, 0, Value::of<long>(1));
+                    }
+                })});
+    const nlohmann::json j = estimate_json(b.build(), 100, 0.0);
+    REQUIRE(j.contains("cost_spread"));
+    CHECK_FALSE(j.contains("fanout_spread"));  // no expand
+    CHECK(j["cost_spread"].get<double>() ==
+          Approx(4.303 * 0.5 / std::sqrt(3.0) * std::sqrt(1 - 0.03)).epsilon(0.1));  // t, 2 df
+    CHECK(j["makespan_low_s"].get<double>() < 0.8 * j["makespan_s"].get<double>());
+    CHECK(j["makespan_high_s"].get<double>() > 1.2 * j["makespan_s"].get<double>());
+    CHECK_THAT(j["table"].get<std::string>(),
+               Catch::Matchers::ContainsSubstring(
+                   "(95% bounds of the cost: the sampled roots' costs differ against the model)"));
 }
 
 // The first root of the pass's order hangs in its expand (8 s, as a UDF stuck on a hostile

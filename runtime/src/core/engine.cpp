@@ -118,6 +118,10 @@ void Engine::note_done(const BatchJob& job) {
     if (!options_.trace_path.empty() || options_.keep_batches) {
         trace_.push_back({job.call, job.actor, static_cast<std::uint32_t>(job.size()), job.parents,
                           job.start_ns, job.end_ns, job.abandoned, job.cpu_ns, job.wait_ns});
+        if (job.measure_cpu && !job.abandoned) {  // (a stale job's Grains may be gone)
+            for (const GrainInfo& info : job.infos)
+                trace_.back().roots.push_back(store_.root_ordinal(info.entity));
+        }
     }
 }
 

@@ -409,6 +409,60 @@ std::optional<double> fanout_spread(const std::vector<std::uint64_t>& children, 
     return 2 * se / mean;
 }
 
+// The two-sided 95% quantile of Student's t with `df` degrees of freedom (2 beyond 30): what a
+// standard error of a mean of df + 1 draws is multiplied by. A sample of 3 roots knows its
+// mean cost to 4.3 standard errors, not 2.
+static double student_t95(std::size_t df) {
+    static constexpr double kT[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                    2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                    2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                    2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    return df >= 1 && df <= std::size(kT) ? kT[df - 1] : 2.0;
+}
+
+// A batch's cost: its time less its wait for a core, but never less than its CPU time (the two
+// clocks disagree by a few percent under a hypervisor): the replay shares the cores again.
+static double batch_cost_s(const BatchRecord& b) {
+    const double wall = static_cast<double>(b.end_ns - b.start_ns) * 1e-9;
+    const double wait = b.cpu_ns >= 0 ? static_cast<double>(b.wait_ns) * 1e-9 : 0;
+    const double cpu = b.cpu_ns >= 0 ? static_cast<double>(b.cpu_ns) * 1e-9 : 0;
+    return std::max({0.0, wall - wait, std::min(cpu, wall)});
+}
+
+std::optional<double> cost_spread(const Plan& plan, const SimModel& model, const RunReport& sample,
+                                  const std::vector<double>& weights, std::size_t roots) {
+    const std::size_t k = weights.size();
+    std::vector<double> measured(k, 0), modelled(k, 0);
+    for (const BatchRecord& b : sample.batches) {
+        if (b.stale || b.call >= model.calls.size() || b.roots.size() != b.size) continue;
+        const bool expand = plan.calls[b.call].kind == CallKind::Expand;
+        auto weight = [&](std::uint32_t r) { return expand && r < k ? weights[r] : 1.0; };
+        double work = 0;
+        for (std::uint32_t r : b.roots) work += weight(r);
+        if (work <= 0) continue;
+        const double ran = batch_cost_s(b);
+        const double model_s = model.calls[b.call].batch_s(work);
+        for (std::uint32_t r : b.roots) {
+            if (r >= k) continue;
+            measured[r] += ran * weight(r) / work;
+            modelled[r] += model_s * weight(r) / work;
+        }
+    }
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < k; ++r) {
+        if (modelled[r] > 0) ratios.push_back(measured[r] / modelled[r]);
+    }
+    const auto n = static_cast<double>(ratios.size());
+    if (ratios.size() < 2) return std::nullopt;
+    double mean = 0, var = 0;
+    for (double x : ratios) mean += x / n;
+    if (mean <= 0) return std::nullopt;
+    for (double x : ratios) var += (x - mean) * (x - mean);
+    var /= n - 1;
+    const double population = static_cast<double>(std::max(roots, ratios.size()));
+    return student_t95(ratios.size() - 1) * std::sqrt(var / n * (1 - n / population)) / mean;
+}
+
 std::vector<std::size_t> choose_sample(std::size_t roots, const std::vector<std::uint64_t>& sizes,
                                        double fraction, std::size_t min_sample) {
     if (roots == 0) return {};
@@ -460,17 +514,12 @@ std::pair<double, double> fit_cost(const std::vector<std::pair<double, double>>&
 SimModel fit_model(const Plan& plan, const RunReport& sample) {
     SimModel model;
     model.calls.resize(plan.calls.size());
-    // A batch's cost is its time less its wait for a core, but never less than its CPU time
-    // (the two clocks disagree by a few percent under a hypervisor): the replay shares the
-    // cores again.
     std::vector<std::vector<std::pair<double, double>>> points(plan.calls.size());
     std::vector<double> cpu_s(plan.calls.size(), 0), run_s(plan.calls.size(), 0);
     for (const BatchRecord& b : sample.batches) {
         if (b.stale || b.call >= points.size()) continue;
-        const double wall = static_cast<double>(b.end_ns - b.start_ns) * 1e-9;
-        const double wait = b.cpu_ns >= 0 ? static_cast<double>(b.wait_ns) * 1e-9 : 0;
         const double cpu = b.cpu_ns >= 0 ? static_cast<double>(b.cpu_ns) * 1e-9 : 0;
-        const double ran = std::max({0.0, wall - wait, std::min(cpu, wall)});
+        const double ran = batch_cost_s(b);
         points[b.call].emplace_back(static_cast<double>(b.size), ran);
         if (b.cpu_ns >= 0) {
             cpu_s[b.call] += cpu;
@@ -698,27 +747,45 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                                                    static_cast<double>(sample.peak_live_bytes));
     const double peak_rss =  // 0: unknown (no /proc)
         sample_peak_rss > 0 ? static_cast<double>(sample_peak_rss) + extra_payload : 0;
-    // The sample's mean fan-out is its least certain number: the whole input replayed again at
-    // the mean +- 2 standard errors of the children per sampled root gives the makespan's range.
+    // The range: the whole input replayed again with the mean fan-out at +- 2 standard errors
+    // of the children per sampled root (when some roots' children are not known), and every
+    // Call's cost at +- 2 standard errors of what each sampled root took against what the model
+    // gives it (a page's cost differs between documents; 3 documents know little of it).
     std::optional<std::pair<double, double>> range;
+    double fan_spread = 0, cost_range = 0;  // 0: none (every root counted; an exact sample)
     if (expand) {
         std::vector<std::uint64_t> known;  // the sample's, and the count pass's
         for (const std::optional<std::uint64_t>& c : counts) {
             if (c) known.push_back(*c);
         }
-        const std::optional<double> spread =
-            fanout_spread(known, roots.size(), model.calls[*expand].fanout);
-        if (spread && *spread > 1e-9) {  // 0: every root's children are known
-            std::pair<double, double> r;
-            for (const double sign : {-1.0, 1.0}) {
-                SimModel shifted = model;
-                shifted.calls[*expand].fanout =
-                    std::max(0.0, model.calls[*expand].fanout * (1 + sign * *spread));
-                const double m = simulate(plan, shifted, roots.size(), options).makespan_s;
-                (sign < 0 ? r.first : r.second) = m;
-            }
-            range = r;
+        fan_spread = fanout_spread(known, roots.size(), model.calls[*expand].fanout).value_or(0);
+    }
+    {
+        std::vector<double> sample_weights;
+        for (std::size_t i : picked) {
+            sample_weights.push_back(i < model.root_scales.size() ? model.root_scales[i] : 1.0);
         }
+        cost_range = cost_spread(plan, model, sample, sample_weights, roots.size()).value_or(0);
+    }
+    if (fan_spread > 1e-9 || cost_range > 1e-9) {
+        std::pair<double, double> r;
+        for (const double sign : {-1.0, 1.0}) {
+            SimModel shifted = model;
+            if (expand) {
+                shifted.calls[*expand].fanout =
+                    std::max(0.0, model.calls[*expand].fanout * (1 + sign * fan_spread));
+            }
+            {
+                const double k = std::max(0.0, 1 + sign * cost_range);
+                for (CallCost& c : shifted.calls) {
+                    c.fixed_s *= k;
+                    c.per_item_s *= k;
+                }
+            }
+            const double m = simulate(plan, shifted, roots.size(), options).makespan_s;
+            (sign < 0 ? r.first : r.second) = m;
+        }
+        range = r;
     }
 
     // The bottleneck: the actor set busiest for its size (a shared pool's Calls add up), and in
@@ -799,13 +866,18 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
               : "")
       << "\n";
     o << "  predicted makespan        " << seconds(predicted.makespan_s);
-    if (range) {
-        o << " (" << seconds(range->first) << " to " << seconds(range->second)
-          << " over the mean fan-out +- 2 standard errors)";
-    } else if (expand && known == roots.size()) {
-        o << " (every root's children counted)";
-    }
+    if (expand && known == roots.size()) o << " (every root's children counted)";
     o << "\n";
+    if (range) {
+        o << "  makespan range            " << seconds(range->first) << " to "
+          << seconds(range->second) << " (95% bounds of "
+          << (fan_spread > 1e-9 && cost_range > 1e-9 ? "the mean fan-out and the cost"
+              : fan_spread > 1e-9                    ? "the mean fan-out"
+                                                     : "the cost")
+          << ": " << (cost_range > 1e-9 ? "the sampled roots' costs differ against the model" : "")
+          << (fan_spread > 1e-9 && cost_range > 1e-9 ? ", " : "")
+          << (fan_spread > 1e-9 ? "some roots' children are not counted" : "") << ")\n";
+    }
     o << "  time to first root        " << seconds(predicted.first_root_s) << "\n";
     if (peak_rss > 0) {
         o << "  peak memory               " << megabytes(peak_rss)
@@ -883,6 +955,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
             j["makespan_low_s"] = range->first;
             j["makespan_high_s"] = range->second;
         }
+        if (fan_spread > 1e-9) j["fanout_spread"] = fan_spread;
+        if (cost_range > 1e-9) j["cost_spread"] = cost_range;
         j["progress"] = predicted.progress;  // [share, seconds] at each hundredth
         auto& calls = j["calls"] = nlohmann::json::array();
         for (std::size_t c = 0; c < predicted.calls.size(); ++c) {

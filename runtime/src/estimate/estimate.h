@@ -77,6 +77,15 @@ bool weigh_by_children(const std::vector<std::optional<std::uint64_t>>& counts,
 std::optional<double> fanout_spread(const std::vector<std::uint64_t>& children, std::size_t roots,
                                     double fanout);
 
+// The relative half-width of every Call's cost's range: for each sampled root (by its ordinal
+// in the sample), what its Grains' batches took (BatchRecord::roots; each Grain's share of its
+// batch: its root's weight in `weights` for an expand, else an equal share) over what `model`
+// gives the same batches, shared the same way; the 95% Student's t quantile (4.3 for 3 roots,
+// 2.0 beyond 31) times the standard error of that ratio, over its mean (finite population
+// correction for a sample of `roots`). nullopt with fewer than 2 roots measured.
+std::optional<double> cost_spread(const Plan& plan, const SimModel& model, const RunReport& sample,
+                                  const std::vector<double>& weights, std::size_t roots);
+
 // The model a sample run's report gives (keep_batches on): per Call its fitted cost, a filter's
 // kept share, an expand's children per Grain (Grains of its child Domain's busiest Call over its
 // own), every item's bytes (the peak live bytes per live item).

@@ -219,6 +219,9 @@ struct BatchRecord {
     // RunOptions::measure_cpu, in-process only, else cpu_ns -1): --estimate fits a Call's cost
     // without the wait and shares the CPU part over the cores it predicts for.
     std::int64_t cpu_ns = -1, wait_ns = 0;
+    // With measure_cpu: each Grain's root, by its ordinal (the order the source gave it), so
+    // that --estimate can tell what each sampled root cost; else empty.
+    std::vector<std::uint32_t> roots = {};
 };
 
 struct CallCounters {
