@@ -290,3 +290,26 @@ TEST_CASE(
     }
     CHECK(all.find("archive | 900") == all.rfind("archive | 900"));
 }
+
+TEST_CASE("RegionText gives a scanned table whose rules make one column a grid from its words") {
+    // structure/tables.pdf as a scan: the box table's frame and the rule under its head row
+    // give the layout a grid of one column; the words OCR finds in it make the 5 x 4 one, as
+    // on a text-layer page (above).
+    const std::vector<Page> pages = render("structure/tables.pdf", 150);
+    REQUIRE(pages[0].text_source == "ocr");
+    layout::Regions analyse;
+    ocr::RegionText read("eng");
+    const std::vector<Region> regions = read(analyse(pages[0]));
+    const auto table = std::find_if(regions.begin(), regions.end(),
+                                    [](const Region& r) { return r.kind == RegionKind::table; });
+    REQUIRE(table != regions.end());
+    CHECK(table->text_source == "ocr");
+    CHECK(table->rows == 5);
+    CHECK(table->cols == 4);
+    REQUIRE(table->cells.size() == 20);
+    CHECK(table->cells[0].text == "Pool");
+    CHECK(table->cells[12].text == "archive");
+    CHECK(table->cells[19].text == "80");
+    CHECK(table->text.find("\narchive | 900 | 811 | 10\n") != std::string::npos);
+    CHECK(table->confidence > 50);
+}

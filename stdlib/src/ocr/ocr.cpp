@@ -1,11 +1,14 @@
 // std.ocr: Tesseract (pages), RegionText (layout regions), text, has_text.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine.h"
+#include "text_grid.h"
 
 namespace rop::stdlib::ocr {
 namespace {
@@ -28,6 +31,52 @@ Image padded(const Image& image) {
 }
 
 int to_pixels(double points, int dpi) { return static_cast<int>(std::lround(points * dpi / 72.0)); }
+
+// A table region's grid from where the words OCR found in it stand (layout::detail::
+// grid_from_pieces, as on a text-layer page); a word with no letter or digit (a speck Tesseract
+// reads as "__") is left out. False, leaving the region as it is, when they make none.
+bool grid_from_words(const std::vector<Word>& words, Region& region) {
+    std::vector<layout::detail::TextPiece> pieces;
+    for (const Word& word : words) {
+        if (std::any_of(word.text.begin(), word.text.end(),
+                        [](unsigned char c) { return std::isalnum(c) || c >= 0x80; })) {
+            pieces.push_back({word.bbox, word.text});
+        }
+    }
+    std::optional<layout::detail::TextGrid> grid =
+        layout::detail::grid_from_pieces(region.bbox, std::move(pieces));
+    if (!grid) return false;
+    region.rows = grid->rows;
+    region.cols = grid->cols;
+    region.cells = std::move(grid->cells);
+    region.text = layout::detail::table_text(region.cells);
+    return true;
+}
+
+// A table region's cells read one by one from its (padded) crop: one rectangle per cell, a few
+// pixels inside its rules; its text the rows with cells joined by " | ", its confidence the
+// mean of the cells that read something.
+void read_cells(Tesseract::Engine& engine, const Image& image, Region& region) {
+    const int inset = std::max(2, region.dpi / 36);
+    float sum = 0;
+    int counted = 0;
+    const tesseract::PageSegMode saved = engine.api().GetPageSegMode();
+    engine.api().SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
+    for (TableCell& cell : region.cells) {
+        const int left = to_pixels(cell.bbox.x0 - region.bbox.x0, region.dpi) + kPad + inset;
+        const int top = to_pixels(cell.bbox.y0 - region.bbox.y0, region.dpi) + kPad + inset;
+        const int width = to_pixels(cell.bbox.width(), region.dpi) - 2 * inset;
+        const int height = to_pixels(cell.bbox.height(), region.dpi) - 2 * inset;
+        if (width <= 4 || height <= 4) continue;
+        float confidence = 0;
+        cell.text = engine.rectangle_text(image, region.dpi, left, top, width, height, confidence);
+        std::replace(cell.text.begin(), cell.text.end(), '\n', ' ');
+        if (!cell.text.empty()) sum += confidence, ++counted;
+    }
+    engine.api().SetPageSegMode(saved);
+    region.text = layout::detail::table_text(region.cells);
+    region.confidence = counted > 0 ? sum / counted : 0;
+}
 
 // A page whose text comes from its layer, as an OcrResult: its words and lines as they are, the
 // text lines by "\n" and paragraphs by "\n\n" (as the engine's), confidence 100.
@@ -102,40 +151,20 @@ std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
             continue;
         }
         const Image image = padded(region.image);
-        if (region.kind == RegionKind::table && !region.cells.empty()) {
-            // One rectangle per cell, a few pixels inside its rules.
-            const int inset = std::max(2, region.dpi / 36);
-            float sum = 0;
-            int counted = 0;
-            const tesseract::PageSegMode saved = engine_->api().GetPageSegMode();
-            engine_->api().SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
-            std::string text;
-            int row = -1;
-            for (TableCell& cell : region.cells) {
-                const int left =
-                    to_pixels(cell.bbox.x0 - region.bbox.x0, region.dpi) + kPad + inset;
-                const int top = to_pixels(cell.bbox.y0 - region.bbox.y0, region.dpi) + kPad + inset;
-                const int width = to_pixels(cell.bbox.width(), region.dpi) - 2 * inset;
-                const int height = to_pixels(cell.bbox.height(), region.dpi) - 2 * inset;
-                if (width <= 4 || height <= 4) continue;
-                float confidence = 0;
-                cell.text = engine_->rectangle_text(image, region.dpi, left, top, width, height,
-                                                    confidence);
-                std::replace(cell.text.begin(), cell.text.end(), '\n', ' ');
-                if (!cell.text.empty()) sum += confidence, ++counted;
-                if (row >= 0) text += cell.row == row ? " | " : "\n";
-                row = cell.row;
-                text += cell.text;
-            }
-            engine_->api().SetPageSegMode(saved);
-            region.text = text;
-            region.confidence = counted > 0 ? sum / counted : 0;
+        // A table without rules, or whose rules give it one column (a frame and a rule under
+        // the head row), takes its grid from where its words stand, as on a text-layer page;
+        // when they make none, its rules' cells (if any) are read one by one.
+        const bool table = region.kind == RegionKind::table;
+        if (table && !region.cells.empty() && region.cols != 1) {
+            read_cells(*engine_, image, region);
         } else {
             OcrResult result;
             engine_->recognize(image, region.dpi, region.bbox.x0 - kPad * 72.0 / region.dpi,
                                region.bbox.y0 - kPad * 72.0 / region.dpi, result);
             region.text = result.text;
             region.confidence = result.confidence;
+            if (table && !grid_from_words(result.words, region) && !region.cells.empty())
+                read_cells(*engine_, image, region);
         }
         results.push_back(std::move(region));
     }

@@ -472,7 +472,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .options = rop::vocab::options_with({{"batch", 16}, {"actors", 2}}),
                    .factory = {},
                    .code = {.digest = "d7631e463f0c241a401103ac75e161ac",
-                            .functions = {{"rop::stdlib::ocr::RegionText", "rop/stdlib/ocr.h:57",
+                            .functions = {{"rop::stdlib::ocr::RegionText", "rop/stdlib/ocr.h:59",
                                            "e5ec5e44fcabd8afb5ed53734be32a9f"}}, .flags = "",
                             .fallback = "", .volatile_udf = false},
                    .identity = rop::gen::identity_of<Call_read>}, "std.ocr.RegionText",
@@ -481,7 +481,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .inputs = {{rop_port_7}}, .outputs = {rop_port_8}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>,
                    .code = {.digest = "e25b69b55acda31fb39e986a0c60fef2",
-                            .functions = {{"rop::stdlib::ocr::has_text", "rop/stdlib/ocr.h:76",
+                            .functions = {{"rop::stdlib::ocr::has_text", "rop/stdlib/ocr.h:78",
                                            "918ee041719fefdc823d80ad3b82a242"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.ocr.has_text");
     pipeline.call({.name = "per_page", .kind = rop::runtime::CallKind::Reduce,

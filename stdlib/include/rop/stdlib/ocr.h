@@ -1,6 +1,6 @@
 // rop/stdlib/ocr.h: OCR on Tesseract — pages (std.ocr.Tesseract) and layout regions
 // (std.ocr.RegionText), one engine per actor, a batch of items from many documents per call.
-// rop-link: rop_stdlib_ocr tesseract lept
+// rop-link: rop_stdlib_ocr rop_stdlib_rules tesseract lept
 //
 // Tesseract's LSTM uses OpenMP; with several actors on few cores its threads fight (6x slower
 // per page measured here). Each engine sets OMP_THREAD_LIMIT=1 before Init and, because libgomp
@@ -50,9 +50,11 @@ class Tesseract {
 };
 
 // map Region -> Region (batch): OCRs each region's image (the crop std.layout.Regions made) and
-// returns the region with `text` and `confidence` set; a table region with a cell grid gets every
-// cell's text too. Figures keep empty text, and regions whose text_source is "layer"
-// (std.layout.Regions filled them from the text layer) pass through unchanged. Setup as for
+// returns the region with `text` and `confidence` set; a table region with a cell grid from its
+// rules gets every cell's text too, and one without (or whose rules give it one column) a grid
+// from where the words OCR finds stand, when they make one (rows, cols, cells; its text the
+// rows with cells joined by " | "). Figures keep empty text, and regions whose text_source is
+// "layer" (std.layout.Regions filled them from the text layer) pass through unchanged. Setup as for
 // Tesseract; `mode` defaults to one block.
 class RegionText {
   public:
