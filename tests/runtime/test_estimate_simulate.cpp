@@ -29,9 +29,10 @@ Plan one_map(CallOptions options) {
     return b.build();
 }
 
-// Documents split into pages (one actor, a root a batch), a map over the pages with `ocr`'s
-// options, and the pages regrouped per document (one actor, a root a batch).
-Plan split_ocr_join(CallOptions ocr) {
+// Documents split into pages (with `split`'s options: one actor, a root a batch unless said),
+// a map over the pages with `ocr`'s options, and the pages regrouped per document (one actor,
+// a root a batch).
+Plan split_ocr_join(CallOptions ocr, CallOptions split = opts(1, 1)) {
     PlanBuilder b;
     const DomainId doc = b.add_domain("Doc");
     const DomainId page = b.add_domain("Page", doc);
@@ -39,7 +40,7 @@ Plan split_ocr_join(CallOptions ocr) {
     const PortId pages = b.add_port("pages", page);
     const PortId texts = b.add_port("texts", page);
     const PortId docs = b.add_port("docs", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), never()});
+    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, std::move(split), never()});
     b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, std::move(ocr), never()});
     b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
     return b.build();
@@ -129,17 +130,7 @@ TEST_CASE("estimate simulate: expand then map then reduce with a regroup on 2 ac
 // second pages at 12 s [12,22), and both roots commit at 22 s (21 s had the pages come out at
 // the batch's cost, not its shared rate; 24 s had they come out at its end).
 TEST_CASE("estimate simulate: an expand streams its children at its shared rate", "[estimate]") {
-    PlanBuilder b;
-    const DomainId doc = b.add_domain("Doc");
-    const DomainId page = b.add_domain("Page", doc);
-    const PortId src = b.source("src");
-    const PortId pages = b.add_port("pages", page);
-    const PortId texts = b.add_port("texts", page);
-    const PortId docs = b.add_port("docs", doc);
-    b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 2), never()});
-    b.add_call({"ocr", CallKind::Map, page, {{pages}}, {texts}, opts(1, 2), never()});
-    b.add_call({"join", CallKind::Reduce, doc, {{texts}}, {docs}, opts(1, 1), never()});
-    const Plan plan = b.build();
+    const Plan plan = split_ocr_join(opts(1, 2), opts(1, 2));
     SimModel model;
     CallCost split{0, 2.0, 1, 2};
     split.cpu_share = 1;
