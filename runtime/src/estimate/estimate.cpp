@@ -749,8 +749,9 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         sample_peak_rss > 0 ? static_cast<double>(sample_peak_rss) + extra_payload : 0;
     // The range: the whole input replayed again with the mean fan-out at +- 2 standard errors
     // of the children per sampled root (when some roots' children are not known), and every
-    // Call's cost at +- 2 standard errors of what each sampled root took against what the model
-    // gives it (a page's cost differs between documents; 3 documents know little of it).
+    // Call's cost at its 95% Student's t bounds from what each sampled root took against what
+    // the model gives it (a page's cost differs between documents; 3 documents know little of
+    // it: cost_spread).
     std::optional<std::pair<double, double>> range;
     double fan_spread = 0, cost_range = 0;  // 0: none (every root counted; an exact sample)
     if (expand) {
