@@ -6,6 +6,7 @@
 #   mineru auto   examples/mineru/mineru.rop as written (`text: detect`)
 #   mineru ocr    the same pipeline with `text: ocr` (every page rendered and OCR'd)
 #   docling auto  examples/docling/docling.rop as written (`text: detect`)
+#   docling ocr   the same with `text: ocr` (std.ocr.RegionText reads every region)
 # and score.py compares each content list with the truth (heading P/R/F1 and level agreement,
 # list-item, code-block and table P/R, table cell-text recall).
 #
@@ -40,16 +41,20 @@ python3 "$HERE/make_corpus.py" "$WORK/corpus"
 manifest=$WORK/corpus/corpus.jsonl
 
 # (3) The pipelines, built as bench/b7_documents/run.sh builds them.
-echo "== ropc build (mineru auto, mineru ocr, docling auto) with $ROPC"
+echo "== ropc build (mineru auto, mineru ocr, docling auto, docling ocr) with $ROPC"
 build_pipelines "$ROOT" "$WORK" "$ROPC" || exit 2
+mkdir -p "$WORK/docling_ocr"
+cp "$WORK/docling_auto/docling.hpp" "$WORK/docling_ocr/"
+sed 's/text: detect/text: ocr/' "$WORK/docling_auto/docling.rop" >"$WORK/docling_ocr/docling.rop"
+(cd "$WORK/docling_ocr" && "$ROPC" build ./docling.rop -o ./pipeline) || exit 2
 
 # (4) Each pipeline over the corpus, with --report (wall time kept for the record).
 now() { date +%s%N; }
 : >"$WORK/runs/times.txt"
-for v in mineru_auto mineru_ocr docling_auto; do
+for v in mineru_auto mineru_ocr docling_auto docling_ocr; do
     dir=$WORK/$v
     extra=()
-    [ "$v" = docling_auto ] && extra=(--output "summary=$dir/out/summary.jsonl")
+    [ "${v%_*}" = docling ] && extra=(--output "summary=$dir/out/summary.jsonl")
     start=$(now)
     rc=0
     "$dir/pipeline" --input "files=$manifest" --output "md=$dir/out/md" \
