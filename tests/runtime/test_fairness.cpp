@@ -148,10 +148,9 @@ TEST_CASE("a deferred recovery unit waits behind at most one full batch per acto
         std::vector<std::vector<long>> ran;  // each batch's pages, in the order batches started
         std::size_t queued = 0;
         bool waited = true;
-        // The first failure's thread, and whether it has started another batch since: it posts
-        // its report before taking the next job, so from then on the driver has the failure.
+        // The thread of a failure not yet known to be posted: a thread posts its report before
+        // taking its next job, so once it starts another batch the driver has the failure.
         std::thread::id failed_on;
-        bool failure_posted = false;
         CallOptions o = opts(4, actors);
         o.recovery = recovery;
         o.retries = 2;
@@ -166,19 +165,17 @@ TEST_CASE("a deferred recovery unit waits behind at most one full batch per acto
                 }
                 // Not REQUIRE: Catch2's assertions are for the test's own thread.
                 if (!changed.wait_for(lock, 20s, [&] { return queued == 1401; })) waited = false;
-                // Actors share the Call's job queue: while the failed actor is descheduled between
+                // Actors share the Call's job queue: while a failed actor is descheduled between
                 // its throw and its report, the others could run any number of batches, which
-                // would measure the machine's load, not rule 7. They wait for the report instead.
-                if (failed_on == std::thread::id{}) {
-                    if (bad) failed_on = std::this_thread::get_id();
-                } else if (!failure_posted) {
-                    if (std::this_thread::get_id() == failed_on) {
-                        failure_posted = true;
-                        changed.notify_all();
-                    } else {
-                        changed.wait_for(lock, 5s, [&] { return failure_posted; });
-                    }
+                // would measure the machine's load, not rule 7. They wait for each failure's
+                // report instead (the first batch's, and its halves' that fail again).
+                if (failed_on == std::this_thread::get_id()) {
+                    failed_on = std::thread::id{};
+                    changed.notify_all();
+                } else if (failed_on != std::thread::id{}) {
+                    changed.wait_for(lock, 5s, [&] { return failed_on == std::thread::id{}; });
                 }
+                if (bad) failed_on = std::this_thread::get_id();
             }
             if (bad) throw RecordFailure("bad page 703");
             for (std::size_t g = 0; g < b.size(); ++g) b.set_output(g, 0, b.input(g, 0));
