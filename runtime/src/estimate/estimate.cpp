@@ -768,7 +768,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
         }
         cost_range = cost_spread(plan, model, sample, sample_weights, roots.size()).value_or(0);
     }
-    if (fan_spread > 1e-9 || cost_range > 1e-9) {
+    const bool fan_wide = fan_spread > 1e-9, cost_wide = cost_range > 1e-9;
+    if (fan_wide || cost_wide) {
         std::pair<double, double> r;
         for (const double sign : {-1.0, 1.0}) {
             SimModel shifted = model;
@@ -776,12 +777,10 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
                 shifted.calls[*expand].fanout =
                     std::max(0.0, model.calls[*expand].fanout * (1 + sign * fan_spread));
             }
-            {
-                const double k = std::max(0.0, 1 + sign * cost_range);
-                for (CallCost& c : shifted.calls) {
-                    c.fixed_s *= k;
-                    c.per_item_s *= k;
-                }
+            const double k = std::max(0.0, 1 + sign * cost_range);
+            for (CallCost& c : shifted.calls) {
+                c.fixed_s *= k;
+                c.per_item_s *= k;
             }
             const double m = simulate(plan, shifted, roots.size(), options).makespan_s;
             (sign < 0 ? r.first : r.second) = m;
@@ -872,12 +871,12 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
     if (range) {
         o << "  makespan range            " << seconds(range->first) << " to "
           << seconds(range->second) << " (95% bounds of "
-          << (fan_spread > 1e-9 && cost_range > 1e-9 ? "the mean fan-out and the cost"
-              : fan_spread > 1e-9                    ? "the mean fan-out"
-                                                     : "the cost")
-          << ": " << (cost_range > 1e-9 ? "the sampled roots' costs differ against the model" : "")
-          << (fan_spread > 1e-9 && cost_range > 1e-9 ? ", " : "")
-          << (fan_spread > 1e-9 ? "some roots' children are not counted" : "") << ")\n";
+          << (fan_wide && cost_wide ? "the mean fan-out and the cost"
+              : fan_wide            ? "the mean fan-out"
+                                    : "the cost")
+          << ": " << (cost_wide ? "the sampled roots' costs differ against the model" : "")
+          << (fan_wide && cost_wide ? ", " : "")
+          << (fan_wide ? "some roots' children are not counted" : "") << ")\n";
     }
     o << "  time to first root        " << seconds(predicted.first_root_s) << "\n";
     if (peak_rss > 0) {
@@ -956,8 +955,8 @@ int run_estimate(const Plan& plan, RootSource& source, const RunOptions& base,
             j["makespan_low_s"] = range->first;
             j["makespan_high_s"] = range->second;
         }
-        if (fan_spread > 1e-9) j["fanout_spread"] = fan_spread;
-        if (cost_range > 1e-9) j["cost_spread"] = cost_range;
+        if (fan_wide) j["fanout_spread"] = fan_spread;
+        if (cost_wide) j["cost_spread"] = cost_range;
         j["progress"] = predicted.progress;  // [share, seconds] at each hundredth
         auto& calls = j["calls"] = nlohmann::json::array();
         for (std::size_t c = 0; c < predicted.calls.size(); ++c) {

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 #include <stdexcept>
 
 #include "font_names.h"
@@ -290,12 +289,7 @@ std::string cell_text(const std::vector<const Word*>& words) {
 bool grid_from_words(const std::vector<const Word*>& words, Region& region) {
     std::vector<detail::TextPiece> pieces;
     for (const Word* word : words) pieces.push_back({word->bbox, word->text});
-    std::optional<detail::TextGrid> grid = detail::grid_from_pieces(region.bbox, std::move(pieces));
-    if (!grid) return false;
-    region.rows = grid->rows;
-    region.cols = grid->cols;
-    region.cells = std::move(grid->cells);
-    region.text = detail::table_text(region.cells);
+    if (!detail::grid_into(region, std::move(pieces))) return false;
     for (const Word* word : words) region.font_size = std::max(region.font_size, word->font_size);
     return true;
 }

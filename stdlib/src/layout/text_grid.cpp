@@ -84,4 +84,14 @@ std::string table_text(const std::vector<TableCell>& cells) {
     return text;
 }
 
+bool grid_into(Region& region, std::vector<TextPiece> pieces) {
+    std::optional<TextGrid> grid = grid_from_pieces(region.bbox, std::move(pieces));
+    if (!grid) return false;
+    region.rows = grid->rows;
+    region.cols = grid->cols;
+    region.cells = std::move(grid->cells);
+    region.text = table_text(region.cells);
+    return true;
+}
+
 }  // namespace rop::stdlib::layout::detail

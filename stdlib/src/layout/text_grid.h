@@ -39,4 +39,9 @@ std::optional<TextGrid> grid_from_pieces(const BBox& table, std::vector<TextPiec
 // A table's text: its rows (cells row by row) a line each, the cells joined by " | ".
 std::string table_text(const std::vector<TableCell>& cells);
 
+// A table region's grid from `pieces` (grid_from_pieces over its box): its rows, cols, cells
+// and text (table_text). False, leaving the region as it is, when they make none. std.layout's
+// regions on text-layer pages and std.ocr.RegionText's OCR'd ones take their grids with it.
+bool grid_into(Region& region, std::vector<TextPiece> pieces);
+
 }  // namespace rop::stdlib::layout::detail

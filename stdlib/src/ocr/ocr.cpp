@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "engine.h"
@@ -43,14 +42,7 @@ bool grid_from_words(const std::vector<Word>& words, Region& region) {
             pieces.push_back({word.bbox, word.text});
         }
     }
-    std::optional<layout::detail::TextGrid> grid =
-        layout::detail::grid_from_pieces(region.bbox, std::move(pieces));
-    if (!grid) return false;
-    region.rows = grid->rows;
-    region.cols = grid->cols;
-    region.cells = std::move(grid->cells);
-    region.text = layout::detail::table_text(region.cells);
-    return true;
+    return layout::detail::grid_into(region, std::move(pieces));
 }
 
 // A table region's cells read one by one from its (padded) crop: one rectangle per cell, a few
