@@ -97,11 +97,14 @@ TEST_CASE("a partial batch goes at once when nothing upstream can feed its Call 
 
 TEST_CASE("at the tail each actor that frees up takes a share of what is left",
           "[runtime][dispatch]") {
-    // One root of 40 pages; the expand returns 500 ms after its last page, the map takes 16
-    // per batch on 4 actors and each batch takes 1 s. The batches that start after the
-    // expand is done (the tail) must split what is left over the actors: none larger than
-    // half its share (factoring: ready / (2 x actors), the 8 pages left then go one by one),
-    // where one batch would have taken every page left and ready / actors two at a time.
+    // One root of 40 pages; the map takes 16 per batch on 4 actors and each batch takes 1 s.
+    // The expand emits one page and pauses 200 ms, so the map's first batch (partial, as
+    // nothing is in flight) holds that one page whenever the driver wakes; then it emits the
+    // other 39 and returns 500 ms later. Two full batches go, and the 7 pages left make the
+    // tail: the batches that start after the expand is done must split them over the actors,
+    // none larger than half its share (factoring: ready / (2 x actors), so one by one), where
+    // one batch would have taken every page left and ready / actors two at a time. (Emitted
+    // all at once, a slow driver could take a partial batch of 8 and leave no tail.)
     using Clock = std::chrono::steady_clock;
     std::mutex mutex;
     Clock::time_point expand_done = Clock::time_point::max();
@@ -113,7 +116,9 @@ TEST_CASE("at the tail each actor that frees up takes a share of what is left",
     const PortId pages = b.add_port("pages", page);
     const PortId out = b.add_port("out", page);
     b.add_call({"split", CallKind::Expand, doc, {{src}}, {pages}, opts(1, 1), actor([&](Batch& bt) {
-                    for (long i = 0; i < 40; ++i) bt.emit_child(0, Value::of<long>(i));
+                    bt.emit_child(0, Value::of<long>(0));
+                    std::this_thread::sleep_for(200ms);
+                    for (long i = 1; i < 40; ++i) bt.emit_child(0, Value::of<long>(i));
                     std::this_thread::sleep_for(500ms);
                     std::lock_guard<std::mutex> lock(mutex);
                     expand_done = Clock::now();
@@ -144,6 +149,6 @@ TEST_CASE("at the tail each actor that frees up takes a share of what is left",
     INFO("pages in tail batches " << after << " in " << batches_after << " batches, largest "
                                   << largest_after);
     CHECK(total == 40);
-    CHECK(after > 0);
+    CHECK(after == 7);
     CHECK(largest_after <= (after + 7) / 8);
 }
