@@ -116,15 +116,13 @@ bool equation_number(const std::string& text) {
 }
 
 // The words of a line that can fill a cell: on an OCR'd page, not the marks Tesseract reads from
-// rules and specks ("__", "|", ".") that hold no letter or digit.
+// rules and specks ("__", "|", ".") that hold no letter or digit (layout::detail::
+// holds_letter_or_digit, as std.ocr.RegionText keeps them).
 std::vector<const Word*> cell_words(const std::vector<const Word*>& words, bool ocr) {
     if (!ocr) return words;
     std::vector<const Word*> kept;
     for (const Word* word : words) {
-        if (std::any_of(word->text.begin(), word->text.end(),
-                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })) {
-            kept.push_back(word);
-        }
+        if (layout::detail::holds_letter_or_digit(word->text)) kept.push_back(word);
     }
     return kept;
 }

@@ -2,6 +2,7 @@
 #include "text_grid.h"
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 namespace rop::stdlib::layout::detail {
@@ -9,6 +10,33 @@ namespace rop::stdlib::layout::detail {
 bool same_row(const BBox& a, const BBox& b) {
     const double overlap = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
     return overlap >= 0.5 * std::min(a.height(), b.height());
+}
+
+bool holds_letter_or_digit(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x80) {
+            if (std::isalnum(c)) return true;
+            ++i;
+            continue;
+        }
+        // One UTF-8 sequence: its length from the lead byte, then its continuation bytes.
+        const std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+        if (length == 0 || i + length > text.size()) return true;
+        char32_t point = c & (0xFF >> (length + 1));
+        for (std::size_t k = 1; k < length; ++k) {
+            const auto next = static_cast<unsigned char>(text[i + k]);
+            if ((next & 0xC0) != 0x80) return true;
+            point = (point << 6) | (next & 0x3F);
+        }
+        i += length;
+        const bool mark =
+            point < 0xC0 || point == 0xD7 || point == 0xF7 ||
+            (point >= 0x2000 && point <= 0x2BFF) || (point >= 0x3000 && point <= 0x303F) ||
+            (point >= 0xFF00 && point <= 0xFF0F) || (point >= 0xFFF0 && point <= 0xFFFF);
+        if (!mark) return true;
+    }
+    return false;
 }
 
 std::optional<TextGrid> grid_from_pieces(const BBox& table, std::vector<TextPiece> pieces) {

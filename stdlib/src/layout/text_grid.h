@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rop::stdlib::layout::detail {
@@ -38,6 +39,14 @@ std::optional<TextGrid> grid_from_pieces(const BBox& table, std::vector<TextPiec
 
 // A table's text: its rows (cells row by row) a line each, the cells joined by " | ".
 std::string table_text(const std::vector<TableCell>& cells);
+
+// Whether `text` holds a letter or a digit: an ASCII one, or a code point above U+00BF outside
+// the punctuation and symbol blocks (U+00D7, U+00F7, U+2000-U+2BFF, U+3000-U+303F,
+// U+FF00-U+FF0F, U+FFF0-U+FFFF). A word without one is a mark OCR read from a rule or a speck
+// ("__", "|", ".", a dash, a bullet) and fills no cell; a malformed UTF-8 byte counts as a
+// letter (text that cannot be read is not dropped). std.ocr.RegionText and std.assemble's
+// tables on OCR'd pages keep the same words with it.
+bool holds_letter_or_digit(std::string_view text);
 
 // A table region's grid from `pieces` (grid_from_pieces over its box): its rows, cols, cells
 // and text (table_text). False, leaving the region as it is, when they make none. std.layout's

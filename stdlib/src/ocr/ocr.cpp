@@ -33,12 +33,12 @@ int to_pixels(double points, int dpi) { return static_cast<int>(std::lround(poin
 
 // A table region's grid from where the words OCR found in it stand (layout::detail::
 // grid_from_pieces, as on a text-layer page); a word with no letter or digit (a speck Tesseract
-// reads as "__") is left out. False, leaving the region as it is, when they make none.
+// reads as "__": layout::detail::holds_letter_or_digit) is left out. False, leaving the region
+// as it is, when they make none.
 bool grid_from_words(const std::vector<Word>& words, Region& region) {
     std::vector<layout::detail::TextPiece> pieces;
     for (const Word& word : words) {
-        if (std::any_of(word.text.begin(), word.text.end(),
-                        [](unsigned char c) { return std::isalnum(c) || c >= 0x80; })) {
+        if (layout::detail::holds_letter_or_digit(word.text)) {
             pieces.push_back({word.bbox, word.text});
         }
     }
