@@ -1424,6 +1424,67 @@ TEST_CASE("from_ocr: proportional text whose words start a whole number of cells
     CHECK(content.blocks[0].type == "text");
 }
 
+TEST_CASE("page: an OCR'd region whose lines are set at one pitch is a code block") {
+    // std.ocr.RegionText keeps a text or heading region's OCR lines and words: page() finds code
+    // in them as from_ocr does (the layout cannot tell a listing from text without fonts). The
+    // same lines from the text layer, or in a proportional font, stay the region's text.
+    const std::string listing =
+        "def growth(before, after):\n"
+        "    if before == 0:\n"
+        "        return None";
+    OcrPage code;
+    int paragraph = 0;
+    std::size_t start = 0;
+    while (start <= listing.size()) {
+        const std::size_t end = std::min(listing.find('\n', start), listing.size());
+        code.mono(listing.substr(start, end - start), paragraph++);
+        start = end + 1;
+    }
+    OcrPage prose;
+    for (const std::string& text : {std::string("the minimum will fit into a little room"),
+                                    std::string("with more items than we have time for")}) {
+        prose.proportional(text, 0, [](const std::string&, double end) { return end + 2.5; });
+    }
+    auto region_of = [](const OcrPage& ocr, RegionKind kind, const std::string& source) {
+        Region region;
+        region.kind = kind;
+        region.level = kind == RegionKind::heading ? 2 : 0;
+        region.text_source = source;
+        region.lines = ocr.page.lines;
+        region.words = ocr.page.words;
+        for (const Line& line : ocr.page.lines) {
+            region.text += (region.text.empty() ? "" : "\n") + line.text;
+        }
+        return region;
+    };
+    struct Case {
+        const char* what;
+        Region region;
+        bool code;
+    };
+    const std::vector<Case> cases = {
+        {"a text region at one pitch", region_of(code, RegionKind::text, "ocr"), true},
+        {"a heading region at one pitch (code set large)",
+         region_of(code, RegionKind::heading, "ocr"), true},
+        {"the same lines from the text layer", region_of(code, RegionKind::text, "layer"), false},
+        {"prose in a proportional font", region_of(prose, RegionKind::text, "ocr"), false},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        const PageContent content = assemble::page(std::vector<Region>{c.region});
+        INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+        if (c.code) {
+            CHECK(code_blocks(content) == std::vector<std::string>{listing});
+            CHECK(std::none_of(content.blocks.begin(), content.blocks.end(),
+                               [](const Block& block) { return block.text_level > 0; }));
+        } else {
+            CHECK(code_blocks(content).empty());
+            REQUIRE_FALSE(content.blocks.empty());
+            CHECK(content.blocks.front().text.find(c.region.lines.front().text) == 0);
+        }
+    }
+}
+
 TEST_CASE("from_ocr: a table's rows of even-width words and numbers off the cells are no code") {
     // Digits and these letters are all 5.5 points wide, so every word fits one pitch; the
     // columns start at places no pitch puts them (half a cell off): a table, not a listing.

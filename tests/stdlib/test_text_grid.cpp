@@ -26,13 +26,13 @@ TEST_CASE("a word fills a cell when it holds a letter or a digit in any script")
         {"-", false},
         {"$", false},
         {"(a)", true},
-        {"\u00b7", false},        // middle dot, Latin-1 punctuation
-        {"\u00a7", false},        // section sign
-        {"\u00bf", false},        // inverted question mark: the last of Latin-1's signs
-        {"\u00c0", true},         // A with grave: the first of its letters
-        {"\u00d7", false},        // multiplication sign
-        {"\u00f7", false},        // division sign
-        {"\u00e9", true},         // e acute alone
+        {"\u00b7", false},  // middle dot, Latin-1 punctuation
+        {"\u00a7", false},  // section sign
+        {"\u00bf", false},  // inverted question mark: the last of Latin-1's signs
+        {"\u00c0", true},   // A with grave: the first of its letters
+        {"\u00d7", false},  // multiplication sign
+        {"\u00f7", false},  // division sign
+        {"\u00e9", true},   // e acute alone
         {"Gr\u00f6\u00dfe", true},
         {"\u2013", false},        // en dash
         {"\u2014\u2014", false},  // em dashes: a rule

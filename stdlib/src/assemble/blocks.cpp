@@ -588,6 +588,22 @@ PageContent page(std::span<const Region> regions) {
     }
     const double body = lower_median(std::move(sizes));
     for (const Region& region : regions) {
+        // OCR gives no fonts: a region's lines set at one pitch are code (from_ocr's rule, which
+        // the layout's text and heading regions do not tell apart); its lines as from_ocr makes
+        // them blocks then, the code kept with its columns.
+        if ((region.kind == RegionKind::text || region.kind == RegionKind::heading) &&
+            region.text_source != "layer" && region.lines.size() >= 2) {
+            OcrResult read;
+            read.lines = region.lines;
+            read.words = region.words;
+            read.text_source = region.text_source;
+            PageContent lines = from_ocr(read);
+            if (std::any_of(lines.blocks.begin(), lines.blocks.end(),
+                            [](const Block& b) { return b.type == "code"; })) {
+                for (Block& block : lines.blocks) content.blocks.push_back(std::move(block));
+                continue;
+            }
+        }
         Block block;
         block.bbox = region.bbox;
         block.confidence = region.confidence;

@@ -157,6 +157,10 @@ std::vector<Region> RegionText::operator()(std::span<const Region> regions) {
             region.confidence = result.confidence;
             if (table && !grid_from_words(result.words, region) && !region.cells.empty())
                 read_cells(*engine_, image, region);
+            if (!table) {  // for std.assemble.page's line rules (code set at one pitch)
+                region.lines = std::move(result.lines);
+                region.words = std::move(result.words);
+            }
         }
         results.push_back(std::move(region));
     }

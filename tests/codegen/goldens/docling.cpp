@@ -110,7 +110,9 @@ struct rop::Codec<rop::stdlib::Region> : rop::FieldsCodec<rop::stdlib::Region,
                                                           &rop::stdlib::Region::metadata,
                                                           &rop::stdlib::Region::text_source,
                                                           &rop::stdlib::Region::font_size,
-                                                          &rop::stdlib::Region::outline> {};
+                                                          &rop::stdlib::Region::outline,
+                                                          &rop::stdlib::Region::lines,
+                                                          &rop::stdlib::Region::words> {};
 template <>
 struct rop::Codec<rop::stdlib::Block> : rop::FieldsCodec<rop::stdlib::Block,
                                                          &rop::stdlib::Block::type,
@@ -209,7 +211,7 @@ struct rop::DerivedByteSize<rop::stdlib::Region> {
                                      value.page_width, value.page_height, value.dpi, value.image,
                                      value.rows, value.cols, value.cells, value.text,
                                      value.confidence, value.metadata, value.text_source,
-                                     value.font_size, value.outline);
+                                     value.font_size, value.outline, value.lines, value.words);
     }
 };
 template <>
@@ -248,7 +250,7 @@ struct Call_docs final : rop::gen::ElementActor<Call_docs> {
     void run(rop::gen::Grain grain) {
         #line 11 "docling.rop"
         auto result = ::rop::stdlib::pdf::open(grain.in<rop::stdlib::File>(0));
-        #line 252 "docling.generated.cpp"
+        #line 254 "docling.generated.cpp"
         grain.out<rop::stdlib::Document>(0, std::move(result));
     }
 };
@@ -264,7 +266,7 @@ struct Call_pages final : rop::gen::ExpandActor<Call_pages, rop::stdlib::Page> {
                                   rop::stdlib::pdf::TextSource::detect, 100'000'000,
         #line 12 "docling.rop"
                                   rop::stdlib::pdf::Rendering::all);
-        #line 268 "docling.generated.cpp"
+        #line 270 "docling.generated.cpp"
     }
 };
 
@@ -274,11 +276,11 @@ struct Call_images final : rop::gen::ElementActor<Call_images> {
     explicit Call_images(const rop::gen::Arguments& arguments) : udf_(
     #line 13 "docling.rop"
         arguments.get<double>("max_page_seconds", 10)) {}
-    #line 278 "docling.generated.cpp"
+    #line 280 "docling.generated.cpp"
     void run(rop::gen::Grain grain) {
         #line 13 "docling.rop"
         auto result = udf_(grain.in<rop::stdlib::Page>(0));
-        #line 282 "docling.generated.cpp"
+        #line 284 "docling.generated.cpp"
         grain.out<rop::stdlib::Page>(0, std::move(result));
     }
     ::rop::stdlib::pdf::Render udf_;
@@ -290,11 +292,11 @@ struct Call_regions final : rop::gen::ExpandActor<Call_regions, rop::stdlib::Reg
     explicit Call_regions(const rop::gen::Arguments& arguments) : udf_(
     #line 14 "docling.rop"
         arguments.get<bool>("tables"), arguments.get<double>("heading_ratio", 1.3)) {}
-    #line 294 "docling.generated.cpp"
+    #line 296 "docling.generated.cpp"
     void run(rop::gen::Grain grain, rop::Emitter<rop::stdlib::Region>& emitter) {
         #line 14 "docling.rop"
         rop::gen::emit_each(emitter, udf_(grain.in<rop::stdlib::Page>(0)));
-        #line 298 "docling.generated.cpp"
+        #line 300 "docling.generated.cpp"
     }
     ::rop::stdlib::layout::Regions udf_;
 };
@@ -306,7 +308,7 @@ struct Call_tagged final : rop::gen::ElementActor<Call_tagged> {
         auto result = ::rop::stdlib::layout::tag(grain.in<rop::stdlib::Region>(0),
         #line 16 "docling.rop"
                                                  grain.in<rop::stdlib::Document>(1));
-        #line 310 "docling.generated.cpp"
+        #line 312 "docling.generated.cpp"
         grain.out<rop::stdlib::Region>(0, std::move(result));
     }
 };
@@ -319,12 +321,12 @@ struct Call_read final : rop::gen::BatchActor<Call_read> {
         arguments.get<std::string>("lang"), ::rop::stdlib::ocr::Segmentation::single_block,
     #line 17 "docling.rop"
         arguments.get<std::string>("datapath", "")) {}
-    #line 323 "docling.generated.cpp"
+    #line 325 "docling.generated.cpp"
     void run(rop::gen::Grains grains) {
         const auto input_0 = grains.gather<rop::stdlib::Region>(0);
         #line 17 "docling.rop"
         auto results = udf_(std::span<const rop::stdlib::Region>(input_0));
-        #line 328 "docling.generated.cpp"
+        #line 330 "docling.generated.cpp"
         grains.check_size(results, "rop::stdlib::ocr::RegionText");
         for (std::size_t i = 0; i < grains.size(); ++i) {
             grains[i].out<rop::stdlib::Region>(0, std::move(results[i]));
@@ -338,7 +340,7 @@ struct Call_kept final : rop::gen::ElementActor<Call_kept> {
     void run(rop::gen::Grain grain) {
         #line 18 "docling.rop"
         auto result = ::rop::stdlib::ocr::has_text(grain.in<rop::stdlib::Region>(0));
-        #line 342 "docling.generated.cpp"
+        #line 344 "docling.generated.cpp"
         grain.keep(static_cast<bool>(result));
     }
 };
@@ -349,7 +351,7 @@ struct Call_per_page final : rop::gen::ReduceActor<Call_per_page, rop::stdlib::R
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 19 "docling.rop"
         auto result = ::rop::stdlib::assemble::page(children);
-        #line 353 "docling.generated.cpp"
+        #line 355 "docling.generated.cpp"
         grain.out<rop::stdlib::PageContent>(0, std::move(result));
     }
 };
@@ -360,7 +362,7 @@ struct Call_md final : rop::gen::ReduceActor<Call_md, rop::stdlib::PageContent> 
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 20 "docling.rop"
         auto result = ::rop::stdlib::assemble::markdown(children);
-        #line 364 "docling.generated.cpp"
+        #line 366 "docling.generated.cpp"
         grain.out<rop::stdlib::Markdown>(0, std::move(result));
     }
 };
@@ -371,7 +373,7 @@ struct Call_list final : rop::gen::ReduceActor<Call_list, rop::stdlib::PageConte
              [[maybe_unused]] rop::Ordinals ordinals, [[maybe_unused]] rop::Skipped skipped) {
         #line 21 "docling.rop"
         auto result = ::rop::stdlib::assemble::content_list(children);
-        #line 375 "docling.generated.cpp"
+        #line 377 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -383,7 +385,7 @@ struct Call_summary final : rop::gen::ElementActor<Call_summary> {
         auto result = ::docling::summary(grain.in<rop::stdlib::Document>(0),
         #line 22 "docling.rop"
                                          grain.in<rop::stdlib::Markdown>(1));
-        #line 387 "docling.generated.cpp"
+        #line 389 "docling.generated.cpp"
         grain.out<rop::stdlib::JsonText>(0, std::move(result));
     }
 };
@@ -472,7 +474,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .options = rop::vocab::options_with({{"batch", 16}, {"actors", 2}}),
                    .factory = {},
                    .code = {.digest = "d7631e463f0c241a401103ac75e161ac",
-                            .functions = {{"rop::stdlib::ocr::RegionText", "rop/stdlib/ocr.h:59",
+                            .functions = {{"rop::stdlib::ocr::RegionText", "rop/stdlib/ocr.h:60",
                                            "e5ec5e44fcabd8afb5ed53734be32a9f"}}, .flags = "",
                             .fallback = "", .volatile_udf = false},
                    .identity = rop::gen::identity_of<Call_read>}, "std.ocr.RegionText",
@@ -481,7 +483,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .inputs = {{rop_port_7}}, .outputs = {rop_port_8}, .options = {},
                    .factory = rop::gen::make_actor<Call_kept>,
                    .code = {.digest = "e25b69b55acda31fb39e986a0c60fef2",
-                            .functions = {{"rop::stdlib::ocr::has_text", "rop/stdlib/ocr.h:78",
+                            .functions = {{"rop::stdlib::ocr::has_text", "rop/stdlib/ocr.h:79",
                                            "918ee041719fefdc823d80ad3b82a242"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.ocr.has_text");
     pipeline.call({.name = "per_page", .kind = rop::runtime::CallKind::Reduce,
@@ -489,7 +491,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .options = {}, .factory = rop::gen::make_actor<Call_per_page>,
                    .code = {.digest = "ad1bd1a201f9dd8adb6a3dfaec4e0268",
                             .functions = {{"rop::stdlib::assemble::page",
-                                           "rop/stdlib/assemble.h:35",
+                                           "rop/stdlib/assemble.h:37",
                                            "65728acc8339c33b8aafd21d62d14227"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
@@ -497,7 +499,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_md>,
                    .code = {.digest = "9f2db96cb2b166299133b1f95ae38a58",
                             .functions = {{"rop::stdlib::assemble::markdown",
-                                           "rop/stdlib/assemble.h:44",
+                                           "rop/stdlib/assemble.h:46",
                                            "4f6cadcb38acf6eae22bfbab94128d01"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
@@ -505,7 +507,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_list>,
                    .code = {.digest = "56a33cb37d1a909c6f66804d8d5629ed",
                             .functions = {{"rop::stdlib::assemble::content_list",
-                                           "rop/stdlib/assemble.h:62",
+                                           "rop/stdlib/assemble.h:64",
                                            "27a33f7aa8367ca4b1312190f8db9f5e"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.content_list");
     pipeline.call({.name = "summary", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,
@@ -523,7 +525,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& input) {
             #line 9 "docling.rop"
             auto source = std::make_unique<::rop::stdlib::io::Files>(input);
-            #line 527 "docling.generated.cpp"
+            #line 529 "docling.generated.cpp"
             return rop::gen::adapt_source<rop::stdlib::File>(std::move(source));
         }});
     pipeline.sink({
@@ -534,7 +536,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 24 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::MarkdownDir>(output);
-            #line 538 "docling.generated.cpp"
+            #line 540 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::Markdown>(std::move(sink));
         }});
     pipeline.sink({
@@ -545,7 +547,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 25 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::JsonDir>(output);
-            #line 549 "docling.generated.cpp"
+            #line 551 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     pipeline.sink({
@@ -556,7 +558,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
         .open = [](const std::string& output) {
             #line 26 "docling.rop"
             auto sink = std::make_shared<::rop::stdlib::io::Jsonl>(output);
-            #line 560 "docling.generated.cpp"
+            #line 562 "docling.generated.cpp"
             return rop::gen::bind_sink<rop::stdlib::JsonText>(std::move(sink));
         }});
     return pipeline.finish();

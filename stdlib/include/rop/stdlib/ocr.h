@@ -53,9 +53,10 @@ class Tesseract {
 // returns the region with `text` and `confidence` set; a table region with a cell grid from its
 // rules gets every cell's text too, and one without (or whose rules give it one column) a grid
 // from where the words OCR finds stand, when they make one (rows, cols, cells; its text the
-// rows with cells joined by " | "). Figures keep empty text, and regions whose text_source is
-// "layer" (std.layout.Regions filled them from the text layer) pass through unchanged. Setup as for
-// Tesseract; `mode` defaults to one block.
+// rows with cells joined by " | "). A text or heading region also keeps the lines and words OCR
+// found (Region::lines, words), which std.assemble.page reads for code. Figures keep empty text,
+// and regions whose text_source is "layer" (std.layout.Regions filled them from the text layer)
+// pass through unchanged. Setup as for Tesseract; `mode` defaults to one block.
 class RegionText {
   public:
     explicit RegionText(std::string lang = "eng", Segmentation mode = Segmentation::single_block,

@@ -172,6 +172,10 @@ struct Region {
     std::string text_source = "ocr";  // the page's: "layer" when `text` came from its text layer
     double font_size = 0;             // "layer": the largest font size of its words, else 0
     Outline outline;                  // the document's outline (the Page's)
+    // A text or heading region std.ocr.RegionText read: its lines and words as OCR found them,
+    // in page coordinates, for std.assemble.page's line rules (code set at one pitch); else empty.
+    std::vector<Line> lines;
+    std::vector<Word> words;
 };
 
 // One content block of a page, the unit of the assembled outputs (std.assemble).
