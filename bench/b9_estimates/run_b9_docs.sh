@@ -5,7 +5,8 @@
 #   bench/b9_estimates/run_b9_docs.sh
 # Knobs (environment): ROPC (default build/ci/bin/ropc), OUT (default bench/results/b9), SAMPLES
 # (default "2% 10%"), MODES (default "detect ocr"), OCR_PAGES (the ocr corpus's page budget,
-# default 200). Needs poppler-utils and the packages tools/setup.sh installs (libtasn1-doc,
+# default 200), DETECT_COPIES (the detect corpus is every cut this many times, each copy a file of
+# its own, so that no actor finds a copy's document already open; default 1). Needs poppler-utils and the packages tools/setup.sh installs (libtasn1-doc,
 # shared-mime-info, xorg-docs, bzip2-doc, glpk-doc). The documents: each manual cut into runs of
 # 2, 5, 9, 3, 12, 7 ... pages (pdfseparate + pdfunite), made once in $OUT/docs-work/cut; the
 # detect corpus is every cut, the ocr corpus the first cuts within OCR_PAGES pages. Appends one
@@ -60,8 +61,15 @@ fi
 : >"$work/detect.jsonl"
 : >"$work/ocr.jsonl"
 budget=$OCR_PAGES
+DETECT_COPIES=${DETECT_COPIES:-1}
+mkdir -p "$work/copies"
 for pdf in "$work"/cut/*.pdf; do
     printf '{"path": "%s"}\n' "$pdf" >>"$work/detect.jsonl"
+    for ((k = 2; k <= DETECT_COPIES; k++)); do
+        copy=$work/copies/$k-$(basename "$pdf")
+        [[ -e $copy ]] || cp "$pdf" "$copy"
+        printf '{"path": "%s"}\n' "$copy" >>"$work/detect.jsonl"
+    done
     n=$(pdfinfo "$pdf" | awk '/^Pages:/ { print $2 }')
     if ((n <= budget)); then
         printf '{"path": "%s"}\n' "$pdf" >>"$work/ocr.jsonl"
@@ -78,7 +86,8 @@ for mode in $MODES; do
     }
     args=(--input "files=$mode.jsonl" --output md=out/md --output list=out/list --no-progress)
     for sample in $SAMPLES; do
-        estimate_vs_run "$OUT/b9_docs.jsonl" "{\"pipeline\": \"mineru\", \"text\": \"$mode\"}" \
+        estimate_vs_run "$OUT/b9_docs.jsonl" \
+            "{\"pipeline\": \"mineru\", \"text\": \"$mode\", \"detect_copies\": $DETECT_COPIES}" \
             "$sample" "./mineru_$mode" "${args[@]}"
     done
 done
