@@ -930,6 +930,99 @@ TEST_CASE(
           "Keep a copy of the file before you edit it by hand.");
 }
 
+TEST_CASE("from_page: a table cell wrapped onto a line of its own continues that cell") {
+    // Text-layer lines 12 pt high, one every 16 pt (ocr_line), 6 pt a character; columns at 72,
+    // 250 and 340. A line of one piece under a row, starting where one of its cells starts and
+    // ending before the next cell, continues that cell (in the first column only when a row
+    // follows); anything else ends the table as before.
+    using Words = std::vector<std::pair<std::string, double>>;
+    // Words from x, each 6 pt a character and one space apart.
+    auto words = [](double x, const std::string& text) {
+        Words out;
+        std::size_t at = 0;
+        while (at < text.size()) {
+            const std::size_t end = std::min(text.find(' ', at), text.size());
+            out.push_back({text.substr(at, end - at), x});
+            x += 6.0 * static_cast<double>(end - at + 1);
+            at = end + 1;
+        }
+        return out;
+    };
+    auto row = [&](const std::string& a, const std::string& b, const std::string& c) {
+        Words out = words(72, a);
+        for (auto& w : words(250, b)) out.push_back(w);
+        for (auto& w : words(340, c)) out.push_back(w);
+        return out;
+    };
+    struct Case {
+        const char* what;
+        std::vector<Words> lines;  // one a row (16 pt apart)
+        std::string markdown;
+    };
+    const std::string head = "| Atom | Type | Data |\n| --- | --- | --- |\n";
+    const std::vector<Case> cases = {
+        {"the last column wraps inside the table",
+         {row("Atom", "Type", "Data"), row("BITMAP", "BITMAP", "A list of IDs"),
+          row("CHARACTER_POSITION", "SPAN", "The start and end of"), words(340, "the selection"),
+          row("CLASS", "TEXT", "see WM_CLASS")},
+         head + "| BITMAP | BITMAP | A list of IDs |\n"
+                "| CHARACTER_POSITION | SPAN | The start and end of the selection |\n"
+                "| CLASS | TEXT | see WM_CLASS |\n"},
+        {"the last column wraps twice on the table's last row",
+         {row("Atom", "Type", "Data"), row("BITMAP", "BITMAP", "A list of IDs"),
+          row("USER", "TEXT", "The name of the"), words(340, "user running"),
+          words(340, "the owner")},
+         head + "| BITMAP | BITMAP | A list of IDs |\n"
+                "| USER | TEXT | The name of the user running the owner |\n"},
+        {"the first column wraps with a row after it",
+         {row("Atom", "Type", "Data"), row("ADOBE_PORTABLE_DOCU-", "STRING", "[1]"),
+          words(72, "MENT_FORMAT"), row("APPLE_PICT", "APPLE_PICT", "[2]")},
+         head + "| ADOBE_PORTABLE_DOCU- MENT_FORMAT | STRING | [1] |\n"
+                "| APPLE_PICT | APPLE_PICT | [2] |\n"},
+        {"a footnote mark in the first column after the last row stays out",
+         {row("Atom", "Type", "Data"), row("BITMAP", "BITMAP", "A list of IDs"),
+          row("USER", "TEXT", "The name"), words(72, "a")},
+         head + "| BITMAP | BITMAP | A list of IDs |\n| USER | TEXT | The name |\n\na\n"},
+        {"a line under the table that reaches the next column stays out",
+         {row("Atom", "Type", "Data"), row("BITMAP", "BITMAP", "A list of IDs"),
+          row("USER", "TEXT", "The name"), words(72, "It is expected that this table will grow"),
+          row("CLASS", "TEXT", "see WM_CLASS")},
+         head + "| BITMAP | BITMAP | A list of IDs |\n| USER | TEXT | The name |\n\n"
+                "It is expected that this table will grow\n\nCLASS TEXT see WM_CLASS\n"},
+        // Joined by its wrapped cells, the whole would be one table but for one row whose first
+        // two cells are a gap too close: the parts up to each wrapped row are tables as before.
+        {"a row that breaks the columns leaves the parts around it tables",
+         {row("Atom", "Type", "Data"), row("BITMAP", "BITMAP", "A list of IDs"),
+          row("CHARACTER_POSITION", "SPAN", "The start and end of"), words(340, "the selection"),
+          [&] {
+              Words bad = words(72, "WM_COLORMAP_WINDOWS_TOO WINDOW");
+              bad.push_back({"32", 340});
+              return bad;
+          }(),
+          words(340, "Property"), row("CLASS", "TEXT", "see WM_CLASS"),
+          row("DELETE", "NULL", "see DELETE"), row("FILE_NAME", "TEXT", "The full path")},
+         head + "| BITMAP | BITMAP | A list of IDs |\n"
+                "| CHARACTER_POSITION | SPAN | The start and end of the selection |\n\n"
+                "WM_COLORMAP_WINDOWS_TOO WINDOW 32\n\nProperty\n\n"
+                "| CLASS | TEXT | see WM_CLASS |\n| --- | --- | --- |\n"
+                "| DELETE | NULL | see DELETE |\n| FILE_NAME | TEXT | The full path |\n"},
+        {"a line that starts between two columns stays out",
+         {row("Atom", "Type", "Data"), row("BITMAP", "BITMAP", "A list of IDs"),
+          row("USER", "TEXT", "The name"), words(150, "between")},
+         head + "| BITMAP | BITMAP | A list of IDs |\n| USER | TEXT | The name |\n\nbetween\n"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        OcrResult page;
+        page.text_source = "layer";
+        for (std::size_t i = 0; i < c.lines.size(); ++i) {
+            ocr_line(page, static_cast<int>(i), static_cast<int>(i), c.lines[i]);
+        }
+        const PageContent content = assemble::from_page(page, Page{});
+        CHECK(assemble::markdown(std::vector<PageContent>{content}).text == c.markdown);
+    }
+}
+
 TEST_CASE(
     "from_page: a table set without rules is found from its columns but prose and lists are not") {
     // Text-layer lines (no font names: no code), 12 pt high, one every 16 pt (ocr_line). Each case

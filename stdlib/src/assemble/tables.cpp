@@ -2,6 +2,7 @@
 // text sets without rules (see assemble.h).
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,10 +83,21 @@ bool grid_from_text(Block& table, std::vector<Piece> pieces) {
 // (prose: a page set in two columns), rows further apart than 1.5 line heights (paragraphs beside
 // each other), a column that half the rows leave empty, two pieces of one row in one column, a last
 // column of equation numbers ("(2.7)": displayed formulas), and on an OCR'd page rows whose words
-// together fit one character pitch (a listing).
+// together fit one character pitch (a listing). A cell that wraps onto a line of its own (one
+// piece under a piece of the row above, starting where it starts and ending before the next
+// column's piece, at most a row gap below) continues that cell: in the first column only when
+// another row follows (a footnote mark under a table is no wrapped name).
 struct TextTable {
     BBox box;
     std::vector<std::size_t> lines;  // the lines that are its cells
+    // A line that continues a cell of the row above: that cell's box before any line did, and
+    // which of the cell's continuing lines it is (0: the first).
+    struct Continuation {
+        std::size_t line;
+        BBox onto;
+        int index;
+    };
+    std::vector<Continuation> continued;
 };
 
 constexpr double kTextTableRowGap = 1.5;  // line heights between two rows of one table
@@ -149,6 +161,7 @@ std::vector<TextTable> text_tables(const OcrResult& page,
         int words;
         bool cell;  // its line can be a table's cell
         std::string text;
+        std::vector<TextTable::Continuation> continued;  // lines that wrapped this cell
     };
     std::vector<Segment> segments;
     for (std::size_t i = 0; i < count; ++i) {
@@ -159,13 +172,13 @@ std::vector<TextTable> text_tables(const OcrResult& page,
         if (!ocr) cell = cell && !detail::code_line(in);  // OCR: by pitch, in table() below
         cell = cell && !detail::list_start(line, in, ocr).found && !leaders(in);
         if (in.empty()) {
-            segments.push_back({line.bbox, i, 1, cell, line.text});
+            segments.push_back({line.bbox, i, 1, cell, line.text, {}});
             continue;
         }
         const std::vector<const Word*> kept = cell_words(in, ocr);
         for (std::size_t w = 0; w < kept.size(); ++w) {
             if (w == 0 || kept[w]->bbox.x0 - kept[w - 1]->bbox.x1 >= gap) {
-                segments.push_back({kept[w]->bbox, i, 0, cell, ""});
+                segments.push_back({kept[w]->bbox, i, 0, cell, "", {}});
             }
             if (!segments.back().text.empty()) segments.back().text += ' ';
             segments.back().text += kept[w]->text;
@@ -275,7 +288,43 @@ std::vector<TextTable> text_tables(const OcrResult& page,
         }
         return prose <= 1;
     };
+    // The segment of `above` (a table's row) that row `at` continues, a cell wrapped onto a line
+    // of its own: one segment that starts where that one starts (within half a line height) and
+    // ends a column gap before the next one starts, at most a row gap below; in the first column
+    // only when a table row follows it. None: above.size().
+    auto continues = [&](const std::vector<Segment>& above, std::size_t at) {
+        const std::vector<Segment>& row = rows[at];
+        if (row.size() != 1 || !row.front().cell ||
+            top(row) - bottom(above) > kTextTableRowGap * height) {
+            return above.size();
+        }
+        const BBox& box = row.front().box;
+        for (std::size_t k = 0; k < above.size(); ++k) {
+            if (std::abs(box.x0 - above[k].box.x0) > 0.5 * height) continue;
+            if (k + 1 < above.size() && box.x1 > above[k + 1].box.x0 - kColumnGap) break;
+            if (k == 0 && !(at + 1 < rows.size() && tabular(rows[at + 1]))) break;
+            return k;
+        }
+        return above.size();
+    };
     std::vector<TextTable> tables;
+    // Rows [first, end) as a table: its box, its lines and its wrapped cells' lines.
+    auto add = [&](std::size_t first, std::size_t end) {
+        TextTable found{rows[first].front().box, {}, {}};
+        for (std::size_t k = first; k < end; ++k) {
+            for (const Segment& segment : rows[k]) {
+                found.box = unite(found.box, segment.box);
+                found.lines.push_back(segment.line);
+                for (const TextTable::Continuation& c : segment.continued) {
+                    found.lines.push_back(c.line);
+                    found.continued.push_back(c);
+                }
+            }
+        }
+        std::sort(found.lines.begin(), found.lines.end());
+        found.lines.erase(std::unique(found.lines.begin(), found.lines.end()), found.lines.end());
+        tables.push_back(std::move(found));
+    };
     std::size_t r = 0;
     while (r < rows.size()) {
         if (!tabular(rows[r])) {
@@ -283,22 +332,41 @@ std::vector<TextTable> text_tables(const OcrResult& page,
             continue;
         }
         std::size_t end = r + 1;
-        while (end < rows.size() && tabular(rows[end]) &&
-               top(rows[end]) - bottom(rows[end - 1]) <= kTextTableRowGap * height) {
-            ++end;
+        while (end < rows.size()) {
+            if (tabular(rows[end]) &&
+                top(rows[end]) - bottom(rows[end - 1]) <= kTextTableRowGap * height) {
+                ++end;
+                continue;
+            }
+            std::vector<Segment>& above = rows[end - 1];
+            const std::size_t k = continues(above, end);
+            if (k == above.size()) break;
+            Segment& cell = above[k];
+            const Segment& wrapped = rows[end].front();
+            const BBox onto = cell.continued.empty() ? cell.box : cell.continued.front().onto;
+            cell.continued.push_back({wrapped.line, onto, static_cast<int>(cell.continued.size())});
+            cell.text += ' ' + wrapped.text;
+            cell.words += wrapped.words;
+            cell.box = unite(cell.box, wrapped.box);
+            rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(end));
         }
         if (end - r >= 3 && table(r, end)) {
-            TextTable found{rows[r].front().box, {}};
+            add(r, end);
+        } else {
+            // The wrapped cells joined what used to be tables of their own, and one row of the
+            // whole (two cells a gap too close) can keep it from being one: each part up to a
+            // row with a wrapped cell is then taken as it would have been on its own.
+            std::size_t first = r;
             for (std::size_t k = r; k < end; ++k) {
-                for (const Segment& segment : rows[k]) {
-                    found.box = unite(found.box, segment.box);
-                    found.lines.push_back(segment.line);
+                const bool wrapped =
+                    std::any_of(rows[k].begin(), rows[k].end(),
+                                [](const Segment& s) { return !s.continued.empty(); });
+                if (!wrapped && k + 1 < end) continue;
+                if (k + 1 - first >= 3 && (first != r || k + 1 != end) && table(first, k + 1)) {
+                    add(first, k + 1);
                 }
+                first = k + 1;
             }
-            std::sort(found.lines.begin(), found.lines.end());
-            found.lines.erase(std::unique(found.lines.begin(), found.lines.end()),
-                              found.lines.end());
-            tables.push_back(std::move(found));
         }
         r = end;
     }
@@ -349,10 +417,26 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
         table.cols = 1;
         std::vector<Piece> cells;
         for (std::size_t i : found.lines) {
+            const auto wrapped =
+                std::find_if(found.continued.begin(), found.continued.end(),
+                             [&](const TextTable::Continuation& c) { return c.line == i; });
+            std::vector<Piece> line;
             for (const Word* word : cell_words(words[i], result.text_source != "layer")) {
-                cells.push_back({word->bbox, word->text});
+                line.push_back({word->bbox, word->text});
             }
-            if (words[i].empty()) cells.push_back({result.lines[i].bbox, result.lines[i].text});
+            if (words[i].empty()) line.push_back({result.lines[i].bbox, result.lines[i].text});
+            // A wrapped cell's line joins the row it continues: its pieces go inside the last
+            // hundredth of a point of that cell's box, line after line and in order, so that
+            // the grid reads them after the cell's own words and changes no column.
+            if (wrapped != found.continued.end()) {
+                const BBox& onto = wrapped->onto;
+                for (std::size_t j = 0; j < line.size(); ++j) {
+                    const double x =
+                        onto.x1 - 1e-2 + 1e-3 * wrapped->index + 1e-6 * static_cast<double>(j);
+                    line[j].box = {x, onto.y0, x + 1e-7, onto.y1};
+                }
+            }
+            cells.insert(cells.end(), line.begin(), line.end());
         }
         if (!grid_from_text(table, cells)) continue;
         tables.push_back(std::move(table));
