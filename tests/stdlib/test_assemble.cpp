@@ -974,6 +974,13 @@ TEST_CASE("from_page: a table cell wrapped onto a line of its own continues that
           words(340, "the owner")},
          head + "| BITMAP | BITMAP | A list of IDs |\n"
                 "| USER | TEXT | The name of the user running the owner |\n"},
+        {"a word hyphenated at the wrap is one word again",
+         {row("Atom", "Type", "Data"), row("BITMAP", "BITMAP", "A list of IDs"),
+          row("TIMESTAMP", "INTEGER", "The time used to acquire the se-"),
+          words(340, "lection (see ICCCM)"), row("USER", "TEXT", "Its user")},
+         head + "| BITMAP | BITMAP | A list of IDs |\n"
+                "| TIMESTAMP | INTEGER | The time used to acquire the selection (see ICCCM) |\n"
+                "| USER | TEXT | Its user |\n"},
         {"the first column wraps with a row after it",
          {row("Atom", "Type", "Data"), row("ADOBE_PORTABLE_DOCU-", "STRING", "[1]"),
           words(72, "MENT_FORMAT"), row("APPLE_PICT", "APPLE_PICT", "[2]")},

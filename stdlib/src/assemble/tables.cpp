@@ -430,6 +430,24 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
             // the grid reads them after the cell's own words and changes no column.
             if (wrapped != found.continued.end()) {
                 const BBox& onto = wrapped->onto;
+                // A word hyphenated at the wrap ("nec-" then "essarily") is one word again, as a
+                // paragraph's lines join: the cell's last piece so far takes the first one's text.
+                Piece* last = nullptr;
+                for (Piece& piece : cells) {
+                    if (piece.box.x0 >= onto.x0 - 1e-9 && piece.box.x0 <= onto.x1 &&
+                        layout::detail::same_row(piece.box, onto) &&
+                        (last == nullptr || piece.box.x0 >= last->box.x0)) {
+                        last = &piece;
+                    }
+                }
+                const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+                if (last != nullptr && !line.empty() && last->text.size() >= 2 &&
+                    last->text.back() == '-' && lower(last->text[last->text.size() - 2]) &&
+                    lower(line.front().text.front())) {
+                    last->text.pop_back();
+                    last->text += line.front().text;
+                    line.erase(line.begin());
+                }
                 for (std::size_t j = 0; j < line.size(); ++j) {
                     const double x =
                         onto.x1 - 1e-2 + 1e-3 * wrapped->index + 1e-6 * static_cast<double>(j);
