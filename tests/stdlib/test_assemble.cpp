@@ -1355,6 +1355,47 @@ TEST_CASE("page joins the code regions the layout cut a listing into") {
     CHECK(content.blocks[2].text == "=");
 }
 
+TEST_CASE("page puts back the pieces the layout cut out of a listing sideways") {
+    // Monospace at 6 pt a character, 12 pt lines from y = 100, the listing's left edge at 72: a
+    // grammar whose column of "=" (at character 8) the layout took for a region of its own, and
+    // the "')' ;" that ends its last row; each goes back at its column in the row it sits on.
+    // A piece whose column holds a character of the listing, and one beside it but above its
+    // top, stay blocks of their own.
+    auto code = [](const std::string& text, BBox box) {
+        Region region;
+        region.kind = RegionKind::code;
+        region.text = text;
+        region.text_source = "layer";
+        region.bbox = box;
+        return region;
+    };
+    const std::string grammar =
+        "expr      term , { '+' , term } ;\n"
+        "term      factor , { '*' , factor } ;\n"
+        "primary = number | '(' , expr ,";
+    const std::vector<Region> regions = {
+        code(grammar, {72, 100, 294, 136}),  // 37 characters at most
+        code("=\n=", {120, 101, 126, 123}),
+        code("')' ;", {264, 125, 294, 136}),  // character 32 of the last row
+    };
+    const PageContent content = assemble::page(regions);
+    REQUIRE(content.blocks.size() == 1);
+    CHECK(content.blocks[0].text ==
+          "expr    = term , { '+' , term } ;\n"
+          "term    = factor , { '*' , factor } ;\n"
+          "primary = number | '(' , expr , ')' ;");
+    CHECK(content.blocks[0].bbox.y1 == 136);
+
+    const std::vector<Region> apart = {
+        code(grammar, {72, 100, 294, 136}),
+        code("==", {84, 101, 96, 111}),  // on "expr": its characters are in the way
+        code("=", {120, 80, 126, 90}),   // above the listing's top
+    };
+    const PageContent kept = assemble::page(apart);
+    REQUIRE(kept.blocks.size() == 3);
+    CHECK(kept.blocks[0].text == grammar);
+}
+
 TEST_CASE("page makes a code region a code block with its rows and columns as they are") {
     Region listing;
     listing.kind = RegionKind::code;

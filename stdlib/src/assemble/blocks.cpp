@@ -384,29 +384,101 @@ std::size_t region_list(const std::vector<std::string>& lines, bool ocr) {
     return lines.size();
 }
 
+// A code block's lines, blank ones kept (a listing's blank lines are its own).
+std::vector<std::string> code_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+// A code block's character width: its box's width over its longest line (0: no characters).
+double code_char_width(const Block& block, const std::vector<std::string>& lines) {
+    std::size_t longest = 0;
+    for (const std::string& line : lines) longest = std::max(longest, detail::code_points(line));
+    return longest > 0 ? block.bbox.width() / static_cast<double>(longest) : 0.0;
+}
+
+// Writes `piece` into `row` from column `at` (code points), padding the row with spaces; false,
+// leaving the row as it was, when a character other than a space is in the way. ASCII rows only
+// (a column is a byte there).
+bool write_at(std::string& row, std::size_t at, const std::string& piece) {
+    if (detail::code_points(row) != row.size() || detail::code_points(piece) != piece.size()) {
+        return false;
+    }
+    if (row.size() < at + piece.size()) row.resize(at + piece.size(), ' ');
+    for (std::size_t k = 0; k < piece.size(); ++k) {
+        if (row[at + k] != ' ' && piece[k] != ' ' && row[at + k] != piece[k]) return false;
+    }
+    for (std::size_t k = 0; k < piece.size(); ++k) {
+        if (piece[k] != ' ') row[at + k] = piece[k];
+    }
+    while (!row.empty() && row.back() == ' ') row.pop_back();
+    return true;
+}
+
+// A piece of a listing the layout cut out of it sideways (the column of `=` of a grammar, a
+// `==` inside a line, the `')' ;` that ends its last row): a code block that starts inside
+// another code block's box (from its left edge, less half a character, to its right edge) and
+// whose middle lies between its top and bottom goes back into it, each of its lines into the
+// row whose middle is nearest, at its column in the larger block's character width; not when a
+// character of the larger block is in the way.
+void insert_code_pieces(std::vector<Block>& blocks) {
+    for (std::size_t p = 0; p < blocks.size(); ++p) {
+        Block& piece = blocks[p];
+        if (piece.type != "code") continue;
+        const std::vector<std::string> parts = code_lines(piece.text);
+        const double middle = (piece.bbox.y0 + piece.bbox.y1) / 2;
+        for (std::size_t h = 0; h < blocks.size(); ++h) {
+            Block& host = blocks[h];
+            if (h == p || host.type != "code") continue;
+            std::vector<std::string> rows = code_lines(host.text);
+            const double width = code_char_width(host, rows);
+            if (!(width > 0) || rows.size() <= parts.size() || middle < host.bbox.y0 ||
+                middle > host.bbox.y1 || piece.bbox.x0 < host.bbox.x0 - 0.5 * width ||
+                piece.bbox.x0 > host.bbox.x1) {
+                continue;
+            }
+            const double row_height = host.bbox.height() / static_cast<double>(rows.size());
+            const double part_height = piece.bbox.height() / static_cast<double>(parts.size());
+            const auto column = static_cast<std::size_t>(
+                std::max(0L, std::lround((piece.bbox.x0 - host.bbox.x0) / width)));
+            bool fits = true;
+            for (std::size_t j = 0; j < parts.size() && fits; ++j) {
+                const double y = piece.bbox.y0 + (static_cast<double>(j) + 0.5) * part_height;
+                const auto i = static_cast<std::size_t>(
+                    std::clamp(static_cast<long>((y - host.bbox.y0) / row_height), 0L,
+                               static_cast<long>(rows.size()) - 1));
+                fits = write_at(rows[i], column, parts[j]);
+            }
+            if (!fits) continue;
+            std::string text;
+            for (std::size_t i = 0; i < rows.size(); ++i) text += (i > 0 ? "\n" : "") + rows[i];
+            host.text = std::move(text);
+            host.bbox = unite(host.bbox, piece.bbox);
+            host.confidence = std::min(host.confidence, piece.confidence);
+            blocks.erase(blocks.begin() + static_cast<std::ptrdiff_t>(p));
+            --p;
+            break;
+        }
+    }
+}
+
 // A listing the layout cut into code regions one under the other (at a blank line, before a
 // function's last line): consecutive code blocks that overlap horizontally and are at most 2.5 of
 // their lines apart are one block, a blank line kept where the gap is a line or more, and each
 // part's lines indented by how far right of the block's left edge it starts, in the listing's
-// character width (a region's width over its longest line).
+// character width (a region's width over its longest line). Pieces cut out sideways go back
+// first (insert_code_pieces).
 void join_code(std::vector<Block>& blocks) {
-    auto lines_of = [](const std::string& text) {
-        std::vector<std::string> lines;
-        std::size_t start = 0;
-        while (start <= text.size()) {
-            std::size_t end = text.find('\n', start);
-            if (end == std::string::npos) end = text.size();
-            lines.push_back(text.substr(start, end - start));
-            start = end + 1;
-        }
-        return lines;
-    };
-    auto char_width = [](const Block& block, const std::vector<std::string>& lines) {
-        std::size_t longest = 0;
-        for (const std::string& line : lines)
-            longest = std::max(longest, detail::code_points(line));
-        return longest > 0 ? block.bbox.width() / static_cast<double>(longest) : 0.0;
-    };
+    insert_code_pieces(blocks);
+    const auto lines_of = code_lines;
+    const auto char_width = code_char_width;
     std::vector<Block> joined;
     for (Block& block : blocks) {
         if (joined.empty() || block.type != "code" || joined.back().type != "code") {
