@@ -1329,23 +1329,29 @@ TEST_CASE("page makes a text-layer region's numbered first line above the body s
     }
 }
 
+namespace {
+
+// A code region the layout made from a text-layer page, at `box`.
+Region code_region(const std::string& text, BBox box) {
+    Region region;
+    region.kind = RegionKind::code;
+    region.text = text;
+    region.text_source = "layer";
+    region.bbox = box;
+    return region;
+}
+
+}  // namespace
+
 TEST_CASE("page joins the code regions the layout cut a listing into") {
     // Monospace at 6 pt a character, 12 pt lines: a function cut at its blank line and before its
     // last line, then a listing 3 lines further down, and a "=" to the right of it a line lower.
-    auto code = [](const std::string& text, BBox box) {
-        Region region;
-        region.kind = RegionKind::code;
-        region.text = text;
-        region.text_source = "layer";
-        region.bbox = box;
-        return region;
-    };
     const std::vector<Region> regions = {
-        code("int main() {\n    int x = 1;", {72, 100, 156, 124}),
-        code("return x;", {96, 138, 150, 150}),  // a blank line above it, 4 characters in
-        code("}", {72, 152, 78, 164}),
-        code("far = 1;", {72, 200, 120, 212}),  // 3 lines below: a listing of its own
-        code("=", {200, 214, 206, 226}),        // right of it, no column in common
+        code_region("int main() {\n    int x = 1;", {72, 100, 156, 124}),
+        code_region("return x;", {96, 138, 150, 150}),  // a blank line above it, 4 characters in
+        code_region("}", {72, 152, 78, 164}),
+        code_region("far = 1;", {72, 200, 120, 212}),  // 3 lines below: a listing of its own
+        code_region("=", {200, 214, 206, 226}),        // right of it, no column in common
     };
     const PageContent content = assemble::page(regions);
     REQUIRE(content.blocks.size() == 3);
@@ -1361,22 +1367,14 @@ TEST_CASE("page puts back the pieces the layout cut out of a listing sideways") 
     // the "')' ;" that ends its last row; each goes back at its column in the row it sits on.
     // A piece whose column holds a character of the listing, and one beside it but above its
     // top, stay blocks of their own.
-    auto code = [](const std::string& text, BBox box) {
-        Region region;
-        region.kind = RegionKind::code;
-        region.text = text;
-        region.text_source = "layer";
-        region.bbox = box;
-        return region;
-    };
     const std::string grammar =
         "expr      term , { '+' , term } ;\n"
         "term      factor , { '*' , factor } ;\n"
         "primary = number | '(' , expr ,";
     const std::vector<Region> regions = {
-        code(grammar, {72, 100, 294, 136}),  // 37 characters at most
-        code("=\n=", {120, 101, 126, 123}),
-        code("')' ;", {264, 125, 294, 136}),  // character 32 of the last row
+        code_region(grammar, {72, 100, 294, 136}),  // 37 characters at most
+        code_region("=\n=", {120, 101, 126, 123}),
+        code_region("')' ;", {264, 125, 294, 136}),  // character 32 of the last row
     };
     const PageContent content = assemble::page(regions);
     REQUIRE(content.blocks.size() == 1);
@@ -1387,9 +1385,9 @@ TEST_CASE("page puts back the pieces the layout cut out of a listing sideways") 
     CHECK(content.blocks[0].bbox.y1 == 136);
 
     const std::vector<Region> apart = {
-        code(grammar, {72, 100, 294, 136}),
-        code("==", {84, 101, 96, 111}),  // on "expr": its characters are in the way
-        code("=", {120, 80, 126, 90}),   // above the listing's top
+        code_region(grammar, {72, 100, 294, 136}),
+        code_region("==", {84, 101, 96, 111}),  // on "expr": its characters are in the way
+        code_region("=", {120, 80, 126, 90}),   // above the listing's top
     };
     const PageContent kept = assemble::page(apart);
     REQUIRE(kept.blocks.size() == 3);
