@@ -149,6 +149,8 @@ TEST_CASE("at the tail each actor that frees up takes a share of what is left",
     INFO("pages in tail batches " << after << " in " << batches_after << " batches, largest "
                                   << largest_after);
     CHECK(total == 40);
-    CHECK(after == 7);
+    // 7 left; 8 if the driver slept through the 200 ms and took page 0 with the others (16, 16,
+    // then the tail): either way one page a batch.
+    CHECK((after == 7 || after == 8));
     CHECK(largest_after <= (after + 7) / 8);
 }
