@@ -15,21 +15,7 @@ namespace {
 using detail::lower_median;
 using detail::unite;
 
-bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
-
-// Appends a line to a paragraph: a space between, or nothing where "exam-" + "ple" was split.
-void append_line(std::string& text, const std::string& line) {
-    if (text.empty()) {
-        text = line;
-    } else if (text.size() >= 2 && text.back() == '-' && is_lower(text[text.size() - 2]) &&
-               !line.empty() && is_lower(line.front())) {
-        text.pop_back();
-        text += line;
-    } else {
-        text += ' ';
-        text += line;
-    }
-}
+using detail::append_line;
 
 int heading_level(double ratio) { return ratio >= 2.0 ? 1 : ratio >= 1.6 ? 2 : 3; }
 
@@ -477,8 +463,6 @@ void insert_code_pieces(std::vector<Block>& blocks) {
 // first (insert_code_pieces).
 void join_code(std::vector<Block>& blocks) {
     insert_code_pieces(blocks);
-    const auto lines_of = code_lines;
-    const auto char_width = code_char_width;
     std::vector<Block> joined;
     for (Block& block : blocks) {
         if (joined.empty() || block.type != "code" || joined.back().type != "code") {
@@ -486,8 +470,8 @@ void join_code(std::vector<Block>& blocks) {
             continue;
         }
         Block& above = joined.back();
-        std::vector<std::string> top = lines_of(above.text);
-        std::vector<std::string> bottom = lines_of(block.text);
+        std::vector<std::string> top = code_lines(above.text);
+        std::vector<std::string> bottom = code_lines(block.text);
         const double line = std::max(above.bbox.height() / static_cast<double>(top.size()), 1.0);
         const double gap = block.bbox.y0 - above.bbox.y1;
         const bool overlap = block.bbox.x0 < above.bbox.x1 && above.bbox.x0 < block.bbox.x1;
@@ -495,7 +479,7 @@ void join_code(std::vector<Block>& blocks) {
             joined.push_back(std::move(block));
             continue;
         }
-        const double widths[] = {char_width(above, top), char_width(block, bottom)};
+        const double widths[] = {code_char_width(above, top), code_char_width(block, bottom)};
         const double width =
             std::min(widths[0] > 0 ? widths[0] : widths[1], widths[1] > 0 ? widths[1] : widths[0]);
         auto indent = [&](std::vector<std::string>& lines, double by) {

@@ -85,6 +85,20 @@ double lower_median(std::vector<double> values) {
     return *middle;
 }
 
+void append_line(std::string& text, const std::string& line) {
+    const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    if (text.empty()) {
+        text = line;
+    } else if (text.size() >= 2 && text.back() == '-' && lower(text[text.size() - 2]) &&
+               !line.empty() && lower(line.front())) {
+        text.pop_back();
+        text += line;
+    } else {
+        text += ' ';
+        text += line;
+    }
+}
+
 bool monospace_font(std::string_view font) { return fonts::monospace(font); }
 
 bool symbol_font(std::string_view font) { return fonts::symbol(font); }

@@ -32,6 +32,10 @@ BBox unite(const BBox& a, const BBox& b);
 // The lower of the two middle values (the middle one of an odd count); 0 for none.
 double lower_median(std::vector<double> values);
 
+// Appends a line to a paragraph (or a wrapped table cell): a space between, or nothing where
+// "exam-" + "ple" was split (a lowercase letter, a hyphen, then a lowercase letter).
+void append_line(std::string& text, const std::string& line);
+
 // Whether two boxes share a row: their vertical overlap is at least half the smaller height
 // (text_grid.h, shared with std.layout).
 using layout::detail::same_row;

@@ -90,12 +90,10 @@ bool grid_from_text(Block& table, std::vector<Piece> pieces) {
 struct TextTable {
     BBox box;
     std::vector<std::size_t> lines;  // the lines that are its cells
-    // A line that continues a cell of the row above: that cell's box before any line did, and
-    // which of the cell's continuing lines it is (0: the first).
+    // A line that continues a cell of the row above, and that cell's box before any line did.
     struct Continuation {
         std::size_t line;
         BBox onto;
-        int index;
     };
     std::vector<Continuation> continued;
 };
@@ -344,7 +342,7 @@ std::vector<TextTable> text_tables(const OcrResult& page,
             Segment& cell = above[k];
             const Segment& wrapped = rows[end].front();
             const BBox onto = cell.continued.empty() ? cell.box : cell.continued.front().onto;
-            cell.continued.push_back({wrapped.line, onto, static_cast<int>(cell.continued.size())});
+            cell.continued.push_back({wrapped.line, onto});
             cell.text += ' ' + wrapped.text;
             cell.words += wrapped.words;
             cell.box = unite(cell.box, wrapped.box);
@@ -415,46 +413,47 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
         table.bbox = found.box;
         table.rows = 1;
         table.cols = 1;
-        std::vector<Piece> cells;
-        for (std::size_t i : found.lines) {
-            const auto wrapped =
-                std::find_if(found.continued.begin(), found.continued.end(),
-                             [&](const TextTable::Continuation& c) { return c.line == i; });
+        const bool ocr = result.text_source != "layer";
+        // A line's pieces: its words that can fill a cell, or the line itself without words.
+        auto pieces_of = [&](std::size_t i) {
             std::vector<Piece> line;
-            for (const Word* word : cell_words(words[i], result.text_source != "layer")) {
+            for (const Word* word : cell_words(words[i], ocr)) {
                 line.push_back({word->bbox, word->text});
             }
             if (words[i].empty()) line.push_back({result.lines[i].bbox, result.lines[i].text});
-            // A wrapped cell's line joins the row it continues: its pieces go inside the last
-            // hundredth of a point of that cell's box, line after line and in order, so that
-            // the grid reads them after the cell's own words and changes no column.
-            if (wrapped != found.continued.end()) {
-                const BBox& onto = wrapped->onto;
-                // A word hyphenated at the wrap ("nec-" then "essarily") is one word again, as a
-                // paragraph's lines join: the cell's last piece so far takes the first one's text.
-                Piece* last = nullptr;
-                for (Piece& piece : cells) {
-                    if (piece.box.x0 >= onto.x0 - 1e-9 && piece.box.x0 <= onto.x1 &&
-                        layout::detail::same_row(piece.box, onto) &&
-                        (last == nullptr || piece.box.x0 >= last->box.x0)) {
-                        last = &piece;
-                    }
-                }
-                const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
-                if (last != nullptr && !line.empty() && last->text.size() >= 2 &&
-                    last->text.back() == '-' && lower(last->text[last->text.size() - 2]) &&
-                    lower(line.front().text.front())) {
-                    last->text.pop_back();
-                    last->text += line.front().text;
-                    line.erase(line.begin());
-                }
-                for (std::size_t j = 0; j < line.size(); ++j) {
-                    const double x =
-                        onto.x1 - 1e-2 + 1e-3 * wrapped->index + 1e-6 * static_cast<double>(j);
-                    line[j].box = {x, onto.y0, x + 1e-7, onto.y1};
+            return line;
+        };
+        std::vector<Piece> cells;
+        for (std::size_t i : found.lines) {
+            const bool wrapped =
+                std::any_of(found.continued.begin(), found.continued.end(),
+                            [&](const TextTable::Continuation& c) { return c.line == i; });
+            if (wrapped) continue;
+            std::vector<Piece> line = pieces_of(i);
+            cells.insert(cells.end(), line.begin(), line.end());
+        }
+        // A wrapped cell's lines, top to bottom, join the text of the cell's last piece as a
+        // paragraph's lines join (a word hyphenated at the wrap is one word again), so the grid
+        // reads them after the cell's own words and no column moves.
+        for (const TextTable::Continuation& c : found.continued) {
+            std::string text;
+            for (const Piece& piece : pieces_of(c.line)) {
+                text += (text.empty() ? "" : " ") + piece.text;
+            }
+            if (text.empty()) continue;
+            Piece* last = nullptr;
+            for (Piece& piece : cells) {
+                if (piece.box.x0 >= c.onto.x0 - 1e-9 && piece.box.x0 <= c.onto.x1 &&
+                    layout::detail::same_row(piece.box, c.onto) &&
+                    (last == nullptr || piece.box.x0 >= last->box.x0)) {
+                    last = &piece;
                 }
             }
-            cells.insert(cells.end(), line.begin(), line.end());
+            if (last == nullptr) {
+                cells.push_back({c.onto, text});  // a cell whose own words were all specks
+            } else {
+                detail::append_line(last->text, text);
+            }
         }
         if (!grid_from_text(table, cells)) continue;
         tables.push_back(std::move(table));
