@@ -1392,6 +1392,16 @@ TEST_CASE("page puts back the pieces the layout cut out of a listing sideways") 
     const PageContent kept = assemble::page(apart);
     REQUIRE(kept.blocks.size() == 3);
     CHECK(kept.blocks[0].text == grammar);
+
+    // Boxes a hand-made UDF left flat (no height) place no row: the piece is not written into
+    // the listing's first row (the join one under the other then takes it, below the listing).
+    const std::vector<Region> flat = {
+        code_region(grammar, {72, 100, 294, 100}),
+        code_region("=", {120, 100, 126, 100}),
+    };
+    const PageContent joined = assemble::page(flat);
+    REQUIRE(joined.blocks.size() == 1);
+    CHECK(joined.blocks[0].text.starts_with("expr      term"));
 }
 
 TEST_CASE("page makes a code region a code block with its rows and columns as they are") {

@@ -425,9 +425,9 @@ void insert_code_pieces(std::vector<Block>& blocks) {
             if (h == p || host.type != "code") continue;
             std::vector<std::string> rows = code_lines(host.text);
             const double width = code_char_width(host, rows);
-            if (!(width > 0) || rows.size() <= parts.size() || middle < host.bbox.y0 ||
-                middle > host.bbox.y1 || piece.bbox.x0 < host.bbox.x0 - 0.5 * width ||
-                piece.bbox.x0 > host.bbox.x1) {
+            if (!(width > 0) || !(host.bbox.height() > 0) || rows.size() <= parts.size() ||
+                middle < host.bbox.y0 || middle > host.bbox.y1 ||
+                piece.bbox.x0 < host.bbox.x0 - 0.5 * width || piece.bbox.x0 > host.bbox.x1) {
                 continue;
             }
             const double row_height = host.bbox.height() / static_cast<double>(rows.size());
