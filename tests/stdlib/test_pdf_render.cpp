@@ -59,14 +59,13 @@ bool starts_with(const std::string& text, const std::string& prefix) {
     return text.rfind(prefix, 0) == 0;
 }
 
-// A one-page PDF (US Letter) whose content stream is `content` (Helvetica is its font F1), with a
-// correct xref table.
-std::string one_page_pdf(const std::string& content) {
-    const std::vector<std::string> objects = {
-        "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << "
-        "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
-        "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "\nendstream"};
+std::string stream(const std::string& content) {
+    return "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content +
+           "\nendstream";
+}
+
+// A PDF of `objects` (object 1 the catalog), with a correct xref table.
+std::string pdf_of(const std::vector<std::string>& objects) {
     std::string pdf = "%PDF-1.4\n";
     std::vector<std::size_t> offsets;
     for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -85,15 +84,25 @@ std::string one_page_pdf(const std::string& content) {
     return pdf;
 }
 
+// A one-page PDF (US Letter) whose content stream is `content` (Helvetica is its font F1).
+std::string one_page_pdf(const std::string& content) {
+    return pdf_of({"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                   "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+                   "/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+                   ">> >> >> >>",
+                   stream(content)});
+}
+
 struct TempPdf {
     std::string path;
-    explicit TempPdf(const std::string& content) {
+    // A one-page PDF of `content` (one_page_pdf), or the whole PDF `pdf` when `whole`.
+    explicit TempPdf(const std::string& content, bool whole = false) {
         static int count = 0;
         path = (std::filesystem::temp_directory_path() /
                 ("rop-pdf-render-" + std::to_string(::getpid()) + "-" + std::to_string(count++) +
                  ".pdf"))
                    .string();
-        std::ofstream(path, std::ios::binary) << one_page_pdf(content);
+        std::ofstream(path, std::ios::binary) << (whole ? content : one_page_pdf(content));
     }
     ~TempPdf() { std::filesystem::remove(path); }
 };
@@ -170,6 +179,69 @@ TEST_CASE("the core renderer draws the pixels poppler-cpp's page_renderer draws,
             }
         }
     }
+}
+
+TEST_CASE("a document's fonts are made once, whichever page and pass needs them") {
+    // Three pages: F1 is Helvetica (object 6) on the first and Courier (object 7) on the second;
+    // the third's font dictionary is an object of its own and calls Helvetica F9. A font is
+    // poppler's by its object and its name, so the cache holds four.
+    const std::string helvetica = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+    const std::string courier = "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>";
+    auto page = [](const std::string& fonts, int contents) {
+        return "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents " +
+               std::to_string(contents) + " 0 R /Resources << /Font " + fonts + " >> >>";
+    };
+    const TempPdf file(
+        pdf_of({"<< /Type /Catalog /Pages 2 0 R >>",
+                "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>",
+                page("<< /F1 6 0 R /F2 7 0 R >>", 8), page("<< /F1 7 0 R >>", 9),
+                page("10 0 R", 11), helvetica, courier,
+                stream("BT /F1 12 Tf 72 700 Td (sans) Tj /F2 12 Tf 0 -20 Td (mono) Tj ET"),
+                stream("BT /F1 12 Tf 72 700 Td (mono) Tj ET"), "<< /F9 6 0 R >>",
+                stream("BT /F9 12 Tf 72 700 Td (sans) Tj ET")}),
+        true);
+    std::unique_ptr<pdf::CoreDocument> core = pdf::CoreDocument::open(file.path);
+    REQUIRE(core);
+    REQUIRE(core->pages() == 3);
+    const std::vector<std::vector<std::pair<std::string, std::string>>> expected = {
+        {{"sans", "Helvetica"}, {"mono", "Courier"}},
+        {{"mono", "Courier"}},
+        {{"sans", "Helvetica"}}};
+    auto check_page = [&](int index) {
+        INFO("page " << index + 1);
+        const pdf::PageRead read = pdf::read_page(*core, index, 10);
+        REQUIRE(read.words.size() == expected[index].size());
+        for (std::size_t i = 0; i < read.words.size(); ++i) {
+            CHECK(read.words[i].text == expected[index][i].first);
+            CHECK(read.words[i].font == expected[index][i].second);
+        }
+    };
+    for (int index = 0; index < 3; ++index) check_page(index);
+    CHECK(core->fonts_made() == 4);
+    // Again, backwards, and rendered: every font is the cache's.
+    for (int index = 2; index >= 0; --index) check_page(index);
+    for (int index = 0; index < 3; ++index) CHECK(pdf::render_page(*core, index, 72, 1, 10).valid);
+    CHECK(core->fonts_made() == 4);
+
+    // A page whose fonts stand inline in its resources is drawn as poppler draws it.
+    const TempPdf inline_font("BT /F1 12 Tf 72 700 Td (inline) Tj ET");
+    std::unique_ptr<pdf::CoreDocument> plain = pdf::CoreDocument::open(inline_font.path);
+    REQUIRE(plain);
+    const pdf::PageRead read = pdf::read_page(*plain, 0, 10);
+    REQUIRE(read.words.size() == 1);
+    CHECK(read.words[0].text == "inline");
+    CHECK(read.words[0].font == "Helvetica");
+    CHECK(plain->fonts_made() == 0);
+
+    // A real document: its pages read a second time make no font.
+    std::unique_ptr<pdf::CoreDocument> manual =
+        pdf::CoreDocument::open(kData + "/structure/structure.pdf");
+    REQUIRE(manual);
+    for (int index = 0; index < manual->pages(); ++index) pdf::read_page(*manual, index, 10);
+    const std::int64_t made = manual->fonts_made();
+    CHECK(made > 0);
+    for (int index = 0; index < manual->pages(); ++index) pdf::read_page(*manual, index, 10);
+    CHECK(manual->fonts_made() == made);
 }
 
 TEST_CASE("render: needed lists the pages, and Render reads them and draws those that need it") {

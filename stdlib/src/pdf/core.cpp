@@ -14,6 +14,8 @@
 #include <ctime>
 #include <utility>
 
+#include "page_display.h"
+
 namespace rop::stdlib::pdf {
 namespace {
 
@@ -199,6 +201,7 @@ void append_text(void* stream, const char* text, int length) {
 struct CoreDocument::Impl {
     GlobalParamsIniter params{silent};  // poppler's globals, counted across its users
     std::unique_ptr<PDFDoc> doc;
+    FontCache fonts;  // the pages' fonts, made once for both passes (page_display.h)
     // The renderer of this document's pages, kept between pages as pdftoppm keeps it: its font
     // engine and glyph caches are the document's (a fresh one loaded every font again, page
     // after page), and its pixels are those of a fresh one (test_pdf_render).
@@ -218,6 +221,8 @@ std::unique_ptr<CoreDocument> CoreDocument::open(const std::string& path) {
 
 int CoreDocument::pages() const { return impl_->doc->getNumPages(); }
 
+std::int64_t CoreDocument::fonts_made() const { return impl_->fonts.made(); }
+
 PageRead read_page(CoreDocument& doc, int index, double max_seconds) {
     PageRead read;
     // poppler-cpp's page::text(rectf(), non_raw_non_physical_layout): a TextOutputDev writing its
@@ -226,8 +231,7 @@ PageRead read_page(CoreDocument& doc, int index, double max_seconds) {
     Marks<TextOutputDev> out(read.marks, append_text, &read.text, false, 0.0, false);
     Budget budget;
     budget.max_seconds = max_seconds;
-    doc.impl().doc->displayPage(&out, index + 1, 72, 72, 0, false, true, false, Budget::check,
-                                &budget);
+    display_page(*doc.impl().doc, doc.impl().fonts, out, index + 1, 72, Budget::check, &budget);
     read.marks.over_budget = budget.over;
     if (budget.over) {
         read.marks.cpu_s = budget.spent();
@@ -283,8 +287,7 @@ Rendered render_page(CoreDocument& doc, int index, int dpi, int channels, double
     SplashOutputDev& out = *impl.splash;
     Budget budget;
     budget.max_seconds = max_seconds;
-    doc.impl().doc->displayPageSlice(&out, index + 1, dpi, dpi, 0, false, true, false, -1, -1, -1,
-                                     -1, Budget::check, &budget, nullptr, nullptr, true);
+    display_page(*impl.doc, impl.fonts, out, index + 1, dpi, Budget::check, &budget);
     result.over_budget = budget.over;
     result.cpu_s = budget.spent();
     SplashBitmap* bitmap = out.getBitmap();

@@ -7,6 +7,7 @@
 
 #include <rop/stdlib/types.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ class CoreDocument {
     CoreDocument& operator=(const CoreDocument&) = delete;
 
     int pages() const;
+    // Fonts poppler has made for this document's pages so far: each once, whichever pass or page
+    // needs it again (page_display.h).
+    std::int64_t fonts_made() const;
 
     struct Impl;  // core.cpp: poppler's PDFDoc
     Impl& impl() { return *impl_; }
