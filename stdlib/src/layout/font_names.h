@@ -5,18 +5,18 @@
 #pragma once
 
 #include <algorithm>
-#include <cctype>
 #include <initializer_list>
-#include <string>
 #include <string_view>
 
 namespace rop::stdlib::fonts {
 
+// `parts` are lower case; the name's ASCII letters are compared as lower case, without a copy
+// (this runs for every word of every page).
 inline bool name_holds(std::string_view font, std::initializer_list<std::string_view> parts) {
-    std::string name(font);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return std::any_of(parts.begin(), parts.end(),
-                       [&](std::string_view part) { return name.find(part) != std::string::npos; });
+    auto same = [](char c, char lower) { return (c >= 'A' && c <= 'Z' ? c + 32 : c) == lower; };
+    return std::any_of(parts.begin(), parts.end(), [&](std::string_view part) {
+        return std::search(font.begin(), font.end(), part.begin(), part.end(), same) != font.end();
+    });
 }
 
 // Monospace: the name holds Mono, Courier, Code or Consol, or names a common monospace family
