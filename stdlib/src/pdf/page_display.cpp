@@ -43,8 +43,7 @@ template struct Expose<FontList, &GfxFontDict::fonts>;
 
 }  // namespace
 
-std::optional<std::vector<std::shared_ptr<GfxFont>>> FontCache::fonts_of(Page& page,
-                                                                          XRef* xref) {
+std::optional<std::vector<std::shared_ptr<GfxFont>>> FontCache::fonts_of(Page& page, XRef* xref) {
     Dict* resources = page.getResourceDict();
     if (!resources) return std::nullopt;
     Object entry = resources->lookup("Font");
@@ -105,8 +104,8 @@ void display_page(PDFDoc& doc, FontCache& cache, OutputDev& out, int number, dou
     if (!crop) crop = (box == *page->getCropBox()) && out.needClipToCropBox();
     std::unique_ptr<Dict> resources(page->getResourceDict()->copy(xref));
     resources->set("Font", Object(new Dict(xref)));
-    Gfx gfx(&doc, &out, number, resources.get(), dpi, dpi, &box, crop ? page->getCropBox() : nullptr,
-            rotate, abort_check, abort_data, xref);
+    Gfx gfx(&doc, &out, number, resources.get(), dpi, dpi, &box,
+            crop ? page->getCropBox() : nullptr, rotate, abort_check, abort_data, xref);
     GfxFontDict* dict = gfx.*member(GfxResourceStack{})->*member(ResourceFonts{});
     dict->*member(FontList{}) = std::move(*fonts);
     Object contents = page->getContents();
