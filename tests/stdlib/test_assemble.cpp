@@ -1706,3 +1706,89 @@ TEST_CASE("heading levels: section numbers settle OCR'd headings whose heights s
     for (PageContent& page : pages) page.text_source = "layer";
     CHECK(levels_of(pages)[3] == std::pair<std::string, int>{"2 Incidents", 3});
 }
+
+TEST_CASE(
+    "page sizes an OCR'd region by its lines: headings under the size rule, and their ranks") {
+    // An OCR'd page has no fonts: a region's size is its OCR lines' largest ascent (from_ocr's
+    // measure). Three body regions at 7 points; the last region is each row's, its lines' ascents
+    // given. A numbered heading or a short title alone at 1.2 times the body is a heading, and so
+    // is such a line first in a region of several (the layout joined it to its paragraph).
+    struct Row {
+        std::vector<std::pair<std::string, double>> lines;
+        bool heading;
+        std::string rest = "";  // the text block after the heading, when the region had more
+    };
+    const std::vector<Row> rows = {
+        {{{"2.1 Disk Failures", 8.4}}, true},
+        {{{"Lessons Learned", 8.4}}, true},
+        {{{"2.1 Disk Failures", 7}}, false},  // the body size
+        {{{"2.1 Disk Failures", 8.4}, {"Two disks failed.", 7}}, true, "Two disks failed."},
+        {{{"Lessons Learned", 8.4}, {"We keep spares.", 7}}, true, "We keep spares."},
+        {{{"2.1 Disk Failures", 7}, {"Two disks failed.", 7}}, false},    // all at the body size
+        {{{"Two disks failed.", 7}, {"2.1 Disk Failures", 8.4}}, false},  // not first
+        {{{"3 disks were replaced", 8.4}}, false},                        // no capitalized word
+    };
+    auto region_of = [](const std::vector<std::pair<std::string, double>>& lines, double top) {
+        OcrPage ocr;
+        ocr.y = top;
+        for (const auto& [text, ascent] : lines) {
+            ocr.line({{text, {72, 72 + 4.5 * static_cast<double>(text.size())}}}, ascent, 0);
+        }
+        Region region;
+        region.text_source = "ocr";
+        region.page_width = 612;
+        region.page_height = 792;
+        region.lines = ocr.page.lines;
+        region.words = ocr.page.words;
+        region.text = ocr.page.lines.front().text;
+        for (std::size_t i = 1; i < ocr.page.lines.size(); ++i)
+            region.text += "\n" + ocr.page.lines[i].text;
+        region.bbox = {72, top, 400, ocr.y};
+        return region;
+    };
+    for (const Row& row : rows) {
+        INFO(row.lines.front().first << " " << row.lines.front().second);
+        std::vector<Region> regions;
+        for (int i = 0; i < 3; ++i) {
+            regions.push_back(region_of({{"Body text of a paragraph.", 7}}, 100.0 + 40 * i));
+        }
+        regions.push_back(region_of(row.lines, 220));
+        const PageContent content = assemble::page(regions);
+        REQUIRE(content.blocks.size() == (row.rest.empty() ? 4u : 5u));
+        CHECK((content.blocks[3].text_level > 0) == row.heading);
+        if (row.heading) CHECK(content.blocks[3].text == row.lines.front().first);
+        if (!row.rest.empty()) {
+            CHECK(content.blocks[4].text == row.rest);
+            CHECK(content.blocks[4].text_level == 0);
+        }
+        // Without its lines a region has no size to compare.
+        Region bare = regions.back();
+        bare.lines.clear();
+        regions.back() = bare;
+        CHECK(assemble::page(regions).blocks[3].text_level == 0);
+    }
+
+    // Across the document the sizes rank the headings: the layout called the title a level-2
+    // heading (1.9 times its page's body) and the sections level 3; the subsection it left as text.
+    auto heading_region = [&](const std::string& text, int level, double ascent, double top) {
+        Region region = region_of({{text, ascent}}, top);
+        region.kind = RegionKind::heading;
+        region.level = level;
+        return region;
+    };
+    const std::vector<PageContent> pages = {
+        assemble::page(std::vector<Region>{heading_region("Storage Cluster Report", 2, 13.3, 80),
+                                           region_of({{"Body text of a paragraph.", 7}}, 120),
+                                           heading_region("1 Capacity", 3, 11.2, 160),
+                                           region_of({{"Body text of a paragraph.", 7}}, 200),
+                                           region_of({{"1.1 Growth by Team", 8.4}}, 240),
+                                           region_of({{"Body text of a paragraph.", 7}}, 280)}),
+        assemble::page(std::vector<Region>{heading_region("2 Incidents", 3, 11.2, 80),
+                                           region_of({{"Body text of a paragraph.", 7}}, 120)})};
+    const auto levels = levels_of(pages);
+    REQUIRE(levels.size() == 8u);
+    CHECK(levels[0] == std::pair<std::string, int>{"Storage Cluster Report", 1});
+    CHECK(levels[2] == std::pair<std::string, int>{"1 Capacity", 2});
+    CHECK(levels[4] == std::pair<std::string, int>{"1.1 Growth by Team", 3});
+    CHECK(levels[6] == std::pair<std::string, int>{"2 Incidents", 2});
+}

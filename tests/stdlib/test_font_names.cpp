@@ -42,8 +42,8 @@ TEST_CASE("a font's name says monospace, bold or symbol in any case") {
         {"ZapfDingbats", false, false, true},
         {"Wingdings-Regular", false, false, true},
         {"WEBDINGS", false, false, true},
-        {"Mon", false, false, false},          // a part's prefix is not the part
-        {"Cour ier", false, false, false},     // nor its letters apart
+        {"Mon", false, false, false},              // a part's prefix is not the part
+        {"Cour ier", false, false, false},         // nor its letters apart
         {"\xc3\x89lan-Bold", false, true, false},  // a letter beyond ASCII before it
     };
     for (const Case& c : cases) {

@@ -513,13 +513,7 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     content.height = page.height;
     content.text_source = page.text_source;
     content.outline = page.outline;
-    // A line's size is its font size when the text layer gave one, else its ascent (baseline to
-    // top), which descenders do not change.
-    auto size_of = [](const Line& line) {
-        if (line.font_size > 0) return line.font_size;
-        const double ascent = line.baseline - line.bbox.y0;
-        return ascent > 0 ? ascent : line.bbox.height();
-    };
+    const auto size_of = detail::line_size;
     std::vector<double> heights;
     for (const Line& line : page.lines) heights.push_back(size_of(line));
     // The lower median: on a page of one heading and one line, the line is the body size.
@@ -623,6 +617,20 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
     return content;
 }
 
+namespace {
+
+// A region's size: its words' largest layer font size; on an OCR'd page, which has no fonts, its
+// OCR lines' largest size (detail::line_size), so that its headings rank across the document as
+// from_ocr's do (document.h).
+double region_size(const Region& region) {
+    if (region.font_size > 0 || region.text_source == "layer") return region.font_size;
+    double largest = 0;
+    for (const Line& line : region.lines) largest = std::max(largest, detail::line_size(line));
+    return largest;
+}
+
+}  // namespace
+
 PageContent page(std::span<const Region> regions) {
     PageContent content;
     content.page_index = -1;
@@ -635,11 +643,11 @@ PageContent page(std::span<const Region> regions) {
         content.text_source = regions.front().text_source;
         content.outline = regions.front().outline;
     }
-    // The body size: the lower median of the text regions' layer font sizes (0: none known).
+    // The body size: the lower median of the text regions' sizes (0: none known).
     std::vector<double> sizes;
     for (const Region& region : regions) {
-        if (region.kind == RegionKind::text && region.font_size > 0) {
-            sizes.push_back(region.font_size);
+        if (region.kind == RegionKind::text && region_size(region) > 0) {
+            sizes.push_back(region_size(region));
         }
     }
     const double body = lower_median(std::move(sizes));
@@ -663,7 +671,7 @@ PageContent page(std::span<const Region> regions) {
         Block block;
         block.bbox = region.bbox;
         block.confidence = region.confidence;
-        block.font_size = region.font_size;
+        block.font_size = region_size(region);
         switch (region.kind) {
             case RegionKind::heading: block.text_level = std::max(1, region.level); break;
             case RegionKind::table:
@@ -693,20 +701,25 @@ PageContent page(std::span<const Region> regions) {
             }
             // A line alone in its region that the layout's size rule missed, as from_ocr
             // takes it: a numbered section heading at 1.1 times the body or a short title at
-            // 1.15 (section_heading), when the text layer gives the sizes.
+            // 1.15 (section_heading), when the sizes are known.
             if (block.type == "text" && block.text_level == 0 && lines.size() == 1 && body > 0 &&
-                section_heading(lines[0], region.font_size / body, true, true, false)) {
+                section_heading(lines[0], block.font_size / body, true, true, false)) {
                 block.text_level = 3;
             }
-            // The same line first in a text-layer region of several (the layout joined a heading
-            // under the size rule to its paragraph): the region's largest size is the heading's
-            // when that line is the section heading, so it becomes a heading block of its own.
+            // The same line first in a region of several (the layout joined a heading under the
+            // size rule to its paragraph) becomes a heading block of its own. Its size: on a
+            // text-layer page the region's largest (the heading's when that line is the section
+            // heading); on an OCR'd one the first OCR line's, when it is that line.
+            const double first = region.text_source == "layer" ? region.font_size
+                                 : !region.lines.empty() && region.lines.front().text == lines[0]
+                                     ? detail::line_size(region.lines.front())
+                                     : 0;
             if (block.type == "text" && block.text_level == 0 && lines.size() > 1 && body > 0 &&
-                region.text_source == "layer" &&
-                section_heading(lines[0], region.font_size / body, true, true, false)) {
+                section_heading(lines[0], first / body, true, true, false)) {
                 Block heading = block;
                 heading.text = lines[0];
                 heading.text_level = 3;
+                heading.font_size = first;
                 content.blocks.push_back(std::move(heading));
                 lines.erase(lines.begin());
                 block.font_size = body;

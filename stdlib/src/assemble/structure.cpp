@@ -85,6 +85,12 @@ double lower_median(std::vector<double> values) {
     return *middle;
 }
 
+double line_size(const Line& line) {
+    if (line.font_size > 0) return line.font_size;
+    const double ascent = line.baseline - line.bbox.y0;
+    return ascent > 0 ? ascent : line.bbox.height();
+}
+
 void append_line(std::string& text, const std::string& line) {
     const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
     if (text.empty()) {

@@ -32,6 +32,10 @@ BBox unite(const BBox& a, const BBox& b);
 // The lower of the two middle values (the middle one of an odd count); 0 for none.
 double lower_median(std::vector<double> values);
 
+// A line's size: its font size when the text layer gave one, else its ascent (baseline to top,
+// which descenders do not change; its height when it has no baseline). OCR's lines rank by it.
+double line_size(const Line& line);
+
 // Appends a line to a paragraph (or a wrapped table cell): a space between, or nothing where
 // "exam-" + "ple" was split (a lowercase letter, a hyphen, then a lowercase letter).
 void append_line(std::string& text, const std::string& line);
