@@ -233,6 +233,46 @@ TEST_CASE("a document's fonts are made once, whichever page and pass needs them"
     CHECK(read.words[0].font == "Helvetica");
     CHECK(plain->fonts_made() == 0);
 
+    // A document whose pages bring more fonts than the cache keeps: two pages of 40 fonts each
+    // (objects 5 to 84, F1 to F40 on both pages). The cache starts again at its bound, never
+    // holds more, and every page still reads with its own fonts.
+    {
+        std::vector<std::string> objects = {"<< /Type /Catalog /Pages 2 0 R >>",
+                                            "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>"};
+        std::string content = "BT 72 700 Td";
+        for (int font = 1; font <= 40; ++font) {
+            content += " /F" + std::to_string(font) + " 12 Tf (w" + std::to_string(font) + ") Tj";
+            content += " 0 -14 Td";
+        }
+        content += " ET";
+        for (int sheet = 0; sheet < 2; ++sheet) {
+            std::string fonts;
+            for (int font = 1; font <= 40; ++font) {
+                fonts += " /F" + std::to_string(font) + " " +
+                         std::to_string(4 + 40 * sheet + font) + " 0 R";
+            }
+            objects.push_back(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 85 0 R "
+                "/Resources << /Font <<" +
+                fonts + " >> >> >>");
+        }
+        for (int font = 0; font < 80; ++font) objects.push_back(helvetica);
+        objects.push_back(stream(content));
+        const TempPdf many(pdf_of(objects), true);
+        std::unique_ptr<pdf::CoreDocument> doc = pdf::CoreDocument::open(many.path);
+        REQUIRE(doc);
+        for (const int index : {0, 1, 1, 0}) {
+            INFO("page " << index + 1);
+            const pdf::PageRead got = pdf::read_page(*doc, index, 10);
+            REQUIRE(got.words.size() == 40u);
+            CHECK(got.words.front().text == "w1");
+            CHECK(got.words.back().text == "w40");
+            CHECK(got.words.back().font == "Helvetica");
+            CHECK(doc->fonts_kept() <= pdf::kMaxFontsKept);
+        }
+        CHECK(doc->fonts_made() > 80);  // made again after the cache started over
+    }
+
     // A real document: its pages read a second time make no font.
     std::unique_ptr<pdf::CoreDocument> manual =
         pdf::CoreDocument::open(kData + "/structure/structure.pdf");

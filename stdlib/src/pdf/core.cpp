@@ -223,6 +223,8 @@ int CoreDocument::pages() const { return impl_->doc->getNumPages(); }
 
 std::int64_t CoreDocument::fonts_made() const { return impl_->fonts.made(); }
 
+std::size_t CoreDocument::fonts_kept() const { return impl_->fonts.kept(); }
+
 PageRead read_page(CoreDocument& doc, int index, double max_seconds) {
     PageRead read;
     // poppler-cpp's page::text(rectf(), non_raw_non_physical_layout): a TextOutputDev writing its

@@ -14,6 +14,9 @@
 
 namespace rop::stdlib::pdf {
 
+// The most fonts a CoreDocument keeps for its pages (page_display.h, FontCache).
+inline constexpr std::size_t kMaxFontsKept = 64;
+
 // One PDF opened through poppler's core API (PDFDoc), for one thread at a time.
 class CoreDocument {
   public:
@@ -28,6 +31,7 @@ class CoreDocument {
     // Fonts poppler has made for this document's pages so far: each once, whichever pass or page
     // needs it again (page_display.h).
     std::int64_t fonts_made() const;
+    std::size_t fonts_kept() const;  // fonts the cache holds now, at most kMaxFontsKept
 
     struct Impl;  // core.cpp: poppler's PDFDoc
     Impl& impl() { return *impl_; }

@@ -43,7 +43,7 @@ template struct Expose<FontList, &GfxFontDict::fonts>;
 
 }  // namespace
 
-std::optional<std::vector<std::shared_ptr<GfxFont>>> FontCache::fonts_of(Page& page, XRef* xref) {
+std::optional<std::vector<std::shared_ptr<GfxFont>>> FontCache::fonts_of(::Page& page, XRef* xref) {
     Dict* resources = page.getResourceDict();
     if (!resources) return std::nullopt;
     Object entry = resources->lookup("Font");
@@ -77,7 +77,7 @@ std::optional<std::vector<std::shared_ptr<GfxFont>>> FontCache::fonts_of(Page& p
 
 void display_page(PDFDoc& doc, FontCache& cache, OutputDev& out, int number, double dpi,
                   bool (*abort_check)(void*), void* abort_data) {
-    Page* page = doc.getPage(number);
+    ::Page* page = doc.getPage(number);
     XRef* xref = doc.getXRef();
     std::optional<std::vector<std::shared_ptr<GfxFont>>> fonts;
     if (page) fonts = cache.fonts_of(*page, xref);

@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "core.h"
+
 class GfxFont;
 class OutputDev;
 class Page;
@@ -24,17 +26,20 @@ namespace rop::stdlib::pdf {
 // The fonts poppler made for a document's pages, each by its object and the name a page's
 // resources give it (a font's name is part of it: poppler finds a page's fonts by name). A font
 // poppler could not make is kept as null, as poppler keeps it. At most kMaxFonts are kept: a
-// document whose pages bring more new fonts than that starts the cache again.
+// document whose pages bring more new fonts than that starts the cache again. A manual has 7 to
+// 28; the bound keeps a hostile document's fonts (a CID font's maps can take half a megabyte)
+// to what a page of that many would hold.
 class FontCache {
   public:
-    static constexpr std::size_t kMaxFonts = 1024;
+    static constexpr std::size_t kMaxFonts = kMaxFontsKept;
 
     // The page's fonts in the order of its /Font dictionary, as poppler's GfxFontDict lists
     // them, or nothing when they are not all indirect objects (poppler names an inline font by
     // where it stands; such a page is drawn as poppler draws it).
-    std::optional<std::vector<std::shared_ptr<GfxFont>>> fonts_of(Page& page, XRef* xref);
+    std::optional<std::vector<std::shared_ptr<GfxFont>>> fonts_of(::Page& page, XRef* xref);
 
     std::int64_t made() const { return made_; }  // fonts poppler made, over the cache's life
+    std::size_t kept() const { return fonts_.size(); }
 
   private:
     std::map<std::tuple<int, int, std::string>, std::shared_ptr<GfxFont>> fonts_;
