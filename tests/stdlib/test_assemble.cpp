@@ -1792,3 +1792,76 @@ TEST_CASE(
     CHECK(levels[4] == std::pair<std::string, int>{"1.1 Growth by Team", 3});
     CHECK(levels[6] == std::pair<std::string, int>{"2 Incidents", 2});
 }
+
+TEST_CASE("page: an OCR'd item alone in its region joins the list next to it, in line with it") {
+    // The layout cut a bulleted list into regions, and OCR read the bullet of the item left alone
+    // as "+" or an em dash, which it also reads where no list is: next to a list block, its left
+    // edge within half a line and at most a line and a half away, it is that list's item.
+    auto region = [](const std::string& text, double x, double top, int lines,
+                     const std::string& source = "ocr") {
+        Region r;
+        r.text = text;
+        r.text_source = source;
+        r.page_width = 612;
+        r.page_height = 792;
+        r.bbox = {x, top, 400, top + 12.0 * lines};
+        return r;
+    };
+    const Region list =
+        region("\u2022 Spare disks in every rack.\n\u2022 No full-speed rebuilds.", 72, 300, 2);
+    struct Case {
+        const char* what;
+        std::vector<Region> regions;
+        std::vector<std::string> types;  // the blocks' types in order
+        std::string list_text;           // the list block's text, when one is expected
+    };
+    const std::string joined =
+        "\u2022 Spare disks in every rack.\n\u2022 No full-speed rebuilds.\n"
+        "\u2022 Firmware updates need a second person.";
+    const std::vector<Case> cases = {
+        {"below the list, in line",
+         {list, region("+ Firmware updates need a second person.", 73, 328, 1)},
+         {"list"},
+         joined},
+        {"an em dash, wrapped onto a second line",
+         {list, region("\u2014 Firmware updates need a\nsecond person.", 71, 326, 2)},
+         {"list"},
+         joined},
+        {"above the list, in line",
+         {region("+ Firmware updates need a second person.", 72, 282, 1), list},
+         {"list"},
+         "\u2022 Firmware updates need a second person.\n\u2022 Spare disks in every rack.\n"
+         "\u2022 No full-speed rebuilds."},
+        {"indented past the list's bullets",
+         {list, region("+ Firmware updates need a second person.", 90, 328, 1)},
+         {"list", "text"},
+         ""},
+        {"three lines below the list",
+         {list, region("+ Firmware updates need a second person.", 72, 360, 1)},
+         {"list", "text"},
+         ""},
+        {"no list next to it",
+         {region("Body text of a paragraph.", 72, 300, 1),
+          region("+ Firmware updates need a second person.", 72, 316, 1)},
+         {"text", "text"},
+         ""},
+        {"from the text layer, a plus is a plus",
+         {list, region("+ Firmware updates need a second person.", 72, 328, 1, "layer")},
+         {"list", "text"},
+         ""},
+        {"two items of its own: region_list's (a list of its own)",
+         {list, region("+ Firmware updates.\n+ Second person.", 72, 328, 2)},
+         {"list", "list"},
+         ""},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        const PageContent content = assemble::page(c.regions);
+        std::vector<std::string> types;
+        for (const Block& block : content.blocks) types.push_back(block.type);
+        CHECK(types == c.types);
+        if (!c.list_text.empty() && !content.blocks.empty()) {
+            CHECK(content.blocks.front().text == c.list_text);
+        }
+    }
+}

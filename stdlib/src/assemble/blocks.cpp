@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -619,6 +620,28 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
 
 namespace {
 
+// A region's lines that are one list item whose bullet OCR read as a sign it also reads elsewhere
+// ("+", an em dash: region_list takes no such item alone), as a list block holds the item; ""
+// when they are not.
+std::string lone_ocr_item(const std::vector<std::string>& lines) {
+    if (lines.empty()) return "";
+    const detail::ListStart head = start_of(lines[0], true);
+    if (!head.found || head.sure) return "";
+    std::string item = head.read + " " + head.text;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        if (start_of(lines[i], true).found) return "";
+        item += ' ' + lines[i];  // continues the item
+    }
+    return item;
+}
+
+// Whether `lower` follows `upper` in one list: their left edges within half a line and at most a
+// line and a half between them.
+bool same_list(const BBox& upper, const BBox& lower, double line) {
+    const double gap = lower.y0 - upper.y1;
+    return std::abs(upper.x0 - lower.x0) <= 0.5 * line && gap >= -0.5 * line && gap <= 1.5 * line;
+}
+
 // A region's size: its words' largest layer font size; on an OCR'd page, which has no fonts, its
 // OCR lines' largest size (detail::line_size), so that its headings rank across the document as
 // from_ocr's do (document.h).
@@ -651,6 +674,14 @@ PageContent page(std::span<const Region> regions) {
         }
     }
     const double body = lower_median(std::move(sizes));
+    // The last block when it is a lone OCR'd list item (lone_ocr_item) that no list above took:
+    // a list right below it in line takes it.
+    struct LoneItem {
+        std::size_t block;
+        std::string item;
+        double line;
+    };
+    std::optional<LoneItem> lone;
     for (const Region& region : regions) {
         // OCR gives no fonts: a region's lines set at one pitch are code (from_ocr's rule, which
         // the layout's text and heading regions do not tell apart); its lines as from_ocr makes
@@ -724,6 +755,22 @@ PageContent page(std::span<const Region> regions) {
                 lines.erase(lines.begin());
                 block.font_size = body;
             }
+            // The layout may cut a list into regions, and OCR misread the bullet of an item alone
+            // in its region: next to a list, in line with it, it is one of its items.
+            std::string lone_item;
+            const double line =
+                lines.empty() ? 0 : region.bbox.height() / static_cast<double>(lines.size());
+            if (block.type == "text" && block.text_level == 0 && region.text_source != "layer") {
+                lone_item = lone_ocr_item(lines);
+            }
+            if (!lone_item.empty() && !content.blocks.empty() &&
+                content.blocks.back().type == "list" &&
+                same_list(content.blocks.back().bbox, region.bbox, line)) {
+                Block& list = content.blocks.back();
+                list.text += '\n' + lone_item;
+                list.bbox = unite(list.bbox, region.bbox);
+                continue;
+            }
             const std::size_t items = block.type == "text" && block.text_level == 0
                                           ? region_list(lines, region.text_source != "layer")
                                           : lines.size();
@@ -742,10 +789,18 @@ PageContent page(std::span<const Region> regions) {
                         list.text += ' ' + lines[i];  // continues the item
                     }
                 }
-                if (!block.text.empty()) content.blocks.push_back(block);
+                if (!block.text.empty()) {
+                    content.blocks.push_back(block);
+                } else if (lone && lone->block + 1 == content.blocks.size() &&
+                           same_list(content.blocks.back().bbox, list.bbox, lone->line)) {
+                    list.text = lone->item + '\n' + list.text;
+                    list.bbox = unite(list.bbox, content.blocks.back().bbox);
+                    content.blocks.pop_back();
+                }
                 content.blocks.push_back(std::move(list));
                 continue;
             }
+            if (!lone_item.empty()) lone = LoneItem{content.blocks.size(), lone_item, line};
         }
         if (block.type != "image" && block.text.empty() && block.cells.empty()) continue;
         content.blocks.push_back(std::move(block));
