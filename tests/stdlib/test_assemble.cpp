@@ -1865,3 +1865,71 @@ TEST_CASE("page: an OCR'd item alone in its region joins the list next to it, in
         }
     }
 }
+
+TEST_CASE("page reads a column of OCR'd text regions as one page when a listing spans them") {
+    // A config file the layout cut into two regions: each alone has three words that measure a
+    // pitch, under from_ocr's six; together they are one listing, with its blank line. (Its first
+    // line, letters with nothing to measure, starts no run: from_ocr's rule, as on a whole page.)
+    auto region_of = [](const std::vector<std::string>& rows, double x, double top) {
+        OcrPage ocr;
+        ocr.y = top;
+        for (std::size_t i = 0; i < rows.size(); ++i) ocr.mono(rows[i], static_cast<int>(i));
+        Region region;
+        region.text_source = "ocr";
+        region.lines = ocr.page.lines;
+        region.words = ocr.page.words;
+        for (Line& line : region.lines) {
+            line.bbox.x0 += x - 72;
+            line.bbox.x1 += x - 72;
+        }
+        for (Word& word : region.words) {
+            word.bbox.x0 += x - 72;
+            word.bbox.x1 += x - 72;
+        }
+        for (const Line& line : region.lines) {
+            region.text += (region.text.empty() ? "" : "\n") + line.text;
+        }
+        region.bbox = {x, top, x + 200, ocr.y - 11 + 7.5};
+        return region;
+    };
+    const std::vector<std::string> input = {"[input]", "format = \"csv\"", "header = true"};
+    const std::vector<std::string> output = {"[output]", "format = \"table\"", "limit = 20"};
+    const std::string listing =
+        "format = \"csv\"\nheader = true\n\n[output]\nformat = \"table\"\nlimit = 20";
+    Region prose;
+    prose.text_source = "ocr";
+    prose.text = "The file holds two tables.";
+    prose.lines = {Line{prose.text, {72, 60, 300, 67.5}, 90, 65.5, 0, 0, 0}};
+    prose.bbox = {72, 60, 300, 67.5};
+    struct Case {
+        const char* what;
+        std::vector<Region> regions;
+        std::vector<std::string> code;
+    };
+    const std::vector<Case> cases = {
+        {"one under the other, a line apart",
+         {region_of(input, 72, 100), region_of(output, 72, 144)},
+         {listing}},
+        {"each alone", {region_of(input, 72, 100)}, {}},
+        {"the second far to the right",
+         {region_of(input, 72, 100), region_of(output, 300, 144)},
+         {}},
+        {"the second five lines below",
+         {region_of(input, 72, 100), region_of(output, 72, 188)},
+         {}},
+        {"prose above the listing stays its own text block",
+         {prose, region_of(input, 72, 100), region_of(output, 72, 144)},
+         {listing}},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        const PageContent content = assemble::page(c.regions);
+        INFO(assemble::markdown(std::vector<PageContent>{content}).text);
+        CHECK(code_blocks(content) == c.code);
+        if (c.regions.front().text == prose.text) {
+            REQUIRE_FALSE(content.blocks.empty());
+            CHECK(content.blocks.front().type == "text");
+            CHECK(content.blocks.front().text == prose.text);
+        }
+    }
+}

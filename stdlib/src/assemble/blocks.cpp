@@ -642,6 +642,64 @@ bool same_list(const BBox& upper, const BBox& lower, double line) {
     return std::abs(upper.x0 - lower.x0) <= 0.5 * line && gap >= -0.5 * line && gap <= 1.5 * line;
 }
 
+// Whether a region is an OCR'd text region with its lines (std.ocr.RegionText's).
+bool ocr_text(const Region& region) {
+    return region.kind == RegionKind::text && region.text_source != "layer" &&
+           !region.lines.empty();
+}
+
+// Where the column of OCR'd text regions that starts at `first` ends: each next one starts
+// within a line of the one above's left edge and at most three lines below it (add_code's gap),
+// a line being the taller of their first lines.
+std::size_t ocr_column(std::span<const Region> regions, std::size_t first) {
+    if (!ocr_text(regions[first])) return first;
+    std::size_t end = first + 1;
+    while (end < regions.size() && ocr_text(regions[end])) {
+        const Region& above = regions[end - 1];
+        const Region& below = regions[end];
+        const double line =
+            std::max({above.lines.back().bbox.height(), below.lines.front().bbox.height(), 1.0});
+        const double gap = below.bbox.y0 - above.bbox.y1;
+        if (std::abs(below.bbox.x0 - above.bbox.x0) > line || gap > 3 * line || gap < -0.5 * line)
+            break;
+        ++end;
+    }
+    return end;
+}
+
+// The lines and words of regions [first, end) as one OCR'd page, each region's paragraphs its own.
+OcrResult column_lines(std::span<const Region> regions, std::size_t first, std::size_t end) {
+    OcrResult read;
+    read.text_source = regions[first].text_source;
+    int base = 0;
+    for (std::size_t r = first; r < end; ++r) {
+        int last = base;
+        for (Line line : regions[r].lines) {
+            line.paragraph += base;
+            last = std::max(last, line.paragraph);
+            read.lines.push_back(std::move(line));
+        }
+        read.words.insert(read.words.end(), regions[r].words.begin(), regions[r].words.end());
+        base = last + 1;
+    }
+    return read;
+}
+
+// Whether one of `content`'s code blocks reaches into two or more of regions [first, end).
+bool code_across(const PageContent& content, std::span<const Region> regions, std::size_t first,
+                 std::size_t end) {
+    return std::any_of(content.blocks.begin(), content.blocks.end(), [&](const Block& block) {
+        if (block.type != "code") return false;
+        const auto reached = std::count_if(regions.begin() + static_cast<std::ptrdiff_t>(first),
+                                           regions.begin() + static_cast<std::ptrdiff_t>(end),
+                                           [&](const Region& region) {
+                                               return std::min(block.bbox.y1, region.bbox.y1) >
+                                                      std::max(block.bbox.y0, region.bbox.y0);
+                                           });
+        return reached >= 2;
+    });
+}
+
 // A region's size: its words' largest layer font size; on an OCR'd page, which has no fonts, its
 // OCR lines' largest size (detail::line_size), so that its headings rank across the document as
 // from_ocr's do (document.h).
@@ -682,7 +740,21 @@ PageContent page(std::span<const Region> regions) {
         double line;
     };
     std::optional<LoneItem> lone;
-    for (const Region& region : regions) {
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+        const Region& region = regions[r];
+        // A listing the layout cut into regions one under the other (a config file's [input] and
+        // [output], a decorator's lines between two code regions) holds in each too few measured
+        // words for from_ocr's pitch rule: a column of OCR'd text regions is read as one page,
+        // and when a code block of it reaches into two regions or more, the column becomes
+        // from_ocr's blocks.
+        if (const std::size_t end = ocr_column(regions, r); end > r + 1) {
+            PageContent column = from_ocr(column_lines(regions, r, end));
+            if (code_across(column, regions, r, end)) {
+                for (Block& block : column.blocks) content.blocks.push_back(std::move(block));
+                r = end - 1;
+                continue;
+            }
+        }
         // OCR gives no fonts: a region's lines set at one pitch are code (from_ocr's rule, which
         // the layout's text and heading regions do not tell apart); its lines as from_ocr makes
         // them blocks then, the code kept with its columns.
