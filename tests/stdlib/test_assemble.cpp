@@ -1933,3 +1933,129 @@ TEST_CASE("page reads a column of OCR'd text regions as one page when a listing 
         }
     }
 }
+
+TEST_CASE("page puts back a table's head or last row that OCR's layout left outside it") {
+    // A 2 x 4 table whose columns span x 266-310, 380-420, 480-520 and 600-640; a one-line
+    // region above or below it whose words fall into its columns, with a column gap wherever
+    // they change column, is its row.
+    const std::vector<std::pair<double, double>> columns = {
+        {266, 310}, {380, 420}, {480, 520}, {600, 640}};
+    Region table;
+    table.kind = RegionKind::table;
+    table.text_source = "ocr";
+    table.rows = 2;
+    table.cols = 4;
+    table.bbox = {262, 778, 644, 808};
+    table.text = "search 96 TB 118 TB +23%\nbilling 40 TB 44 TB +10%";
+    const std::vector<std::vector<std::string>> data = {{"search", "96 TB", "118 TB", "+23%"},
+                                                        {"billing", "40 TB", "44 TB", "+10%"}};
+    for (int r = 0; r < 2; ++r) {
+        for (int c = 0; c < 4; ++c) {
+            const auto [x0, x1] = columns[static_cast<std::size_t>(c)];
+            table.cells.push_back(TableCell{r,
+                                            c,
+                                            {x0, 780.0 + 14 * r, x1, 792.0 + 14 * r},
+                                            data[static_cast<std::size_t>(r)][c]});
+        }
+    }
+    // A one-line OCR'd text region of `words` (text, x0, x1) at `top`.
+    auto row = [](const std::vector<std::tuple<std::string, double, double>>& words, double top) {
+        Region region;
+        region.text_source = "ocr";
+        Line line;
+        line.bbox = {1e9, top, 0, top + 12};
+        line.baseline = top + 9;
+        for (const auto& [text, x0, x1] : words) {
+            region.words.push_back(Word{text, {x0, top, x1, top + 12}, 90, 0, ""});
+            line.text += (line.text.empty() ? "" : " ") + text;
+            line.bbox.x0 = std::min(line.bbox.x0, x0);
+            line.bbox.x1 = std::max(line.bbox.x1, x1);
+        }
+        region.lines = {line};
+        region.text = line.text;
+        region.bbox = line.bbox;
+        return region;
+    };
+    const Region head = row({{"Team", 266, 300},
+                             {"Second", 372, 408},
+                             {"quarter", 411, 448},
+                             {"Third", 470, 498},
+                             {"quarter", 501, 538},
+                             {"Change", 600, 640}},
+                            764);
+    const Region last = row({{"research", 266, 310},
+                             {"150", 380, 396},
+                             {"TB", 399, 412},
+                             {"171", 480, 496},
+                             {"TB", 499, 512},
+                             {"+14%", 600, 630}},
+                            810);
+    const Region caption = row({{"Table", 300, 330},
+                                {"2:", 334, 345},
+                                {"Growth", 349, 390},
+                                {"by", 394, 406},
+                                {"team", 410, 436},
+                                {"and", 440, 460},
+                                {"quarter", 464, 505},
+                                {"of", 509, 520},
+                                {"year", 524, 550}},
+                               764);
+    Region far_head = head;
+    for (Word& word : far_head.words) word.bbox.y0 -= 40, word.bbox.y1 -= 40;
+    far_head.lines[0].bbox.y0 -= 40;
+    far_head.lines[0].bbox.y1 -= 40;
+    far_head.bbox.y0 -= 40;
+    far_head.bbox.y1 -= 40;
+    Region two_lines = head;
+    two_lines.lines.push_back(two_lines.lines[0]);
+    const Region one_column = row({{"Notes", 266, 300}, {"follow", 303, 340}}, 764);
+    // Every word inside a column, but a plain space where the line goes from one to the next.
+    const Region spaced = row({{"Pools", 266, 310},
+                               {"internationalization", 316, 420},
+                               {"and", 480, 520},
+                               {"more", 600, 640}},
+                              764);
+    struct Case {
+        const char* what;
+        std::vector<Region> regions;
+        int rows;                        // the table's rows after (0: no table block)
+        std::vector<std::string> first;  // its first row's cells
+        std::vector<std::string> final;  // its last row's cells
+        std::size_t blocks;
+    };
+    const std::vector<std::string> head_cells = {"Team", "Second quarter", "Third quarter",
+                                                 "Change"};
+    const std::vector<std::string> last_cells = {"research", "150 TB", "171 TB", "+14%"};
+    const std::vector<Case> cases = {
+        {"the head row above", {head, table}, 3, head_cells, data[1], 1},
+        {"the last row below", {table, last}, 3, data[0], last_cells, 1},
+        {"both", {head, table, last}, 4, head_cells, last_cells, 1},
+        {"a caption over the columns", {caption, table}, 2, data[0], data[1], 2},
+        {"a head row three lines above", {far_head, table}, 2, data[0], data[1], 2},
+        {"two lines", {two_lines, table}, 2, data[0], data[1], 2},
+        {"words in one column only", {one_column, table}, 2, data[0], data[1], 2},
+        {"a plain space between two columns' words", {spaced, table}, 2, data[0], data[1], 2},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        const PageContent content = assemble::page(c.regions);
+        CHECK(content.blocks.size() == c.blocks);
+        const auto found = std::find_if(content.blocks.begin(), content.blocks.end(),
+                                        [](const Block& block) { return block.type == "table"; });
+        REQUIRE(found != content.blocks.end());
+        CHECK(found->rows == c.rows);
+        REQUIRE(found->cells.size() == static_cast<std::size_t>(found->rows * found->cols));
+        std::vector<std::string> first, final;
+        for (int col = 0; col < found->cols; ++col) {
+            first.push_back(found->cells[static_cast<std::size_t>(col)].text);
+            final.push_back(
+                found->cells[static_cast<std::size_t>((found->rows - 1) * found->cols + col)].text);
+        }
+        CHECK(first == c.first);
+        CHECK(final == c.final);
+        for (std::size_t i = 0; i < found->cells.size(); ++i) {
+            CHECK(found->cells[i].row == static_cast<int>(i) / found->cols);
+            CHECK(found->cells[i].col == static_cast<int>(i) % found->cols);
+        }
+    }
+}

@@ -700,6 +700,100 @@ bool code_across(const PageContent& content, std::span<const Region> regions, st
     });
 }
 
+// A table row that OCR's layout left outside its table (a head row above it, the last row below):
+// a one-line OCR'd text region whose words fall into the table's columns, two or more of them
+// and at most one left empty, with a column gap (a line height) wherever the words change column
+// and at most a line and a half from the table. A caption over the columns has plain spaces
+// where it crosses from one to the next. The row's cells, one per column, or none.
+std::vector<TableCell> table_row(const Region& table, const Region& row) {
+    if (row.kind != RegionKind::text || row.text_source == "layer" || row.lines.size() != 1 ||
+        row.words.empty() || table.cols < 2 ||
+        table.cells.size() != static_cast<std::size_t>(table.rows) * table.cols) {
+        return {};
+    }
+    const double line = std::max(row.lines.front().bbox.height(), 1.0);
+    const double gap = std::max(row.bbox.y0 - table.bbox.y1, table.bbox.y0 - row.bbox.y1);
+    if (gap > 1.5 * line) return {};
+    // Each column's span over its cells' boxes.
+    std::vector<double> left(static_cast<std::size_t>(table.cols), 1e300);
+    std::vector<double> right(static_cast<std::size_t>(table.cols), -1e300);
+    for (const TableCell& cell : table.cells) {
+        if (cell.text.empty()) continue;
+        const auto c = static_cast<std::size_t>(cell.col);
+        left[c] = std::min(left[c], cell.bbox.x0);
+        right[c] = std::max(right[c], cell.bbox.x1);
+    }
+    std::vector<TableCell> cells(static_cast<std::size_t>(table.cols));
+    int previous = -1;
+    double previous_end = 0;
+    for (const Word& word : row.words) {
+        const double middle = (word.bbox.x0 + word.bbox.x1) / 2;
+        int column = -1;
+        double nearest = 1e300;
+        for (std::size_t c = 0; c < left.size(); ++c) {
+            if (left[c] > right[c]) continue;
+            const double away =
+                middle < left[c] ? left[c] - middle : std::max(0.0, middle - right[c]);
+            if (away < nearest) nearest = away, column = static_cast<int>(c);
+        }
+        if (column < 0 || column < previous || nearest > line) return {};
+        if (column != previous && previous >= 0 && word.bbox.x0 - previous_end < line) return {};
+        TableCell& cell = cells[static_cast<std::size_t>(column)];
+        cell.bbox = cell.text.empty() ? word.bbox : unite(cell.bbox, word.bbox);
+        cell.text += (cell.text.empty() ? "" : " ") + word.text;
+        previous = column;
+        previous_end = word.bbox.x1;
+    }
+    const auto filled = std::count_if(cells.begin(), cells.end(),
+                                      [](const TableCell& cell) { return !cell.text.empty(); });
+    if (filled < 2 || filled + 1 < table.cols) return {};
+    for (std::size_t c = 0; c < cells.size(); ++c) cells[c].col = static_cast<int>(c);
+    return cells;
+}
+
+// The regions with the rows OCR's layout left outside their tables (table_row) put back; nothing
+// when there are none.
+std::optional<std::vector<Region>> with_table_rows(std::span<const Region> regions) {
+    std::optional<std::vector<Region>> out;
+    std::vector<bool> taken(regions.size(), false);  // a row one table took
+    for (std::size_t t = 0; t < regions.size(); ++t) {
+        if (regions[t].kind != RegionKind::table) continue;
+        const std::vector<TableCell> above = t > 0 && !taken[t - 1]
+                                                 ? table_row(regions[t], regions[t - 1])
+                                                 : std::vector<TableCell>{};
+        const std::vector<TableCell> below = t + 1 < regions.size()
+                                                 ? table_row(regions[t], regions[t + 1])
+                                                 : std::vector<TableCell>{};
+        if (above.empty() && below.empty()) continue;
+        if (!out) out.emplace(regions.begin(), regions.end());
+        if (!above.empty()) taken[t - 1] = true;
+        if (!below.empty()) taken[t + 1] = true;
+        // Index into `out`, where earlier merges removed regions.
+        const std::size_t at = t - (regions.size() - out->size());
+        Region& table = (*out)[at];
+        if (!below.empty()) {
+            for (TableCell cell : below) {
+                cell.row = table.rows;
+                table.bbox = unite(table.bbox, cell.text.empty() ? table.bbox : cell.bbox);
+                table.cells.push_back(std::move(cell));
+            }
+            table.bbox = unite(table.bbox, (*out)[at + 1].bbox);
+            table.text += "\n" + (*out)[at + 1].text;
+            ++table.rows;
+            out->erase(out->begin() + static_cast<std::ptrdiff_t>(at + 1));
+        }
+        if (!above.empty()) {
+            for (TableCell& cell : table.cells) ++cell.row;
+            table.cells.insert(table.cells.begin(), above.begin(), above.end());
+            table.bbox = unite(table.bbox, (*out)[at - 1].bbox);
+            table.text = (*out)[at - 1].text + "\n" + table.text;
+            ++table.rows;
+            out->erase(out->begin() + static_cast<std::ptrdiff_t>(at - 1));
+        }
+    }
+    return out;
+}
+
 // A region's size: its words' largest layer font size; on an OCR'd page, which has no fonts, its
 // OCR lines' largest size (detail::line_size), so that its headings rank across the document as
 // from_ocr's do (document.h).
@@ -712,7 +806,10 @@ double region_size(const Region& region) {
 
 }  // namespace
 
-PageContent page(std::span<const Region> regions) {
+PageContent page(std::span<const Region> given) {
+    // OCR's layout may leave a table's head row or last row outside it: they go back first.
+    const std::optional<std::vector<Region>> mended = with_table_rows(given);
+    const std::span<const Region> regions = mended ? std::span<const Region>(*mended) : given;
     PageContent content;
     content.page_index = -1;
     if (!regions.empty()) {
