@@ -2009,6 +2009,15 @@ TEST_CASE("page puts back a table's head or last row that OCR's layout left outs
     Region two_lines = head;
     two_lines.lines.push_back(two_lines.lines[0]);
     const Region one_column = row({{"Notes", 266, 300}, {"follow", 303, 340}}, 764);
+    // From the text layer, a region keeps its words and no lines, only when they make one row.
+    Region layer_head = head;
+    layer_head.text_source = "layer";
+    layer_head.lines.clear();
+    Region layer_two_rows = layer_head;
+    for (std::size_t i = 3; i < layer_two_rows.words.size(); ++i) {
+        layer_two_rows.words[i].bbox.y0 += 14;
+        layer_two_rows.words[i].bbox.y1 += 14;
+    }
     // Every word inside a column, but a plain space where the line goes from one to the next.
     const Region spaced = row({{"Pools", 266, 310},
                                {"internationalization", 316, 420},
@@ -2035,6 +2044,13 @@ TEST_CASE("page puts back a table's head or last row that OCR's layout left outs
         {"two lines", {two_lines, table}, 2, data[0], data[1], 2},
         {"words in one column only", {one_column, table}, 2, data[0], data[1], 2},
         {"a plain space between two columns' words", {spaced, table}, 2, data[0], data[1], 2},
+        {"the head row from the text layer (words, no lines)",
+         {layer_head, table},
+         3,
+         head_cells,
+         data[1],
+         1},
+        {"two rows of words from the text layer", {layer_two_rows, table}, 2, data[0], data[1], 2},
     };
     for (const Case& c : cases) {
         INFO(c.what);

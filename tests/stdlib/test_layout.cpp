@@ -117,6 +117,27 @@ TEST_CASE("Regions fills a layer page's regions and table cells from its text la
     CHECK(table.cells[4].text == "120");
     CHECK(table.text == "Region | Units | Price\nNorth | 120 | 4.50\nSouth | 80 | 3.25");
     CHECK(second[3].text == "Totals are shown above.");
+    // A text region of one row keeps its words (std.assemble.page looks for a table's head or
+    // last row among them); a heading does not.
+    REQUIRE(second[1].words.size() == 7);
+    CHECK(second[1].words.front().text == "Units");
+    CHECK(second[1].words.back().text == "below.");
+    CHECK(second[0].words.empty());
+    CHECK(table.words.empty());
+    // A text region of several rows keeps none.
+    const std::vector<Page> manual =
+        render("structure/structure.pdf", 150, pdf::TextSource::detect);
+    int several = 0;
+    for (const Page& page : manual) {
+        for (const Region& region : analyse(page)) {
+            if (region.kind != RegionKind::text || region.font_size <= 0) continue;
+            if (region.bbox.height() > 2.5 * region.font_size) {
+                ++several;
+                CHECK(region.words.empty());
+            }
+        }
+    }
+    CHECK(several > 0);
     // RegionText passes them through untouched, without OCR (no crop needed).
     for (Region& region : second) region.image = Image{};
     ocr::RegionText read("eng");

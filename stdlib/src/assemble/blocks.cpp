@@ -700,18 +700,22 @@ bool code_across(const PageContent& content, std::span<const Region> regions, st
     });
 }
 
-// A table row that OCR's layout left outside its table (a head row above it, the last row below):
-// a one-line OCR'd text region whose words fall into the table's columns, two or more of them
+// A table row that the layout left outside its table (a head row above it, the last row below):
+// a text region of one row of words (an OCR'd one's line, or a text-layer one's words, which
+// std.layout keeps for such a region) that fall into the table's columns, two or more of them
 // and at most one left empty, with a column gap (a line height) wherever the words change column
 // and at most a line and a half from the table. A caption over the columns has plain spaces
 // where it crosses from one to the next. The row's cells, one per column, or none.
 std::vector<TableCell> table_row(const Region& table, const Region& row) {
-    if (row.kind != RegionKind::text || row.text_source == "layer" || row.lines.size() != 1 ||
-        row.words.empty() || table.cols < 2 ||
-        table.cells.size() != static_cast<std::size_t>(table.rows) * table.cols) {
+    if (row.kind != RegionKind::text || row.words.empty() || row.lines.size() > 1 ||
+        table.cols < 2 || table.cells.size() != static_cast<std::size_t>(table.rows) * table.cols) {
         return {};
     }
-    const double line = std::max(row.lines.front().bbox.height(), 1.0);
+    double line = 1;
+    for (const Word& word : row.words) {
+        if (!detail::same_row(word.bbox, row.words.front().bbox)) return {};
+        line = std::max(line, word.bbox.height());
+    }
     const double gap = std::max(row.bbox.y0 - table.bbox.y1, table.bbox.y0 - row.bbox.y1);
     if (gap > 1.5 * line) return {};
     // Each column's span over its cells' boxes.

@@ -345,6 +345,14 @@ void fill_from_layer(const Page& page, std::vector<Region>& regions) {
                     continue;
                 }
                 region.text = layer_text(words);
+                // A text region of one row keeps its words: std.assemble.page checks whether it
+                // is the head or last row of the table next to it that the layout left out.
+                if (region.kind == RegionKind::text && !words.empty() &&
+                    std::all_of(words.begin(), words.end(), [&](const Word* w) {
+                        return detail::same_row(w->bbox, words.front()->bbox);
+                    })) {
+                    for (const Word* word : words) region.words.push_back(*word);
+                }
                 continue;
             }
             for (TableCell& cell : region.cells) cell.text = cell_text(claim(cell.bbox));

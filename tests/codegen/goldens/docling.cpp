@@ -491,7 +491,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .options = {}, .factory = rop::gen::make_actor<Call_per_page>,
                    .code = {.digest = "ad1bd1a201f9dd8adb6a3dfaec4e0268",
                             .functions = {{"rop::stdlib::assemble::page",
-                                           "rop/stdlib/assemble.h:42",
+                                           "rop/stdlib/assemble.h:43",
                                            "65728acc8339c33b8aafd21d62d14227"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.page");
     pipeline.call({.name = "md", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
@@ -499,7 +499,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_md>,
                    .code = {.digest = "9f2db96cb2b166299133b1f95ae38a58",
                             .functions = {{"rop::stdlib::assemble::markdown",
-                                           "rop/stdlib/assemble.h:51",
+                                           "rop/stdlib/assemble.h:52",
                                            "4f6cadcb38acf6eae22bfbab94128d01"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
@@ -507,7 +507,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_list>,
                    .code = {.digest = "56a33cb37d1a909c6f66804d8d5629ed",
                             .functions = {{"rop::stdlib::assemble::content_list",
-                                           "rop/stdlib/assemble.h:69",
+                                           "rop/stdlib/assemble.h:70",
                                            "27a33f7aa8367ca4b1312190f8db9f5e"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.content_list");
     pipeline.call({.name = "summary", .kind = rop::runtime::CallKind::Map, .domain = rop_domain_0,

@@ -397,7 +397,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_md>,
                    .code = {.digest = "9f2db96cb2b166299133b1f95ae38a58",
                             .functions = {{"rop::stdlib::assemble::markdown",
-                                           "rop/stdlib/assemble.h:51",
+                                           "rop/stdlib/assemble.h:52",
                                            "4f6cadcb38acf6eae22bfbab94128d01"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.markdown");
     pipeline.call({.name = "list", .kind = rop::runtime::CallKind::Reduce, .domain = rop_domain_0,
@@ -405,7 +405,7 @@ rop::runtime::PipelineDefinition make_pipeline() {
                    .factory = rop::gen::make_actor<Call_list>,
                    .code = {.digest = "56a33cb37d1a909c6f66804d8d5629ed",
                             .functions = {{"rop::stdlib::assemble::content_list",
-                                           "rop/stdlib/assemble.h:69",
+                                           "rop/stdlib/assemble.h:70",
                                            "27a33f7aa8367ca4b1312190f8db9f5e"}}, .flags = "",
                             .fallback = "", .volatile_udf = false}}, "std.assemble.content_list");
     pipeline.source({

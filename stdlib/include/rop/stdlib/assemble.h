@@ -35,8 +35,9 @@ PageContent from_page(const OcrResult& result, const Page& page, double heading_
 // An OCR'd text or heading region whose lines (Region::lines, std.ocr.RegionText's) hold code
 // set at one pitch, as from_ocr finds it, becomes from_ocr's blocks of those lines, and so does a
 // column of OCR'd text regions when a code block of their lines together reaches into two of them
-// (a listing the layout cut one region under the other). A one-line OCR'd region right above or
-// below a table region whose words fall into its columns is its head or last row. An OCR'd
+// (a listing the layout cut one region under the other). A text region of one row of words
+// right above or below a table region, whose words fall into its columns, is its head or last
+// row. An OCR'd
 // region's size (for the section-heading rules and the document's heading ranks) is its lines'
 // largest ascent, as from_ocr measures a line (docs/stdlib.md).
 PageContent page(std::span<const Region> regions);
