@@ -2009,6 +2009,8 @@ TEST_CASE("page puts back a table's head or last row that OCR's layout left outs
     Region two_lines = head;
     two_lines.lines.push_back(two_lines.lines[0]);
     const Region one_column = row({{"Notes", 266, 300}, {"follow", 303, 340}}, 764);
+    Region after = row({{"Totals", 266, 300}, {"follow.", 303, 340}}, 900);
+    after.lines.push_back(after.lines[0]);  // two lines: no table row
     // From the text layer, a region keeps its words and no lines, only when they make one row.
     Region layer_head = head;
     layer_head.text_source = "layer";
@@ -2039,6 +2041,7 @@ TEST_CASE("page puts back a table's head or last row that OCR's layout left outs
         {"the head row above", {head, table}, 3, head_cells, data[1], 1},
         {"the last row below", {table, last}, 3, data[0], last_cells, 1},
         {"both", {head, table, last}, 4, head_cells, last_cells, 1},
+        {"both, with a paragraph after", {head, table, last, after}, 4, head_cells, last_cells, 2},
         {"a caption over the columns", {caption, table}, 2, data[0], data[1], 2},
         {"a head row three lines above", {far_head, table}, 2, data[0], data[1], 2},
         {"two lines", {two_lines, table}, 2, data[0], data[1], 2},
@@ -2069,6 +2072,9 @@ TEST_CASE("page puts back a table's head or last row that OCR's layout left outs
         }
         CHECK(first == c.first);
         CHECK(final == c.final);
+        CHECK(found->text.rfind(c.first.front(), 0) == 0);
+        CHECK(found->text.find(c.final.front()) != std::string::npos);
+        if (c.regions.back().text == after.text) CHECK(content.blocks.back().text == after.text);
         for (std::size_t i = 0; i < found->cells.size(); ++i) {
             CHECK(found->cells[i].row == static_cast<int>(i) / found->cols);
             CHECK(found->cells[i].col == static_cast<int>(i) % found->cols);

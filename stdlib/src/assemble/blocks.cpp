@@ -772,28 +772,27 @@ std::optional<std::vector<Region>> with_table_rows(std::span<const Region> regio
         if (!out) out.emplace(regions.begin(), regions.end());
         if (!above.empty()) taken[t - 1] = true;
         if (!below.empty()) taken[t + 1] = true;
-        // Index into `out`, where earlier merges removed regions.
-        const std::size_t at = t - (regions.size() - out->size());
-        Region& table = (*out)[at];
+        Region table = regions[t];
         if (!below.empty()) {
             for (TableCell cell : below) {
                 cell.row = table.rows;
-                table.bbox = unite(table.bbox, cell.text.empty() ? table.bbox : cell.bbox);
                 table.cells.push_back(std::move(cell));
             }
-            table.bbox = unite(table.bbox, (*out)[at + 1].bbox);
-            table.text += "\n" + (*out)[at + 1].text;
+            table.bbox = unite(table.bbox, regions[t + 1].bbox);
             ++table.rows;
-            out->erase(out->begin() + static_cast<std::ptrdiff_t>(at + 1));
         }
         if (!above.empty()) {
             for (TableCell& cell : table.cells) ++cell.row;
             table.cells.insert(table.cells.begin(), above.begin(), above.end());
-            table.bbox = unite(table.bbox, (*out)[at - 1].bbox);
-            table.text = (*out)[at - 1].text + "\n" + table.text;
+            table.bbox = unite(table.bbox, regions[t - 1].bbox);
             ++table.rows;
-            out->erase(out->begin() + static_cast<std::ptrdiff_t>(at - 1));
         }
+        table.text = layout::detail::table_text(table.cells);
+        // `out` without the rows earlier tables took: index t there is t less those.
+        const std::size_t at = t - (regions.size() - out->size());
+        (*out)[at] = std::move(table);
+        if (!below.empty()) out->erase(out->begin() + static_cast<std::ptrdiff_t>(at + 1));
+        if (!above.empty()) out->erase(out->begin() + static_cast<std::ptrdiff_t>(at - 1));
     }
     return out;
 }
