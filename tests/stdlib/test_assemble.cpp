@@ -1832,6 +1832,12 @@ TEST_CASE("page: an OCR'd item alone in its region joins the list next to it, in
          {"list"},
          "\u2022 Firmware updates need a second person.\n\u2022 Spare disks in every rack.\n"
          "\u2022 No full-speed rebuilds."},
+        {"above two lists in a row: the first takes it, the second stays",
+         {region("+ Firmware updates need a second person.", 72, 282, 1), list,
+          region("\u2022 Spare disks in every rack.\n\u2022 No full-speed rebuilds.", 72, 326, 2)},
+         {"list", "list"},
+         "\u2022 Firmware updates need a second person.\n\u2022 Spare disks in every rack.\n"
+         "\u2022 No full-speed rebuilds."},
         {"indented past the list's bullets",
          {list, region("+ Firmware updates need a second person.", 90, 328, 1)},
          {"list", "text"},

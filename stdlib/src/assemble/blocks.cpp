@@ -968,6 +968,7 @@ PageContent page(std::span<const Region> given) {
                     list.text = lone->item + '\n' + list.text;
                     list.bbox = unite(list.bbox, content.blocks.back().bbox);
                     content.blocks.pop_back();
+                    lone.reset();  // taken: the list now stands where the item did
                 }
                 content.blocks.push_back(std::move(list));
                 continue;
