@@ -840,6 +840,7 @@ PageContent page(std::span<const Region> given) {
         double line;
     };
     std::optional<LoneItem> lone;
+    std::size_t column_end = 0;  // the end of the last column of OCR'd text regions read whole
     for (std::size_t r = 0; r < regions.size(); ++r) {
         const Region& region = regions[r];
         // A listing the layout cut into regions one under the other (a config file's [input] and
@@ -847,7 +848,9 @@ PageContent page(std::span<const Region> given) {
         // words for from_ocr's pitch rule: a column of OCR'd text regions is read as one page,
         // and when a code block of it reaches into two regions or more, the column becomes
         // from_ocr's blocks.
-        if (const std::size_t end = ocr_column(regions, r); end > r + 1) {
+        // Read once from the column's first region (not again from each region in it).
+        if (const std::size_t end = r >= column_end ? ocr_column(regions, r) : r; end > r + 1) {
+            column_end = end;
             PageContent column = from_ocr(column_lines(regions, r, end));
             if (code_across(column, regions, r, end)) {
                 for (Block& block : column.blocks) content.blocks.push_back(std::move(block));
