@@ -2087,3 +2087,65 @@ TEST_CASE("page puts back a table's head or last row that OCR's layout left outs
         }
     }
 }
+
+TEST_CASE("page: a numbered or lettered item alone in its region joins the list it continues") {
+    // "3." alone makes no list (it may start a sentence): next to a list, in line with it, it is
+    // that list's item when it continues the list's numbering, from the text layer or from OCR.
+    auto region = [](const std::string& text, double top, int lines, const std::string& source) {
+        Region r;
+        r.text = text;
+        r.text_source = source;
+        r.page_width = 612;
+        r.page_height = 792;
+        r.bbox = {72, top, 400, top + 12.0 * lines};
+        return r;
+    };
+    struct Case {
+        const char* what;
+        std::string list;  // the list region's text, at y 300
+        std::string item;  // the lone item's, right below it (or above, when `above`)
+        bool above;
+        bool joins;
+        bool joins_under_ocr;
+    };
+    const std::vector<Case> cases = {
+        {"3. after 1. and 2.", "1. Report the error.\n2. Skip tokens.", "3. Continue.", false, true,
+         true},
+        {"5. after 1. and 2.", "1. Report the error.\n2. Skip tokens.", "5. Continue.", false,
+         false, false},
+        {"3) after 2.", "1. Report the error.\n2. Skip tokens.", "3) Continue.", false, false,
+         false},
+        {"c) after a) and b)", "a) Report the error.\nb) Skip tokens.", "c) Continue.", false, true,
+         true},
+        {"(c) after (a) and (b)", "(a) Report the error.\n(b) Skip tokens.", "(c) Continue.", false,
+         true, true},
+        {"1. above 2. and 3.", "2. Skip tokens.\n3. Continue.", "1. Report the error.", true, true,
+         true},
+        {"1. above 4. and 5.", "4. Skip tokens.\n5. Continue.", "1. Report the error.", true, false,
+         false},
+        // OCR's "+" is a bullet: it continues bullets, not numbers (from the layer it is no item).
+        {"+ after 1. and 2.", "1. Report the error.\n2. Skip tokens.", "+ Continue.", false, false,
+         false},
+        {"+ above - items", "- Skip tokens.\n- Continue.", "+ Report the error.", true, false,
+         true},
+    };
+    for (const std::string source : {"layer", "ocr"}) {
+        for (const Case& c : cases) {
+            INFO(source << ": " << c.what);
+            std::vector<Region> regions = {region(c.list, 300, 2, source)};
+            const Region lone = region(c.item, c.above ? 282 : 326, 1, source);
+            regions.insert(c.above ? regions.begin() : regions.end(), lone);
+            const PageContent content = assemble::page(regions);
+            REQUIRE_FALSE(content.blocks.empty());
+            const bool joins = source == "ocr" ? c.joins_under_ocr : c.joins;
+            CHECK(content.blocks.size() == (joins ? 1u : 2u));
+            const auto list = std::find_if(content.blocks.begin(), content.blocks.end(),
+                                           [](const Block& b) { return b.type == "list"; });
+            REQUIRE(list != content.blocks.end());
+            // Its text, after the marker (OCR's "+" is held as a bullet).
+            const bool holds =
+                list->text.find(c.item.substr(c.item.find(' ') + 1)) != std::string::npos;
+            CHECK(holds == joins);
+        }
+    }
+}

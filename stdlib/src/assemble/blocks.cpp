@@ -620,19 +620,59 @@ PageContent from_ocr(const OcrResult& page, double heading_ratio) {
 
 namespace {
 
-// A region's lines that are one list item whose bullet OCR read as a sign it also reads elsewhere
-// ("+", an em dash: region_list takes no such item alone), as a list block holds the item; ""
-// when they are not.
-std::string lone_ocr_item(const std::vector<std::string>& lines) {
+// A region's lines that are one list item whose marker makes no list alone (region_list): an
+// OCR'd bullet read as a sign OCR also reads elsewhere ("+", an em dash), or an enumerator ("3.",
+// "b)"), as a list block holds the item; "" when they are not.
+std::string lone_item_of(const std::vector<std::string>& lines, bool ocr) {
     if (lines.empty()) return "";
-    const detail::ListStart head = start_of(lines[0], true);
+    const detail::ListStart head = start_of(lines[0], ocr);
     if (!head.found || head.sure) return "";
     std::string item = head.read + " " + head.text;
     for (std::size_t i = 1; i < lines.size(); ++i) {
-        if (start_of(lines[i], true).found) return "";
+        if (start_of(lines[i], ocr).found) return "";
         item += ' ' + lines[i];  // continues the item
     }
     return item;
+}
+
+// Whether list item `next` can come right after item `last` (as a list block holds them): a
+// bullet after a bullet (whichever glyph OCR read: "+" is held as a bullet); a number or a letter
+// only after the one before it, with the same marks ("2." then "3.", "(a)" then "(b)").
+bool follows(std::string_view last, std::string_view next) {
+    struct Marker {
+        bool open = false;
+        std::string body;  // "" for a bullet
+        char close = 0;
+    };
+    auto marker = [](std::string_view item) {
+        Marker m;
+        const std::string token(item.substr(0, item.find(' ')));
+        if (detail::enumerator(token).empty()) return m;
+        m.open = token.front() == '(';
+        m.close = token.back();
+        m.body = token.substr(m.open ? 1 : 0, token.size() - (m.open ? 2 : 1));
+        return m;
+    };
+    const Marker a = marker(last), b = marker(next);
+    if (a.body.empty() || b.body.empty()) return a.body.empty() && b.body.empty();
+    if (a.open != b.open || a.close != b.close) return false;
+    const auto digits = [](const std::string& s) {
+        return s.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (digits(a.body) && digits(b.body)) return std::stoi(b.body) == std::stoi(a.body) + 1;
+    const auto letter = [](const std::string& s) {
+        return s.size() == 1 && std::isalpha(static_cast<unsigned char>(s[0])) != 0;
+    };
+    return letter(a.body) && letter(b.body) && b.body[0] == a.body[0] + 1;
+}
+
+// A list block's first and last items.
+std::string_view first_item(const std::string& list) {
+    return std::string_view(list).substr(0, list.find('\n'));
+}
+std::string_view last_item(const std::string& list) {
+    const std::size_t at = list.rfind('\n');
+    return std::string_view(list).substr(at == std::string::npos ? 0 : at + 1);
 }
 
 // Whether `lower` follows `upper` in one list: their left edges within half a line and at most a
@@ -832,7 +872,7 @@ PageContent page(std::span<const Region> given) {
         }
     }
     const double body = lower_median(std::move(sizes));
-    // The last block when it is a lone OCR'd list item (lone_ocr_item) that no list above took:
+    // The last block when it is a lone list item (lone_item_of) that no list above took:
     // a list right below it in line takes it.
     struct LoneItem {
         std::size_t block;
@@ -930,17 +970,19 @@ PageContent page(std::span<const Region> given) {
                 lines.erase(lines.begin());
                 block.font_size = body;
             }
-            // The layout may cut a list into regions, and OCR misread the bullet of an item alone
-            // in its region: next to a list, in line with it, it is one of its items.
+            // The layout may cut a list into regions, leaving an item alone in its region whose
+            // marker makes no list alone (an enumerator, or a bullet OCR misread): next to a
+            // list, in line with it and in its sequence, it is one of its items.
             std::string lone_item;
             const double line =
                 lines.empty() ? 0 : region.bbox.height() / static_cast<double>(lines.size());
-            if (block.type == "text" && block.text_level == 0 && region.text_source != "layer") {
-                lone_item = lone_ocr_item(lines);
+            if (block.type == "text" && block.text_level == 0) {
+                lone_item = lone_item_of(lines, region.text_source != "layer");
             }
             if (!lone_item.empty() && !content.blocks.empty() &&
                 content.blocks.back().type == "list" &&
-                same_list(content.blocks.back().bbox, region.bbox, line)) {
+                same_list(content.blocks.back().bbox, region.bbox, line) &&
+                follows(last_item(content.blocks.back().text), lone_item)) {
                 Block& list = content.blocks.back();
                 list.text += '\n' + lone_item;
                 list.bbox = unite(list.bbox, region.bbox);
@@ -967,7 +1009,8 @@ PageContent page(std::span<const Region> given) {
                 if (!block.text.empty()) {
                     content.blocks.push_back(block);
                 } else if (lone && lone->block + 1 == content.blocks.size() &&
-                           same_list(content.blocks.back().bbox, list.bbox, lone->line)) {
+                           same_list(content.blocks.back().bbox, list.bbox, lone->line) &&
+                           follows(lone->item, first_item(list.text))) {
                     list.text = lone->item + '\n' + list.text;
                     list.bbox = unite(list.bbox, content.blocks.back().bbox);
                     content.blocks.pop_back();

@@ -25,9 +25,8 @@ bool one_of(std::string_view token, const std::array<std::string_view, N>& set) 
     return std::find(set.begin(), set.end(), token) != set.end();
 }
 
-// "1." "12)" "a)" "(iv)" "B.": an enumerator, and its Markdown lead ("" when the token is none).
-// Numbers have up to 3 digits, letters are one a-z or A-Z or 2-6 lowercase roman digits; "(x"
-// needs its ")".
+}  // namespace
+
 std::string enumerator(const std::string& token) {
     if (token.size() < 2) return "";
     const char close = token.back();
@@ -45,8 +44,6 @@ std::string enumerator(const std::string& token) {
     if (letter || roman) return "- " + token;
     return "";
 }
-
-}  // namespace
 
 std::vector<std::vector<const Word*>> words_of_lines(const std::vector<Line>& lines,
                                                      const std::vector<Word>& words) {

@@ -97,6 +97,11 @@ struct ListStart {
 };
 ListStart list_start(const Line& line, const std::vector<const Word*>& words, bool ocr);
 
+// "1." "12)" "a)" "(iv)" "B.": an enumerator, and its Markdown lead ("" when the token is none).
+// Numbers have up to 3 digits, letters are one a-z or A-Z or 2-6 lowercase roman digits; "(x"
+// needs its ")".
+std::string enumerator(const std::string& token);
+
 // A list item as a list block holds it ("<marker as read> <text>", list_start) written as a
 // Markdown list line: "- text" for every bullet, "N. text" for "N." and "N)", "- a) text" /
 // "- (iv) text" for letters and roman numerals (Markdown has no lettered lists); a line that
