@@ -795,11 +795,11 @@ std::vector<TableCell> table_row(const Region& table, const Region& row) {
     return cells;
 }
 
-// The regions with the rows OCR's layout left outside their tables (table_row) put back; nothing
+// The regions with the rows the layout left outside their tables (table_row) put back; nothing
 // when there are none.
 std::optional<std::vector<Region>> with_table_rows(std::span<const Region> regions) {
-    std::optional<std::vector<Region>> out;
-    std::vector<bool> taken(regions.size(), false);  // a row one table took
+    std::vector<bool> taken(regions.size(), false);      // a row one table took
+    std::vector<std::pair<std::size_t, Region>> mended;  // the tables that took rows, in order
     for (std::size_t t = 0; t < regions.size(); ++t) {
         if (regions[t].kind != RegionKind::table) continue;
         const std::vector<TableCell> above = t > 0 && !taken[t - 1]
@@ -809,11 +809,9 @@ std::optional<std::vector<Region>> with_table_rows(std::span<const Region> regio
                                                  ? table_row(regions[t], regions[t + 1])
                                                  : std::vector<TableCell>{};
         if (above.empty() && below.empty()) continue;
-        if (!out) out.emplace(regions.begin(), regions.end());
-        if (!above.empty()) taken[t - 1] = true;
-        if (!below.empty()) taken[t + 1] = true;
         Region table = regions[t];
         if (!below.empty()) {
+            taken[t + 1] = true;
             for (TableCell cell : below) {
                 cell.row = table.rows;
                 table.cells.push_back(std::move(cell));
@@ -822,17 +820,26 @@ std::optional<std::vector<Region>> with_table_rows(std::span<const Region> regio
             ++table.rows;
         }
         if (!above.empty()) {
+            taken[t - 1] = true;
             for (TableCell& cell : table.cells) ++cell.row;
             table.cells.insert(table.cells.begin(), above.begin(), above.end());
             table.bbox = unite(table.bbox, regions[t - 1].bbox);
             ++table.rows;
         }
         table.text = layout::detail::table_text(table.cells);
-        // `out` without the rows earlier tables took: index t there is t less those.
-        const std::size_t at = t - (regions.size() - out->size());
-        (*out)[at] = std::move(table);
-        if (!below.empty()) out->erase(out->begin() + static_cast<std::ptrdiff_t>(at + 1));
-        if (!above.empty()) out->erase(out->begin() + static_cast<std::ptrdiff_t>(at - 1));
+        mended.emplace_back(t, std::move(table));
+    }
+    if (mended.empty()) return std::nullopt;
+    std::vector<Region> out;
+    auto next = mended.begin();
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+        if (taken[i]) continue;
+        if (next != mended.end() && next->first == i) {
+            out.push_back(std::move(next->second));
+            ++next;
+        } else {
+            out.push_back(regions[i]);
+        }
     }
     return out;
 }
@@ -867,9 +874,8 @@ PageContent page(std::span<const Region> given) {
     // The body size: the lower median of the text regions' sizes (0: none known).
     std::vector<double> sizes;
     for (const Region& region : regions) {
-        if (region.kind == RegionKind::text && region_size(region) > 0) {
-            sizes.push_back(region_size(region));
-        }
+        const double size = region.kind == RegionKind::text ? region_size(region) : 0;
+        if (size > 0) sizes.push_back(size);
     }
     const double body = lower_median(std::move(sizes));
     // The last block when it is a lone list item (lone_item_of) that no list above took:
